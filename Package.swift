@@ -1,0 +1,45 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// One library target per pipeline stage (see README "Architecture"); dependencies point
+// down the pipeline only. The executable is a thin shell over the libraries.
+let package = Package(
+    name: "imgtrace",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "imgtrace", targets: ["imgtrace"]),
+        .library(name: "LaunchTrace", targets: ["LaunchTrace"]),
+        .library(name: "AssetCatalog", targets: ["AssetCatalog"]),
+        .library(name: "ImageHeaders", targets: ["ImageHeaders"]),
+        .library(name: "AppBundle", targets: ["AppBundle"]),
+        .library(name: "LaunchAudit", targets: ["LaunchAudit"]),
+        .library(name: "Reporters", targets: ["Reporters"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        .target(name: "ImgtraceSupport"),
+        .target(name: "LaunchTrace", dependencies: ["ImgtraceSupport"]),
+        .target(name: "AssetCatalog", dependencies: ["ImgtraceSupport"]),
+        .target(name: "ImageHeaders", dependencies: ["ImgtraceSupport"]),
+        .target(name: "AppBundle", dependencies: ["ImgtraceSupport", "AssetCatalog", "ImageHeaders"]),
+        .target(name: "LaunchAudit", dependencies: ["LaunchTrace", "AppBundle"]),
+        .target(name: "Reporters", dependencies: ["ImgtraceSupport", "LaunchTrace", "AssetCatalog", "AppBundle", "LaunchAudit"]),
+        .executableTarget(
+            name: "imgtrace",
+            dependencies: [
+                "LaunchTrace", "AssetCatalog", "AppBundle", "LaunchAudit", "Reporters",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .target(name: "TestSupport", dependencies: ["ImgtraceSupport"], path: "Tests/TestSupport"),
+        .testTarget(name: "LaunchTraceTests", dependencies: ["LaunchTrace", "TestSupport"]),
+        .testTarget(name: "AssetCatalogTests", dependencies: ["AssetCatalog", "TestSupport"]),
+        .testTarget(name: "ImageHeadersTests", dependencies: ["ImageHeaders", "TestSupport"]),
+        .testTarget(name: "AppBundleTests", dependencies: ["AppBundle", "TestSupport"]),
+        .testTarget(name: "LaunchAuditTests", dependencies: ["LaunchAudit", "TestSupport"]),
+        .testTarget(name: "ReportersTests", dependencies: ["Reporters", "TestSupport"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"]),
+    ]
+)

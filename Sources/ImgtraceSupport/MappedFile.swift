@@ -1,0 +1,63 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A read-only file mapped into memory, so large inputs are read in place as bytes.
+///
+/// The mapping lives as long as the value; use `withBytes` to read it.
+public final class MappedFile: @unchecked Sendable {
+    /// The path the file was opened from, as given.
+    public let path: String
+    /// Size of the file in bytes.
+    public let count: Int
+    private let base: UnsafeMutableRawPointer?
+
+    /// Opens and maps `path`. Throws `InputError` naming the path for a missing file, a
+    /// directory, or a file that cannot be read.
+    public init(path: String) throws {
+        self.path = path
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { throw InputError(path: path, reason: MappedFile.describe(errno: errno)) }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw InputError(path: path, reason: MappedFile.describe(errno: errno)) }
+        if (info.st_mode & S_IFMT) == S_IFDIR {
+            throw InputError(path: path, reason: "is a directory, expected a file")
+        }
+        guard (info.st_mode & S_IFMT) == S_IFREG else {
+            throw InputError(path: path, reason: "is not a regular file")
+        }
+        count = Int(info.st_size)
+        if count == 0 {
+            base = nil
+            return
+        }
+        let mapped = mmap(nil, count, PROT_READ, MAP_PRIVATE, fd, 0)
+        guard let mapped, mapped != MAP_FAILED else {
+            throw InputError(path: path, reason: MappedFile.describe(errno: errno))
+        }
+        // Logs and catalogs are read front to back once.
+        _ = madvise(mapped, count, MADV_SEQUENTIAL)
+        base = mapped
+    }
+
+    deinit {
+        if let base { munmap(base, count) }
+    }
+
+    /// Calls `body` with the file's bytes. The buffer must not escape the closure.
+    public func withBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        try body(UnsafeRawBufferPointer(start: base.map { UnsafeRawPointer($0) }, count: count))
+    }
+
+    static func describe(errno code: Int32) -> String {
+        switch code {
+        case ENOENT: return "no such file"
+        case EACCES: return "permission denied"
+        case EISDIR: return "is a directory, expected a file"
+        default: return String(cString: strerror(code))
+        }
+    }
+}

@@ -1,0 +1,67 @@
+/// What a breakpoint hit yielded.
+public enum LoadStatus: String, Sendable, CaseIterable, Comparable {
+    /// A non-empty name was printed.
+    case ok
+    /// The argument was nil / NULL.
+    case `nil`
+    /// The argument was an empty string.
+    case empty
+    /// The action failed (wrong register, expression error, no memory).
+    case error
+    /// Only a number or pointer was printed, not the string it points to.
+    case addressOnly
+    /// The debugger skipped the action for this hit (recursion guard, other thread stopped).
+    case skipped
+
+    public static func < (lhs: LoadStatus, rhs: LoadStatus) -> Bool {
+        allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
+    }
+}
+
+/// Whether a load happened before or after the launch-end marker.
+public enum LaunchPhase: String, Sendable {
+    case launch
+    case afterLaunch
+}
+
+/// One hit of an image-loading breakpoint, as recovered from a debugger log.
+public struct ImageLoad: Sendable, Equatable {
+    /// 1-based position among all hits of the log.
+    public var seq: Int
+    /// 1-based line of the original file where the value (or the failure) was printed.
+    public var line: Int
+    /// The name exactly as the app passed it, C-unescaped; `nil` unless `status` is `ok`.
+    public var name: String?
+    /// What the hit yielded.
+    public var status: LoadStatus
+    /// Why a hit has no name (the debugger's error, the skip reason); `nil` for `ok`.
+    public var detail: String?
+    /// The API the breakpoint sits on, e.g. `+[UIImage imageNamed:]`, when the log tells.
+    public var api: String?
+    /// The breakpoint id, e.g. `1.1`, or `1` when only the breakpoint is known.
+    public var breakpoint: String?
+    /// Thread name (or `#N` / LWP) when the log tells.
+    public var thread: String?
+    /// Timestamp printed by the action, or of the nearest app log line before the hit.
+    public var timestamp: String?
+    /// Backtrace frames printed for this hit, innermost first.
+    public var backtrace: [String]
+    /// `launch` unless the hit comes after the launch-end marker.
+    public var phase: LaunchPhase
+
+    public init(seq: Int, line: Int, name: String?, status: LoadStatus, detail: String? = nil,
+                api: String? = nil, breakpoint: String? = nil, thread: String? = nil,
+                timestamp: String? = nil, backtrace: [String] = [], phase: LaunchPhase = .launch) {
+        self.seq = seq
+        self.line = line
+        self.name = name
+        self.status = status
+        self.detail = detail
+        self.api = api
+        self.breakpoint = breakpoint
+        self.thread = thread
+        self.timestamp = timestamp
+        self.backtrace = backtrace
+        self.phase = phase
+    }
+}

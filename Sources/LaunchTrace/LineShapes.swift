@@ -1,0 +1,133 @@
+import Foundation
+
+/// Recognisers for the less frequent line shapes; kept out of the hot dispatch.
+enum BareText {
+    /// Debugger chatter that carries no name, by prefix (gdb and lldb, any era).
+    private static let chatter: [StaticString] = [
+        "Current executable set to", "Executing commands in", "Script started on", "Script done on",
+        "Using host libthread_db", "No symbol", "No source file", "No breakpoint", "Run till exit",
+        "Reading symbols", "Downloading", "Starting program:", "Make breakpoint pending",
+        "Evaluation of the expression containing", "(_NSPrintForDebugger) will be abandoned",
+        "When the function is done executing", "WARNING:", "Message from debugger:",
+        "A debugging session is active", "Quit anyway", "Kill the program", "Detaching from",
+        "Attaching to", "Breakpoint set in dummy target", "Warning:", "libc++abi", "dyld[",
+        "objc[", "Symbol not found", "Type <RET>", "--Type <RET>", "Signal        Stop",
+        "Error in re-setting breakpoint", "Inferior ", "Remote debugging", "Exception raised",
+    ]
+
+    /// Whether an unrecognised line of a log without echoes is plausibly a bare `po` name.
+    /// Names have no leading blank, and are not prose (a sentence ends with a full stop,
+    /// a log message has `: ` or many words).
+    static func isLikelyName(_ line: ByteLine) -> Bool {
+        if line.startsWithBlank { return false }
+        for prefix in chatter where line.hasPrefix(prefix) { return false }
+        if line.contains(": Error in sourced command file") { return false }
+        if line.hasSuffix(":") || line.contains(": ") || line.contains(" = ") { return false }
+        var spaces = 0
+        for i in 0..<line.count where line[i] == 0x20 { spaces += 1 }
+        if spaces >= 3 { return false }
+        if spaces > 0 && (line.hasSuffix(".") || line.hasSuffix("!") || line.hasSuffix("?")) { return false }
+        return true
+    }
+}
+
+enum ErrorText {
+    /// The useful part of an lldb error line.
+    static func message(_ line: String) -> String {
+        var text = Substring(line)
+        if text.hasPrefix("error:") { text = text.dropFirst(6) }
+        text = text.drop(while: { $0 == " " })
+        if text.hasPrefix("<user expression"), let close = text.firstIndex(of: ">") {
+            // `<user expression 0>:1:1: use of undeclared identifier '$r2'`
+            var rest = text[text.index(after: close)...]
+            while let first = rest.first, first == ":" || first.isNumber { rest = rest.dropFirst() }
+            text = rest.drop(while: { $0 == " " })
+        }
+        return String(text)
+    }
+
+    /// A message that only says an action failed, not why.
+    static func isGeneric(_ message: String) -> Bool {
+        message.hasPrefix("Aborting reading of commands")
+    }
+
+    /// `$r2` from `use of undeclared identifier '$r2'`.
+    static func undeclaredRegister(_ detail: String?) -> String? {
+        guard let detail, let range = detail.range(of: "undeclared identifier '") else { return nil }
+        let rest = detail[range.upperBound...]
+        guard let end = rest.firstIndex(of: "'") else { return nil }
+        let identifier = String(rest[..<end])
+        return identifier.hasPrefix("$") ? identifier : nil
+    }
+}
+
+enum ThreadText {
+    /// `name = 'Samples'`, else `queue = '…'`, else `#N`.
+    static func name(_ text: String) -> String? {
+        if let value = quotedField("name = '", in: text) { return value }
+        if let value = quotedField("queue = '", in: text) { return value }
+        guard let hash = text.range(of: "thread #") else { return nil }
+        let digits = text[hash.upperBound...].prefix(while: \.isNumber)
+        return digits.isEmpty ? nil : "#" + digits
+    }
+
+    /// `breakpoint 1.1`, `signal SIGTERM`, `one-shot breakpoint 1`.
+    static func stopReason(_ text: String) -> String? {
+        guard let range = text.range(of: "stop reason = ") else { return nil }
+        return String(text[range.upperBound...]).trimmingCharacters(in: .whitespaces)
+    }
+
+    private static func quotedField(_ key: String, in text: String) -> String? {
+        guard let range = text.range(of: key) else { return nil }
+        let rest = text[range.upperBound...]
+        guard let end = rest.firstIndex(of: "'") else { return nil }
+        return String(rest[..<end])
+    }
+}
+
+enum Timestamp {
+    /// Length of a leading `YYYY-MM-DD HH:MM:SS[.fff][+ZZZZ]` (or `T` separator), or nil.
+    static func length(_ line: ByteLine) -> Int? {
+        guard line.count >= 19, line.digitRun(from: 0) == 4, line[4] == 0x2D, line.digitRun(from: 5) == 2, line[7] == 0x2D,
+              line.digitRun(from: 8) == 2, line[10] == 0x20 || line[10] == 0x54, line.digitRun(from: 11) == 2,
+              line[13] == 0x3A, line.digitRun(from: 14) == 2, line[16] == 0x3A, line.digitRun(from: 17) == 2 else { return nil }
+        var i = 19
+        if i < line.count, line[i] == 0x2E { i += 1 + line.digitRun(from: i + 1) }
+        if i < line.count, line[i] == 0x2B || line[i] == 0x2D, line.digitRun(from: i + 1) == 4 { i += 5 }
+        if i < line.count, line[i] == 0x5A { i += 1 }
+        return i
+    }
+}
+
+/// Output of a timestamping breakpoint callback (`imgtrace lldb-script --timestamps`):
+/// `[thread] api: 'name'`, the name as Python's `repr` writes it, or `None` for nil.
+enum ActionLine {
+    struct Hit {
+        var thread: String
+        var api: String
+        var value: [UInt8]?
+    }
+
+    static func parse(_ line: ByteLine) -> Hit? {
+        guard line.count > 2, line[0] == 0x5B, let close = line.index(of: 0x5D) else { return nil }
+        let thread = line.slice(1, close).string
+        var i = close + 1
+        guard i < line.count, line[i] == 0x20 else { return nil }
+        i += 1
+        // The API ends at the first `: '`, `: "` or `: None`.
+        var j = i
+        while j + 2 < line.count {
+            if line[j] == 0x3A, line[j + 1] == 0x20, line[j + 2] == 0x27 || line[j + 2] == 0x22 || line[j + 2] == 0x4E { break }
+            j += 1
+        }
+        guard j + 2 < line.count, j > i else { return nil }
+        let api = line.slice(i, j).string
+        let valueStart = j + 2
+        let rest = line.dropFirst(valueStart)
+        if rest.count == 4 && rest.hasPrefix("None") { return Hit(thread: thread, api: api, value: nil) }
+        let quote = rest[0]
+        guard quote == 0x27 || quote == 0x22, rest.count >= 2, rest[rest.count - 1] == quote else { return nil }
+        let body = rest.slice(1, rest.count - 1)
+        return Hit(thread: thread, api: api, value: CString.unescape(body))
+    }
+}

@@ -1,0 +1,843 @@
+import Foundation
+
+/// Options for reading a trace.
+public struct TraceOptions: Sendable {
+    /// The first line matching this pattern ends the launch window.
+    public var launchEndPattern: String?
+
+    public init(launchEndPattern: String? = nil) {
+        self.launchEndPattern = launchEndPattern
+    }
+}
+
+/// The text `imgtrace lldb-script` makes the debugger print when launch is over.
+public enum LaunchMarker {
+    public static let text = "imgtrace-launch-end"
+}
+
+/// A hit being assembled from the lines that belong to it.
+private struct OpenHit {
+    var line: Int
+    var valueLine: Int?
+    var value: [UInt8]?
+    var status: LoadStatus?
+    var detail: String?
+    var detailIsGeneric = false
+    var nameLines: [[UInt8]] = []
+    var breakpoint: String?
+    var api: String?
+    var thread: String?
+    var timestamp: String?
+    var backtrace: [String] = []
+    /// Opened by a stop report rather than an action echo.
+    var fromStop = false
+    /// Lines of bare `po` output are being collected.
+    var collectingText = false
+    var hasValue: Bool { status != nil || !nameLines.isEmpty }
+}
+
+/// What echoed command output is expected next.
+private enum Collecting {
+    case none
+    /// Output of an action or of a command typed at a breakpoint stop.
+    case hit
+    /// Output of a command typed outside a breakpoint stop: never a load.
+    case ignore
+}
+
+/// The streaming state machine behind `TraceReader`. Feed lines in order, then `finish()`.
+struct TraceParser {
+    private let emit: (ImageLoad) throws -> Void
+    private let launchEndRegex: NSRegularExpression?
+    private(set) var summary = TraceSummary()
+
+    private var seq = 0
+    private var current: OpenHit?
+    private var deferredSkips: [OpenHit] = []
+    private var collecting = Collecting.none
+    private var echoMode = false
+    private var inStopReport = false
+    private var inBacktrace = false
+    private var stoppedAtBreakpoint = false
+    private var inDiagnostic = false
+    /// lldb 16 prints the failing expression on its own line after `error: <user expression …>`.
+    private var expectExpressionEcho = false
+    private var heldLine: (bytes: [UInt8], number: Int)?
+    private var pendingSetup: BreakpointSetup?
+    private var breakpointIndex: [String: Int] = [:]
+    private var gdbStop: (breakpoint: String, thread: String?)?
+    private var gdbThread: String?
+    private var lastTimestamp: String?
+    /// Frames printed without an echo (Xcode console `bt`), waiting for the hit they belong to.
+    private var looseBacktrace: (thread: String?, breakpoint: String?, frames: [String])?
+    private var looseBacktraceOpen = false
+    private var nameIndex: [String: Int] = [:]
+    private var lldbEvidence = 0
+    private var gdbEvidence = 0
+    private var lldbOld = 0
+    private var lldbNew = 0
+    private var invalidNames = 0
+    private var firstInvalidNameLine: Int?
+    private var firstSkipLine: Int?
+    private var firstErrorLine: Int?
+    private var firstErrorDetail: String?
+
+    init(options: TraceOptions, emit: @escaping (ImageLoad) throws -> Void) throws {
+        self.emit = emit
+        if let pattern = options.launchEndPattern {
+            launchEndRegex = try NSRegularExpression(pattern: pattern)
+        } else {
+            launchEndRegex = nil
+        }
+    }
+
+    // MARK: Lines
+
+    /// Consumes one normalised line (no terminator, no CR, no ANSI codes).
+    mutating func consume(_ line: ByteLine, number: Int) throws {
+        if let held = heldLine {
+            heldLine = nil
+            if isCaretLine(line) { return }
+            try held.bytes.withUnsafeBufferPointer { buffer in
+                try dispatch(ByteLine(base: buffer.baseAddress ?? UnsafePointer(bitPattern: 1)!, count: buffer.count), number: held.number)
+            }
+        }
+        if summary.launchEnd == nil {
+            if let regex = launchEndRegex {
+                let text = line.string
+                if regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil {
+                    summary.launchEnd = LaunchEnd(line: number, source: "pattern")
+                }
+            }
+        }
+        if expectExpressionEcho {
+            expectExpressionEcho = false
+            if !line.isEmpty, !line.startsWithBlank, !line.hasPrefix("error:"), !line.hasPrefix("(lldb)") {
+                heldLine = (line.bytes, number)
+                return
+            }
+        }
+        try dispatch(line, number: number)
+    }
+
+    private mutating func dispatch(_ line: ByteLine, number: Int) throws {
+        guard !line.isEmpty else {
+            endText()
+            return
+        }
+        let first = line[0]
+        if first != 0x20 && first != 0x09 && first != 0x2A && first != 0x23 { endLooseBacktrace() }
+        switch first {
+        case UInt8(ascii: "("):
+            if line.hasPrefix("(lldb)") { return try echo(line.dropFirst(6), number: number, debugger: .lldb) }
+            if line.hasPrefix("(gdb) ") { return try echo(line.dropFirst(5), number: number, debugger: .gdb) }
+            if let close = line.index(of: 0x29), close + 2 < line.count, line[close + 1] == 0x20 {
+                if let value = typedValue(line, typeEnd: close) { return try value_(value, line: number) }
+            }
+        case UInt8(ascii: "\""):
+            if let value = line.quoted(from: 0) { return try value_(value, line: number) }
+        case UInt8(ascii: "$"):
+            if line.count > 1, isDigit(line[1]) {
+                let digits = line.digitRun(from: 1)
+                if line.hasPrefix(" = ", at: 1 + digits) {
+                    gdbEvidence += 1
+                    return try gdbValue(line.dropFirst(4 + digits), line: number)
+                }
+            }
+        case UInt8(ascii: "0"):
+            let hex = line.hexLiteral(at: 0)
+            if hex == line.count { return try bareNumber(line, number: number) }
+            if hex > 0, hex < line.count, line[hex] == 0x3A {
+                // x/s: `0x7fff…: "text"` (gdb separates with a TAB).
+                var q = hex + 1
+                while q < line.count, line[q] == 0x20 || line[q] == 0x09 { q += 1 }
+                if q < line.count, line[q] == 0x22, let value = line.quoted(from: q) { return try value_(value, line: number) }
+                return
+            }
+            if hex > 0, line.hasPrefix(" in ", at: hex) { return frame(line.string, number: number) }
+            if line.digitRun(from: 0) == line.count { return try bareNumber(line, number: number) }
+        case UInt8(ascii: "1")...UInt8(ascii: "9"):
+            if try digitLine(line, number: number) { return }
+        case UInt8(ascii: "-"):
+            if line.hasPrefix("->") { return }
+            if line.isDecimalLiteral { return try bareNumber(line, number: number) }
+        case UInt8(ascii: "<"):
+            if line.hasPrefix("<object return") && line.hasSuffix("empty description>") {
+                if line.hasPrefix("<object returns") { gdbEvidence += 1 }
+                return try value_(.empty, line: number)
+            }
+            if line.count == 5 && line.hasPrefix("<nil>") { return try value_(.nilValue, line: number) }
+        case UInt8(ascii: "n"):
+            if line.count == 3 && line.hasPrefix("nil") { return try value_(.nilValue, line: number) }
+            if line.hasPrefix("note: ") { return }
+        case UInt8(ascii: "e"):
+            if line.hasPrefix("error: ") || line.hasPrefix("error:") { return try error(line, number: number) }
+        case UInt8(ascii: "w"):
+            if line.hasPrefix("warning: ") { return try warning(line, number: number) }
+        case UInt8(ascii: "P"):
+            if line.hasPrefix("Process "), line.count > 8, isDigit(line[8]) { return try process(line, number: number) }
+            if line.hasPrefix("Program ") || line.hasPrefix("Printing description of ") || line.hasPrefix("Pending breakpoint") { return }
+        case UInt8(ascii: "B"):
+            if line.hasPrefix("Breakpoint "), line.count > 11, isDigit(line[11]) { return try breakpointLine(line, number: number) }
+        case UInt8(ascii: "T"):
+            if line.hasPrefix("Thread "), let hit = line.range(of: " hit Breakpoint ") { return gdbThreadHit(line, hitAt: hit, number: number) }
+            if line.hasPrefix("Target ") || line.hasPrefix("Temporary breakpoint") { return }
+            if line.hasPrefix("The program stopped in another thread") {
+                gdbEvidence += 1
+                return try skipped(number: number, detail: "gdb abandoned the action: the program stopped in another thread")
+            }
+        case UInt8(ascii: "C"):
+            if line.hasPrefix("Cannot access memory at address ") {
+                gdbEvidence += 1
+                let rest = line.dropFirst(32)
+                if rest.isHexLiteral, rest.isZeroHex(0, rest.count) { return try value_(.nilValue, line: number) }
+                return try failed(line.string, line: number)
+            }
+            if line.hasPrefix("Command #") || line.hasPrefix("Current executable set to") || line.hasPrefix("Current language:") || line.hasPrefix("Continuing.") { return }
+        case UInt8(ascii: "["):
+            gdbBracket(line)
+            return
+        case UInt8(ascii: "*"), UInt8(ascii: " "), UInt8(ascii: "\t"):
+            return try indented(line, number: number)
+        case UInt8(ascii: "#"):
+            if line.count > 1, isDigit(line[1]) { return frame(line.string, number: number) }
+        case UInt8(ascii: "i"):
+            if line.hasPrefix("imgtrace-launch-end") {
+                if summary.launchEnd == nil { summary.launchEnd = LaunchEnd(line: number, source: "marker") }
+                return
+            }
+        default:
+            break
+        }
+        try bare(line, number: number)
+    }
+
+    // MARK: Echoed commands
+
+    private mutating func echo(_ rest: ByteLine, number: Int, debugger: DebuggerKind) throws {
+        if debugger == .lldb { lldbEvidence += 1 } else { gdbEvidence += 1 }
+        endText()
+        inStopReport = false
+        inBacktrace = false
+        inDiagnostic = false
+        // Breakpoint actions are echoed with two spaces after `(lldb)`, typed commands with one.
+        let isAction = debugger == .lldb && rest.hasPrefix("  ")
+        let text = rest.trimmed().string
+        let kind = DebuggerCommand.classify(text)
+        if isAction {
+            echoMode = true
+            summary.actionsEchoed = true
+            switch kind {
+            case .printObject, .printValue, .backtrace:
+                if startsHit(text, kind: kind) || current == nil || current?.fromStop == true {
+                    try finishCurrent()
+                    var hit = OpenHit(line: number)
+                    hit.breakpoint = breakpoint(withFirstAction: text)
+                    current = hit
+                }
+                collecting = .hit
+                if kind == .backtrace { inBacktrace = true }
+                current?.collectingText = kind == .printObject
+            case .resume:
+                collecting = .none
+            default:
+                collecting = .none
+            }
+            return
+        }
+        switch kind {
+        case .setBreakpoint(let setup):
+            pendingSetup = setup
+            collecting = .ignore
+        case .setActions(let id, let actions):
+            if let index = breakpointIndex[id] { summary.breakpoints[index].actions = actions }
+            collecting = .ignore
+        case .printObject, .printValue:
+            if stoppedAtBreakpoint, current?.fromStop == true {
+                collecting = .hit
+                current?.collectingText = kind == .printObject
+            } else {
+                collecting = .ignore
+            }
+        case .backtrace:
+            if stoppedAtBreakpoint, current?.fromStop == true {
+                inBacktrace = true
+                collecting = .hit
+            } else {
+                collecting = .ignore
+            }
+        case .resume:
+            stoppedAtBreakpoint = false
+            try finishCurrent()
+            collecting = .ignore
+        case .other:
+            collecting = .ignore
+        }
+    }
+
+    /// The breakpoint whose first action is `command`, when exactly one is.
+    private func breakpoint(withFirstAction command: String) -> String? {
+        let matches = summary.breakpoints.filter { !$0.oneShot && $0.actions.first == command }
+        return matches.count == 1 ? matches[0].id : nil
+    }
+
+    /// Whether an echoed action begins a new hit: it is the first action of a breakpoint the
+    /// log set up, or, when the set-up is not in the log, any command that prints a value.
+    private func startsHit(_ command: String, kind: CommandKind) -> Bool {
+        var matchesLater = false
+        for bp in summary.breakpoints where !bp.oneShot && !bp.actions.isEmpty {
+            if bp.actions[0] == command { return true }
+            if bp.actions.contains(command) { matchesLater = true }
+        }
+        if matchesLater { return false }
+        return kind != .backtrace
+    }
+
+    // MARK: Values
+
+    /// `(char *) $0 = 0x… "AppIcon"`, `(char *) 0x… "AppIcon"`, `(NSString *) $1 = 0x… @"x"`,
+    /// `(unsigned long) 0x…`, `(NSString *) $79 = nil`.
+    private mutating func typedValue(_ line: ByteLine, typeEnd: Int) -> PrintedValue? {
+        var start = typeEnd + 2
+        if start < line.count, line[start] == 0x24 {
+            // `$N = ` (lldb ≤ 16); a named persistent variable (`$imp = `) is the user's own.
+            let digits = line.digitRun(from: start + 1)
+            guard digits > 0, line.hasPrefix(" = ", at: start + 1 + digits) else { return nil }
+            start += 1 + digits + 3
+            lldbOld += 1
+        } else {
+            lldbNew += 1
+        }
+        let type = line.slice(1, typeEnd)
+        // A `void *` is a pointer the user printed, never an image name.
+        if type.hasPrefix("void") { return nil }
+        return line.pointerValue(from: start)
+    }
+
+    /// gdb: `0x555555556113 "AppIcon"`, `(NSString *) 0x0`, `0x0`, `(void *) 0x…`, `42`.
+    private mutating func gdbValue(_ rest: ByteLine, line: Int) throws {
+        var start = 0
+        if rest.count > 0, rest[0] == 0x28, let close = rest.index(of: 0x29) {
+            if rest.slice(1, close).hasPrefix("void") { return }
+            start = close + 2
+        }
+        if let value = rest.pointerValue(from: start) { try value_(value, line: line) }
+    }
+
+    private mutating func bareNumber(_ line: ByteLine, number: Int) throws {
+        // An integer where a name was expected: `po` of a register without an object runtime.
+        if echoMode && (collecting != .hit || current == nil || current?.hasValue == true) { return }
+        let zero = line.isHexLiteral ? line.isZeroHex(0, line.count) : (line.count == 1 && line[0] == 0x30)
+        try value_(zero ? .nilValue : .address, line: number)
+    }
+
+    private mutating func value_(_ value: PrintedValue, line: Int) throws {
+        if echoMode {
+            if collecting == .ignore { return }
+            if current == nil { current = OpenHit(line: line) }
+        } else {
+            // Output of a command typed outside a breakpoint stop.
+            if collecting == .ignore { return }
+            if current?.fromStop == true && current?.hasValue == false {
+                // A value printed at a stop (Xcode without auto-continue).
+            } else {
+                try finishCurrent()
+                current = OpenHit(line: line)
+            }
+            if let stop = gdbStop {
+                current?.breakpoint = stop.breakpoint
+                current?.thread = stop.thread
+                gdbStop = nil
+            }
+        }
+        guard var hit = current else { return }
+        let status: LoadStatus
+        var bytes: [UInt8]?
+        switch value {
+        case .text(let text, let escaped):
+            bytes = escaped ? CString.unescape(text) : text.bytes
+            status = bytes!.isEmpty ? .empty : .ok
+        case .owned(let owned):
+            bytes = owned
+            status = owned.isEmpty ? .empty : .ok
+        case .nilValue: status = .nil
+        case .empty: status = .empty
+        case .address: status = .addressOnly
+        }
+        if hit.hasValue {
+            // A second printing action of the same hit only helps when the first gave no name.
+            guard status == .ok, hit.status != .ok, hit.nameLines.isEmpty else { return }
+        }
+        hit.status = status
+        hit.value = bytes
+        hit.detail = status == .addressOnly ? "only an address was printed, not the string" : nil
+        hit.valueLine = line
+        hit.timestamp = hit.timestamp ?? lastTimestamp
+        hit.collectingText = false
+        current = hit
+    }
+
+    private mutating func failed(_ detail: String, line: Int) throws {
+        if echoMode || collecting == .ignore {
+            guard collecting == .hit, current != nil, current?.hasValue == false else { return }
+        } else {
+            try finishCurrent()
+            current = OpenHit(line: line)
+        }
+        current?.status = .error
+        current?.detail = detail
+        current?.valueLine = line
+        if current?.timestamp == nil { current?.timestamp = lastTimestamp }
+        current?.collectingText = false
+    }
+
+    private mutating func skipped(number: Int, detail: String) throws {
+        if current?.hasValue == true || current?.fromStop == true { try finishCurrent() }
+        if current != nil && !echoMode { try finishCurrent() }
+        var hit = current ?? OpenHit(line: number)
+        current = nil
+        hit.status = .skipped
+        hit.detail = detail
+        hit.valueLine = number
+        hit.timestamp = hit.timestamp ?? lastTimestamp
+        current = hit
+        try finishCurrent()
+    }
+
+    /// Bare text: a `po` of an NSString prints the name without quotes, one line per line.
+    private mutating func bare(_ line: ByteLine, number: Int) throws {
+        if echoMode {
+            guard collecting == .hit, var hit = current, hit.collectingText, hit.status == nil else { return }
+            hit.nameLines.append(line.bytes)
+            if hit.valueLine == nil { hit.valueLine = number }
+            hit.timestamp = hit.timestamp ?? lastTimestamp
+            current = hit
+            return
+        }
+        guard collecting != .ignore, BareText.isLikelyName(line) else { return }
+        try value_(.text(line, escaped: false), line: number)
+    }
+
+    private mutating func endText() {
+        if current?.collectingText == true { current?.collectingText = false }
+    }
+
+    // MARK: Diagnostics
+
+    private mutating func error(_ line: ByteLine, number: Int) throws {
+        lldbEvidence += 1
+        let text = line.string
+        let message = ErrorText.message(text)
+        if text.hasPrefix("error: <user expression") { expectExpressionEcho = true }
+        if inDiagnostic, current?.status == .error {
+            if current?.detailIsGeneric == true, !ErrorText.isGeneric(message) {
+                current?.detail = message
+                current?.detailIsGeneric = false
+            }
+            return
+        }
+        if echoMode || collecting != .none {
+            guard collecting == .hit, current != nil, current?.hasValue == false else { return }
+        } else {
+            try finishCurrent()
+            current = OpenHit(line: number)
+        }
+        inDiagnostic = true
+        current?.status = .error
+        current?.detail = message
+        current?.detailIsGeneric = ErrorText.isGeneric(message)
+        current?.valueLine = number
+        if current?.timestamp == nil { current?.timestamp = lastTimestamp }
+        current?.collectingText = false
+    }
+
+    private mutating func warning(_ line: ByteLine, number: Int) throws {
+        if line.hasPrefix("warning: hit breakpoint while running function") {
+            lldbEvidence += 1
+            try skipped(number: number, detail: "lldb skipped the action: the breakpoint was hit while it ran an expression")
+        }
+        // Other warnings (`po` fell back to `p`, receiver type) are followed by the value itself.
+    }
+
+    private func isCaretLine(_ line: ByteLine) -> Bool {
+        let t = line.trimmed()
+        guard t.count > 0, t[0] == 0x5E else { return false }
+        for i in 1..<t.count where t[i] != 0x7E { return false }
+        return true
+    }
+
+    // MARK: Process, breakpoints, threads
+
+    private mutating func process(_ line: ByteLine, number: Int) throws {
+        lldbEvidence += 1
+        if line.contains(" stopped and restarted") { return }
+        if line.hasSuffix(" stopped") {
+            try finishCurrent()
+            inStopReport = true
+            stoppedAtBreakpoint = false
+            collecting = .ignore
+        } else if line.hasSuffix(" resuming") || line.contains(" exited with status") {
+            try finishCurrent()
+            stoppedAtBreakpoint = false
+            inStopReport = false
+            // With echoes, later output belongs to the next echoed command; without, it may
+            // be an action's output again.
+            collecting = echoMode ? .ignore : .none
+            if line.contains(" exited with status") { collecting = .ignore }
+        }
+    }
+
+    private mutating func breakpointLine(_ line: ByteLine, number: Int) throws {
+        let text = line.string
+        let digits = line.digitRun(from: 11)
+        let id = String(text.dropFirst(11).prefix(digits))
+        let after = line.dropFirst(11 + digits)
+        if after.hasPrefix(": ") {
+            // lldb: `Breakpoint 1: where = libFakeUIKit.so\`+[UIImage imageNamed:] + 21 at …, address = …`
+            lldbEvidence += 1
+            var symbol = pendingSetup?.symbol
+            if let range = text.range(of: "where = ") {
+                var whereText = text[range.upperBound...]
+                if let addr = whereText.range(of: ", address = ", options: .backwards) { whereText = whereText[..<addr.lowerBound] }
+                let resolved = DebuggerCommand.symbol(fromWhere: String(whereText))
+                if symbol == nil || symbol?.hasPrefix("$") == true || symbol?.hasPrefix("0x") == true { symbol = resolved }
+            }
+            register(id: id, symbol: symbol, line: number)
+        } else if after.hasPrefix(", ") {
+            // gdb stop: `Breakpoint 1, +[UIImage imageNamed:] (self=…) at …` / `Breakpoint 1, 0x… in main ()`.
+            gdbEvidence += 1
+            gdbStop = (id, gdbThread)
+            recordGdbStopSymbol(id: id, text: String(text.dropFirst(11 + digits + 2)), number: number)
+        } else if after.hasPrefix(" at ") || after.hasPrefix(" (") {
+            gdbEvidence += 1
+            var symbol = pendingSetup?.symbol
+            if after.hasPrefix(" ("), let close = text.range(of: ") pending", options: .backwards) {
+                symbol = String(text[text.index(text.startIndex, offsetBy: 11 + digits + 2)..<close.lowerBound])
+            }
+            register(id: id, symbol: symbol, line: number)
+        }
+    }
+
+    private mutating func register(id: String, symbol: String?, line: Int) {
+        let setup = pendingSetup
+        pendingSetup = nil
+        let info = BreakpointInfo(id: id, symbol: symbol, actions: setup?.actions ?? [], oneShot: setup?.oneShot ?? false, line: line)
+        if let index = breakpointIndex[id] {
+            summary.breakpoints[index] = info
+        } else {
+            breakpointIndex[id] = summary.breakpoints.count
+            summary.breakpoints.append(info)
+        }
+    }
+
+    private mutating func recordGdbStopSymbol(id: String, text: String, number: Int) {
+        // `0x… in SYMBOL (args) …` or `SYMBOL (args) at …`.
+        var rest = Substring(text)
+        if rest.hasPrefix("0x"), let inRange = rest.range(of: " in ") { rest = rest[inRange.upperBound...] }
+        if let paren = rest.range(of: " (") { rest = rest[..<paren.lowerBound] }
+        let symbol = String(rest)
+        if let index = breakpointIndex[id] {
+            if summary.breakpoints[index].symbol == nil, symbol != "??" { summary.breakpoints[index].symbol = symbol }
+        } else {
+            register(id: id, symbol: symbol == "??" ? nil : symbol, line: number)
+        }
+    }
+
+    private mutating func gdbThreadHit(_ line: ByteLine, hitAt: Int, number: Int) {
+        gdbEvidence += 1
+        let text = line.string
+        var thread: String?
+        if let open = text.firstIndex(of: "\""), let close = text[text.index(after: open)...].firstIndex(of: "\"") {
+            thread = String(text[text.index(after: open)..<close])
+        }
+        let rest = line.dropFirst(hitAt + 16)
+        let digits = rest.digitRun(from: 0)
+        let id = String(rest.string.prefix(digits))
+        gdbStop = (id, thread)
+        if rest.hasPrefix(", ", at: digits) {
+            recordGdbStopSymbol(id: id, text: String(rest.string.dropFirst(digits + 2)), number: number)
+        }
+    }
+
+    private mutating func gdbBracket(_ line: ByteLine) {
+        // `[Switching to Thread 0x7ffff44166c0 (LWP 21504)]`: later hits run on that thread.
+        if line.hasPrefix("[Switching to Thread ") || line.hasPrefix("[New Thread ") || line.hasPrefix("[Inferior ") {
+            gdbEvidence += 1
+        }
+        if line.hasPrefix("[Switching to "), let lwp = line.range(of: "(LWP ") {
+            let tail = line.dropFirst(lwp + 1)
+            if let close = tail.index(of: 0x29) { gdbThread = tail.slice(0, close).string }
+        }
+    }
+
+    /// Thread and frame lines of stop reports and `bt`, disassembly, diagnostics' source lines.
+    private mutating func indented(_ line: ByteLine, number: Int) throws {
+        let t = line.trimmed()
+        var body = t
+        if body.count > 0, body[0] == 0x2A { body = body.dropFirst(1).trimmed() }
+        if body.hasPrefix("thread #") {
+            return try threadLine(selected: t[0] == 0x2A, text: body.string, number: number)
+        }
+        if body.hasPrefix("frame #") {
+            if let colon = body.index(of: 0x3A) { frame(body.dropFirst(colon + 1).trimmed().string, number: number) }
+            return
+        }
+        // Continuation of a diagnostic or a log entry; never a name.
+    }
+
+    private mutating func threadLine(selected: Bool, text: String, number: Int) throws {
+        let thread = ThreadText.name(text)
+        let reason = ThreadText.stopReason(text)
+        if inStopReport {
+            guard let reason, reason.hasPrefix("breakpoint ") else { return }
+            let id = String(reason.dropFirst(11).split(separator: " ").first ?? "")
+            if selected {
+                try finishCurrent()
+                var hit = OpenHit(line: number)
+                hit.fromStop = true
+                hit.breakpoint = id
+                hit.thread = thread
+                current = hit
+                stoppedAtBreakpoint = true
+            } else {
+                var hit = OpenHit(line: number)
+                hit.breakpoint = id
+                hit.thread = thread
+                hit.status = .skipped
+                hit.detail = "another thread was selected at this stop; the action printed only its name"
+                hit.valueLine = number
+                hit.timestamp = hit.timestamp ?? lastTimestamp
+                deferredSkips.append(hit)
+            }
+            return
+        }
+        if echoMode {
+            guard inBacktrace, current != nil else { return }
+            if current?.thread == nil { current?.thread = thread }
+            if let reason, reason.hasPrefix("breakpoint "), current?.breakpoint == nil {
+                current?.breakpoint = String(reason.dropFirst(11).split(separator: " ").first ?? "")
+            }
+            return
+        }
+        // Xcode console: a `bt` action printed without an echo.
+        endLooseBacktrace()
+        var bp: String?
+        if let reason, reason.hasPrefix("breakpoint ") { bp = String(reason.dropFirst(11).split(separator: " ").first ?? "") }
+        looseBacktrace = (thread, bp, [])
+        looseBacktraceOpen = true
+    }
+
+    private mutating func frame(_ text: String, number: Int) {
+        if inStopReport || inBacktrace {
+            if current != nil, collecting != .ignore || inStopReport { current?.backtrace.append(text) }
+            return
+        }
+        if looseBacktraceOpen {
+            looseBacktrace?.frames.append(text)
+        } else if !echoMode, current != nil {
+            current?.backtrace.append(text)
+        }
+    }
+
+    /// Gives a backtrace printed without an echo to the hit it belongs to: the open hit when it
+    /// has a value and no frames yet (`bt` after the print), else the next hit (`bt` first).
+    private mutating func endLooseBacktrace() {
+        guard looseBacktraceOpen, let bt = looseBacktrace else { return }
+        looseBacktraceOpen = false
+        if var hit = current, hit.hasValue, hit.backtrace.isEmpty {
+            hit.backtrace = bt.frames
+            hit.thread = hit.thread ?? bt.thread
+            hit.breakpoint = hit.breakpoint ?? bt.breakpoint
+            current = hit
+            looseBacktrace = nil
+        }
+    }
+
+    // MARK: Lines starting with a digit
+
+    /// App log lines (timestamps), timestamped action output, gdb source lines, counters.
+    private mutating func digitLine(_ line: ByteLine, number: Int) throws -> Bool {
+        if let stampLength = Timestamp.length(line) {
+            let stamp = line.slice(0, stampLength).string
+            if stampLength + 1 < line.count, line[stampLength] == 0x20, line[stampLength + 1] == 0x5B,
+               let hit = ActionLine.parse(line.dropFirst(stampLength + 1)) {
+                // Output of a timestamping breakpoint callback: `TIME [thread] api: 'name'`.
+                try finishCurrent()
+                var open = OpenHit(line: number)
+                open.thread = hit.thread
+                open.api = hit.api
+                open.timestamp = stamp
+                open.valueLine = number
+                open.timestamp = open.timestamp ?? lastTimestamp
+                switch hit.value {
+                case .some(let bytes): open.status = bytes.isEmpty ? .empty : .ok; open.value = bytes
+                case .none: open.status = .nil
+                }
+                current = open
+                try finishCurrent()
+                return true
+            }
+            lastTimestamp = stamp
+            if !echoMode && collecting == .ignore { collecting = .none }
+            return true
+        }
+        if line.isDecimalLiteral {
+            try bareNumber(line, number: number)
+            return true
+        }
+        let digits = line.digitRun(from: 0)
+        if digits < line.count, line[digits] == 0x09 { return true } // gdb source listing
+        if line.contains(" added to breakpoint ") { return true }
+        return false
+    }
+
+    // MARK: Hits
+
+    private mutating func finishCurrent() throws {
+        if var hit = current {
+            current = nil
+            collecting = collecting == .hit ? .none : collecting
+            if !hit.nameLines.isEmpty && hit.status == nil {
+                var joined: [UInt8] = []
+                for (i, part) in hit.nameLines.enumerated() {
+                    if i > 0 { joined.append(0x0A) }
+                    joined.append(contentsOf: part)
+                }
+                hit.value = joined
+                hit.status = .ok
+            }
+            if hit.status == nil {
+                hit.status = .skipped
+                hit.detail = hit.fromStop
+                    ? "stopped at the breakpoint but no name was printed"
+                    : "the action printed nothing before the log went on"
+                hit.valueLine = hit.line
+                hit.timestamp = hit.timestamp ?? lastTimestamp
+            }
+            try deliver(hit)
+        }
+        for skip in deferredSkips { try deliver(skip) }
+        deferredSkips.removeAll()
+    }
+
+    private mutating func deliver(_ hit: OpenHit) throws {
+        seq += 1
+        let line = hit.valueLine ?? hit.line
+        var name: String?
+        if let bytes = hit.value, hit.status == .ok {
+            let view = bytes.withUnsafeBufferPointer { ByteLine(base: $0.baseAddress!, count: $0.count) }
+            if !view.isValidUTF8 {
+                invalidNames += 1
+                if firstInvalidNameLine == nil { firstInvalidNameLine = line }
+            }
+            name = String(decoding: bytes, as: UTF8.self)
+        }
+        var breakpoint = hit.breakpoint
+        var api = hit.api
+        if api == nil {
+            let known = breakpoint.flatMap { id in breakpointIndex[String(id.split(separator: ".").first ?? "")] }
+            if let index = known {
+                api = summary.breakpoints[index].symbol
+            } else if breakpoint == nil {
+                let candidates = summary.breakpoints.filter { !$0.oneShot }
+                if candidates.count == 1 {
+                    breakpoint = candidates[0].id
+                    api = candidates[0].symbol
+                }
+            }
+        }
+        let phase: LaunchPhase = summary.launchEnd.map { line > $0.line } == true ? .afterLaunch : .launch
+        let status = hit.status ?? .skipped
+        let load = ImageLoad(seq: seq, line: line, name: name, status: status, detail: hit.detail, api: api,
+                             breakpoint: breakpoint, thread: hit.thread ?? (echoMode ? nil : gdbThread),
+                             timestamp: hit.timestamp, backtrace: hit.backtrace, phase: phase)
+        summary.hits += 1
+        summary.statusCounts[status, default: 0] += 1
+        switch status {
+        case .skipped: if firstSkipLine == nil { firstSkipLine = line }
+        case .error:
+            if firstErrorLine == nil { firstErrorLine = line; firstErrorDetail = hit.detail }
+        default: break
+        }
+        if let name {
+            if let index = nameIndex[name] {
+                summary.names[index].count += 1
+                if phase == .launch { summary.names[index].launchCount += 1 }
+                if let api, !summary.names[index].apis.contains(api) { summary.names[index].apis.append(api) }
+            } else {
+                nameIndex[name] = summary.names.count
+                summary.names.append(NameTally(name: name, count: 1, launchCount: phase == .launch ? 1 : 0,
+                                               firstLine: line, apis: api.map { [$0] } ?? []))
+            }
+        }
+        try emit(load)
+    }
+
+    // MARK: End
+
+    mutating func finish(lines: Int, bytes: Int, launchEndPattern: String?) throws {
+        if let held = heldLine {
+            heldLine = nil
+            try held.bytes.withUnsafeBufferPointer { buffer in
+                try dispatch(ByteLine(base: buffer.baseAddress ?? UnsafePointer(bitPattern: 1)!, count: buffer.count), number: held.number)
+            }
+        }
+        endLooseBacktrace()
+        var truncatedAt: Int?
+        if let hit = current, !hit.hasValue, !hit.fromStop { truncatedAt = hit.line }
+        try finishCurrent()
+        summary.lines = lines
+        summary.bytes = bytes
+        summary.debugger = lldbEvidence > 0 && lldbEvidence >= gdbEvidence ? .lldb : (gdbEvidence > 0 ? .gdb : .unknown)
+        switch summary.debugger {
+        case .lldb:
+            if lldbNew > lldbOld { summary.debuggerVersion = "lldb 17 or newer (Xcode 15+)" } else if lldbOld > 0 { summary.debuggerVersion = "lldb 16 or older" }
+        case .gdb: summary.debuggerVersion = "gdb"
+        case .unknown: summary.debuggerVersion = summary.hits > 0 ? "no debugger lines (Xcode console?)" : nil
+        }
+        for i in summary.names.indices { summary.names[i].apis.sort() }
+        summary.names.sort { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
+        summary.warnings = warnings(truncatedAt: truncatedAt, launchEndPattern: launchEndPattern)
+    }
+
+    private func warnings(truncatedAt: Int?, launchEndPattern: String?) -> [TraceWarning] {
+        var out: [TraceWarning] = []
+        let counts = summary.statusCounts
+        let ok = counts[.ok] ?? 0
+        if summary.hits == 0 {
+            out.append(TraceWarning(line: nil, message: "no image loads found: expected the output of a breakpoint action such as `po $arg3` on +[UIImage imageNamed:] (see `imgtrace lldb-script`)"))
+        } else if ok == 0 {
+            if counts[.error] == summary.hits {
+                if let register = ErrorText.undeclaredRegister(firstErrorDetail) {
+                    out.append(TraceWarning(line: firstErrorLine, message: "every hit failed: `\(register)` is not a register on this architecture — use `$arg3`"))
+                } else {
+                    out.append(TraceWarning(line: firstErrorLine, message: "every hit failed: \(firstErrorDetail ?? "the action reported an error")"))
+                }
+            } else if (counts[.addressOnly] ?? 0) > 0 && (counts[.error] ?? 0) == 0 && (counts[.skipped] ?? 0) == 0 {
+                out.append(TraceWarning(line: nil, message: "every hit printed an address, not a name: the debugger found no object description — print the string with `p (char *)[$arg3 UTF8String]`"))
+            } else {
+                out.append(TraceWarning(line: nil, message: "no hit printed a name"))
+            }
+        } else {
+            if let errors = counts[.error], errors > 0 {
+                out.append(TraceWarning(line: firstErrorLine, message: "\(errors) hit\(errors == 1 ? "" : "s") failed: \(firstErrorDetail ?? "the action reported an error")"))
+            }
+            if let addresses = counts[.addressOnly], addresses > 0 {
+                out.append(TraceWarning(line: nil, message: "\(addresses) hit\(addresses == 1 ? "" : "s") printed only an address, not a name"))
+            }
+        }
+        if let skips = counts[.skipped], skips > 0 {
+            out.append(TraceWarning(line: firstSkipLine, message: "\(skips) hit\(skips == 1 ? " was" : "s were") skipped by the debugger: \(skips == 1 ? "its name is" : "their names are") lost and the audit is incomplete"))
+        }
+        if invalidNames > 0 {
+            out.append(TraceWarning(line: firstInvalidNameLine, message: "\(invalidNames) name\(invalidNames == 1 ? "" : "s") contained invalid UTF-8, kept with U+FFFD replacement characters"))
+        }
+        if let truncatedAt {
+            out.append(TraceWarning(line: truncatedAt, message: "the log ends inside a hit (truncated capture)"))
+        }
+        if let launchEndPattern, summary.launchEnd == nil {
+            out.append(TraceWarning(line: nil, message: "launch-end pattern `\(launchEndPattern)` never matched: the whole log is treated as launch"))
+        }
+        return out
+    }
+}

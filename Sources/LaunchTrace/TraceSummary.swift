@@ -1,0 +1,75 @@
+/// Which debugger wrote the log, as far as its lines tell.
+public enum DebuggerKind: String, Sendable {
+    case lldb
+    case gdb
+    case unknown
+}
+
+/// A breakpoint the log set up, with what it sits on and the actions it runs.
+public struct BreakpointInfo: Sendable, Equatable {
+    /// The breakpoint number, e.g. `1`.
+    public var id: String
+    /// The function it sits on (`+[UIImage imageNamed:]`, `image_named`), when known.
+    public var symbol: String?
+    /// Action commands, in order, when the log shows them.
+    public var actions: [String]
+    /// A one-shot breakpoint (set-up or launch-end marker), never an image load.
+    public var oneShot: Bool
+    /// The line where the log reported the breakpoint.
+    public var line: Int
+}
+
+/// Something the reader noticed that a user should know, with the line it refers to.
+public struct TraceWarning: Sendable, Equatable {
+    public var line: Int?
+    public var message: String
+    public init(line: Int?, message: String) {
+        self.line = line
+        self.message = message
+    }
+}
+
+/// Per-name figures, bounded by the number of distinct names.
+public struct NameTally: Sendable, Equatable {
+    public var name: String
+    /// All hits with this name.
+    public var count: Int
+    /// Hits before the launch-end marker.
+    public var launchCount: Int
+    /// Line of the first hit.
+    public var firstLine: Int
+    /// APIs the name was loaded through, sorted.
+    public var apis: [String]
+}
+
+/// Where the launch window ends.
+public struct LaunchEnd: Sendable, Equatable {
+    /// Line of the marker; hits after it are `afterLaunch`.
+    public var line: Int
+    /// `pattern` (from `--launch-end`) or `marker` (printed by `imgtrace lldb-script`).
+    public var source: String
+}
+
+/// Everything about a log except the individual events.
+public struct TraceSummary: Sendable, Equatable {
+    public var debugger: DebuggerKind = .unknown
+    /// A finer guess at the era, e.g. `lldb 16 or older`, `lldb 17 or newer (Xcode 15+)`.
+    public var debuggerVersion: String?
+    /// Whether breakpoint actions were echoed (`(lldb)  po $arg3`); Xcode's console does not.
+    public var actionsEchoed = false
+    public var lines = 0
+    public var bytes = 0
+    public var hits = 0
+    /// Hits per status; every status present, zero when none.
+    public var statusCounts: [LoadStatus: Int] = Dictionary(uniqueKeysWithValues: LoadStatus.allCases.map { ($0, 0) })
+    public var launchEnd: LaunchEnd?
+    public var breakpoints: [BreakpointInfo] = []
+    /// Distinct names, sorted by name (byte order).
+    public var names: [NameTally] = []
+    public var warnings: [TraceWarning] = []
+
+    /// Hits that produced no name.
+    public var hitsWithoutName: Int { hits - (statusCounts[.ok] ?? 0) }
+
+    public init() {}
+}

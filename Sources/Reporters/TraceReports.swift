@@ -1,0 +1,149 @@
+import LaunchTrace
+
+/// `imgtrace trace --format json`: `{"schemaVersion":1,"summary":{…},"events":[…]}`.
+///
+/// Events are encoded as they arrive and held in a `SpillBuffer`, so memory stays bounded
+/// for logs of any size while the summary still comes first.
+public final class TraceJSONReport {
+    private let events = SpillBuffer()
+    private var first = true
+    private var writer = JSONText()
+
+    public init() {}
+
+    /// Encodes one event.
+    public func add(_ load: ImageLoad) {
+        writer.removeAll()
+        Self.encode(load, into: &writer)
+        if !first { events.append([UInt8(ascii: ",")]) }
+        first = false
+        events.append(writer.bytes)
+    }
+
+    /// Writes the whole document.
+    public func write(summary: TraceSummary, to sink: ByteSink) {
+        var head = JSONText()
+        head.beginObject()
+        head.field("schemaVersion", 1)
+        head.key("summary")
+        Self.encode(summary, into: &head)
+        head.key("events")
+        var bytes = head.bytes
+        bytes.append(UInt8(ascii: "["))
+        sink.write(bytes)
+        events.drain(into: sink)
+        sink.write(Array("]}\n".utf8))
+    }
+
+    /// The JSON object of one event, keys in contract order.
+    public static func encode(_ load: ImageLoad, into w: inout JSONText) {
+        w.beginObject()
+        w.field("seq", load.seq)
+        w.field("line", load.line)
+        w.field("name", load.name)
+        w.field("status", load.status.rawValue)
+        w.field("detail", load.detail)
+        w.field("api", load.api)
+        w.field("breakpoint", load.breakpoint)
+        w.field("thread", load.thread)
+        w.field("timestamp", load.timestamp)
+        w.field("backtrace", strings: load.backtrace)
+        w.field("phase", load.phase.rawValue)
+        w.endObject()
+    }
+
+    public static func encode(_ s: TraceSummary, into w: inout JSONText) {
+        w.beginObject()
+        w.field("debugger", s.debugger.rawValue)
+        w.field("debuggerVersion", s.debuggerVersion)
+        w.field("actionsEchoed", s.actionsEchoed)
+        w.field("lines", s.lines)
+        w.field("bytes", s.bytes)
+        w.field("hits", s.hits)
+        w.field("distinctNames", s.names.count)
+        w.field("hitsWithoutName", s.hitsWithoutName)
+        w.key("statusCounts")
+        w.beginObject()
+        for status in LoadStatus.allCases { w.field(status.rawValue, s.statusCounts[status] ?? 0) }
+        w.endObject()
+        w.key("launchEnd")
+        if let end = s.launchEnd {
+            w.beginObject()
+            w.field("line", end.line)
+            w.field("source", end.source)
+            w.endObject()
+        } else {
+            w.null()
+        }
+        w.key("breakpoints")
+        w.beginArray()
+        for bp in s.breakpoints {
+            w.beginObject()
+            w.field("id", bp.id)
+            w.field("symbol", bp.symbol)
+            w.field("actions", strings: bp.actions)
+            w.field("oneShot", bp.oneShot)
+            w.field("line", bp.line)
+            w.endObject()
+        }
+        w.endArray()
+        w.key("names")
+        w.beginArray()
+        for n in s.names {
+            w.beginObject()
+            w.field("name", n.name)
+            w.field("count", n.count)
+            w.field("launchCount", n.launchCount)
+            w.field("firstLine", n.firstLine)
+            w.field("apis", strings: n.apis)
+            w.endObject()
+        }
+        w.endArray()
+        w.key("warnings")
+        w.beginArray()
+        for warning in s.warnings {
+            w.beginObject()
+            w.field("line", warning.line)
+            w.field("message", warning.message)
+            w.endObject()
+        }
+        w.endArray()
+        w.endObject()
+    }
+}
+
+/// `imgtrace trace --format text`: every distinct name with its count, first line and API,
+/// then the summary.
+public enum TraceTextReport {
+    public static func render(_ s: TraceSummary, file: String) -> String {
+        var out = ""
+        let byCount = s.names.sorted { a, b in
+            a.count != b.count ? a.count > b.count : a.firstLine < b.firstLine
+        }
+        if !byCount.isEmpty {
+            let rows = byCount.map { n in
+                [TextTable.escapeName(n.name), String(n.count), String(n.firstLine), n.apis.joined(separator: ", ")]
+            }
+            out += TextTable.render(header: ["NAME", "LOADS", "FIRST LINE", "API"], rows: rows, rightAligned: [1, 2])
+            out += "\n"
+        }
+        out += "\(file): \(s.hits) hit\(s.hits == 1 ? "" : "s"), \(s.names.count) distinct name\(s.names.count == 1 ? "" : "s")"
+        out += ", \(s.lines) line\(s.lines == 1 ? "" : "s")\n"
+        out += "debugger: \(s.debuggerVersion ?? s.debugger.rawValue)\(s.actionsEchoed ? ", actions echoed" : "")\n"
+        let missing = LoadStatus.allCases.filter { $0 != .ok && (s.statusCounts[$0] ?? 0) > 0 }
+        if missing.isEmpty {
+            out += "hits without a name: none\n"
+        } else {
+            out += "hits without a name: " + missing.map { "\(s.statusCounts[$0]!) \($0.rawValue)" }.joined(separator: ", ") + "\n"
+        }
+        if let end = s.launchEnd {
+            out += "launch end: line \(end.line) (\(end.source))\n"
+        } else {
+            out += "launch end: no marker, the whole log is the launch\n"
+        }
+        for w in s.warnings {
+            out += "warning: " + (w.line.map { "line \($0): " } ?? "") + w.message + "\n"
+        }
+        return out
+    }
+}

@@ -1,0 +1,33 @@
+import ArgumentParser
+import ImgtraceSupport
+
+@main
+struct Imgtrace: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "imgtrace",
+        abstract: "Audit the images an iOS or macOS app loads at launch, from a debugger log and the built app.",
+        discussion: """
+        Exit codes: 0 success; 1 policy failure; 2 an input could not be read; 64 usage error.
+        """,
+        version: "0.1.0",
+        subcommands: [TraceCommand.self]
+    )
+}
+
+/// Exit statuses of DESIGN.md.
+enum ExitStatus {
+    static let inputError = ExitCode(2)
+}
+
+/// Prints the one-line error for an unreadable input and exits with 2.
+func failInput(_ error: Error) -> ExitCode {
+    var stderr = StandardError()
+    print("imgtrace: error: \(error)", to: &stderr)
+    return ExitStatus.inputError
+}
+
+struct StandardError: TextOutputStream {
+    mutating func write(_ string: String) {
+        FileHandleStderr.write(string)
+    }
+}

@@ -1,0 +1,53 @@
+import ArgumentParser
+import Foundation
+import ImgtraceSupport
+import LaunchTrace
+import Reporters
+
+enum TraceFormat: String, ExpressibleByArgument, CaseIterable {
+    case text, json
+}
+
+/// `imgtrace trace LOG`: only the trace, every ImageLoad and the summary.
+struct TraceCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "trace",
+        abstract: "Read a debugger log into image-load events and a summary."
+    )
+
+    @Argument(help: "The debugger console log (lldb, gdb or Xcode).")
+    var log: String
+
+    @Option(help: "Output format: text or json.")
+    var format: TraceFormat = .text
+
+    @Option(name: .customLong("launch-end"), help: "A regular expression; the first matching line ends the launch window.")
+    var launchEnd: String?
+
+    func validate() throws {
+        if let launchEnd {
+            do { _ = try NSRegularExpression(pattern: launchEnd) } catch {
+                throw ValidationError("--launch-end is not a valid regular expression: \(launchEnd)")
+            }
+        }
+    }
+
+    func run() throws {
+        let options = TraceOptions(launchEndPattern: launchEnd)
+        let sink = ByteSink()
+        do {
+            switch format {
+            case .json:
+                let report = TraceJSONReport()
+                let summary = try TraceReader.read(contentsOf: log, options: options) { report.add($0) }
+                report.write(summary: summary, to: sink)
+            case .text:
+                let summary = try TraceReader.read(contentsOf: log, options: options) { _ in }
+                sink.write(TraceTextReport.render(summary, file: log))
+            }
+        } catch let error as InputError {
+            throw failInput(error)
+        }
+        sink.flush()
+    }
+}
