@@ -40,6 +40,6 @@ let package = Package(
         .testTarget(name: "AppBundleTests", dependencies: ["AppBundle", "TestSupport"]),
         .testTarget(name: "LaunchAuditTests", dependencies: ["LaunchAudit", "TestSupport"]),
         .testTarget(name: "ReportersTests", dependencies: ["Reporters", "TestSupport"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "imgtrace"]),
     ]
 )

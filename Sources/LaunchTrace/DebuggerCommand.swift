@@ -26,7 +26,9 @@ enum DebuggerCommand {
     /// Classifies one echoed command line (the text after the prompt).
     static func classify(_ command: String) -> CommandKind {
         let words = tokenize(command)
-        guard let first = words.first else { return .other }
+        guard var first = words.first else { return .other }
+        // `x/s`, `p/x`, `po/…`: the format suffix does not change the kind.
+        if let slash = first.firstIndex(of: "/"), slash != first.startIndex { first = String(first[..<slash]) }
         switch first {
         case "po":
             return .printObject

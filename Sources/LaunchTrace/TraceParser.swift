@@ -60,6 +60,8 @@ struct TraceParser {
     private var inBacktrace = false
     private var stoppedAtBreakpoint = false
     private var inDiagnostic = false
+    /// The last error line announced more lines of the same diagnostic (`…: ` or `Aborting …`).
+    private var diagnosticOpen = false
     /// lldb 16 prints the failing expression on its own line after `error: <user expression …>`.
     private var expectExpressionEcho = false
     private var heldLine: (bytes: [UInt8], number: Int)?
@@ -126,6 +128,7 @@ struct TraceParser {
             return
         }
         let first = line[0]
+        if first != UInt8(ascii: "e") && first != 0x20 && first != 0x09 && first != 0x5E { inDiagnostic = false }
         if first != 0x20 && first != 0x09 && first != 0x2A && first != 0x23 { endLooseBacktrace() }
         switch first {
         case UInt8(ascii: "("):
@@ -349,6 +352,7 @@ struct TraceParser {
                 current?.thread = stop.thread
                 gdbStop = nil
             }
+            if current?.thread == nil, let thread = gdbThread { current?.thread = thread }
         }
         guard var hit = current else { return }
         let status: LoadStatus
@@ -429,7 +433,9 @@ struct TraceParser {
         let text = line.string
         let message = ErrorText.message(text)
         if text.hasPrefix("error: <user expression") { expectExpressionEcho = true }
-        if inDiagnostic, current?.status == .error {
+        let continues = inDiagnostic && diagnosticOpen
+        diagnosticOpen = message.hasSuffix(":") || ErrorText.isGeneric(message)
+        if continues || (echoMode && inDiagnostic), current?.status == .error {
             if current?.detailIsGeneric == true, !ErrorText.isGeneric(message) {
                 current?.detail = message
                 current?.detailIsGeneric = false
@@ -749,7 +755,7 @@ struct TraceParser {
         let phase: LaunchPhase = summary.launchEnd.map { line > $0.line } == true ? .afterLaunch : .launch
         let status = hit.status ?? .skipped
         let load = ImageLoad(seq: seq, line: line, name: name, status: status, detail: hit.detail, api: api,
-                             breakpoint: breakpoint, thread: hit.thread ?? (echoMode ? nil : gdbThread),
+                             breakpoint: breakpoint, thread: hit.thread,
                              timestamp: hit.timestamp, backtrace: hit.backtrace, phase: phase)
         summary.hits += 1
         summary.statusCounts[status, default: 0] += 1

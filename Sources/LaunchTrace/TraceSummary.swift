@@ -48,6 +48,11 @@ public struct LaunchEnd: Sendable, Equatable {
     public var line: Int
     /// `pattern` (from `--launch-end`) or `marker` (printed by `imgtrace lldb-script`).
     public var source: String
+
+    public init(line: Int, source: String) {
+        self.line = line
+        self.source = source
+    }
 }
 
 /// Everything about a log except the individual events.
