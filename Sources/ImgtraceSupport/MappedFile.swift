@@ -52,7 +52,7 @@ public final class MappedFile: @unchecked Sendable {
         try body(UnsafeRawBufferPointer(start: base.map { UnsafeRawPointer($0) }, count: count))
     }
 
-    static func describe(errno code: Int32) -> String {
+    public static func describe(errno code: Int32) -> String {
         switch code {
         case ENOENT: return "no such file"
         case EACCES: return "permission denied"

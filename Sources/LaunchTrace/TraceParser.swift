@@ -19,7 +19,8 @@ public enum LaunchMarker {
 private struct OpenHit {
     var line: Int
     var valueLine: Int?
-    var value: [UInt8]?
+    /// Interned name (see `NameTable`), for `ok` hits.
+    var nameID: Int?
     var status: LoadStatus?
     var detail: String?
     var detailIsGeneric = false
@@ -47,7 +48,7 @@ private enum Collecting {
 
 /// The streaming state machine behind `TraceReader`. Feed lines in order, then `finish()`.
 struct TraceParser {
-    private let emit: (ImageLoad) throws -> Void
+    private let emit: ((ImageLoad) throws -> Void)?
     private let launchEndRegex: NSRegularExpression?
     private(set) var summary = TraceSummary()
 
@@ -67,13 +68,33 @@ struct TraceParser {
     private var heldLine: (bytes: [UInt8], number: Int)?
     private var pendingSetup: BreakpointSetup?
     private var breakpointIndex: [String: Int] = [:]
+    /// Bumped whenever the breakpoint table changes, so caches built from it are dropped.
+    private var breakpointsVersion = 0
+    private typealias CachedCommand = (bytes: [UInt8], text: String, kind: CommandKind, startsHit: Bool, breakpoint: String?)
+    /// Echoed commands repeat on every hit: each distinct one is classified once.
+    private var commandCache: [CachedCommand] = []
+    private var commandCacheVersion = -1
+    /// Hit attribution by breakpoint id (`1.1` → breakpoint and API), cached per version.
+    private var attribution: [String: (breakpoint: String?, api: String?)] = [:]
+    private var attributionVersion = -1
+    private var lastAttribution: (key: String, result: (breakpoint: String?, api: String?))?
+    private var lastThreadLine: (bytes: [UInt8], name: String?, reason: String?)?
     private var gdbStop: (breakpoint: String, thread: String?)?
     private var gdbThread: String?
     private var lastTimestamp: String?
     /// Frames printed without an echo (Xcode console `bt`), waiting for the hit they belong to.
     private var looseBacktrace: (thread: String?, breakpoint: String?, frames: [String])?
     private var looseBacktraceOpen = false
-    private var nameIndex: [String: Int] = [:]
+    private var names = NameTable()
+    private var statusCounts = [Int](repeating: 0, count: LoadStatus.allCases.count)
+    /// Per-name figures, indexed like `names`.
+    private var tallies: [Tally] = []
+    private struct Tally {
+        var firstLine: Int
+        var count = 0
+        var launchCount = 0
+        var apis: [String] = []
+    }
     private var lldbEvidence = 0
     private var gdbEvidence = 0
     private var lldbOld = 0
@@ -84,7 +105,7 @@ struct TraceParser {
     private var firstErrorLine: Int?
     private var firstErrorDetail: String?
 
-    init(options: TraceOptions, emit: @escaping (ImageLoad) throws -> Void) throws {
+    init(options: TraceOptions, emit: ((ImageLoad) throws -> Void)?) throws {
         self.emit = emit
         if let pattern = options.launchEndPattern {
             launchEndRegex = try NSRegularExpression(pattern: pattern)
@@ -225,17 +246,35 @@ struct TraceParser {
         inDiagnostic = false
         // Breakpoint actions are echoed with two spaces after `(lldb)`, typed commands with one.
         let isAction = debugger == .lldb && rest.hasPrefix("  ")
-        let text = rest.trimmed().string
-        let kind = DebuggerCommand.classify(text)
+        let trimmed = rest.trimmed()
+        // Actions repeat on every hit: classify each distinct command once.
+        let text: String
+        let kind: CommandKind
+        if commandCacheVersion != breakpointsVersion {
+            commandCache.removeAll(keepingCapacity: true)
+            commandCacheVersion = breakpointsVersion
+        }
+        var index = commandCache.firstIndex(where: { trimmed.equals($0.bytes) }) ?? -1
+        if index < 0 {
+            let fresh = trimmed.string
+            let freshKind = DebuggerCommand.classify(fresh)
+            if commandCache.count >= 16 { commandCache.removeFirst() }
+            commandCache.append((trimmed.bytes, fresh, freshKind, startsHit(fresh, kind: freshKind), breakpoint(withFirstAction: fresh)))
+            index = commandCache.count - 1
+        }
+        text = commandCache[index].text
+        kind = commandCache[index].kind
+        let commandStartsHit = commandCache[index].startsHit
+        let commandBreakpoint = commandCache[index].breakpoint
         if isAction {
             echoMode = true
             summary.actionsEchoed = true
             switch kind {
             case .printObject, .printValue, .backtrace:
-                if startsHit(text, kind: kind) || current == nil || current?.fromStop == true {
+                if commandStartsHit || current == nil || current?.fromStop == true {
                     try finishCurrent()
                     var hit = OpenHit(line: number)
-                    hit.breakpoint = breakpoint(withFirstAction: text)
+                    hit.breakpoint = commandBreakpoint
                     current = hit
                 }
                 collecting = .hit
@@ -253,7 +292,7 @@ struct TraceParser {
             pendingSetup = setup
             collecting = .ignore
         case .setActions(let id, let actions):
-            if let index = breakpointIndex[id] { summary.breakpoints[index].actions = actions }
+            if let index = breakpointIndex[id] { summary.breakpoints[index].actions = actions; breakpointsVersion += 1 }
             collecting = .ignore
         case .printObject, .printValue:
             if stoppedAtBreakpoint, current?.fromStop == true {
@@ -354,31 +393,36 @@ struct TraceParser {
             }
             if current?.thread == nil, let thread = gdbThread { current?.thread = thread }
         }
-        guard var hit = current else { return }
+        guard current != nil else { return }
         let status: LoadStatus
-        var bytes: [UInt8]?
+        var id: Int?
         switch value {
         case .text(let text, let escaped):
-            bytes = escaped ? CString.unescape(text) : text.bytes
-            status = bytes!.isEmpty ? .empty : .ok
+            if escaped {
+                let bytes = CString.unescape(text)
+                status = bytes.isEmpty ? .empty : .ok
+                if !bytes.isEmpty { id = names.intern(bytes) }
+            } else {
+                status = text.isEmpty ? .empty : .ok
+                if !text.isEmpty { id = names.intern(text.base, text.count) }
+            }
         case .owned(let owned):
-            bytes = owned
             status = owned.isEmpty ? .empty : .ok
+            if !owned.isEmpty { id = names.intern(owned) }
         case .nilValue: status = .nil
         case .empty: status = .empty
         case .address: status = .addressOnly
         }
-        if hit.hasValue {
+        if current!.hasValue {
             // A second printing action of the same hit only helps when the first gave no name.
-            guard status == .ok, hit.status != .ok, hit.nameLines.isEmpty else { return }
+            guard status == .ok, current!.status != .ok, current!.nameLines.isEmpty else { return }
         }
-        hit.status = status
-        hit.value = bytes
-        hit.detail = status == .addressOnly ? "only an address was printed, not the string" : nil
-        hit.valueLine = line
-        hit.timestamp = hit.timestamp ?? lastTimestamp
-        hit.collectingText = false
-        current = hit
+        current!.status = status
+        current!.nameID = id
+        current!.detail = status == .addressOnly ? "only an address was printed, not the string" : nil
+        current!.valueLine = line
+        if current!.timestamp == nil { current!.timestamp = lastTimestamp }
+        current!.collectingText = false
     }
 
     private mutating func failed(_ detail: String, line: Int) throws {
@@ -527,6 +571,7 @@ struct TraceParser {
     private mutating func register(id: String, symbol: String?, line: Int) {
         let setup = pendingSetup
         pendingSetup = nil
+        breakpointsVersion += 1
         let info = BreakpointInfo(id: id, symbol: symbol, actions: setup?.actions ?? [], oneShot: setup?.oneShot ?? false, line: line)
         if let index = breakpointIndex[id] {
             summary.breakpoints[index] = info
@@ -543,7 +588,7 @@ struct TraceParser {
         if let paren = rest.range(of: " (") { rest = rest[..<paren.lowerBound] }
         let symbol = String(rest)
         if let index = breakpointIndex[id] {
-            if summary.breakpoints[index].symbol == nil, symbol != "??" { summary.breakpoints[index].symbol = symbol }
+            if summary.breakpoints[index].symbol == nil, symbol != "??" { summary.breakpoints[index].symbol = symbol; breakpointsVersion += 1 }
         } else {
             register(id: id, symbol: symbol == "??" ? nil : symbol, line: number)
         }
@@ -582,7 +627,15 @@ struct TraceParser {
         var body = t
         if body.count > 0, body[0] == 0x2A { body = body.dropFirst(1).trimmed() }
         if body.hasPrefix("thread #") {
-            return try threadLine(selected: t[0] == 0x2A, text: body.string, number: number)
+            let parsed: (name: String?, reason: String?)
+            if let cached = lastThreadLine, body.equals(cached.bytes) {
+                parsed = (cached.name, cached.reason)
+            } else {
+                let text = body.string
+                parsed = (ThreadText.name(text), ThreadText.stopReason(text))
+                lastThreadLine = (body.bytes, parsed.name, parsed.reason)
+            }
+            return try threadLine(selected: t[0] == 0x2A, thread: parsed.name, reason: parsed.reason, number: number)
         }
         if body.hasPrefix("frame #") {
             if let colon = body.index(of: 0x3A) { frame(body.dropFirst(colon + 1).trimmed().string, number: number) }
@@ -591,9 +644,7 @@ struct TraceParser {
         // Continuation of a diagnostic or a log entry; never a name.
     }
 
-    private mutating func threadLine(selected: Bool, text: String, number: Int) throws {
-        let thread = ThreadText.name(text)
-        let reason = ThreadText.stopReason(text)
+    private mutating func threadLine(selected: Bool, thread: String?, reason: String?, number: Int) throws {
         if inStopReport {
             guard let reason, reason.hasPrefix("breakpoint ") else { return }
             let id = String(reason.dropFirst(11).split(separator: " ").first ?? "")
@@ -676,7 +727,7 @@ struct TraceParser {
                 open.valueLine = number
                 open.timestamp = open.timestamp ?? lastTimestamp
                 switch hit.value {
-                case .some(let bytes): open.status = bytes.isEmpty ? .empty : .ok; open.value = bytes
+                case .some(let bytes): open.status = bytes.isEmpty ? .empty : .ok; open.nameID = bytes.isEmpty ? nil : names.intern(bytes)
                 case .none: open.status = .nil
                 }
                 current = open
@@ -700,8 +751,7 @@ struct TraceParser {
     // MARK: Hits
 
     private mutating func finishCurrent() throws {
-        if var hit = current {
-            current = nil
+        if var hit = current.take() {
             collecting = collecting == .hit ? .none : collecting
             if !hit.nameLines.isEmpty && hit.status == nil {
                 var joined: [UInt8] = []
@@ -709,7 +759,7 @@ struct TraceParser {
                     if i > 0 { joined.append(0x0A) }
                     joined.append(contentsOf: part)
                 }
-                hit.value = joined
+                hit.nameID = names.intern(joined)
                 hit.status = .ok
             }
             if hit.status == nil {
@@ -730,53 +780,76 @@ struct TraceParser {
         seq += 1
         let line = hit.valueLine ?? hit.line
         var name: String?
-        if let bytes = hit.value, hit.status == .ok {
-            let view = bytes.withUnsafeBufferPointer { ByteLine(base: $0.baseAddress!, count: $0.count) }
-            if !view.isValidUTF8 {
+        if let id = hit.nameID, hit.status == .ok {
+            name = names.strings[id]
+            if !names.valid[id] {
                 invalidNames += 1
                 if firstInvalidNameLine == nil { firstInvalidNameLine = line }
             }
-            name = String(decoding: bytes, as: UTF8.self)
         }
         var breakpoint = hit.breakpoint
         var api = hit.api
         if api == nil {
-            let known = breakpoint.flatMap { id in breakpointIndex[String(id.split(separator: ".").first ?? "")] }
-            if let index = known {
-                api = summary.breakpoints[index].symbol
-            } else if breakpoint == nil {
-                let candidates = summary.breakpoints.filter { !$0.oneShot }
-                if candidates.count == 1 {
-                    breakpoint = candidates[0].id
-                    api = candidates[0].symbol
-                }
-            }
+            let resolved = attribute(breakpoint)
+            breakpoint = resolved.breakpoint
+            api = resolved.api
         }
         let phase: LaunchPhase = summary.launchEnd.map { line > $0.line } == true ? .afterLaunch : .launch
         let status = hit.status ?? .skipped
-        let load = ImageLoad(seq: seq, line: line, name: name, status: status, detail: hit.detail, api: api,
-                             breakpoint: breakpoint, thread: hit.thread,
-                             timestamp: hit.timestamp, backtrace: hit.backtrace, phase: phase)
         summary.hits += 1
-        summary.statusCounts[status, default: 0] += 1
+        statusCounts[statusIndex(status)] += 1
         switch status {
         case .skipped: if firstSkipLine == nil { firstSkipLine = line }
         case .error:
             if firstErrorLine == nil { firstErrorLine = line; firstErrorDetail = hit.detail }
         default: break
         }
-        if let name {
-            if let index = nameIndex[name] {
-                summary.names[index].count += 1
-                if phase == .launch { summary.names[index].launchCount += 1 }
-                if let api, !summary.names[index].apis.contains(api) { summary.names[index].apis.append(api) }
-            } else {
-                nameIndex[name] = summary.names.count
-                summary.names.append(NameTally(name: name, count: 1, launchCount: phase == .launch ? 1 : 0,
-                                               firstLine: line, apis: api.map { [$0] } ?? []))
-            }
+        if let id = hit.nameID, status == .ok {
+            if id == tallies.count { tallies.append(Tally(firstLine: line)) }
+            tallies[id].count += 1
+            if phase == .launch { tallies[id].launchCount += 1 }
+            if let api, tallies[id].apis.last != api, !tallies[id].apis.contains(api) { tallies[id].apis.append(api) }
         }
-        try emit(load)
+        if let emit {
+            try emit(ImageLoad(seq: seq, line: line, name: name, status: status, detail: hit.detail, api: api,
+                               breakpoint: breakpoint, thread: hit.thread,
+                               timestamp: hit.timestamp, backtrace: hit.backtrace, phase: phase))
+        }
+    }
+
+    @inline(__always) private func statusIndex(_ status: LoadStatus) -> Int {
+        switch status {
+        case .ok: return 0
+        case .nil: return 1
+        case .empty: return 2
+        case .error: return 3
+        case .addressOnly: return 4
+        case .skipped: return 5
+        }
+    }
+
+    /// The API of a hit from its breakpoint id (`1.1` → breakpoint 1's symbol); a hit with no
+    /// id belongs to the only breakpoint that is not one-shot, when there is just one.
+    private mutating func attribute(_ id: String?) -> (breakpoint: String?, api: String?) {
+        if attributionVersion != breakpointsVersion {
+            attribution.removeAll(keepingCapacity: true)
+            lastAttribution = nil
+            attributionVersion = breakpointsVersion
+        }
+        let key = id ?? ""
+        if let last = lastAttribution, last.key == key, attributionVersion == breakpointsVersion { return last.result }
+        if let cached = attribution[key] { lastAttribution = (key, cached); return cached }
+        var result: (breakpoint: String?, api: String?) = (id, nil)
+        if let id {
+            let number = String(id.split(separator: ".").first ?? "")
+            if let index = breakpointIndex[number] { result.api = summary.breakpoints[index].symbol }
+        } else {
+            let candidates = summary.breakpoints.filter { !$0.oneShot }
+            if candidates.count == 1 { result = (candidates[0].id, candidates[0].symbol) }
+        }
+        attribution[key] = result
+        lastAttribution = (key, result)
+        return result
     }
 
     // MARK: End
@@ -794,6 +867,7 @@ struct TraceParser {
         try finishCurrent()
         summary.lines = lines
         summary.bytes = bytes
+        for status in LoadStatus.allCases { summary.statusCounts[status] = statusCounts[statusIndex(status)] }
         summary.debugger = lldbEvidence > 0 && lldbEvidence >= gdbEvidence ? .lldb : (gdbEvidence > 0 ? .gdb : .unknown)
         switch summary.debugger {
         case .lldb:
@@ -801,7 +875,10 @@ struct TraceParser {
         case .gdb: summary.debuggerVersion = "gdb"
         case .unknown: summary.debuggerVersion = summary.hits > 0 ? "no debugger lines (Xcode console?)" : nil
         }
-        for i in summary.names.indices { summary.names[i].apis.sort() }
+        summary.names = tallies.indices.map { id in
+            NameTally(name: names.strings[id], count: tallies[id].count, launchCount: tallies[id].launchCount,
+                      firstLine: tallies[id].firstLine, apis: tallies[id].apis.sorted())
+        }
         summary.names.sort { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
         summary.warnings = warnings(truncatedAt: truncatedAt, launchEndPattern: launchEndPattern)
     }

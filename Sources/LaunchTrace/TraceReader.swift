@@ -14,33 +14,11 @@ import ImgtraceSupport
 public enum TraceReader {
     /// Reads `bytes`, calling `onLoad` for every hit in order, and returns the summary.
     public static func read(_ bytes: UnsafeRawBufferPointer, options: TraceOptions = TraceOptions(),
-                            onLoad: @escaping (ImageLoad) throws -> Void) throws -> TraceSummary {
+                            onLoad: ((ImageLoad) throws -> Void)?) throws -> TraceSummary {
         var parser = try TraceParser(options: options, emit: onLoad)
-        var scratch = [UInt8]()
-        var lineNumber = 0
-        guard let start = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count > 0 else {
-            try parser.finish(lines: 0, bytes: 0, launchEndPattern: options.launchEndPattern)
-            return parser.summary
-        }
-        let end = start + bytes.count
-        var cursor = start
-        while cursor < end {
-            lineNumber += 1
-            let remaining = end - cursor
-            let newline: UnsafePointer<UInt8> = memchr(cursor, 0x0A, remaining).map { UnsafePointer($0.assumingMemoryBound(to: UInt8.self)) } ?? end
-            var length = newline - cursor
-            while length > 0, cursor[length - 1] == 0x0D { length -= 1 }
-            if length > 0, memchr(cursor, 0x1B, length) != nil {
-                stripEscapes(cursor, length, into: &scratch)
-                try scratch.withUnsafeBufferPointer { buffer in
-                    try parser.consume(ByteLine(base: buffer.baseAddress ?? start, count: buffer.count), number: lineNumber)
-                }
-            } else {
-                try parser.consume(ByteLine(base: cursor, count: length), number: lineNumber)
-            }
-            cursor = newline + 1
-        }
-        try parser.finish(lines: lineNumber, bytes: bytes.count, launchEndPattern: options.launchEndPattern)
+        var splitter = LineSplitter()
+        try splitter.feed(bytes, final: true) { line, number in try parser.consume(line, number: number) }
+        try parser.finish(lines: splitter.lineNumber, bytes: bytes.count, launchEndPattern: options.launchEndPattern)
         return parser.summary
     }
 
@@ -53,11 +31,89 @@ public enum TraceReader {
         return (events, summary)
     }
 
-    /// Reads the log at `path`. Throws `InputError` when it cannot be read.
+    /// Reads the log at `path` in fixed-size chunks, so memory stays bounded whatever the
+    /// file's size. Throws `InputError` when it cannot be read.
+    /// Pass `onLoad: nil` when only the summary is wanted: events are then not built at all.
     public static func read(contentsOf path: String, options: TraceOptions = TraceOptions(),
-                            onLoad: @escaping (ImageLoad) throws -> Void) throws -> TraceSummary {
-        let file = try MappedFile(path: path)
-        return try file.withBytes { try read($0, options: options, onLoad: onLoad) }
+                            onLoad: ((ImageLoad) throws -> Void)?) throws -> TraceSummary {
+        let file = try ChunkedFile(path: path)
+        var parser = try TraceParser(options: options, emit: onLoad)
+        var splitter = LineSplitter()
+        var total = 0
+        try file.forEachChunk { chunk in
+            total += chunk.count
+            try splitter.feed(chunk, final: false) { line, number in try parser.consume(line, number: number) }
+        }
+        try splitter.feed(UnsafeRawBufferPointer(start: nil, count: 0), final: true) { line, number in
+            try parser.consume(line, number: number)
+        }
+        try parser.finish(lines: splitter.lineNumber, bytes: total, launchEndPattern: options.launchEndPattern)
+        return parser.summary
+    }
+
+    /// Splits bytes into normalised lines, carrying a partial last line between chunks.
+    struct LineSplitter {
+        private(set) var lineNumber = 0
+        private var carry: [UInt8] = []
+        private var scratch: [UInt8] = []
+
+        mutating func feed(_ bytes: UnsafeRawBufferPointer, final: Bool,
+                           _ body: (ByteLine, Int) throws -> Void) throws {
+            var start = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self)
+            var count = bytes.count
+            if !carry.isEmpty, let base = start {
+                // Complete the line that the previous chunk ended in.
+                guard let nl = memchr(base, 0x0A, count) else {
+                    carry.append(contentsOf: UnsafeBufferPointer(start: base, count: count))
+                    if final { try flushCarry(body) }
+                    return
+                }
+                let head = UnsafeRawPointer(nl).assumingMemoryBound(to: UInt8.self) - base
+                carry.append(contentsOf: UnsafeBufferPointer(start: base, count: head))
+                try flushCarry(body)
+                start = base + head + 1
+                count -= head + 1
+            }
+            guard let begin = start, count > 0 else {
+                if final { try flushCarry(body) }
+                return
+            }
+            let end = begin + count
+            var cursor = begin
+            while cursor < end {
+                guard let nl = memchr(cursor, 0x0A, end - cursor) else {
+                    if final {
+                        try emit(cursor, end - cursor, body)
+                    } else {
+                        carry.append(contentsOf: UnsafeBufferPointer(start: cursor, count: end - cursor))
+                    }
+                    return
+                }
+                let newline = UnsafePointer(nl.assumingMemoryBound(to: UInt8.self))
+                try emit(cursor, newline - cursor, body)
+                cursor = newline + 1
+            }
+        }
+
+        private mutating func flushCarry(_ body: (ByteLine, Int) throws -> Void) throws {
+            guard !carry.isEmpty else { return }
+            let line = carry
+            carry.removeAll(keepingCapacity: true)
+            try line.withUnsafeBufferPointer { try emit($0.baseAddress!, $0.count, body) }
+        }
+
+        private mutating func emit(_ base: UnsafePointer<UInt8>, _ rawLength: Int, _ body: (ByteLine, Int) throws -> Void) throws {
+            lineNumber += 1
+            var length = rawLength
+            while length > 0, base[length - 1] == 0x0D { length -= 1 }
+            if length > 0, memchr(base, 0x1B, length) != nil {
+                TraceReader.stripEscapes(base, length, into: &scratch)
+                let copy = scratch
+                try copy.withUnsafeBufferPointer { try body(ByteLine(base: $0.baseAddress ?? base, count: $0.count), lineNumber) }
+            } else {
+                try body(ByteLine(base: base, count: length), lineNumber)
+            }
+        }
     }
 
     /// Removes ANSI CSI (`ESC [ … final`), OSC (`ESC ] … BEL`) and two-byte escape sequences.

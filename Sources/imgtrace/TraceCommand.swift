@@ -42,7 +42,7 @@ struct TraceCommand: ParsableCommand {
                 let summary = try TraceReader.read(contentsOf: log, options: options) { report.add($0) }
                 report.write(summary: summary, to: sink)
             case .text:
-                let summary = try TraceReader.read(contentsOf: log, options: options) { _ in }
+                let summary = try TraceReader.read(contentsOf: log, options: options, onLoad: nil)
                 sink.write(TraceTextReport.render(summary, file: log))
             }
         } catch let error as InputError {

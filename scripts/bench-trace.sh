@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Benchmark: `imgtrace trace --format text` on a generated ~1 GB log, beside `wc -l`.
+# Prints throughput and peak memory. usage: scripts/bench-trace.sh [SIZE_MB] [DISTINCT_NAMES]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+size=${1:-1024}
+distinct=${2:-20000}
+out=${BENCH_DIR:-bench-out}
+mkdir -p "$out"
+log="$out/trace-${size}MB-${distinct}.log"
+[ -f "$log" ] || python3 scripts/make-trace-log.py "$log" "$size" "$distinct"
+swift build -c release --product imgtrace >/dev/null
+bin=$(swift build -c release --show-bin-path)/imgtrace
+bytes=$(stat -c %s "$log")
+
+measure() { # label, command...
+  local label=$1; shift
+  cat "$log" >/dev/null # warm the page cache so both commands read from memory
+  local t
+  t=$( { /usr/bin/time -f "%e %M" "$@" >/dev/null; } 2>&1 | tail -n 1)
+  local secs=${t% *} kib=${t#* }
+  awk -v l="$label" -v s="$secs" -v k="$kib" -v b="$bytes" \
+    'BEGIN { printf "%-28s %7.2f s  %8.0f MB/s  peak %6.1f MiB\n", l, s, (b/1048576)/(s>0?s:0.001), k/1024 }'
+}
+
+echo "log: $log ($(awk -v b="$bytes" 'BEGIN{printf "%.0f", b/1048576}') MiB, $distinct distinct names)"
+measure "wc -l" wc -l "$log"
+measure "imgtrace trace --format text" "$bin" trace "$log" --format text
+measure "imgtrace trace --format json" "$bin" trace "$log" --format json
