@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # Benchmark: `imgtrace trace --format text` on a generated ~1 GB log, beside `wc -l`.
-# Prints throughput and peak memory. usage: scripts/bench-trace.sh [SIZE_MB] [DISTINCT_NAMES]
+# Prints throughput and peak memory. usage: scripts/bench-trace.sh [SIZE_MB] [DISTINCT_NAMES] [NOISE_LINES_PER_HIT]
+# NOISE_LINES_PER_HIT 0 makes a hit-dense worst case; 8 is closer to a chatty real app.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 size=${1:-1024}
 distinct=${2:-20000}
+noise=${3:-0}
 out=${BENCH_DIR:-bench-out}
 mkdir -p "$out"
-log="$out/trace-${size}MB-${distinct}.log"
-[ -f "$log" ] || python3 scripts/make-trace-log.py "$log" "$size" "$distinct"
+log="$out/trace-${size}MB-${distinct}-noise${noise}.log"
+[ -f "$log" ] || python3 scripts/make-trace-log.py "$log" "$size" "$distinct" "$noise"
 swift build -c release --product imgtrace >/dev/null
 bin=$(swift build -c release --show-bin-path)/imgtrace
 bytes=$(stat -c %s "$log")
@@ -23,7 +25,7 @@ measure() { # label, command...
     'BEGIN { printf "%-28s %7.2f s  %8.0f MB/s  peak %6.1f MiB\n", l, s, (b/1048576)/(s>0?s:0.001), k/1024 }'
 }
 
-echo "log: $log ($(awk -v b="$bytes" 'BEGIN{printf "%.0f", b/1048576}') MiB, $distinct distinct names)"
+echo "log: $log ($(awk -v b="$bytes" 'BEGIN{printf "%.0f", b/1048576}') MiB, $distinct distinct names, $noise noise lines per hit)"
 measure "wc -l" wc -l "$log"
 measure "imgtrace trace --format text" "$bin" trace "$log" --format text
 measure "imgtrace trace --format json" "$bin" trace "$log" --format json

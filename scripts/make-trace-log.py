@@ -3,7 +3,7 @@
 (lldb echoes with `p (char *)`, lldb 17+ `p`, bare `po`, gdb values, stop reports with
 backtraces, skipped hits), many distinct names, and NSLog / os_log noise from the app.
 
-usage: make-trace-log.py OUT SIZE_MB [DISTINCT_NAMES]
+usage: make-trace-log.py OUT SIZE_MB [DISTINCT_NAMES] [NOISE_LINES_PER_HIT]
 """
 import random
 import sys
@@ -11,6 +11,7 @@ import sys
 def main():
     out, size_mb = sys.argv[1], int(sys.argv[2])
     distinct = int(sys.argv[3]) if len(sys.argv) > 3 else 20000
+    noise = int(sys.argv[4]) if len(sys.argv) > 4 else 0
     rng = random.Random(42)
     stems = ["tab_home", "avatar", "placeholder", "badge_new", "thumb", "icon_settings", "bg_gradient",
              "Profile Header", "café_icon", "日本語", "🙂_badge", "onboarding/step", "LaunchImage"]
@@ -51,6 +52,9 @@ def main():
                              if n % 50 == 9 else
                              f"2024-05-01 12:00:{n % 60:02d}.{n % 1000000:06d}+0200 Samples[1234:56790] "
                              f"CUICatalog: Invalid asset name supplied: '(null)'\n")
+            for k in range(noise):
+                chunk.append(f"2024-05-01 12:00:{n % 60:02d}.{n % 1000000:06d}+0200 Samples[1234:56789] "
+                             f"[Feed] rendered row {n}.{k} height={40 + k % 17} visible=true\n")
             if len(chunk) >= 4096:
                 data = "".join(chunk).encode("utf-8")
                 f.write(data)

@@ -121,10 +121,17 @@ public enum TraceTextReport {
             a.count != b.count ? a.count > b.count : a.firstLine < b.firstLine
         }
         if !byCount.isEmpty {
-            let rows = byCount.map { n in
-                [TextTable.escapeName(n.name), String(n.count), String(n.firstLine), n.apis.joined(separator: ", ")]
+            if s.launchEnd != nil {
+                let rows = byCount.map { n in
+                    [TextTable.escapeName(n.name), String(n.count), String(n.launchCount), String(n.firstLine), n.apis.joined(separator: ", ")]
+                }
+                out += TextTable.render(header: ["NAME", "LOADS", "AT LAUNCH", "FIRST LINE", "API"], rows: rows, rightAligned: [1, 2, 3])
+            } else {
+                let rows = byCount.map { n in
+                    [TextTable.escapeName(n.name), String(n.count), String(n.firstLine), n.apis.joined(separator: ", ")]
+                }
+                out += TextTable.render(header: ["NAME", "LOADS", "FIRST LINE", "API"], rows: rows, rightAligned: [1, 2])
             }
-            out += TextTable.render(header: ["NAME", "LOADS", "FIRST LINE", "API"], rows: rows, rightAligned: [1, 2])
             out += "\n"
         }
         out += "\(file): \(s.hits) hit\(s.hits == 1 ? "" : "s"), \(s.names.count) distinct name\(s.names.count == 1 ? "" : "s")"
