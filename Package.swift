@@ -33,12 +33,9 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // Each stage gets `Tests/<Stage>Tests` with its first tests (a target needs sources).
         .target(name: "TestSupport", dependencies: ["ImgtraceSupport"], path: "Tests/TestSupport"),
         .testTarget(name: "LaunchTraceTests", dependencies: ["LaunchTrace", "TestSupport"]),
-        .testTarget(name: "AssetCatalogTests", dependencies: ["AssetCatalog", "TestSupport"]),
-        .testTarget(name: "ImageHeadersTests", dependencies: ["ImageHeaders", "TestSupport"]),
-        .testTarget(name: "AppBundleTests", dependencies: ["AppBundle", "TestSupport"]),
-        .testTarget(name: "LaunchAuditTests", dependencies: ["LaunchAudit", "TestSupport"]),
         .testTarget(name: "ReportersTests", dependencies: ["Reporters", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "imgtrace"]),
     ]

@@ -48,6 +48,10 @@ private enum Collecting {
 
 /// The streaming state machine behind `TraceReader`. Feed lines in order, then `finish()`.
 struct TraceParser {
+    /// Bounds that keep memory independent of what a hostile log repeats.
+    static let maxNameLines = 16
+    static let maxFrames = 512
+
     private let emit: ((ImageLoad) throws -> Void)?
     private let launchEndRegex: NSRegularExpression?
     private(set) var summary = TraceSummary()
@@ -456,6 +460,11 @@ struct TraceParser {
     private mutating func bare(_ line: ByteLine, number: Int) throws {
         if echoMode {
             guard collecting == .hit, var hit = current, hit.collectingText, hit.status == nil else { return }
+            // A name is a few lines at most; a long run of bare text after a `po` is app output.
+            guard hit.nameLines.count < TraceParser.maxNameLines else {
+                current?.collectingText = false
+                return
+            }
             hit.nameLines.append(line.bytes)
             if hit.valueLine == nil { hit.valueLine = number }
             hit.timestamp = hit.timestamp ?? lastTimestamp
@@ -686,12 +695,14 @@ struct TraceParser {
 
     private mutating func frame(_ text: String, number: Int) {
         if inStopReport || inBacktrace {
-            if current != nil, collecting != .ignore || inStopReport { current?.backtrace.append(text) }
+            if current != nil, collecting != .ignore || inStopReport, current!.backtrace.count < TraceParser.maxFrames {
+                current?.backtrace.append(text)
+            }
             return
         }
         if looseBacktraceOpen {
-            looseBacktrace?.frames.append(text)
-        } else if !echoMode, current != nil {
+            if looseBacktrace!.frames.count < TraceParser.maxFrames { looseBacktrace?.frames.append(text) }
+        } else if !echoMode, current != nil, current!.backtrace.count < TraceParser.maxFrames {
             current?.backtrace.append(text)
         }
     }
@@ -854,7 +865,7 @@ struct TraceParser {
 
     // MARK: End
 
-    mutating func finish(lines: Int, bytes: Int, launchEndPattern: String?) throws {
+    mutating func finish(lines: Int, bytes: Int, launchEndPattern: String?, cutLines: (count: Int, first: Int?) = (0, nil)) throws {
         if let held = heldLine {
             heldLine = nil
             try held.bytes.withUnsafeBufferPointer { buffer in
@@ -881,6 +892,9 @@ struct TraceParser {
         }
         summary.names.sort { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
         summary.warnings = warnings(truncatedAt: truncatedAt, launchEndPattern: launchEndPattern)
+        if cutLines.count > 0 {
+            summary.warnings.append(TraceWarning(line: cutLines.first, message: "\(cutLines.count) line\(cutLines.count == 1 ? " was" : "s were") longer than \(TraceReader.maxLineLength / 1024) KiB and cut there"))
+        }
     }
 
     private func warnings(truncatedAt: Int?, launchEndPattern: String?) -> [TraceWarning] {

@@ -18,7 +18,8 @@ public enum TraceReader {
         var parser = try TraceParser(options: options, emit: onLoad)
         var splitter = LineSplitter()
         try splitter.feed(bytes, final: true) { line, number in try parser.consume(line, number: number) }
-        try parser.finish(lines: splitter.lineNumber, bytes: bytes.count, launchEndPattern: options.launchEndPattern)
+        try parser.finish(lines: splitter.lineNumber, bytes: bytes.count, launchEndPattern: options.launchEndPattern,
+                          cutLines: (splitter.cutLines, splitter.firstCutLine))
         return parser.summary
     }
 
@@ -36,7 +37,12 @@ public enum TraceReader {
     /// Pass `onLoad: nil` when only the summary is wanted: events are then not built at all.
     public static func read(contentsOf path: String, options: TraceOptions = TraceOptions(),
                             onLoad: ((ImageLoad) throws -> Void)?) throws -> TraceSummary {
-        let file = try ChunkedFile(path: path)
+        try read(contentsOf: path, options: options, chunkSize: 1 << 20, onLoad: onLoad)
+    }
+
+    static func read(contentsOf path: String, options: TraceOptions, chunkSize: Int,
+                     onLoad: ((ImageLoad) throws -> Void)?) throws -> TraceSummary {
+        let file = try ChunkedFile(path: path, chunkSize: chunkSize)
         var parser = try TraceParser(options: options, emit: onLoad)
         var splitter = LineSplitter()
         var total = 0
@@ -47,15 +53,29 @@ public enum TraceReader {
         try splitter.feed(UnsafeRawBufferPointer(start: nil, count: 0), final: true) { line, number in
             try parser.consume(line, number: number)
         }
-        try parser.finish(lines: splitter.lineNumber, bytes: total, launchEndPattern: options.launchEndPattern)
+        try parser.finish(lines: splitter.lineNumber, bytes: total, launchEndPattern: options.launchEndPattern,
+                          cutLines: (splitter.cutLines, splitter.firstCutLine))
         return parser.summary
     }
+
+    /// Longer lines are cut: no debugger value is that long, and memory stays bounded.
+    public static let maxLineLength = 1 << 20
 
     /// Splits bytes into normalised lines, carrying a partial last line between chunks.
     struct LineSplitter {
         private(set) var lineNumber = 0
+        private(set) var cutLines = 0
+        private(set) var firstCutLine: Int?
         private var carry: [UInt8] = []
+        private var carryCut = false
         private var scratch: [UInt8] = []
+
+        /// Adds to the carried partial line, dropping what exceeds the line limit.
+        private mutating func carryAppend(_ base: UnsafePointer<UInt8>, _ count: Int) {
+            let room = TraceReader.maxLineLength - carry.count
+            if count > room { carryCut = true }
+            if room > 0 { carry.append(contentsOf: UnsafeBufferPointer(start: base, count: min(room, count))) }
+        }
 
         mutating func feed(_ bytes: UnsafeRawBufferPointer, final: Bool,
                            _ body: (ByteLine, Int) throws -> Void) throws {
@@ -64,12 +84,12 @@ public enum TraceReader {
             if !carry.isEmpty, let base = start {
                 // Complete the line that the previous chunk ended in.
                 guard let nl = memchr(base, 0x0A, count) else {
-                    carry.append(contentsOf: UnsafeBufferPointer(start: base, count: count))
+                    carryAppend(base, count)
                     if final { try flushCarry(body) }
                     return
                 }
                 let head = UnsafeRawPointer(nl).assumingMemoryBound(to: UInt8.self) - base
-                carry.append(contentsOf: UnsafeBufferPointer(start: base, count: head))
+                carryAppend(base, head)
                 try flushCarry(body)
                 start = base + head + 1
                 count -= head + 1
@@ -85,7 +105,7 @@ public enum TraceReader {
                     if final {
                         try emit(cursor, end - cursor, body)
                     } else {
-                        carry.append(contentsOf: UnsafeBufferPointer(start: cursor, count: end - cursor))
+                        carryAppend(cursor, end - cursor)
                     }
                     return
                 }
@@ -99,12 +119,22 @@ public enum TraceReader {
             guard !carry.isEmpty else { return }
             let line = carry
             carry.removeAll(keepingCapacity: true)
+            if carryCut {
+                carryCut = false
+                cutLines += 1
+                if firstCutLine == nil { firstCutLine = lineNumber + 1 }
+            }
             try line.withUnsafeBufferPointer { try emit($0.baseAddress!, $0.count, body) }
         }
 
         private mutating func emit(_ base: UnsafePointer<UInt8>, _ rawLength: Int, _ body: (ByteLine, Int) throws -> Void) throws {
             lineNumber += 1
             var length = rawLength
+            if length > TraceReader.maxLineLength {
+                length = TraceReader.maxLineLength
+                cutLines += 1
+                if firstCutLine == nil { firstCutLine = lineNumber }
+            }
             while length > 0, base[length - 1] == 0x0D { length -= 1 }
             if length > 0, memchr(base, 0x1B, length) != nil {
                 TraceReader.stripEscapes(base, length, into: &scratch)
