@@ -13,18 +13,13 @@ public struct ChunkedFile {
     public init(path: String, chunkSize: Int = 1 << 20) throws {
         self.path = path
         self.chunkSize = chunkSize
-        let fd = open(path, O_RDONLY)
-        guard fd >= 0 else { throw InputError(path: path, reason: MappedFile.describe(errno: errno)) }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw InputError(path: path, reason: MappedFile.describe(errno: errno)) }
-        if (info.st_mode & S_IFMT) == S_IFDIR { throw InputError(path: path, reason: "is a directory, expected a file") }
+        let (fd, _) = try MappedFile.openRegularFile(path)
+        close(fd)
     }
 
     /// Calls `body` with each chunk in order. A read error mid-file is an `InputError` with the offset.
     public func forEachChunk(_ body: (UnsafeRawBufferPointer) throws -> Void) throws {
-        let fd = open(path, O_RDONLY)
-        guard fd >= 0 else { throw InputError(path: path, reason: MappedFile.describe(errno: errno)) }
+        let (fd, _) = try MappedFile.openRegularFile(path)
         defer { close(fd) }
         #if os(Linux)
         _ = posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL)

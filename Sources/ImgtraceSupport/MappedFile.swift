@@ -18,18 +18,9 @@ public final class MappedFile: @unchecked Sendable {
     /// directory, or a file that cannot be read.
     public init(path: String) throws {
         self.path = path
-        let fd = open(path, O_RDONLY)
-        guard fd >= 0 else { throw InputError(path: path, reason: MappedFile.describe(errno: errno)) }
+        let (fd, size) = try MappedFile.openRegularFile(path)
         defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw InputError(path: path, reason: MappedFile.describe(errno: errno)) }
-        if (info.st_mode & S_IFMT) == S_IFDIR {
-            throw InputError(path: path, reason: "is a directory, expected a file")
-        }
-        guard (info.st_mode & S_IFMT) == S_IFREG else {
-            throw InputError(path: path, reason: "is not a regular file")
-        }
-        count = Int(info.st_size)
+        count = size
         if count == 0 {
             base = nil
             return
@@ -50,6 +41,25 @@ public final class MappedFile: @unchecked Sendable {
     /// Calls `body` with the file's bytes. The buffer must not escape the closure.
     public func withBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
         try body(UnsafeRawBufferPointer(start: base.map { UnsafeRawPointer($0) }, count: count))
+    }
+
+    /// Opens `path` for reading and checks it is a regular file: returns the descriptor
+    /// (the caller closes it) and the size, or throws `InputError` naming the path.
+    public static func openRegularFile(_ path: String) throws -> (fd: Int32, size: Int) {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { throw InputError(path: path, reason: describe(errno: errno)) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else {
+            let code = errno
+            close(fd)
+            throw InputError(path: path, reason: describe(errno: code))
+        }
+        let kind = info.st_mode & S_IFMT
+        guard kind == S_IFREG else {
+            close(fd)
+            throw InputError(path: path, reason: kind == S_IFDIR ? "is a directory, expected a file" : "is not a regular file")
+        }
+        return (fd, Int(info.st_size))
     }
 
     public static func describe(errno code: Int32) -> String {
