@@ -36,6 +36,7 @@ let package = Package(
         // Each stage gets `Tests/<Stage>Tests` with its first tests (a target needs sources).
         .target(name: "TestSupport", dependencies: ["ImgtraceSupport"], path: "Tests/TestSupport"),
         .testTarget(name: "LaunchTraceTests", dependencies: ["LaunchTrace", "TestSupport"]),
+        .testTarget(name: "AssetCatalogTests", dependencies: ["AssetCatalog", "TestSupport"]),
         .testTarget(name: "ReportersTests", dependencies: ["Reporters", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "imgtrace"]),
     ]

@@ -1,0 +1,204 @@
+import ImgtraceSupport
+
+/// CARHEADER: versions and counts of a compiled catalog.
+public struct CarHeader: Equatable, Sendable {
+    public var coreUIVersion: Int
+    public var storageVersion: Int
+    public var timestamp: Int
+    public var renditionCount: Int
+    public var mainVersion: String
+    public var versionString: String
+    public var uuid: [UInt8]
+    public var schemaVersion: Int
+    public var colorSpaceID: Int
+    public var keySemantics: Int
+}
+
+/// EXTENDED_METADATA (absent in Xcode ≤ 7 catalogs).
+public struct ExtendedMetadata: Equatable, Sendable {
+    public var thinningArguments: String
+    public var deploymentPlatformVersion: String
+    public var deploymentPlatform: String
+    public var authoringTool: String
+}
+
+/// A compiled asset catalog (`Assets.car`): the CAR content of a BOM store.
+/// The reader returns values and warnings; it prints nothing and decompresses nothing.
+public struct CarCatalog: Sendable {
+    public var header: CarHeader
+    public var metadata: ExtendedMetadata?
+    /// Attribute ids of the rendition key, after KEYFORMATWORKAROUND.
+    public var keyFormat: [UInt16]
+    /// APPEARANCEKEYS: name → id, sorted by id then name.
+    public var appearances: [(name: String, id: Int)]
+    /// FACETKEYS: facet name → NameIdentifier, in tree order.
+    public var facets: [(name: String, identifier: Int)]
+    public var renditions: [Rendition]
+    public var renditionTree: BOMStore.TreeInfo
+    /// Problems that did not stop the read (null value blocks, counts that disagree).
+    public var warnings: [String]
+
+    /// Reads the catalog at `path`; a malformed file throws `InputError` with the offset.
+    public static func read(contentsOf path: String) throws -> CarCatalog {
+        let file = try MappedFile(path: path)
+        do {
+            return try file.withBytes { try parse($0) }
+        } catch let error as CatalogFormatError {
+            throw InputError(path: path, location: "offset \(error.offset)", reason: error.reason)
+        }
+    }
+
+    /// Parses a catalog from its bytes.
+    public static func parse(_ bytes: UnsafeRawBufferPointer) throws -> CarCatalog {
+        let bom = try BOMStore(bytes)
+        let reader = bom.reader
+        var warnings: [String] = []
+
+        guard let headerBlock = bom.variable("CARHEADER") else {
+            throw CatalogFormatError(offset: 0, reason: "no CARHEADER variable")
+        }
+        let header = try parseHeader(bom, headerBlock)
+        let metadata = try bom.variable("EXTENDED_METADATA").flatMap { try parseMetadata(bom, $0) }
+        guard let keyFormatBlock = bom.variable("KEYFORMAT") else {
+            throw CatalogFormatError(offset: 0, reason: "no KEYFORMAT variable")
+        }
+        var keyFormat = try parseKeyFormat(bom, keyFormatBlock)
+        if let workaround = bom.variable("KEYFORMATWORKAROUND") {
+            keyFormat = try applyWorkaround(bom, workaround, to: keyFormat)
+        }
+
+        var appearances: [(String, Int)] = []
+        if let tree = bom.variable("APPEARANCEKEYS") {
+            for entry in try bom.treeEntries(header: tree).entries {
+                let name = try bom.block(entry.key)
+                let value = try bom.block(entry.value)
+                let id = value.count >= 2 ? Int(value[0]) | Int(value[1]) << 8 : 0
+                appearances.append((String(decoding: name, as: UTF8.self), id))
+            }
+            appearances.sort { $0.1 != $1.1 ? $0.1 < $1.1 : $0.0 < $1.0 }
+        }
+
+        var facets: [(String, Int)] = []
+        var facetByIdentifier: [Int: String] = [:]
+        if let tree = bom.variable("FACETKEYS") {
+            for entry in try bom.treeEntries(header: tree).entries {
+                let name = String(decoding: try bom.block(entry.key), as: UTF8.self)
+                let value = try bom.blockInfo(entry.value)
+                var identifier = 0
+                if value.length >= 6 {
+                    let count = Int(try reader.u16le(value.offset + 4))
+                    for i in 0..<min(count, (value.length - 6) / 4) {
+                        let at = value.offset + 6 + i * 4
+                        if try reader.u16le(at) == KeyAttribute.identifier.rawValue { identifier = Int(try reader.u16le(at + 2)) }
+                    }
+                }
+                facets.append((name, identifier))
+                if facetByIdentifier[identifier] == nil { facetByIdentifier[identifier] = name }
+            }
+        }
+
+        guard let renditionsTree = bom.variable("RENDITIONS") else {
+            throw CatalogFormatError(offset: 0, reason: "no RENDITIONS variable")
+        }
+        let (entries, treeInfo) = try bom.treeEntries(header: renditionsTree)
+        if entries.count != treeInfo.pathCount {
+            warnings.append("RENDITIONS tree holds \(entries.count) entries but its header says \(treeInfo.pathCount)")
+        }
+        if header.renditionCount != entries.count {
+            warnings.append("CARHEADER counts \(header.renditionCount) renditions, the RENDITIONS tree holds \(entries.count)")
+        }
+        let appearanceNames = Dictionary(appearances.map { ($0.1, $0.0) }, uniquingKeysWith: { first, _ in first })
+        var renditions: [Rendition] = []
+        renditions.reserveCapacity(entries.count)
+        for entry in entries {
+            let keyBlock = try bom.blockInfo(entry.key)
+            var key: [(UInt16, UInt16)] = []
+            for i in 0..<(keyBlock.length / 2) {
+                let attribute = i < keyFormat.count ? keyFormat[i] : UInt16.max
+                key.append((attribute, try reader.u16le(keyBlock.offset + i * 2)))
+            }
+            let valueBlock = try bom.blockInfo(entry.value)
+            var rendition = Rendition(facet: nil, name: nil, key: key, sizeOnDisk: valueBlock.length, layoutRaw: nil,
+                                      pixelFormat: nil, compression: nil, pixelWidth: 0, pixelHeight: 0, sizeSource: nil,
+                                      csiScaleFactor: 0, csiFlags: 0, bitmapFlags: nil, dataLength: nil, uti: nil,
+                                      atlasFrame: nil, multisize: [], appearanceName: nil, offset: valueBlock.offset)
+            let identifier = rendition.value(.identifier)
+            rendition.facet = facetByIdentifier[identifier]
+            let appearance = rendition.value(.appearance)
+            if appearance != 0 { rendition.appearanceName = appearanceNames[appearance] }
+            if valueBlock.length < 184 || !reader.matches(valueBlock.offset, "ISTC") {
+                warnings.append("rendition value block \(entry.value) at offset \(valueBlock.offset) is not a CSI record (\(valueBlock.length) bytes)")
+                rendition.facet = nil
+            } else {
+                try CSIRecord.decode(reader, block: valueBlock, into: &rendition)
+            }
+            renditions.append(rendition)
+        }
+        return CarCatalog(header: header, metadata: metadata, keyFormat: keyFormat, appearances: appearances,
+                          facets: facets, renditions: renditions, renditionTree: treeInfo, warnings: warnings)
+    }
+
+    static func parseHeader(_ bom: BOMStore, _ index: UInt32) throws -> CarHeader {
+        let block = try bom.blockInfo(index)
+        let r = bom.reader
+        guard r.matches(block.offset, "RATC") else {
+            throw CatalogFormatError(offset: block.offset, reason: "CARHEADER has no `RATC` magic")
+        }
+        guard block.length >= 436 else {
+            throw CatalogFormatError(offset: block.offset, reason: "CARHEADER is \(block.length) bytes, expected 436")
+        }
+        let o = block.offset
+        return CarHeader(coreUIVersion: Int(try r.u32le(o + 4)), storageVersion: Int(try r.u32le(o + 8)),
+                         timestamp: Int(try r.u32le(o + 12)), renditionCount: Int(try r.u32le(o + 16)),
+                         mainVersion: try r.paddedString(o + 20, 128).trimmingNewlines(),
+                         versionString: try r.paddedString(o + 148, 256),
+                         uuid: Array(try r.slice(o + 404, 16)), schemaVersion: Int(try r.u32le(o + 424)),
+                         colorSpaceID: Int(try r.u32le(o + 428)), keySemantics: Int(try r.u32le(o + 432)))
+    }
+
+    static func parseMetadata(_ bom: BOMStore, _ index: UInt32) throws -> ExtendedMetadata? {
+        let block = try bom.blockInfo(index)
+        let r = bom.reader
+        guard block.length >= 1028, r.matches(block.offset, "META") else { return nil }
+        let o = block.offset + 4
+        return ExtendedMetadata(thinningArguments: try r.paddedString(o, 256), deploymentPlatformVersion: try r.paddedString(o + 256, 256),
+                                deploymentPlatform: try r.paddedString(o + 512, 256), authoringTool: try r.paddedString(o + 768, 256))
+    }
+
+    static func parseKeyFormat(_ bom: BOMStore, _ index: UInt32) throws -> [UInt16] {
+        let block = try bom.blockInfo(index)
+        let r = bom.reader
+        guard r.matches(block.offset, "tmfk") else {
+            throw CatalogFormatError(offset: block.offset, reason: "KEYFORMAT has no `tmfk` magic")
+        }
+        let count = Int(try r.u32le(block.offset + 8))
+        guard count <= (block.length - 12) / 4 else {
+            throw CatalogFormatError(offset: block.offset + 8, reason: "KEYFORMAT claims \(count) attributes, more than its block holds")
+        }
+        return try (0..<count).map { UInt16(truncatingIfNeeded: try r.u32le(block.offset + 12 + $0 * 4)) }
+    }
+
+    /// KEYFORMATWORKAROUND: one u32 per KEYFORMAT slot (some writers prefix the count);
+    /// a non-zero entry replaces the `placeholder` id at that position.
+    static func applyWorkaround(_ bom: BOMStore, _ index: UInt32, to format: [UInt16]) throws -> [UInt16] {
+        let block = try bom.blockInfo(index)
+        let r = bom.reader
+        let words = block.length / 4
+        var start = 0
+        if words == format.count + 1, Int(try r.u32le(block.offset)) == format.count { start = 1 }
+        var out = format
+        for i in 0..<min(format.count, words - start) {
+            let replacement = try r.u32le(block.offset + (start + i) * 4)
+            if replacement != 0 { out[i] = UInt16(truncatingIfNeeded: replacement) }
+        }
+        return out
+    }
+}
+
+extension String {
+    func trimmingNewlines() -> String {
+        var s = self
+        while s.hasSuffix("\n") || s.hasSuffix("\r") { s.removeLast() }
+        return s
+    }
+}
