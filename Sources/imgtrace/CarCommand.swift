@@ -1,0 +1,37 @@
+import ArgumentParser
+import AssetCatalog
+import ImgtraceSupport
+import Reporters
+
+enum CarFormat: String, ExpressibleByArgument, CaseIterable {
+    case json, text
+}
+
+/// `imgtrace car FILE.car`: every rendition of a compiled catalog, as assetutil lists them.
+struct CarCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "car",
+        abstract: "List the renditions of a compiled asset catalog (Assets.car), as `assetutil --info` does."
+    )
+
+    @Argument(help: "The compiled catalog.")
+    var file: String
+
+    @Option(help: "Output format: json (assetutil-compatible) or text.")
+    var format: CarFormat = .json
+
+    func run() throws {
+        let catalog: CarCatalog
+        do {
+            catalog = try CarCatalog.read(contentsOf: file)
+        } catch let error as InputError {
+            throw failInput(error)
+        }
+        let sink = ByteSink()
+        switch format {
+        case .json: sink.write(CarJSONReport.render(catalog))
+        case .text: sink.write(CarTextReport.render(catalog, file: file))
+        }
+        sink.flush()
+    }
+}
