@@ -35,6 +35,8 @@ let package = Package(
         ),
         // Each stage gets `Tests/<Stage>Tests` with its first tests (a target needs sources).
         .target(name: "TestSupport", dependencies: ["ImgtraceSupport"], path: "Tests/TestSupport"),
+        // Benchmarks print figures; they are never timed unit tests (scripts/bench-*.sh).
+        .executableTarget(name: "CatalogBench", dependencies: ["AssetCatalog", "TestSupport"], path: "Benchmarks/CatalogBench"),
         .testTarget(name: "LaunchTraceTests", dependencies: ["LaunchTrace", "TestSupport"]),
         .testTarget(name: "AssetCatalogTests", dependencies: ["AssetCatalog", "TestSupport"]),
         .testTarget(name: "ReportersTests", dependencies: ["Reporters", "TestSupport"]),
