@@ -410,9 +410,6 @@ struct TraceParser {
                 status = text.isEmpty ? .empty : .ok
                 if !text.isEmpty { id = names.intern(text.base, text.count) }
             }
-        case .owned(let owned):
-            status = owned.isEmpty ? .empty : .ok
-            if !owned.isEmpty { id = names.intern(owned) }
         case .nilValue: status = .nil
         case .empty: status = .empty
         case .address: status = .addressOnly
@@ -444,10 +441,10 @@ struct TraceParser {
     }
 
     private mutating func skipped(number: Int, detail: String) throws {
-        if current?.hasValue == true || current?.fromStop == true { try finishCurrent() }
-        if current != nil && !echoMode { try finishCurrent() }
-        var hit = current ?? OpenHit(line: number)
-        current = nil
+        // The warning belongs to an echoed hit still waiting for its value; anything else is
+        // finished first and the skip is a hit of its own.
+        if let open = current, open.hasValue || open.fromStop || !echoMode { try finishCurrent() }
+        var hit = current.take() ?? OpenHit(line: number)
         hit.status = .skipped
         hit.detail = detail
         hit.valueLine = number

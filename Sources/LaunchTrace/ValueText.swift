@@ -69,7 +69,6 @@ enum CString {
 enum PrintedValue {
     /// A name; `escaped` when C escapes must be removed.
     case text(ByteLine, escaped: Bool)
-    case owned([UInt8])
     case nilValue
     case empty
     case address
@@ -98,10 +97,7 @@ extension ByteLine {
         if hex > 0 {
             if hex == rest.count { return rest.isZeroHex(0, hex) ? .nilValue : .address }
             // `0x… "text"`, `0x… @"text"`, gdb `0x… <symbol> "text"`.
-            if let q = rest.index(of: 0x22, from: hex) {
-                if q > 0, rest[q - 1] == 0x40 { return rest.quoted(from: q) }
-                return rest.quoted(from: q)
-            }
+            if let q = rest.index(of: 0x22, from: hex) { return rest.quoted(from: q) }
             return rest.isZeroHex(0, hex) ? .nilValue : .address
         }
         if rest.isDecimalLiteral { return rest.count == 1 && rest[0] == 0x30 ? .nilValue : .address }

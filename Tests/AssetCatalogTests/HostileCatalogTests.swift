@@ -12,6 +12,16 @@ final class HostileCatalogTests: XCTestCase {
         (0..<n).map { CatalogWriter.Image(facet: "icon_\($0 / 3)", name: "icon_\($0 / 3)@\($0 % 3 + 1)x.png", scale: UInt16($0 % 3 + 1)) }
     }
 
+    /// A three-rendition catalog whose RENDITIONS root node (a single leaf, the block just
+    /// before the tree header) is replaced by `node(rootIndex)`, padded to 4096 bytes.
+    private func catalogWithRenditionsRoot(_ node: @escaping (UInt32) -> [UInt8]) -> [UInt8] {
+        CatalogWriter.catalog(images(3)) { bom, tree in
+            let root = tree - 1
+            let bytes = node(root)
+            bom.replace(root, with: bytes + [UInt8](repeating: 0, count: 4096 - bytes.count))
+        }
+    }
+
     func testDeepTreeIsReadInOrder() throws {
         // 4 entries a node: 1,000 renditions need 250 leaves under three levels of branches.
         let catalog = try parse(CatalogWriter.catalog(images(1000), perNode: 4))
@@ -27,38 +37,23 @@ final class HostileCatalogTests: XCTestCase {
     }
 
     func testLeafThatLinksToItselfIsAnErrorNotAHang() throws {
-        let bytes = CatalogWriter.catalog(images(3)) { bom, tree in
-            // The tree header is the last block; its root leaf is the block before the entries' end.
-            _ = tree
-            let leaf = tree - 1
-            var node = be16(1) + be16(0) + be32(leaf) + be32(0)
-            node += [UInt8](repeating: 0, count: 4096 - node.count)
-            bom.replace(leaf, with: node)
-        }
+        // A leaf whose forward link is itself.
+        let bytes = catalogWithRenditionsRoot { root in be16(1) + be16(0) + be32(root) + be32(0) }
         XCTAssertThrowsError(try parse(bytes)) { error in
             XCTAssertTrue("\(error)".contains("cycle"), "\(error)")
         }
     }
 
     func testBranchThatPointsAtItselfIsAnError() throws {
-        let bytes = CatalogWriter.catalog(images(3)) { bom, tree in
-            let root = tree - 1
-            var node = be16(0) + be16(0) + be32(0) + be32(0) + be32(root) + be32(0)
-            node += [UInt8](repeating: 0, count: 4096 - node.count)
-            bom.replace(root, with: node)
-        }
+        // A branch whose only child is itself.
+        let bytes = catalogWithRenditionsRoot { root in be16(0) + be16(0) + be32(0) + be32(0) + be32(root) + be32(0) }
         XCTAssertThrowsError(try parse(bytes)) { error in
             XCTAssertTrue("\(error)".contains("cycle"), "\(error)")
         }
     }
 
     func testCountThatOverrunsItsBlockIsAnError() throws {
-        let bytes = CatalogWriter.catalog(images(3)) { bom, tree in
-            let leaf = tree - 1
-            var node = be16(1) + be16(60000) + be32(0) + be32(0)
-            node += [UInt8](repeating: 0, count: 4096 - node.count)
-            bom.replace(leaf, with: node)
-        }
+        let bytes = catalogWithRenditionsRoot { _ in be16(1) + be16(60000) + be32(0) + be32(0) }
         XCTAssertThrowsError(try parse(bytes)) { error in
             let e = error as? CatalogFormatError
             XCTAssertNotNil(e)
