@@ -17,13 +17,22 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
     ],
     targets: [
         .target(name: "ImgtraceSupport"),
         .target(name: "LaunchTrace", dependencies: ["ImgtraceSupport"]),
         .target(name: "AssetCatalog", dependencies: ["ImgtraceSupport"]),
         .target(name: "ImageHeaders", dependencies: ["ImgtraceSupport"]),
-        .target(name: "AppBundle", dependencies: ["ImgtraceSupport", "AssetCatalog", "ImageHeaders"]),
+        .target(
+            name: "AppBundle",
+            dependencies: [
+                "ImgtraceSupport", "AssetCatalog", "ImageHeaders",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            ]
+        ),
         .target(name: "LaunchAudit", dependencies: ["LaunchTrace", "AppBundle"]),
         .target(name: "Reporters", dependencies: ["ImgtraceSupport", "LaunchTrace", "AssetCatalog", "AppBundle", "LaunchAudit"]),
         .executableTarget(
@@ -39,6 +48,10 @@ let package = Package(
         .executableTarget(name: "CatalogBench", dependencies: ["AssetCatalog", "TestSupport"], path: "Benchmarks/CatalogBench"),
         .testTarget(name: "LaunchTraceTests", dependencies: ["LaunchTrace", "TestSupport"]),
         .testTarget(name: "AssetCatalogTests", dependencies: ["AssetCatalog", "TestSupport"]),
+        .testTarget(name: "ImageHeadersTests", dependencies: ["ImageHeaders", "TestSupport"]),
+        .testTarget(name: "AppBundleTests", dependencies: [
+            "AppBundle", "AssetCatalog", "TestSupport", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+        ]),
         .testTarget(name: "ReportersTests", dependencies: ["Reporters", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "imgtrace"]),
     ]

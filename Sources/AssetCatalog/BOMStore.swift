@@ -1,3 +1,5 @@
+import ImgtraceSupport
+
 /// The BOM container ("BOMStore"): numbered blocks, named variables and B+ trees.
 /// Every BOM structure is big-endian. This layer knows nothing about what the blocks hold.
 public struct BOMStore {
@@ -29,7 +31,7 @@ public struct BOMStore {
 
     /// Parses the header, block table and variables of `bytes`.
     public init(_ bytes: UnsafeRawBufferPointer) throws {
-        let reader = ByteReader(bytes: bytes)
+        let reader = ByteReader(bytes)
         self.reader = reader
         guard reader.matches(0, "BOMStore") else {
             throw CatalogFormatError(offset: 0, reason: "not a BOM store (no `BOMStore` magic)")

@@ -1,3 +1,5 @@
+import ImgtraceSupport
+
 /// The CSI record of a rendition: 184-byte header, TLVs, payload header. Little-endian.
 enum CSIRecord {
     /// Fills `rendition` from the CSI record in `block`. Lengths that overrun the block are

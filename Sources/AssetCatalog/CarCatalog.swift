@@ -202,3 +202,6 @@ extension String {
         return s
     }
 }
+
+/// A malformed catalog: what was wrong and at which byte offset.
+public typealias CatalogFormatError = FormatError

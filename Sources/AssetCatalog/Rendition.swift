@@ -1,3 +1,5 @@
+import ImgtraceSupport
+
 /// Rendition key attributes (KEYFORMAT ids), named as the ground truth and assetutil do.
 public enum KeyAttribute: UInt16, Sendable, CaseIterable {
     case look = 0, element, part, size, direction, placeholder, value, appearance, dim1, dim2, state, layer

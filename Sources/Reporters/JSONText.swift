@@ -29,6 +29,27 @@ public struct JSONText {
         bytes.append(contentsOf: (value.map(String.init) ?? "null").utf8)
     }
 
+    /// A real number with at most three decimals, trailing zeros dropped, so output is stable.
+    public mutating func number(_ value: Double?) {
+        separate()
+        guard let value, value.isFinite else { bytes.append(contentsOf: "null".utf8); return }
+        let thousandths = (value * 1000).rounded()
+        if thousandths.magnitude < 9e15 {
+            let whole = Int(thousandths)
+            var text = String(whole / 1000)
+            if whole < 0 && whole / 1000 == 0 { text = "-0" }
+            var fraction = String(abs(whole % 1000))
+            if fraction != "0" {
+                fraction = String(repeating: "0", count: 3 - fraction.count) + fraction
+                while fraction.hasSuffix("0") { fraction.removeLast() }
+                text += "." + fraction
+            }
+            bytes.append(contentsOf: text.utf8)
+        } else {
+            bytes.append(contentsOf: String(value).utf8)
+        }
+    }
+
     public mutating func bool(_ value: Bool) {
         separate()
         bytes.append(contentsOf: (value ? "true" : "false").utf8)
@@ -42,6 +63,7 @@ public struct JSONText {
     public mutating func field(_ name: String, _ value: String?) { key(name); string(value) }
     public mutating func field(_ name: String, _ value: Int?) { key(name); int(value) }
     public mutating func field(_ name: String, _ value: Bool) { key(name); bool(value) }
+    public mutating func field(_ name: String, number value: Double?) { key(name); number(value) }
     public mutating func field(_ name: String, strings: [String]) {
         key(name)
         beginArray()

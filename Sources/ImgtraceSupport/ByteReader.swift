@@ -1,5 +1,5 @@
-/// A malformed catalog: what was wrong and at which byte offset.
-public struct CatalogFormatError: Error, Equatable, CustomStringConvertible, Sendable {
+/// Malformed binary input: what was wrong and at which byte offset.
+public struct FormatError: Error, Equatable, CustomStringConvertible, Sendable {
     public var offset: Int
     public var reason: String
 
@@ -12,56 +12,58 @@ public struct CatalogFormatError: Error, Equatable, CustomStringConvertible, Sen
 }
 
 /// Bounds-checked reads from a byte buffer; every failure names the offset.
-struct ByteReader {
-    let bytes: UnsafeRawBufferPointer
+public struct ByteReader {
+    public let bytes: UnsafeRawBufferPointer
 
-    var count: Int { bytes.count }
+    public init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
 
-    func check(_ offset: Int, _ length: Int, _ what: @autoclosure () -> String) throws {
+    public var count: Int { bytes.count }
+
+    public func check(_ offset: Int, _ length: Int, _ what: @autoclosure () -> String) throws {
         guard offset >= 0, length >= 0, offset <= count, length <= count - offset else {
-            throw CatalogFormatError(offset: offset, reason: "\(what()) needs \(length) bytes but the file has \(max(0, count - max(0, offset))) there")
+            throw FormatError(offset: offset, reason: "\(what()) needs \(length) bytes but the file has \(max(0, count - max(0, offset))) there")
         }
     }
 
-    func u8(_ offset: Int) throws -> UInt8 {
+    public func u8(_ offset: Int) throws -> UInt8 {
         try check(offset, 1, "a byte")
         return bytes[offset]
     }
 
-    func u16le(_ offset: Int) throws -> UInt16 {
+    public func u16le(_ offset: Int) throws -> UInt16 {
         try check(offset, 2, "a 16-bit value")
         return UInt16(bytes[offset]) | UInt16(bytes[offset + 1]) << 8
     }
 
-    func u32le(_ offset: Int) throws -> UInt32 {
+    public func u32le(_ offset: Int) throws -> UInt32 {
         try check(offset, 4, "a 32-bit value")
         return UInt32(bytes[offset]) | UInt32(bytes[offset + 1]) << 8 | UInt32(bytes[offset + 2]) << 16 | UInt32(bytes[offset + 3]) << 24
     }
 
-    func u16be(_ offset: Int) throws -> UInt16 {
+    public func u16be(_ offset: Int) throws -> UInt16 {
         try check(offset, 2, "a 16-bit value")
         return UInt16(bytes[offset]) << 8 | UInt16(bytes[offset + 1])
     }
 
-    func u32be(_ offset: Int) throws -> UInt32 {
+    public func u32be(_ offset: Int) throws -> UInt32 {
         try check(offset, 4, "a 32-bit value")
         return UInt32(bytes[offset]) << 24 | UInt32(bytes[offset + 1]) << 16 | UInt32(bytes[offset + 2]) << 8 | UInt32(bytes[offset + 3])
     }
 
     /// Raw bytes `offset..<offset+length`.
-    func slice(_ offset: Int, _ length: Int) throws -> UnsafeRawBufferPointer {
+    public func slice(_ offset: Int, _ length: Int) throws -> UnsafeRawBufferPointer {
         try check(offset, length, "a field")
         return UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + length)])
     }
 
     /// A NUL-padded string field (stops at the first NUL, or at the field's end).
-    func paddedString(_ offset: Int, _ length: Int) throws -> String {
+    public func paddedString(_ offset: Int, _ length: Int) throws -> String {
         let field = try slice(offset, length)
         let end = field.firstIndex(of: 0) ?? field.count
         return String(decoding: field[0..<end], as: UTF8.self)
     }
 
-    func matches(_ offset: Int, _ ascii: StaticString) -> Bool {
+    public func matches(_ offset: Int, _ ascii: StaticString) -> Bool {
         let n = ascii.utf8CodeUnitCount
         guard offset >= 0, offset + n <= count else { return false }
         for i in 0..<n where bytes[offset + i] != ascii.utf8Start[i] { return false }

@@ -1,0 +1,170 @@
+import ImageHeaders
+
+/// Everything an app ships that a name can load: its bundles, images, interface references and warnings.
+public struct BundleInventory: Sendable {
+    /// The top bundle first, then nested bundles sorted by path, then system image folders.
+    public var bundles: [BundleInfo]
+    /// Every image, sorted by id.
+    public var images: [BundleImage]
+    /// Image names that nibs, storyboards and Info.plist refer to.
+    public var references: [ImageReference]
+    /// Files that should not ship (`.DS_Store`, `__MACOSX/`, `Thumbs.db`, AppleDouble `._*`).
+    public var junk: [String]
+    /// Problems that did not stop the inventory, each naming a path.
+    public var warnings: [String]
+
+    public init(bundles: [BundleInfo] = [], images: [BundleImage] = [], references: [ImageReference] = [],
+                junk: [String] = [], warnings: [String] = []) {
+        self.bundles = bundles
+        self.images = images
+        self.references = references
+        self.junk = junk
+        self.warnings = warnings
+    }
+}
+
+/// What kind of bundle or folder holds images.
+public enum BundleKind: String, Sendable, Comparable {
+    case app, appex, framework, bundle, xctest, sourceCatalog, systemImages, folder
+
+    public static func < (a: BundleKind, b: BundleKind) -> Bool { a.rawValue < b.rawValue }
+}
+
+/// One bundle: the app itself, a nested framework, extension or resource bundle, or an image folder.
+public struct BundleInfo: Equatable, Sendable {
+    /// `.` for the top bundle; otherwise its path relative to the top bundle's root (or the folder's name).
+    public var id: String
+    public var kind: BundleKind
+    /// The folder name, e.g. `UICatalog.app`.
+    public var name: String
+    /// Where resources live relative to the top root: `` (iOS, flat), `Contents/Resources`, `Resources`.
+    public var resourceRoot: String
+    /// The Info.plist's path relative to the top root, when there is one.
+    public var infoPlistPath: String?
+    public var info: InfoPlistFacts?
+    /// Localisations present (`en`, `Base`, …), sorted.
+    public var localizations: [String]
+
+    public init(id: String, kind: BundleKind, name: String, resourceRoot: String, infoPlistPath: String? = nil,
+                info: InfoPlistFacts? = nil, localizations: [String] = []) {
+        self.id = id
+        self.kind = kind
+        self.name = name
+        self.resourceRoot = resourceRoot
+        self.infoPlistPath = infoPlistPath
+        self.info = info
+        self.localizations = localizations
+    }
+}
+
+/// Where an image comes from.
+public enum ImageSource: String, Sendable, Comparable {
+    /// A loose file in the bundle.
+    case file
+    /// A rendition in a compiled `Assets.car`.
+    case assetCatalog
+    /// A file in a source `.xcassets` folder.
+    case sourceCatalog
+    /// A file in a `--system-images` folder (framework or OS images).
+    case systemImages
+
+    public static func < (a: ImageSource, b: ImageSource) -> Bool { a.rawValue < b.rawValue }
+}
+
+/// One image a name can resolve to.
+public struct BundleImage: Equatable, Sendable {
+    /// Stable id: the path for files, `path#facet[idiom,scale,appearance,…]` for catalog renditions.
+    public var id: String
+    /// Id of the bundle that holds it.
+    public var bundle: String
+    /// Path relative to the top bundle's root (for a rendition, the `.car` file's path).
+    public var path: String
+    public var source: ImageSource
+    /// The lookup name UIKit matches: scale and device suffixes removed, `.png` removed,
+    /// other extensions kept; the facet name for catalogs; a namespace prefix where one applies.
+    public var name: String
+    /// Format from the magic bytes (or the catalog's pixel format); `nil` when unknown.
+    public var format: String?
+    public var cgbi: Bool
+    public var pixelWidth: Int?
+    public var pixelHeight: Int?
+    /// Size in points for vector images.
+    public var pointWidth: Double?
+    public var pointHeight: Double?
+    /// 1, 2, 3; 0 when the image has no scale (a vector or a multi-scale container).
+    public var scale: Int
+    /// `universal`, `phone`, `pad`, `mac`, `tv`, `watch`, `car`, `vision`, `marketing`.
+    public var idiom: String
+    /// `dark`, `light`, `tinted`, or the catalog's appearance name; `nil` for any appearance.
+    public var appearance: String?
+    /// The `.lproj` localisation, when the file sits in one.
+    public var localization: String?
+    /// The file's extension as written (`png`, `jpg`), empty for none.
+    public var fileExtension: String
+    public var bytesOnDisk: Int
+    /// Pixel width × height × bytes per pixel; `nil` for vectors and unknown sizes.
+    public var decodedBytes: Int?
+    /// SHA-256 of the stored bytes, computed only where another image has the same size.
+    public var digest: String?
+    public var isVector: Bool
+    /// Catalog rendition facts (`layout`, `compression`, `template`, …) kept for reports.
+    public var details: [String: String]
+
+    public init(id: String, bundle: String, path: String, source: ImageSource, name: String, format: String? = nil,
+                cgbi: Bool = false, pixelWidth: Int? = nil, pixelHeight: Int? = nil, pointWidth: Double? = nil,
+                pointHeight: Double? = nil, scale: Int = 1, idiom: String = "universal", appearance: String? = nil,
+                localization: String? = nil, fileExtension: String = "", bytesOnDisk: Int = 0,
+                decodedBytes: Int? = nil, digest: String? = nil, isVector: Bool = false, details: [String: String] = [:]) {
+        self.id = id
+        self.bundle = bundle
+        self.path = path
+        self.source = source
+        self.name = name
+        self.format = format
+        self.cgbi = cgbi
+        self.pixelWidth = pixelWidth
+        self.pixelHeight = pixelHeight
+        self.pointWidth = pointWidth
+        self.pointHeight = pointHeight
+        self.scale = scale
+        self.idiom = idiom
+        self.appearance = appearance
+        self.localization = localization
+        self.fileExtension = fileExtension
+        self.bytesOnDisk = bytesOnDisk
+        self.decodedBytes = decodedBytes
+        self.digest = digest
+        self.isVector = isVector
+        self.details = details
+    }
+}
+
+/// Why a file or plist names an image.
+public enum ReferenceKind: String, Sendable, Comparable {
+    /// A `UIImageNibPlaceholder` (`UIResourceName`) in a compiled nib or storyboard.
+    case nib
+    /// An app icon named by Info.plist.
+    case appIcon
+    /// A launch image named by Info.plist (or the implicit `Default` family).
+    case launchImage
+    /// The image of a `UILaunchScreen` dictionary.
+    case launchScreen
+
+    public static func < (a: ReferenceKind, b: ReferenceKind) -> Bool { a.rawValue < b.rawValue }
+}
+
+/// An image name that an interface file or Info.plist refers to.
+public struct ImageReference: Equatable, Sendable {
+    public var bundle: String
+    /// The nib or plist path relative to the top root.
+    public var file: String
+    public var name: String
+    public var kind: ReferenceKind
+
+    public init(bundle: String, file: String, name: String, kind: ReferenceKind) {
+        self.bundle = bundle
+        self.file = file
+        self.name = name
+        self.kind = kind
+    }
+}

@@ -1,0 +1,284 @@
+import Crypto
+import Foundation
+import ImgtraceSupport
+import ZIPFoundation
+
+/// One file, folder or symbolic link inside an input, named by its path relative to the input's root.
+struct TreeEntry: Sendable {
+    enum Kind: Sendable, Equatable { case file, directory, symlink(String) }
+    var path: String
+    var kind: Kind
+    var size: Int
+}
+
+/// A read-only tree of files: a folder on disk or a zip archive read in place.
+protocol FileTree {
+    /// Every entry, sorted by path; nothing outside the root.
+    var entries: [TreeEntry] { get }
+    /// Problems met while listing (entries skipped for safety, unreadable folders).
+    var warnings: [String] { get }
+    /// The first `limit` bytes of a file (fewer when the file is shorter).
+    func prefix(_ path: String, _ limit: Int) throws -> [UInt8]
+    /// The whole file, refused when larger than `maxBytes`.
+    func contents(_ path: String, maxBytes: Int) throws -> [UInt8]
+    /// SHA-256 of the file's bytes, lowercase hex.
+    func sha256(_ path: String) throws -> String
+}
+
+/// Limits that keep a hostile input from costing unbounded time or memory.
+enum TreeLimits {
+    static let maxEntries = 1_000_000
+    static let maxDepth = 64
+    /// A declared size beyond this, or a ratio beyond `maxRatio` for entries over `ratioFloor`, is a zip bomb.
+    static let maxEntryBytes: UInt64 = 2 << 30
+    static let maxRatio: UInt64 = 1000
+    static let ratioFloor: UInt64 = 1 << 20
+}
+
+/// Hex digits of a digest.
+func hex<D: Sequence>(_ digest: D) -> String where D.Element == UInt8 {
+    let digits = Array("0123456789abcdef".utf8)
+    var out: [UInt8] = []
+    for b in digest {
+        out.append(digits[Int(b >> 4)])
+        out.append(digits[Int(b & 0xF)])
+    }
+    return String(decoding: out, as: UTF8.self)
+}
+
+/// Joins a link's directory and its target lexically; `nil` when the result leaves the root.
+func resolveInside(_ directory: String, _ target: String) -> String? {
+    guard !target.hasPrefix("/") else { return nil }
+    var parts = directory.isEmpty ? [] : directory.split(separator: "/").map(String.init)
+    for part in target.split(separator: "/") {
+        if part == "." || part.isEmpty { continue }
+        if part == ".." {
+            guard !parts.isEmpty else { return nil }
+            parts.removeLast()
+        } else {
+            parts.append(String(part))
+        }
+    }
+    return parts.joined(separator: "/")
+}
+
+/// A folder on disk. Symbolic links are listed, never followed.
+struct DirectoryTree: FileTree {
+    let root: String
+    private(set) var entries: [TreeEntry] = []
+    private(set) var warnings: [String] = []
+
+    init(root: String) throws {
+        self.root = root
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: root, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw InputError(path: root, reason: "no such folder")
+        }
+        walk("", depth: 0)
+        entries.sort { $0.path < $1.path }
+    }
+
+    private mutating func walk(_ relative: String, depth: Int) {
+        let full = relative.isEmpty ? root : root + "/" + relative
+        guard depth < TreeLimits.maxDepth else {
+            warnings.append("\(relative): folders nested more than \(TreeLimits.maxDepth) deep; not read")
+            return
+        }
+        guard let dir = opendir(full) else {
+            warnings.append("\(relative.isEmpty ? "." : relative): cannot list (\(MappedFile.describe(errno: errno)))")
+            return
+        }
+        var names: [String] = []
+        while let item = readdir(dir) {
+            let name = withUnsafeBytes(of: item.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        closedir(dir)
+        for name in names.sorted() {
+            guard entries.count < TreeLimits.maxEntries else {
+                warnings.append("more than \(TreeLimits.maxEntries) files; the rest are not read")
+                return
+            }
+            let path = relative.isEmpty ? name : relative + "/" + name
+            var info = stat()
+            guard lstat(root + "/" + path, &info) == 0 else {
+                warnings.append("\(path): cannot read (\(MappedFile.describe(errno: errno)))")
+                continue
+            }
+            switch info.st_mode & S_IFMT {
+            case S_IFDIR:
+                entries.append(TreeEntry(path: path, kind: .directory, size: 0))
+                walk(path, depth: depth + 1)
+            case S_IFLNK:
+                var buffer = [UInt8](repeating: 0, count: 4096)
+                let n = readlink(root + "/" + path, &buffer, buffer.count)
+                let target = n > 0 ? String(decoding: buffer[0..<n], as: UTF8.self) : ""
+                entries.append(TreeEntry(path: path, kind: .symlink(target), size: 0))
+            case S_IFREG:
+                entries.append(TreeEntry(path: path, kind: .file, size: Int(info.st_size)))
+            default:
+                break  // sockets, devices, pipes are never images
+            }
+        }
+    }
+
+    private func open(_ path: String) throws -> (Int32, Int) {
+        try MappedFile.openRegularFile(root + "/" + path)
+    }
+
+    func prefix(_ path: String, _ limit: Int) throws -> [UInt8] {
+        let (fd, size) = try open(path)
+        defer { close(fd) }
+        let count = min(limit, size)
+        var buffer = [UInt8](repeating: 0, count: count)
+        var done = 0
+        while done < count {
+            let n = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, count - done, off_t(done)) }
+            if n < 0 { throw InputError(path: path, reason: MappedFile.describe(errno: errno)) }
+            if n == 0 { break }
+            done += n
+        }
+        return Array(buffer[0..<done])
+    }
+
+    func contents(_ path: String, maxBytes: Int) throws -> [UInt8] {
+        let (fd, size) = try open(path)
+        close(fd)
+        guard size <= maxBytes else { throw InputError(path: path, reason: "larger than \(maxBytes) bytes; not read") }
+        return try prefix(path, size)
+    }
+
+    func sha256(_ path: String) throws -> String {
+        var hasher = SHA256()
+        try ChunkedFile(path: root + "/" + path).forEachChunk { hasher.update(bufferPointer: $0) }
+        return hex(hasher.finalize())
+    }
+}
+
+/// A zip archive (`.ipa`, `.app.zip`) read in place: entries are inflated into memory, never to disk.
+struct ZipTree: FileTree {
+    let archivePath: String
+    private let archive: Archive
+    private var byPath: [String: Entry] = [:]
+    private(set) var entries: [TreeEntry] = []
+    private(set) var warnings: [String] = []
+
+    init(archivePath: String) throws {
+        self.archivePath = archivePath
+        do {
+            archive = try Archive(url: URL(fileURLWithPath: archivePath), accessMode: .read)
+        } catch {
+            throw InputError(path: archivePath, reason: "not a readable zip archive (\(error))")
+        }
+        let archiveSize = (try? FileManager.default.attributesOfItem(atPath: archivePath)[.size] as? Int) ?? 0
+        var directories = Set<String>()
+        var totalDeclared: UInt64 = 0
+        for entry in archive {
+            guard entries.count < TreeLimits.maxEntries else {
+                warnings.append("more than \(TreeLimits.maxEntries) entries; the rest are not read")
+                break
+            }
+            let raw = entry.path.replacingOccurrences(of: "\\", with: "/")
+            guard let path = ZipTree.safePath(raw) else {
+                warnings.append("\(entry.path): entry path leaves the archive; skipped")
+                continue
+            }
+            if path.isEmpty { continue }
+            // Folders are often implicit in zips; add each parent once.
+            var parent = Substring(path)
+            while let slash = parent.lastIndex(of: "/") {
+                parent = parent[..<slash]
+                if directories.insert(String(parent)).inserted {
+                    entries.append(TreeEntry(path: String(parent), kind: .directory, size: 0))
+                }
+            }
+            switch entry.type {
+            case .directory:
+                if directories.insert(path).inserted { entries.append(TreeEntry(path: path, kind: .directory, size: 0)) }
+            case .symlink:
+                var target = ""
+                if entry.uncompressedSize < 4096 {
+                    _ = try? archive.extract(entry, skipCRC32: true) { target += String(decoding: $0, as: UTF8.self) }
+                }
+                entries.append(TreeEntry(path: path, kind: .symlink(target), size: 0))
+            case .file:
+                let declared = entry.uncompressedSize, packed = entry.compressedSize
+                totalDeclared &+= declared
+                if declared > TreeLimits.maxEntryBytes
+                    || (declared > TreeLimits.ratioFloor && declared / max(packed, 1) > TreeLimits.maxRatio) {
+                    warnings.append("\(path): declares \(declared) bytes from \(packed) compressed (zip bomb?); refused")
+                    continue
+                }
+                byPath[path] = entry
+                entries.append(TreeEntry(path: path, kind: .file, size: Int(declared)))
+            }
+        }
+        if archiveSize > 0, totalDeclared > UInt64(archiveSize) * TreeLimits.maxRatio, totalDeclared > TreeLimits.ratioFloor {
+            warnings.append("entries declare \(totalDeclared) bytes in a \(archiveSize)-byte archive (zip bomb?)")
+        }
+        entries.sort { $0.path < $1.path }
+    }
+
+    /// Entry path with `.` removed; `nil` for absolute paths, drive letters and `..` that climb out.
+    static func safePath(_ raw: String) -> String? {
+        if raw.hasPrefix("/") { return nil }
+        if raw.count >= 2, raw.dropFirst().first == ":" { return nil }
+        var parts: [Substring] = []
+        for part in raw.split(separator: "/", omittingEmptySubsequences: true) {
+            if part == "." { continue }
+            if part == ".." { return nil }  // even when it would stay inside: no honest archive does this
+            parts.append(part)
+        }
+        return parts.joined(separator: "/")
+    }
+
+    private struct Enough: Error {}
+
+    /// Streams an entry's bytes to `body`, stopping at `limit`; refuses entries that inflate past their declared size.
+    private func stream(_ path: String, limit: Int, _ body: (Data) -> Void) throws {
+        guard let entry = byPath[path] else { throw InputError(path: "\(archivePath)#\(path)", reason: "no such entry") }
+        let declared = Int(entry.uncompressedSize)
+        var seen = 0
+        do {
+            _ = try archive.extract(entry, bufferSize: 64 * 1024, skipCRC32: limit < declared) { chunk in
+                seen += chunk.count
+                guard seen <= declared else {
+                    throw InputError(path: "\(archivePath)#\(path)", reason: "inflates past its declared \(declared) bytes (zip bomb?)")
+                }
+                body(chunk)
+                if seen >= limit { throw Enough() }
+            }
+        } catch is Enough {
+            return
+        } catch let error as InputError {
+            throw error
+        } catch {
+            throw InputError(path: "\(archivePath)#\(path)", reason: "cannot inflate (\(error))")
+        }
+    }
+
+    func prefix(_ path: String, _ limit: Int) throws -> [UInt8] {
+        var out: [UInt8] = []
+        try stream(path, limit: limit) { out.append(contentsOf: $0) }
+        return Array(out.prefix(limit))
+    }
+
+    func contents(_ path: String, maxBytes: Int) throws -> [UInt8] {
+        guard let entry = byPath[path] else { throw InputError(path: "\(archivePath)#\(path)", reason: "no such entry") }
+        guard entry.uncompressedSize <= UInt64(maxBytes) else {
+            throw InputError(path: "\(archivePath)#\(path)", reason: "larger than \(maxBytes) bytes; not read")
+        }
+        var out: [UInt8] = []
+        out.reserveCapacity(Int(entry.uncompressedSize))
+        try stream(path, limit: Int.max) { out.append(contentsOf: $0) }
+        return out
+    }
+
+    func sha256(_ path: String) throws -> String {
+        var hasher = SHA256()
+        try stream(path, limit: Int.max) { hasher.update(data: $0) }
+        return hex(hasher.finalize())
+    }
+}

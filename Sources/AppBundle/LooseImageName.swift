@@ -1,0 +1,50 @@
+/// A loose image file name taken apart the way UIKit matches it: `base` `@Nx` `~device` `.ext`.
+public struct LooseImageName: Equatable, Sendable {
+    /// The name without scale, device or (for PNG) extension, e.g. `AppIcon76x76`.
+    public var base: String
+    /// 1 when the name has no `@Nx`.
+    public var scale: Int
+    /// `phone` for `~iphone`, `pad` for `~ipad`, `universal` otherwise.
+    public var idiom: String
+    /// The extension as written, empty for none.
+    public var fileExtension: String
+
+    /// Extensions UIKit/AppKit load as images; anything else after a dot is part of the name (`AppIcon83.5x83.5`).
+    public static let imageExtensions: Set<String> = [
+        "png", "jpg", "jpeg", "gif", "tif", "tiff", "bmp", "bmpf", "ico", "cur", "xbm", "heic", "heif", "webp",
+        "pdf", "svg", "icns", "avif",
+    ]
+
+    /// Parses a file name (the last path component only: an `@` in a folder is not a scale).
+    public init(fileName: String) {
+        var stem = Substring(fileName)
+        fileExtension = ""
+        if let dot = stem.lastIndex(of: "."), dot != stem.startIndex {
+            let ext = stem[stem.index(after: dot)...]
+            if LooseImageName.imageExtensions.contains(ext.lowercased()) {
+                fileExtension = String(ext)
+                stem = stem[..<dot]
+            }
+        }
+        idiom = "universal"
+        if stem.hasSuffix("~ipad") {
+            idiom = "pad"
+            stem = stem.dropLast(5)
+        } else if stem.hasSuffix("~iphone") {
+            idiom = "phone"
+            stem = stem.dropLast(7)
+        }
+        scale = 1
+        if stem.count > 3, stem.hasSuffix("x"), let at = stem.lastIndex(of: "@"),
+           let n = Int(stem[stem.index(after: at)..<stem.index(before: stem.endIndex)]), (1...9).contains(n) {
+            scale = n
+            stem = stem[..<at]
+        }
+        base = String(stem)
+    }
+
+    /// The lookup name: PNG may be asked for without its extension, every other format needs it.
+    public var lookupName: String {
+        fileExtension.isEmpty || fileExtension.lowercased() == "png" ? base : base + "." + fileExtension
+    }
+}

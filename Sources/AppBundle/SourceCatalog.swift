@@ -1,0 +1,127 @@
+import Foundation
+
+/// One image slot of a source asset catalog (`.xcassets`), before its header is read.
+struct SourceCatalogImage {
+    /// Path of the file relative to the tree root.
+    var path: String
+    /// Lookup name: namespace folders + set name.
+    var name: String
+    /// 0 when the slot has no scale (single-scale or vector).
+    var scale: Int
+    var idiom: String
+    var appearance: String?
+    var details: [String: String]
+}
+
+/// Reads a source `.xcassets` folder through its `Contents.json` files (Apple's Asset Catalog Format Reference).
+struct SourceCatalogReader {
+    let tree: FileTree
+    /// The catalog folder's path in the tree (`` when the tree is the catalog).
+    let root: String
+    private(set) var images: [SourceCatalogImage] = []
+    private(set) var warnings: [String] = []
+    /// Image-like sets found, by kind (`imageset`, `appiconset`, …).
+    private(set) var setCounts: [String: Int] = [:]
+
+    static let imageSetKinds: Set<String> = ["imageset", "appiconset", "launchimage", "symbolset"]
+    static let idioms: [String: String] = [
+        "universal": "universal", "iphone": "phone", "ipad": "pad", "mac": "mac", "tv": "tv", "watch": "watch",
+        "car": "car", "vision": "vision", "ios-marketing": "marketing", "watch-marketing": "marketing",
+    ]
+
+    init(tree: FileTree, root: String) {
+        self.tree = tree
+        self.root = root
+        let prefix = root.isEmpty ? "" : root + "/"
+        let files = Set(tree.entries.filter { $0.kind == .file }.map(\.path))
+        // Namespaces come from group folders whose Contents.json sets provides-namespace.
+        var namespaces: [String: String] = [:]
+        for entry in tree.entries where entry.kind == .directory && entry.path.hasPrefix(prefix) {
+            let relative = String(entry.path.dropFirst(prefix.count))
+            let name = relative.split(separator: "/").last.map(String.init) ?? relative
+            let parent = relative.contains("/") ? String(relative[..<relative.lastIndex(of: "/")!]) : ""
+            let inherited = namespaces[parent] ?? ""
+            guard !name.contains(".") else {
+                let kind = String(name[name.index(after: name.lastIndex(of: ".")!)...])
+                setCounts[kind, default: 0] += 1
+                if SourceCatalogReader.imageSetKinds.contains(kind) {
+                    readSet(entry.path, name: inherited + String(name[..<name.lastIndex(of: ".")!]), kind: kind, files: files)
+                }
+                continue
+            }
+            var namespace = inherited
+            if let json = readJSON(entry.path + "/Contents.json", files: files),
+               (json["properties"] as? [String: Any])?["provides-namespace"] as? Bool == true {
+                namespace = inherited + name + "/"
+            }
+            namespaces[relative] = namespace
+        }
+    }
+
+    private mutating func readJSON(_ path: String, files: Set<String>) -> [String: Any]? {
+        guard files.contains(path) else { return nil }
+        do {
+            let bytes = try tree.contents(path, maxBytes: 4 << 20)
+            guard let object = try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any] else {
+                warnings.append("\(path): not a JSON object")
+                return nil
+            }
+            return object
+        } catch {
+            warnings.append("\(path): not readable JSON (\(String(describing: error).prefix(100)))")
+            return nil
+        }
+    }
+
+    private mutating func readSet(_ folder: String, name: String, kind: String, files: Set<String>) {
+        guard let json = readJSON(folder + "/Contents.json", files: files) else {
+            warnings.append("\(folder): no readable Contents.json; its images are not listed")
+            return
+        }
+        let properties = json["properties"] as? [String: Any] ?? [:]
+        var shared: [String: String] = ["set": kind]
+        if properties["preserves-vector-representation"] as? Bool == true { shared["preservesVector"] = "true" }
+        if let intent = properties["template-rendering-intent"] as? String { shared["template"] = intent }
+        if let intent = properties["symbol-rendering-intent"] as? String { shared["template"] = intent }
+        let slots = (json["images"] ?? json["symbols"]) as? [[String: Any]] ?? []
+        var referenced = Set<String>()
+        var filledScales: [String: Set<Int>] = [:]
+        for slot in slots {
+            guard let filename = slot["filename"] as? String else { continue }  // empty slot
+            let path = folder + "/" + filename
+            referenced.insert(path)
+            guard files.contains(path) else {
+                warnings.append("\(folder)/Contents.json: names `\(filename)`, which is not in the set")
+                continue
+            }
+            let scale = (slot["scale"] as? String).flatMap { Int($0.dropLast()) } ?? 0
+            let idiomName = slot["idiom"] as? String ?? "universal"
+            let idiom = SourceCatalogReader.idioms[idiomName] ?? idiomName
+            var appearance: String?
+            for entry in slot["appearances"] as? [[String: Any]] ?? [] {
+                if let value = entry["value"] as? String { appearance = value }
+            }
+            var details = shared
+            for key in ["size", "subtype", "display-gamut", "width-class", "height-class", "orientation", "extent"] {
+                if let value = slot[key] as? String { details[key] = value }
+            }
+            filledScales[idiom, default: []].insert(scale)
+            images.append(SourceCatalogImage(path: path, name: name, scale: scale, idiom: idiom, appearance: appearance,
+                                             details: details))
+        }
+        // A vector in the 1x slot with the 2x/3x slots empty is rasterised at 1x only (a common slip).
+        let hasEmptyScaledSlots = slots.contains { $0["filename"] == nil && ($0["scale"] as? String ?? "") != "1x" && $0["scale"] != nil }
+        for image in images where image.path.hasPrefix(folder + "/") && image.scale == 1 && hasEmptyScaledSlots {
+            let ext = image.path.split(separator: ".").last?.lowercased() ?? ""
+            if ext == "pdf" || ext == "svg" {
+                warnings.append("\(image.path): vector file in the 1x slot with empty 2x/3x slots; set it to Single Scale")
+            }
+        }
+        for entry in tree.entries where entry.kind == .file && entry.path.hasPrefix(folder + "/") {
+            let file = entry.path
+            if file != folder + "/Contents.json", !referenced.contains(file), !file.dropFirst(folder.count + 1).contains("/") {
+                warnings.append("\(file): in the set but not named by its Contents.json")
+            }
+        }
+    }
+}

@@ -1,0 +1,195 @@
+import AppBundle
+
+/// `imgtrace catalog --format json`: `{"schemaVersion":1,"bundles":[…],"images":[…],"references":[…],"junk":[…],"warnings":[…]}`.
+public enum CatalogJSONReport {
+    public static func render(_ inventory: BundleInventory) -> [UInt8] {
+        var w = JSONText()
+        w.beginObject()
+        w.field("schemaVersion", 1)
+        w.key("bundles")
+        w.beginArray()
+        for bundle in inventory.bundles { writeBundle(bundle, &w) }
+        w.endArray()
+        w.key("images")
+        w.beginArray()
+        for image in inventory.images { writeImage(image, &w) }
+        w.endArray()
+        w.key("references")
+        w.beginArray()
+        for reference in inventory.references {
+            w.beginObject()
+            w.field("bundle", reference.bundle)
+            w.field("file", reference.file)
+            w.field("kind", reference.kind.rawValue)
+            w.field("name", reference.name)
+            w.endObject()
+        }
+        w.endArray()
+        w.field("junk", strings: inventory.junk)
+        w.field("warnings", strings: inventory.warnings)
+        w.endObject()
+        var bytes = w.bytes
+        bytes.append(0x0A)
+        return bytes
+    }
+
+    static func writeBundle(_ bundle: BundleInfo, _ w: inout JSONText) {
+        w.beginObject()
+        w.field("id", bundle.id)
+        w.field("kind", bundle.kind.rawValue)
+        w.field("name", bundle.name)
+        w.field("resourceRoot", bundle.resourceRoot)
+        w.field("infoPlist", bundle.infoPlistPath)
+        w.field("localizations", strings: bundle.localizations)
+        if let info = bundle.info {
+            w.field("bundleIdentifier", info.bundleIdentifier)
+            w.field("platform", info.platform)
+            w.key("deviceFamily")
+            w.beginArray()
+            for family in info.deviceFamily { w.int(family) }
+            w.endArray()
+            w.field("iconFiles", strings: info.iconFiles)
+            w.field("iconNames", strings: info.iconNames)
+            w.field("launchImages", strings: info.launchImages)
+            w.field("launchStoryboard", info.launchStoryboard)
+            w.field("launchScreen", info.hasLaunchScreen)
+            w.field("launchScreenImage", info.launchScreenImage)
+            w.field("mainInterface", info.mainInterface)
+        }
+        w.endObject()
+    }
+
+    /// One image with the contract's fields; shared by `analyze` for resolved assets.
+    public static func writeImage(_ image: BundleImage, _ w: inout JSONText) {
+        w.beginObject()
+        w.field("id", image.id)
+        w.field("bundle", image.bundle)
+        w.field("path", image.path)
+        w.field("source", image.source.rawValue)
+        w.field("name", image.name)
+        w.field("format", image.format)
+        w.field("cgbi", image.cgbi)
+        w.field("pixelWidth", image.pixelWidth)
+        w.field("pixelHeight", image.pixelHeight)
+        if image.isVector {
+            w.field("pointWidth", number: image.pointWidth)
+            w.field("pointHeight", number: image.pointHeight)
+        }
+        w.field("scale", image.scale)
+        w.field("idiom", image.idiom)
+        w.field("appearance", image.appearance)
+        if let localization = image.localization { w.field("localization", localization) }
+        w.field("vector", image.isVector)
+        w.field("bytesOnDisk", image.bytesOnDisk)
+        w.field("decodedBytes", image.decodedBytes)
+        w.field("digest", image.digest)
+        if !image.details.isEmpty {
+            w.key("details")
+            w.beginObject()
+            for (key, value) in image.details.sorted(by: { $0.key < $1.key }) { w.field(key, value) }
+            w.endObject()
+        }
+        w.endObject()
+    }
+}
+
+/// `imgtrace catalog --format text`: per bundle, a summary and its images sorted by decoded size.
+public enum CatalogTextReport {
+    public static func render(_ inventory: BundleInventory, input: String) -> String {
+        var out = ""
+        for bundle in inventory.bundles {
+            let images = inventory.images.filter { $0.bundle == bundle.id }
+            let title = bundle.id == "." ? "\(bundle.name) (\(bundle.kind.rawValue))" : "\(bundle.id) (\(bundle.kind.rawValue))"
+            out += "== \(title)\n"
+            if let info = bundle.info {
+                var facts: [String] = []
+                if let id = info.bundleIdentifier { facts.append(id) }
+                if let platform = info.platform { facts.append(platform) }
+                if !info.iconFiles.isEmpty || !info.iconNames.isEmpty {
+                    facts.append("icons: " + (info.iconNames + info.iconFiles).joined(separator: ", "))
+                } else if bundle.kind == .app {
+                    facts.append("no app icon")
+                }
+                if let storyboard = info.launchStoryboard { facts.append("launch screen: \(storyboard)") }
+                if !info.launchImages.isEmpty { facts.append("launch images: " + info.launchImages.joined(separator: ", ")) }
+                if !facts.isEmpty { out += facts.joined(separator: " · ") + "\n" }
+            }
+            if !bundle.localizations.isEmpty { out += "localizations: " + bundle.localizations.joined(separator: ", ") + "\n" }
+            out += summary(images) + "\n"
+            guard !images.isEmpty else { out += "\n"; continue }
+            let sorted = images.sorted { a, b in
+                (a.decodedBytes ?? -1, b.id) > (b.decodedBytes ?? -1, a.id)
+            }
+            let rows = sorted.map { image -> [String] in
+                let pixels = image.pixelWidth.flatMap { w in image.pixelHeight.map { "\(w)x\($0)" } }
+                    ?? image.pointWidth.flatMap { w in image.pointHeight.map { "\(formatPoints(w))x\(formatPoints($0))pt" } } ?? "-"
+                return [TextTable.escapeName(image.name), image.scale == 0 ? "-" : "@\(image.scale)x", image.idiom,
+                        image.appearance ?? "-", (image.format ?? "?") + (image.cgbi ? " (CgBI)" : ""), pixels,
+                        image.decodedBytes.map(kibibytes) ?? "-", kibibytes(image.bytesOnDisk),
+                        TextTable.escapeName(image.source == .assetCatalog ? image.id : image.path)]
+            }
+            out += TextTable.render(header: ["NAME", "SCALE", "IDIOM", "APPEARANCE", "FORMAT", "PIXELS", "DECODED", "ON DISK", "WHERE"],
+                                    rows: rows, rightAligned: [6, 7])
+            out += "\n"
+        }
+        let references = inventory.references
+        if !references.isEmpty {
+            out += "references: " + ReferenceKindCounts(references).description + "\n"
+        }
+        if !inventory.junk.isEmpty {
+            out += "junk that should not ship (\(inventory.junk.count)): " + inventory.junk.joined(separator: ", ") + "\n"
+        }
+        for warning in inventory.warnings { out += "warning: \(warning)\n" }
+        return out
+    }
+
+    static func summary(_ images: [BundleImage]) -> String {
+        var bySource: [String: Int] = [:]
+        var byFormat: [String: Int] = [:]
+        for image in images {
+            bySource[image.source.rawValue, default: 0] += 1
+            byFormat[image.format ?? "unknown", default: 0] += 1
+        }
+        let disk = images.reduce(0) { $0 + $1.bytesOnDisk }
+        let decoded = images.reduce(0) { $0 + ($1.decodedBytes ?? 0) }
+        func list(_ counts: [String: Int]) -> String {
+            counts.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
+        }
+        if images.isEmpty { return "no images" }
+        return "\(images.count) images (\(list(bySource)); \(list(byFormat))), \(kibibytes(disk)) on disk, \(kibibytes(decoded)) decoded"
+    }
+
+    static func formatPoints(_ value: Double) -> String {
+        value == value.rounded() ? String(Int(value)) : String(format1(value))
+    }
+
+    private static func format1(_ value: Double) -> String {
+        let tenths = Int((value * 10).rounded())
+        return "\(tenths / 10).\(abs(tenths % 10))"
+    }
+}
+
+/// Byte counts for people: `812 B`, `14.2 KiB`, `3.1 MiB`.
+public func kibibytes(_ bytes: Int) -> String {
+    if bytes < 1024 { return "\(bytes) B" }
+    let units = ["KiB", "MiB", "GiB", "TiB"]
+    var value = Double(bytes) / 1024
+    var unit = 0
+    while value >= 1024 && unit < units.count - 1 {
+        value /= 1024
+        unit += 1
+    }
+    let tenths = Int((value * 10).rounded())
+    return "\(tenths / 10).\(tenths % 10) \(units[unit])"
+}
+
+/// "3 nib, 2 appIcon" — counts of references by kind.
+struct ReferenceKindCounts: CustomStringConvertible {
+    let counts: [(String, Int)]
+    init(_ references: [ImageReference]) {
+        var c: [String: Int] = [:]
+        for r in references { c[r.kind.rawValue, default: 0] += 1 }
+        counts = c.sorted { $0.key < $1.key }
+    }
+    var description: String { counts.map { "\($0.1) \($0.0)" }.joined(separator: ", ") }
+}

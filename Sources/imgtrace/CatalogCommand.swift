@@ -1,0 +1,36 @@
+import AppBundle
+import ArgumentParser
+import ImgtraceSupport
+import Reporters
+
+/// `imgtrace catalog PATH`: every image an app ships, with its size, scale, idiom and cost.
+struct CatalogCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "catalog",
+        abstract: "Inventory every image in an .app, .ipa, .xcarchive, .xcassets or Assets.car."
+    )
+
+    @Argument(help: "The bundle, archive, source catalog or compiled catalog.")
+    var path: String
+
+    @Option(name: .customLong("system-images"), help: "A folder of framework or OS images the app's names may resolve to (repeatable).")
+    var systemImages: [String] = []
+
+    @Option(help: "Output format: text or json.")
+    var format: CarFormat = .text
+
+    func run() throws {
+        let inventory: BundleInventory
+        do {
+            inventory = try BundleReader.inventory(of: path, systemImages: systemImages)
+        } catch let error as InputError {
+            throw failInput(error)
+        }
+        let sink = ByteSink()
+        switch format {
+        case .json: sink.write(CatalogJSONReport.render(inventory))
+        case .text: sink.write(CatalogTextReport.render(inventory, input: path))
+        }
+        sink.flush()
+    }
+}
