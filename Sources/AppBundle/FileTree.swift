@@ -31,7 +31,7 @@ enum TreeLimits {
     static let maxDepth = 64
     /// A declared size beyond this, or a ratio beyond `maxRatio` for entries over `ratioFloor`, is a zip bomb.
     static let maxEntryBytes: UInt64 = 2 << 30
-    static let maxRatio: UInt64 = 1000
+    static let maxRatio: UInt64 = 100
     static let ratioFloor: UInt64 = 1 << 20
 }
 
