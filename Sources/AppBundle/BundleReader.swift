@@ -33,10 +33,18 @@ private enum StoredBytes {
     case rendition(car: String, offset: Int, length: Int)
 }
 
+/// A hash of the first 4 KiB: a cheap first filter, as duplicate finders hash a prefix before the
+/// whole file. Only compared within one run, so the per-process seed of `Hasher` does no harm.
+private func prefixHash(_ bytes: [UInt8]) -> Int {
+    var hasher = Hasher()
+    bytes.withUnsafeBytes { hasher.combine(bytes: UnsafeRawBufferPointer(rebasing: $0.prefix(4096))) }
+    return hasher.finalize()
+}
+
 private struct InventoryBuilder {
     var inventory = BundleInventory()
     var trees: [FileTree] = []
-    var stored: [String: (StoredBytes, size: Int)] = [:]
+    var stored: [String: (StoredBytes, size: Int, prefix: Int)] = [:]
     var carBytes: [String: [UInt8]] = [:]
 
     // MARK: Opening the input
@@ -293,8 +301,13 @@ private struct InventoryBuilder {
         let parsed = LooseImageName(fileName: fileName)
         var header: ImageInfo?
         var format: String?
+        var firstBytes: Int?
         do {
-            header = try ImageHeaderReader.read(fileSize: size) { try tree.prefix(path, $0) }
+            header = try ImageHeaderReader.read(fileSize: size) { length in
+                let bytes = try tree.prefix(path, length)
+                if firstBytes == nil { firstBytes = prefixHash(bytes) }
+                return bytes
+            }
             guard header != nil else {
                 if mustBeImage, size > 0 { inventory.warnings.append("\(idPrefix)\(path): `.\(parsed.fileExtension)` file that is no image format imgtrace knows") }
                 return
@@ -320,7 +333,7 @@ private struct InventoryBuilder {
             image.localization = String(lproj.dropLast(6))
         }
         noteImplausible(image)
-        stored[image.id] = (.file(tree: treeIndex, path: path), size)
+        stored[image.id] = (.file(tree: treeIndex, path: path), size, firstBytes ?? 0)
         inventory.images.append(image)
     }
 
@@ -391,7 +404,8 @@ private struct InventoryBuilder {
                 image.decodedBytes = ImageInfo.decodedBytes(width: w, height: h, bytesPerPixel: InventoryBuilder.bytesPerPixel(rendition))
             }
             if let payload = InventoryBuilder.payload(of: rendition, in: bytes) {
-                stored[id] = (.rendition(car: carPath, offset: payload.offset, length: payload.length), payload.length)
+                stored[id] = (.rendition(car: carPath, offset: payload.offset, length: payload.length), payload.length,
+                              prefixHash(Array(bytes[payload.offset..<min(payload.offset + 4096, payload.offset + payload.length)])))
             }
             noteImplausible(image)
             inventory.images.append(image)
@@ -446,19 +460,19 @@ private struct InventoryBuilder {
 
     // MARK: Finishing
 
-    /// Digests only where sizes collide (as duplicate finders do): a unique size cannot have a twin.
+    /// Digests only where sizes and first 4 KiB collide (as duplicate finders do): anything else cannot have a twin.
     mutating func finish() throws -> BundleInventory {
         var groups: [String: [Int]] = [:]
         for (index, image) in inventory.images.enumerated() {
-            guard let (where_, size) = stored[image.id] else { continue }
+            guard let (where_, size, prefix) = stored[image.id] else { continue }
             let kind: String
             if case .file = where_ { kind = "file" } else { kind = "rendition" }
-            groups["\(kind):\(size)", default: []].append(index)
+            groups["\(kind):\(size):\(prefix)", default: []].append(index)
         }
         for (_, members) in groups where members.count > 1 {
             for index in members {
                 let image = inventory.images[index]
-                guard let (where_, _) = stored[image.id] else { continue }
+                guard let (where_, _, _) = stored[image.id] else { continue }
                 switch where_ {
                 case let .file(tree, path):
                     do {
