@@ -330,6 +330,8 @@ struct TraceParser {
     /// Whether an echoed action begins a new hit: it is the first action of a breakpoint the
     /// log set up, or, when the set-up is not in the log, any command that prints a value.
     private func startsHit(_ command: String, kind: CommandKind) -> Bool {
+        // A one-shot breakpoint's actions (the launch-end marker, a set-up stop) are never loads.
+        if summary.breakpoints.contains(where: { $0.oneShot && $0.actions.contains(command) }) { return false }
         var matchesLater = false
         for bp in summary.breakpoints where !bp.oneShot && !bp.actions.isEmpty {
             if bp.actions[0] == command { return true }
@@ -738,8 +740,10 @@ struct TraceParser {
                 case .some(let bytes): open.status = bytes.isEmpty ? .empty : .ok; open.nameID = bytes.isEmpty ? nil : names.intern(bytes)
                 case .none: open.status = .nil
                 }
+                // Stay open: the callback may print `frame #N:` lines of a backtrace next.
                 current = open
-                try finishCurrent()
+                inBacktrace = true
+                collecting = .hit
                 return true
             }
             lastTimestamp = stamp

@@ -1,0 +1,242 @@
+/// The image-loading APIs a capture script can break on.
+public enum CaptureAPI: String, CaseIterable, Sendable {
+    case imageNamed = "image-named"
+    case imageNamedInBundle = "image-named-in-bundle"
+    case imageNamedWithConfiguration = "image-named-with-configuration"
+    case imageWithContentsOfFile = "image-with-contents-of-file"
+    case initWithContentsOfFile = "init-with-contents-of-file"
+    case nsImageNamed = "ns-image-named"
+
+    /// The Objective-C symbol; for each, the name or path is the third argument (after self and _cmd).
+    public var symbol: String {
+        switch self {
+        case .imageNamed: return "+[UIImage imageNamed:]"
+        case .imageNamedInBundle: return "+[UIImage imageNamed:inBundle:compatibleWithTraitCollection:]"
+        case .imageNamedWithConfiguration: return "+[UIImage imageNamed:inBundle:withConfiguration:]"
+        case .imageWithContentsOfFile: return "+[UIImage imageWithContentsOfFile:]"
+        case .initWithContentsOfFile: return "-[UIImage initWithContentsOfFile:]"
+        case .nsImageNamed: return "+[NSImage imageNamed:]"
+        }
+    }
+}
+
+/// Where the third argument of a call sits.
+public enum CaptureArch: String, CaseIterable, Sendable {
+    case arm64, armv7, x86_64, portable
+
+    /// The register lldb (and gdb) name for the third argument; `$arg3` lets lldb pick.
+    public var register: String {
+        switch self {
+        case .arm64: return "$x2"
+        case .armv7: return "$r2"
+        case .x86_64: return "$rdx"
+        case .portable: return "$arg3"
+        }
+    }
+}
+
+/// What to capture: which functions, how to print their name argument, and extras.
+public struct CaptureOptions: Sendable {
+    public var arch: CaptureArch
+    public var apis: [CaptureAPI]
+    /// Other functions whose third argument is a C string name (not an NSString).
+    public var symbols: [String]
+    /// Frames of backtrace printed after each name; 0 for none.
+    public var backtraceFrames: Int
+    /// Print `TIME [thread] api: "name"` from a Python callback instead of `p` output.
+    public var timestamps: Bool
+    /// A function whose first call marks the end of launch; `nil` for no marker.
+    public var launchEndSymbol: String?
+
+    public static let defaultLaunchEndSymbol = "-[UIViewController viewDidAppear:]"
+
+    public init(arch: CaptureArch = .portable, apis: [CaptureAPI] = CaptureAPI.allCases, symbols: [String] = [],
+                backtraceFrames: Int = 0, timestamps: Bool = false, launchEndSymbol: String? = CaptureOptions.defaultLaunchEndSymbol) {
+        self.arch = arch
+        self.apis = apis
+        self.symbols = symbols
+        self.backtraceFrames = backtraceFrames
+        self.timestamps = timestamps
+        self.launchEndSymbol = launchEndSymbol
+    }
+
+    /// Each breakpoint: symbol and the expression that yields its name as a `const char *`.
+    /// The trailing comment makes every breakpoint's echoed action unique, so the reader can tell
+    /// which API a hit came from even when the debugger prints no stop report.
+    var targets: [(symbol: String, expression: String)] {
+        let register = arch.register
+        return apis.map { ($0.symbol, "(const char *)[(id)\(register) UTF8String] /* \($0.symbol) */") }
+            + symbols.map { ($0, "(const char *)\(register) /* \($0) */") }
+    }
+}
+
+/// Writes capture scripts whose output `TraceReader` understands best: lldb command files,
+/// Xcode breakpoint lists and gdb command files.
+public enum CaptureScript {
+    /// An lldb command file: `lldb -s FILE -- ./App` or `command source FILE`, then `run` or `process attach`.
+    public static func lldb(_ options: CaptureOptions) -> String {
+        var out = """
+        # imgtrace lldb-script: breakpoints that print every image name an app asks for.
+        # Load with `lldb -s THIS_FILE -- /path/to/App` (or `command source THIS_FILE` in Xcode's console),
+        # then `run`, or `process attach --name App --waitfor`. Save the console to a file and give it
+        # to `imgtrace trace` or `imgtrace analyze`. Each breakpoint continues by itself.
+
+        """
+        if options.timestamps {
+            out += "script import datetime\n"
+            out += "script exec(\(pythonLiteral(callbackSource(backtraceFrames: options.backtraceFrames))))\n"
+        }
+        for target in options.targets {
+            if options.timestamps {
+                out += "breakpoint set --name \(quote(target.symbol)) -G true\n"
+                out += "breakpoint command add -F imgtrace_hit -k api -v \(quote(target.symbol)) -k expr -v \(quote(target.expression))\n"
+            } else {
+                var line = "breakpoint set --name \(quote(target.symbol)) -G true -C \(quote("p \(target.expression)"))"
+                if options.backtraceFrames > 0 { line += " -C \(quote("bt \(options.backtraceFrames)"))" }
+                out += line + "\n"
+            }
+        }
+        if let marker = options.launchEndSymbol {
+            out += "breakpoint set --name \(quote(marker)) -o true -G true -C \(quote("script print('\(LaunchMarker.text)')"))\n"
+        }
+        return out
+    }
+
+    /// The Python callback for `--timestamps`: one line per hit, the name quoted the way lldb quotes C strings.
+    static func callbackSource(backtraceFrames: Int) -> String {
+        var lines = [
+            "def imgtrace_hit(frame, bp_loc, extra_args, internal_dict):",
+            "    api = extra_args.GetValueForKey('api').GetStringValue(1000)",
+            "    value = frame.EvaluateExpression(extra_args.GetValueForKey('expr').GetStringValue(1000))",
+            "    name = 'None' if value.GetError().Fail() or value.GetValueAsUnsigned() == 0 else value.GetSummary()",
+            "    thread = frame.GetThread()",
+            "    label = thread.GetName() or thread.GetQueueName() or '#%d' % thread.GetIndexID()",
+            "    stamp = datetime.datetime.now().strftime('%Y-%m-%d %H:%M:%S.%f')[:-3]",
+            "    print('%s [%s] %s: %s' % (stamp, label, api, name))",
+        ]
+        if backtraceFrames > 0 {
+            lines += [
+                "    for f in list(thread.frames)[:\(backtraceFrames)]:",
+                "        module = f.GetModule().GetFileSpec().GetFilename() or '?'",
+                "        print('    frame #%d: 0x%016x %s`%s' % (f.GetFrameID(), f.GetPC(), module, f.GetFunctionName() or '?'))",
+            ]
+        }
+        lines.append("    return False")
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// A Python string literal (double-quoted) for the `script exec(...)` one-liner.
+    static func pythonLiteral(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\\": out += "\\\\"
+            case "\"": out += "\\\""
+            case "\n": out += "\\n"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+
+    /// An lldb argument in double quotes (backslash and quote escaped).
+    static func quote(_ text: String) -> String {
+        "\"" + text.replacingAll("\\", with: "\\\\").replacingAll("\"", with: "\\\"") + "\""
+    }
+
+    /// A shareable Xcode `Breakpoints_v2.xcbkptlist` with the same breakpoints (debugger-command actions, auto-continue).
+    public static func xcode(_ options: CaptureOptions) -> String {
+        var out = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <Bucket
+           uuid = "\(uuid("bucket"))"
+           type = "1"
+           version = "2.0">
+           <Breakpoints>
+
+        """
+        var entries = options.targets.map { (symbol: $0.symbol, commands: ["p \($0.expression)"] + (options.backtraceFrames > 0 ? ["bt \(options.backtraceFrames)"] : [])) }
+        if let marker = options.launchEndSymbol { entries.append((marker, ["script print('\(LaunchMarker.text)')"])) }
+        for entry in entries {
+            out += """
+                  <BreakpointProxy
+                     BreakpointExtensionID = "Xcode.Breakpoint.SymbolicBreakpoint">
+                     <BreakpointContent
+                        uuid = "\(uuid(entry.symbol))"
+                        shouldBeEnabled = "Yes"
+                        ignoreCount = "0"
+                        continueAfterRunningActions = "Yes"
+                        symbolName = "\(xml(entry.symbol))"
+                        moduleName = "">
+                        <Actions>
+
+            """
+            for command in entry.commands {
+                out += """
+                              <BreakpointActionProxy
+                                 ActionExtensionID = "Xcode.BreakpointAction.DebuggerCommand">
+                                 <ActionContent
+                                    consoleCommand = "\(xml(command))">
+                                 </ActionContent>
+                              </BreakpointActionProxy>
+
+                """
+            }
+            out += """
+                        </Actions>
+                        <Locations>
+                        </Locations>
+                     </BreakpointContent>
+                  </BreakpointProxy>
+
+            """
+        }
+        out += "   </Breakpoints>\n</Bucket>\n"
+        return out
+    }
+
+    /// A gdb command file: `gdb -x THIS_FILE --args ./App`. gdb has no `$arg3`, so an architecture is required.
+    public static func gdb(_ options: CaptureOptions) -> String {
+        var out = """
+        # imgtrace lldb-script --format gdb: breakpoints that print every image name, then continue.
+        # Load with `gdb -x THIS_FILE --args /path/to/App`, then `run`.
+        set breakpoint pending on
+        set pagination off
+
+        """
+        for target in options.targets {
+            out += "break \(target.symbol)\ncommands\nsilent\nprint \(target.expression)\n"
+            if options.backtraceFrames > 0 { out += "bt \(options.backtraceFrames)\n" }
+            out += "continue\nend\n"
+        }
+        if let marker = options.launchEndSymbol {
+            out += "tbreak \(marker)\ncommands\nsilent\necho \(LaunchMarker.text)\\n\ncontinue\nend\n"
+        }
+        return out
+    }
+
+    /// A stable UUID-shaped id for a breakpoint, so the same options give the same file.
+    static func uuid(_ seed: String) -> String {
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        var digits = ""
+        for round in 0..<2 {
+            for byte in (seed + "#\(round)").utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+            let hex = String(hash, radix: 16, uppercase: true)
+            digits += String(repeating: "0", count: 16 - hex.count) + hex
+        }
+        let c = Array(digits)
+        return [String(c[0..<8]), String(c[8..<12]), String(c[12..<16]), String(c[16..<20]), String(c[20..<32])].joined(separator: "-")
+    }
+
+    static func xml(_ text: String) -> String {
+        text.replacingAll("&", with: "&amp;").replacingAll("\"", with: "&quot;").replacingAll("<", with: "&lt;").replacingAll(">", with: "&gt;")
+    }
+}
+
+private extension String {
+    func replacingAll(_ target: Character, with replacement: String) -> String {
+        var out = ""
+        for c in self { if c == target { out += replacement } else { out.append(c) } }
+        return out
+    }
+}

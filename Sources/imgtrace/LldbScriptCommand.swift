@@ -1,0 +1,66 @@
+import ArgumentParser
+import LaunchTrace
+
+enum CaptureFormat: String, ExpressibleByArgument, CaseIterable {
+    case lldb, xcode, gdb
+}
+
+extension CaptureArch: ExpressibleByArgument {}
+extension CaptureAPI: ExpressibleByArgument {}
+
+/// `imgtrace lldb-script`: writes the capture so nobody has to click through Xcode or know `$x2`.
+struct LldbScriptCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "lldb-script",
+        abstract: "Print debugger breakpoints that log every image name an app loads.",
+        discussion: """
+        The script only sets breakpoints; start the app (`run`) or attach (`process attach --name App --waitfor`) yourself.
+        Without --api or --symbol, every UIKit and AppKit image API is covered.
+        """
+    )
+
+    @Option(help: "Where the name argument sits: arm64 ($x2), armv7 ($r2), x86_64 ($rdx) or portable ($arg3).")
+    var arch: CaptureArch = .portable
+
+    @Option(name: .customLong("api"), help: "An image API to break on (repeatable): \(CaptureAPI.allCases.map(\.rawValue).joined(separator: ", ")).")
+    var apis: [CaptureAPI] = []
+
+    @Option(name: .customLong("symbol"), help: "Another function whose third argument is a C-string name (repeatable).")
+    var symbols: [String] = []
+
+    @Option(help: "Print this many backtrace frames after each name.")
+    var backtrace: Int = 0
+
+    @Flag(help: "Print a timestamp, the thread and the name on one line (a Python breakpoint callback).")
+    var timestamps = false
+
+    @Option(name: .customLong("launch-end"), help: "The function whose first call ends the launch window.")
+    var launchEnd: String = CaptureOptions.defaultLaunchEndSymbol
+
+    @Flag(help: "Do not set the launch-end marker breakpoint.")
+    var noLaunchEnd = false
+
+    @Option(help: "Output: lldb (command file), xcode (Breakpoints_v2.xcbkptlist) or gdb (command file).")
+    var format: CaptureFormat = .lldb
+
+    func validate() throws {
+        guard backtrace >= 0, backtrace <= 1000 else { throw ValidationError("--backtrace must be between 0 and 1000") }
+        if format == .gdb, arch == .portable {
+            throw ValidationError("gdb has no $arg3: pass --arch arm64, armv7 or x86_64 with --format gdb")
+        }
+        if timestamps, format != .lldb { throw ValidationError("--timestamps needs lldb's Python: use --format lldb") }
+    }
+
+    func run() throws {
+        let options = CaptureOptions(arch: arch, apis: apis.isEmpty && symbols.isEmpty ? CaptureAPI.allCases : apis,
+                                     symbols: symbols, backtraceFrames: backtrace, timestamps: timestamps,
+                                     launchEndSymbol: noLaunchEnd ? nil : launchEnd)
+        let text: String
+        switch format {
+        case .lldb: text = CaptureScript.lldb(options)
+        case .xcode: text = CaptureScript.xcode(options)
+        case .gdb: text = CaptureScript.gdb(options)
+        }
+        print(text, terminator: "")
+    }
+}
