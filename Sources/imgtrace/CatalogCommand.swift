@@ -25,6 +25,8 @@ struct CatalogCommand: ParsableCommand {
             inventory = try BundleReader.inventory(of: path, systemImages: systemImages)
         } catch let error as InputError {
             throw failInput(error)
+        } catch {
+            throw failInput(InputError(path: path, reason: "\(error)"))
         }
         let sink = ByteSink()
         switch format {
