@@ -131,7 +131,10 @@ struct DirectoryTree: FileTree {
     func prefix(_ path: String, _ limit: Int) throws -> [UInt8] {
         let (fd, size) = try open(path)
         defer { close(fd) }
-        let count = min(limit, size)
+        return try read(fd, count: min(limit, size), path: path)
+    }
+
+    private func read(_ fd: Int32, count: Int, path: String) throws -> [UInt8] {
         var buffer = [UInt8](repeating: 0, count: count)
         var done = 0
         while done < count {
@@ -145,9 +148,9 @@ struct DirectoryTree: FileTree {
 
     func contents(_ path: String, maxBytes: Int) throws -> [UInt8] {
         let (fd, size) = try open(path)
-        close(fd)
+        defer { close(fd) }
         guard size <= maxBytes else { throw InputError(path: path, reason: "larger than \(maxBytes) bytes; not read") }
-        return try prefix(path, size)
+        return try read(fd, count: size, path: path)
     }
 
     func sha256(_ path: String) throws -> String {

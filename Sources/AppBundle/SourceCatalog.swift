@@ -34,6 +34,9 @@ struct SourceCatalogReader {
         self.root = root
         let prefix = root.isEmpty ? "" : root + "/"
         let files = Set(tree.entries.filter { $0.kind == .file }.map(\.path))
+        // Each set's own files, gathered once: scanning every entry per set is quadratic.
+        var children: [String: [String]] = [:]
+        for file in files { children[parentPath(file), default: []].append(file) }
         // Namespaces come from group folders whose Contents.json sets provides-namespace.
         var namespaces: [String: String] = [:]
         for entry in tree.entries where entry.kind == .directory && entry.path.hasPrefix(prefix) {
@@ -45,7 +48,7 @@ struct SourceCatalogReader {
                 let kind = String(name[name.index(after: name.lastIndex(of: ".")!)...])
                 setCounts[kind, default: 0] += 1
                 if SourceCatalogReader.imageSetKinds.contains(kind) {
-                    readSet(entry.path, name: inherited + String(name[..<name.lastIndex(of: ".")!]), kind: kind, files: files)
+                    readSet(entry.path, name: inherited + String(name[..<name.lastIndex(of: ".")!]), kind: kind, files: files, children: children[entry.path] ?? [])
                 }
                 continue
             }
@@ -73,7 +76,7 @@ struct SourceCatalogReader {
         }
     }
 
-    private mutating func readSet(_ folder: String, name: String, kind: String, files: Set<String>) {
+    private mutating func readSet(_ folder: String, name: String, kind: String, files: Set<String>, children: [String]) {
         guard let json = readJSON(folder + "/Contents.json", files: files) else {
             warnings.append("\(folder): no readable Contents.json; its images are not listed")
             return
@@ -84,8 +87,8 @@ struct SourceCatalogReader {
         if let intent = properties["template-rendering-intent"] as? String { shared["template"] = intent }
         if let intent = properties["symbol-rendering-intent"] as? String { shared["template"] = intent }
         let slots = (json["images"] ?? json["symbols"]) as? [[String: Any]] ?? []
+        let firstImage = images.count
         var referenced = Set<String>()
-        var filledScales: [String: Set<Int>] = [:]
         for slot in slots {
             guard let filename = slot["filename"] as? String else { continue }  // empty slot
             let path = folder + "/" + filename
@@ -105,21 +108,19 @@ struct SourceCatalogReader {
             for key in ["size", "subtype", "display-gamut", "width-class", "height-class", "orientation", "extent"] {
                 if let value = slot[key] as? String { details[key] = value }
             }
-            filledScales[idiom, default: []].insert(scale)
             images.append(SourceCatalogImage(path: path, name: name, scale: scale, idiom: idiom, appearance: appearance,
                                              details: details))
         }
         // A vector in the 1x slot with the 2x/3x slots empty is rasterised at 1x only (a common slip).
         let hasEmptyScaledSlots = slots.contains { $0["filename"] == nil && ($0["scale"] as? String ?? "") != "1x" && $0["scale"] != nil }
-        for image in images where image.path.hasPrefix(folder + "/") && image.scale == 1 && hasEmptyScaledSlots {
+        for image in images[firstImage...] where image.scale == 1 && hasEmptyScaledSlots {
             let ext = image.path.split(separator: ".").last?.lowercased() ?? ""
             if ext == "pdf" || ext == "svg" {
                 warnings.append("\(image.path): vector file in the 1x slot with empty 2x/3x slots; set it to Single Scale")
             }
         }
-        for entry in tree.entries where entry.kind == .file && entry.path.hasPrefix(folder + "/") {
-            let file = entry.path
-            if file != folder + "/Contents.json", !referenced.contains(file), !file.dropFirst(folder.count + 1).contains("/") {
+        for file in children.sorted() {
+            if file != folder + "/Contents.json", !referenced.contains(file) {
                 warnings.append("\(file): in the set but not named by its Contents.json")
             }
         }

@@ -3,10 +3,6 @@ import AssetCatalog
 import ImgtraceSupport
 import Reporters
 
-enum CarFormat: String, ExpressibleByArgument, CaseIterable {
-    case json, text
-}
-
 /// `imgtrace car FILE.car`: every rendition of a compiled catalog, as assetutil lists them.
 struct CarCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -18,7 +14,7 @@ struct CarCommand: ParsableCommand {
     var file: String
 
     @Option(help: "Output format: json (assetutil-compatible) or text.")
-    var format: CarFormat = .json
+    var format: ListingFormat = .json
 
     func run() throws {
         let catalog: CarCatalog

@@ -17,7 +17,7 @@ struct CatalogCommand: ParsableCommand {
     var systemImages: [String] = []
 
     @Option(help: "Output format: text or json.")
-    var format: CarFormat = .text
+    var format: ListingFormat = .text
 
     func run() throws {
         let inventory: BundleInventory

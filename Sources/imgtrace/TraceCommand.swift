@@ -4,10 +4,6 @@ import ImgtraceSupport
 import LaunchTrace
 import Reporters
 
-enum TraceFormat: String, ExpressibleByArgument, CaseIterable {
-    case text, json
-}
-
 /// `imgtrace trace LOG`: only the trace, every ImageLoad and the summary.
 struct TraceCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -19,7 +15,7 @@ struct TraceCommand: ParsableCommand {
     var log: String
 
     @Option(help: "Output format: text or json.")
-    var format: TraceFormat = .text
+    var format: ListingFormat = .text
 
     @Option(name: .customLong("launch-end"), help: "A regular expression; the first matching line ends the launch window.")
     var launchEnd: String?

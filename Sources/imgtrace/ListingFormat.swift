@@ -1,0 +1,6 @@
+import ArgumentParser
+
+/// `--format` of the commands that list one stage's output: a table for people or JSON for tools.
+enum ListingFormat: String, ExpressibleByArgument, CaseIterable {
+    case text, json
+}
