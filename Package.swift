@@ -19,6 +19,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
     targets: [
         .target(name: "ImgtraceSupport"),
@@ -33,7 +34,10 @@ let package = Package(
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]
         ),
-        .target(name: "LaunchAudit", dependencies: ["LaunchTrace", "AppBundle"]),
+        .target(name: "LaunchAudit", dependencies: [
+            "ImgtraceSupport", "LaunchTrace", "AppBundle", "ImageHeaders", .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "Yams", package: "Yams"),
+        ]),
         .target(name: "Reporters", dependencies: ["ImgtraceSupport", "LaunchTrace", "AssetCatalog", "AppBundle", "LaunchAudit"]),
         .executableTarget(
             name: "imgtrace",

@@ -12,14 +12,17 @@ public struct BundleInventory: Sendable {
     public var junk: [String]
     /// Problems that did not stop the inventory, each naming a path.
     public var warnings: [String]
+    /// Names that a system image folder's mapping file sends to another file, sorted by folder and name.
+    public var aliases: [ImageAlias]
 
     public init(bundles: [BundleInfo] = [], images: [BundleImage] = [], references: [ImageReference] = [],
-                junk: [String] = [], warnings: [String] = []) {
+                junk: [String] = [], warnings: [String] = [], aliases: [ImageAlias] = []) {
         self.bundles = bundles
         self.images = images
         self.references = references
         self.junk = junk
         self.warnings = warnings
+        self.aliases = aliases
     }
 }
 
@@ -54,6 +57,16 @@ public struct BundleInfo: Equatable, Sendable {
         self.infoPlistPath = infoPlistPath
         self.info = info
         self.localizations = localizations
+    }
+}
+
+extension BundleInfo {
+    /// macOS and GNUstep bundles look names up the AppKit way (`NSImage`): any image extension
+    /// may be left off, and device and scale variants are representations of one image.
+    public var usesAppKitNames: Bool {
+        if kind == .systemImages { return true }
+        if let platform = info?.platform?.lowercased(), platform.contains("mac") || platform == "gnustep" { return true }
+        return resourceRoot.hasSuffix("Resources") && resourceRoot != id
     }
 }
 
@@ -166,5 +179,36 @@ public struct ImageReference: Equatable, Sendable {
         self.file = file
         self.name = name
         self.kind = kind
+    }
+}
+
+extension BundleInventory {
+    /// Adds the inventory of another input (a second `--bundle`), its bundle ids, image ids and
+    /// paths prefixed with `label` so they stay unique. The first input stays the top bundle.
+    public mutating func append(_ other: BundleInventory, as label: String) {
+        func bundleId(_ id: String) -> String { id == "." ? label : label + "/" + id }
+        func path(_ p: String) -> String { label + "/" + p }
+        bundles += other.bundles.map { bundle in
+            var copy = bundle
+            copy.id = bundleId(bundle.id)
+            copy.infoPlistPath = bundle.infoPlistPath.map(path)
+            return copy
+        }
+        images += other.images.map { image in
+            var copy = image
+            copy.id = path(image.id)
+            copy.bundle = bundleId(image.bundle)
+            copy.path = path(image.path)
+            return copy
+        }
+        images.sort { $0.id < $1.id }
+        references += other.references.map {
+            ImageReference(bundle: bundleId($0.bundle), file: path($0.file), name: $0.name, kind: $0.kind)
+        }
+        junk += other.junk.map(path)
+        warnings += other.warnings.map(path)
+        aliases += other.aliases.map {
+            ImageAlias(bundle: bundleId($0.bundle), name: $0.name, target: $0.target, via: $0.via, file: $0.file)
+        }
     }
 }

@@ -245,12 +245,7 @@ private struct InventoryBuilder {
         return root
     }
 
-    /// macOS and GNUstep bundles look names up the AppKit way: any image extension may be left off.
-    private func usesAppKitNames(_ info: BundleInfo?) -> Bool {
-        guard let info else { return false }
-        if let platform = info.info?.platform?.lowercased(), platform.contains("mac") || platform == "gnustep" { return true }
-        return info.resourceRoot.hasSuffix("Resources") && info.resourceRoot != info.id
-    }
+    private func usesAppKitNames(_ info: BundleInfo?) -> Bool { info?.usesAppKitNames ?? false }
 
     /// The path a name would use: relative to the bundle's resource root, without its `.lproj` folder.
     private func lookupPath(_ path: String, bundle: String, resourceRoot: String) -> String {
@@ -455,6 +450,19 @@ private struct InventoryBuilder {
             guard LooseImageName.imageExtensions.contains(ext) || ext.isEmpty else { continue }
             addFile(tree, treeIndex: index, path: entry.path, size: entry.size, bundle: id, relative: entry.path,
                     source: .systemImages, appKitNames: true, mustBeImage: !ext.isEmpty, idPrefix: id + "/")
+        }
+        if tree.entries.contains(where: { $0.path == ImageAliases.mappingFile && $0.kind == .file }) {
+            do {
+                let bytes = try tree.contents(ImageAliases.mappingFile, maxBytes: BundleReader.maxPlistBytes)
+                guard let pairs = ImageAliases.parseStrings(bytes) else {
+                    inventory.warnings.append("\(id)/\(ImageAliases.mappingFile): not a strings file (`key = value;`)")
+                    return
+                }
+                let names = Set(inventory.images.filter { $0.bundle == id }.map(\.name))
+                inventory.aliases += ImageAliases.aliases(mapping: pairs, existing: names, bundle: id)
+            } catch {
+                inventory.warnings.append("\(id)/\(ImageAliases.mappingFile): \(describe(error))")
+            }
         }
     }
 

@@ -1,3 +1,4 @@
+import ImgtraceSupport
 import AppBundle
 
 /// `imgtrace catalog --format json`: `{"schemaVersion":1,"bundles":[…],"images":[…],"references":[…],"junk":[…],"warnings":[…]}`.
@@ -167,20 +168,6 @@ public enum CatalogTextReport {
         let tenths = Int((value * 10).rounded())
         return "\(tenths / 10).\(abs(tenths % 10))"
     }
-}
-
-/// Byte counts for people: `812 B`, `14.2 KiB`, `3.1 MiB`.
-public func kibibytes(_ bytes: Int) -> String {
-    if bytes < 1024 { return "\(bytes) B" }
-    let units = ["KiB", "MiB", "GiB", "TiB"]
-    var value = Double(bytes) / 1024
-    var unit = 0
-    while value >= 1024 && unit < units.count - 1 {
-        value /= 1024
-        unit += 1
-    }
-    let tenths = Int((value * 10).rounded())
-    return "\(tenths / 10).\(tenths % 10) \(units[unit])"
 }
 
 /// "3 nib, 2 appIcon" — counts of references by kind.

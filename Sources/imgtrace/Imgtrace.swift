@@ -10,7 +10,8 @@ struct Imgtrace: ParsableCommand {
         Exit codes: 0 success; 1 policy failure; 2 an input could not be read; 64 usage error.
         """,
         version: "0.1.0",
-        subcommands: [TraceCommand.self, CarCommand.self, CatalogCommand.self, LldbScriptCommand.self]
+        subcommands: [AnalyzeCommand.self, TraceCommand.self, CarCommand.self, CatalogCommand.self, LldbScriptCommand.self,
+                      DevicesCommand.self, RulesCommand.self]
     )
 }
 

@@ -1,0 +1,66 @@
+/// Everything a team can tune: read from `.imgtrace.yml`, overridden by flags.
+public struct AuditConfig: Sendable, Equatable {
+    /// A device profile id or model name (`imgtrace devices`).
+    public var device: String?
+    /// A regular expression; the first matching log line ends the launch window.
+    public var launchEnd: String?
+    /// The lowest severity that fails the run (`never` = nil).
+    public var failOn: Severity? = .error
+    public var thresholds = Thresholds()
+    public var budgets = Budgets()
+    public var ignore = Ignores()
+    /// Severity per rule id, replacing the rule's default.
+    public var severities: [String: Severity] = [:]
+    /// How much a metric may grow over the baseline before it fails the run.
+    public var baselineTolerance = BaselineTolerance()
+
+    public init() {}
+
+    /// The limits rules measure against.
+    public struct Thresholds: Sendable, Equatable {
+        /// `repeated-load` becomes a warning at this many lookups of one name in one launch.
+        public var repeatedLoadWarning = 10
+        /// `oversized-pixels` allows an image this fraction larger than the screen (0.1 = 10%).
+        public var oversizedTolerance = 0.0
+        /// `oversized-memory` fires above this many decoded bytes; nil = one full screen of the device.
+        public var oversizedMemoryBytes: Int?
+        /// `large-file` fires above this many bytes on disk.
+        public var largeFileBytes = 512 * 1024
+
+        public init() {}
+    }
+
+    /// Limits on the launch as a whole; exceeding one fails the run.
+    public struct Budgets: Sendable, Equatable {
+        public var maxLaunchLoads: Int?
+        public var maxLaunchImages: Int?
+        public var maxLaunchDecodedBytes: Int?
+        public var maxLaunchBytesOnDisk: Int?
+        public var maxImageDecodedBytes: Int?
+        public var maxMissingImages: Int?
+
+        public init() {}
+    }
+
+    /// What the audit does not report.
+    public struct Ignores: Sendable, Equatable {
+        /// Exact image names.
+        public var names: Set<String> = []
+        /// Shell globs matched against names and asset paths (`Onboarding/*`, `*.jpg`).
+        public var globs: [String] = []
+        /// Rule ids.
+        public var rules: Set<String> = []
+
+        public init() {}
+    }
+
+    /// Growth allowed over a baseline, as fractions (0.05 = 5%) or counts.
+    public struct BaselineTolerance: Sendable, Equatable {
+        public var launchDecodedBytes = 0.05
+        public var launchBytesOnDisk = 0.05
+        public var launchImages = 0
+        public var launchLoads = 0
+
+        public init() {}
+    }
+}

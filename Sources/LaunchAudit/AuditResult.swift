@@ -1,0 +1,99 @@
+import AppBundle
+import LaunchTrace
+
+/// Every load of one requested name (or of a nil or empty name), across all logs.
+public struct NameUse: Sendable {
+    /// The name as the app passed it; nil for nil-name hits.
+    public var name: String?
+    /// `ok`, `nil` or `empty`.
+    public var status: LoadStatus
+    public var kind: RequestKind
+    public var resolution: Resolution
+    /// APIs it was loaded through, sorted.
+    public var apis: [String]
+    public var launchLoads: Int
+    public var afterLaunchLoads: Int
+    /// The most launch loads in any one log: repeats are judged per launch.
+    public var maxLaunchLoadsPerLog: Int
+    /// The first load (launch window first, then after launch).
+    public var firstLine: LogLine
+    /// Launch-window lines, at most `Finding.maxLines`.
+    public var launchLines: [LogLine]
+
+    /// How the name is shown: the name, or `(nil)` / `(empty)`.
+    public var displayName: String {
+        switch status {
+        case .nil: return "(nil)"
+        case .empty: return "(empty)"
+        default: return name ?? "(nil)"
+        }
+    }
+}
+
+/// Hits that printed no readable name, by status.
+public struct UnreadableHits: Sendable, Equatable {
+    public var status: LoadStatus
+    public var count: Int
+    public var lines: [LogLine]
+}
+
+/// Figures for one phase (launch or after launch) of one log or of all logs together.
+public struct PhaseMetrics: Sendable, Equatable {
+    /// Every hit, readable or not.
+    public var loads = 0
+    /// Distinct names asked for (nil and empty count as one name each).
+    public var names = 0
+    /// Distinct images resolved to.
+    public var images = 0
+    /// Sum over those images of decoded bytes.
+    public var decodedBytes = 0
+    /// Sum over those images of bytes on disk.
+    public var bytesOnDisk = 0
+    /// Distinct names that resolved to nothing (paths outside the bundle excluded).
+    public var missing = 0
+    /// Loads beyond the first of each name.
+    public var repeated = 0
+    /// Hits that printed no readable name.
+    public var unreadable = 0
+    /// The largest decoded size of one image.
+    public var largestImageDecodedBytes = 0
+
+    public init() {}
+}
+
+/// Launch and after-launch figures.
+public struct AuditMetrics: Sendable, Equatable {
+    public var launch = PhaseMetrics()
+    /// Present when a launch-end marker was found in a log.
+    public var afterLaunch: PhaseMetrics?
+
+    public init() {}
+}
+
+/// One analysed log.
+public struct LogReport: Sendable {
+    /// The path as given.
+    public var path: String
+    public var summary: TraceSummary
+    public var metrics: AuditMetrics
+}
+
+/// The outcome of an audit: every name resolved, findings, metrics, the device judged for.
+public struct AuditResult: Sendable {
+    public var device: DeviceProfile
+    public var logs: [LogReport]
+    /// Figures over all logs together (loads summed, images counted once).
+    public var metrics: AuditMetrics
+    /// Every name loaded, launch-window names first, each group by cost (decoded bytes) then name.
+    public var uses: [NameUse]
+    public var unreadable: [UnreadableHits]
+    /// Findings in report order, ignores and severity overrides applied.
+    public var findings: [Finding]
+    /// The top bundle's name and the number of images in the inventory.
+    public var bundleNames: [String]
+    public var inventoryImages: Int
+    /// Budgets from the config that the launch window exceeded.
+    public var budgetBreaches: [BudgetBreach]
+    /// The lowest severity that fails the run; nil = never.
+    public var failOn: Severity?
+}

@@ -1,0 +1,45 @@
+/// A budget from the config that the launch exceeded.
+public struct BudgetBreach: Sendable, Equatable {
+    /// The config key, e.g. `maxLaunchDecodedBytes`.
+    public var budget: String
+    public var limit: Int
+    public var actual: Int
+    /// Whether the figures are bytes (for wording).
+    public var isBytes: Bool
+}
+
+extension AuditConfig.Budgets {
+    /// The budgets `metrics` exceed, in a fixed order.
+    public func breaches(of metrics: PhaseMetrics) -> [BudgetBreach] {
+        let checks: [(String, Int?, Int, Bool)] = [
+            ("maxLaunchLoads", maxLaunchLoads, metrics.loads, false),
+            ("maxLaunchImages", maxLaunchImages, metrics.images, false),
+            ("maxLaunchDecodedBytes", maxLaunchDecodedBytes, metrics.decodedBytes, true),
+            ("maxLaunchBytesOnDisk", maxLaunchBytesOnDisk, metrics.bytesOnDisk, true),
+            ("maxImageDecodedBytes", maxImageDecodedBytes, metrics.largestImageDecodedBytes, true),
+            ("maxMissingImages", maxMissingImages, metrics.missing, false),
+        ]
+        return checks.compactMap { name, limit, actual, bytes in
+            guard let limit, actual > limit else { return nil }
+            return BudgetBreach(budget: name, limit: limit, actual: actual, isBytes: bytes)
+        }
+    }
+}
+
+extension AuditResult {
+    /// Findings at or above the config's `failOn` severity.
+    public var failingFindings: [Finding] {
+        guard let level = failOn else { return [] }
+        return findings.filter { $0.severity <= level }
+    }
+
+    /// Whether the run fails the policy: a finding at or above `failOn`, or a budget exceeded.
+    public var fails: Bool { !failingFindings.isEmpty || !budgetBreaches.isEmpty }
+
+    /// Findings per severity, every severity present.
+    public var severityCounts: [Severity: Int] {
+        var counts = Dictionary(uniqueKeysWithValues: Severity.allCases.map { ($0, 0) })
+        for finding in findings { counts[finding.severity, default: 0] += 1 }
+        return counts
+    }
+}

@@ -1,0 +1,70 @@
+/// A screen the audit judges images against: its size in points, its scale and its idiom.
+public struct DeviceProfile: Sendable, Equatable {
+    /// Stable id used by `--device`, e.g. `iphone-17-pro-max`.
+    public var id: String
+    /// The models that share this screen, as Apple names them.
+    public var models: [String]
+    /// Portrait width and height in points.
+    public var pointWidth: Int
+    public var pointHeight: Int
+    /// 2 or 3.
+    public var scale: Int
+    /// `phone` or `pad`, the idiom catalog renditions and `~iphone`/`~ipad` files are chosen by.
+    public var idiom: String
+
+    public init(id: String, models: [String], pointWidth: Int, pointHeight: Int, scale: Int, idiom: String) {
+        self.id = id
+        self.models = models
+        self.pointWidth = pointWidth
+        self.pointHeight = pointHeight
+        self.scale = scale
+        self.idiom = idiom
+    }
+
+    public var pixelWidth: Int { pointWidth * scale }
+    public var pixelHeight: Int { pointHeight * scale }
+    /// One full screen decoded at 4 bytes per pixel: the default `oversized-memory` threshold.
+    public var fullScreenBytes: Int { pixelWidth * pixelHeight * 4 }
+
+    /// The built-in profiles (image-facts.md §2.5), phones then pads, smallest first.
+    public static let builtIn: [DeviceProfile] = [
+        .init(id: "iphone-se", models: ["iPhone SE (2nd gen)", "iPhone SE (3rd gen)"], pointWidth: 375, pointHeight: 667, scale: 2, idiom: "phone"),
+        .init(id: "iphone-11", models: ["iPhone XR", "iPhone 11"], pointWidth: 414, pointHeight: 896, scale: 2, idiom: "phone"),
+        .init(id: "iphone-13-mini", models: ["iPhone 12 mini", "iPhone 13 mini"], pointWidth: 375, pointHeight: 812, scale: 3, idiom: "phone"),
+        .init(id: "iphone-11-pro-max", models: ["iPhone XS Max", "iPhone 11 Pro Max"], pointWidth: 414, pointHeight: 896, scale: 3, idiom: "phone"),
+        .init(id: "iphone-14", models: ["iPhone 12", "iPhone 12 Pro", "iPhone 13", "iPhone 13 Pro", "iPhone 14", "iPhone 16e"],
+              pointWidth: 390, pointHeight: 844, scale: 3, idiom: "phone"),
+        .init(id: "iphone-16", models: ["iPhone 14 Pro", "iPhone 15", "iPhone 15 Pro", "iPhone 16"], pointWidth: 393, pointHeight: 852, scale: 3, idiom: "phone"),
+        .init(id: "iphone-17-pro", models: ["iPhone 16 Pro", "iPhone 17", "iPhone 17 Pro"], pointWidth: 402, pointHeight: 874, scale: 3, idiom: "phone"),
+        .init(id: "iphone-air", models: ["iPhone Air"], pointWidth: 420, pointHeight: 912, scale: 3, idiom: "phone"),
+        .init(id: "iphone-14-plus", models: ["iPhone 12 Pro Max", "iPhone 13 Pro Max", "iPhone 14 Plus"], pointWidth: 428, pointHeight: 926, scale: 3, idiom: "phone"),
+        .init(id: "iphone-16-plus", models: ["iPhone 14 Pro Max", "iPhone 15 Plus", "iPhone 15 Pro Max", "iPhone 16 Plus"],
+              pointWidth: 430, pointHeight: 932, scale: 3, idiom: "phone"),
+        .init(id: "iphone-17-pro-max", models: ["iPhone 16 Pro Max", "iPhone 17 Pro Max"], pointWidth: 440, pointHeight: 956, scale: 3, idiom: "phone"),
+        .init(id: "ipad-mini", models: ["iPad mini (6th gen)", "iPad mini (A17 Pro)"], pointWidth: 744, pointHeight: 1133, scale: 2, idiom: "pad"),
+        .init(id: "ipad-air-11", models: ["iPad (10th gen)", "iPad (A16)", "iPad Air 11\""], pointWidth: 820, pointHeight: 1180, scale: 2, idiom: "pad"),
+        .init(id: "ipad-pro-11", models: ["iPad Pro 11\" (1st gen)", "iPad Pro 11\" (2nd gen)", "iPad Pro 11\" (3rd gen)", "iPad Pro 11\" (4th gen)"],
+              pointWidth: 834, pointHeight: 1194, scale: 2, idiom: "pad"),
+        .init(id: "ipad-pro-11-m4", models: ["iPad Pro 11\" (M4)"], pointWidth: 834, pointHeight: 1210, scale: 2, idiom: "pad"),
+        .init(id: "ipad-pro-12.9", models: ["iPad Pro 12.9\"", "iPad Air 13\""], pointWidth: 1024, pointHeight: 1366, scale: 2, idiom: "pad"),
+        .init(id: "ipad-pro-13-m4", models: ["iPad Pro 13\" (M4)"], pointWidth: 1032, pointHeight: 1376, scale: 2, idiom: "pad"),
+    ]
+
+    /// The largest current iPhone.
+    public static let `default` = builtIn.first { $0.id == "iphone-17-pro-max" }!
+
+    /// Finds a profile by id or model name, ignoring case, spaces and punctuation
+    /// (`iphone-16-pro-max`, `"iPhone 16 Pro Max"` and `iphone16promax` all work).
+    public static func named(_ name: String) -> DeviceProfile? {
+        let key = normalized(name)
+        if let byId = builtIn.first(where: { normalized($0.id) == key }) { return byId }
+        return builtIn.first { $0.models.contains { normalized($0) == key } }
+    }
+
+    private static func normalized(_ text: String) -> String {
+        String(text.lowercased().unicodeScalars.filter { CharacterSet.alphanumerics.contains($0) || $0 == "." }.map(Character.init))
+            .replacingOccurrences(of: "inch", with: "")
+    }
+}
+
+import Foundation

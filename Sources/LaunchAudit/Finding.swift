@@ -1,0 +1,100 @@
+import Crypto
+
+/// How bad a finding is. Ordered from most to least severe.
+public enum Severity: String, Sendable, CaseIterable, Comparable {
+    case error, warning, note
+
+    public static func < (a: Severity, b: Severity) -> Bool {
+        allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
+    }
+}
+
+/// A place in one of the analysed logs.
+public struct LogLine: Sendable, Equatable, Comparable, Hashable {
+    /// Index of the log among the inputs, in the order given.
+    public var log: Int
+    /// 1-based line.
+    public var line: Int
+
+    public init(log: Int, line: Int) {
+        self.log = log
+        self.line = line
+    }
+
+    public static func < (a: LogLine, b: LogLine) -> Bool { (a.log, a.line) < (b.log, b.line) }
+}
+
+/// A measured value attached to a finding.
+public enum FindingValue: Sendable, Equatable {
+    case int(Int)
+    case number(Double)
+    case string(String)
+}
+
+/// One problem a rule found.
+public struct Finding: Sendable, Equatable {
+    /// The rule's stable id, e.g. `missing-image`.
+    public var rule: String
+    public var severity: Severity
+    /// Stable across runs for the same problem: rule + normalised asset identity + device.
+    public var fingerprint: String
+    /// One sentence that names what and how much.
+    public var message: String
+    /// What to do about it.
+    public var fix: String
+    /// The names the app asked for, sorted.
+    public var names: [String]
+    /// Ids of the images involved, sorted.
+    public var assets: [String]
+    /// Bundle-relative paths of those images (a `.car` for renditions), sorted, without repeats.
+    public var paths: [String]
+    /// Log lines involved, sorted; at most `Finding.maxLines`.
+    public var lines: [LogLine]
+    /// Measured values by name.
+    public var values: [String: FindingValue]
+    /// Bytes this problem wastes (decoded or on disk); findings of one severity are ranked by it.
+    public var cost: Int
+    /// Loads involved; the tie-breaker after cost.
+    public var occurrences: Int
+
+    /// More log lines than this are counted, not listed.
+    public static let maxLines = 100
+
+    public init(rule: String, severity: Severity, identity: String, device: String, message: String, fix: String,
+                names: [String] = [], assets: [String] = [], paths: [String] = [], lines: [LogLine] = [],
+                values: [String: FindingValue] = [:], cost: Int = 0, occurrences: Int = 0) {
+        self.rule = rule
+        self.severity = severity
+        self.fingerprint = Finding.fingerprint(rule: rule, identity: identity, device: device)
+        self.message = message
+        self.fix = fix
+        self.names = names.sorted()
+        self.assets = assets.sorted()
+        self.paths = Array(Set(paths)).sorted()
+        self.lines = Array(lines.sorted().prefix(Finding.maxLines))
+        self.values = values
+        self.cost = cost
+        self.occurrences = occurrences
+    }
+
+    /// The first 16 hex digits of SHA-256 over `rule`, `identity` and `device`, separated by NUL.
+    public static func fingerprint(rule: String, identity: String, device: String) -> String {
+        let digest = SHA256.hash(data: Array("\(rule)\u{0}\(identity)\u{0}\(device)".utf8))
+        let digits = Array("0123456789abcdef".utf8)
+        var out: [UInt8] = []
+        for byte in digest.prefix(8) {
+            out.append(digits[Int(byte >> 4)])
+            out.append(digits[Int(byte & 0xF)])
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Report order: most severe first, then the costliest, then the most loads, then by rule and fingerprint.
+    public static func reportOrder(_ a: Finding, _ b: Finding) -> Bool {
+        if a.severity != b.severity { return a.severity < b.severity }
+        if a.cost != b.cost { return a.cost > b.cost }
+        if a.occurrences != b.occurrences { return a.occurrences > b.occurrences }
+        if a.rule != b.rule { return a.rule < b.rule }
+        return a.fingerprint < b.fingerprint
+    }
+}

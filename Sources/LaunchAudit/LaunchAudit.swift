@@ -1,5 +1,0 @@
-/// The `LaunchAudit` stage of the imgtrace pipeline (see DESIGN.md). Filled by its own issue.
-public enum LaunchAuditStage {
-    /// The stage's name, as the pipeline diagram spells it.
-    public static let name = "LaunchAudit"
-}

@@ -1,0 +1,195 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import AppBundle
+import LaunchTrace
+
+/// Resolves a stream of loads against an inventory and judges them.
+///
+/// Feed each log's events in order between `beginLog` and `endLog`, then call `finish`. Memory
+/// grows with the number of distinct names, not with the number of loads, so a log of any size
+/// can be streamed through; `add` returns each load's resolution for reporters that list loads.
+public final class LaunchAuditor {
+    public let device: DeviceProfile
+    public let config: AuditConfig
+    public let inventory: BundleInventory
+    private let resolver: NameResolver
+
+    private struct Key: Hashable {
+        var kind: RequestKind
+        var status: LoadStatus
+        var name: String?
+    }
+    private var index: [Key: Int] = [:]
+    private var uses: [NameUse] = []
+    private var apiSets: [Set<String>] = []
+    private var logLaunch: [Int] = []
+    private var logAfter: [Int] = []
+    private var unreadable: [LoadStatus: UnreadableHits] = [:]
+    private var logUnreadable = (launch: 0, after: 0)
+    private var logs: [LogReport] = []
+    private var currentLog = -1
+    private var currentPath = ""
+
+    public init(inventory: BundleInventory, device: DeviceProfile, config: AuditConfig = AuditConfig()) {
+        self.inventory = inventory
+        self.device = device
+        self.config = config
+        resolver = NameResolver(inventory: inventory, device: device)
+    }
+
+    /// Starts the next log; loads added until `endLog` belong to it.
+    public func beginLog(_ path: String) {
+        currentLog = logs.count
+        currentPath = path
+        for i in logLaunch.indices {
+            logLaunch[i] = 0
+            logAfter[i] = 0
+        }
+        logUnreadable = (0, 0)
+    }
+
+    /// Resolves one load and counts it. Returns the resolution, or nil for a hit without a name
+    /// (error, address only, skipped), which only counts towards `trace-unreadable`.
+    @discardableResult
+    public func add(_ load: ImageLoad) -> Resolution? {
+        let here = LogLine(log: currentLog, line: load.line)
+        let launch = load.phase == .launch
+        switch load.status {
+        case .error, .addressOnly, .skipped:
+            var hits = unreadable[load.status] ?? UnreadableHits(status: load.status, count: 0, lines: [])
+            hits.count += 1
+            if hits.lines.count < Finding.maxLines { hits.lines.append(here) }
+            unreadable[load.status] = hits
+            if launch { logUnreadable.launch += 1 } else { logUnreadable.after += 1 }
+            return nil
+        case .ok, .nil, .empty:
+            break
+        }
+        let name = load.status == .ok ? load.name : nil
+        let kind = name.map { RequestKind.of(api: load.api, name: $0) } ?? .name
+        let key = Key(kind: kind, status: load.status, name: name)
+        let slot: Int
+        if let found = index[key] {
+            slot = found
+        } else {
+            slot = uses.count
+            index[key] = slot
+            let resolution: Resolution
+            switch load.status {
+            case .nil: resolution = Resolution(image: nil, how: "the app passed nil (UIKit logs `Invalid asset name supplied: '(null)'`)", cause: .nilName)
+            case .empty: resolution = Resolution(image: nil, how: "the app passed an empty name", cause: .emptyName)
+            default: resolution = resolver.resolve(name ?? "", kind: kind)
+            }
+            uses.append(NameUse(name: name, status: load.status, kind: kind, resolution: resolution, apis: [],
+                                launchLoads: 0, afterLaunchLoads: 0, maxLaunchLoadsPerLog: 0, firstLine: here, launchLines: []))
+            apiSets.append([])
+            logLaunch.append(0)
+            logAfter.append(0)
+        }
+        if let api = load.api, !apiSets[slot].contains(api) { apiSets[slot].insert(api) }
+        if launch {
+            if uses[slot].launchLoads == 0 { uses[slot].firstLine = here }
+            uses[slot].launchLoads += 1
+            logLaunch[slot] += 1
+            if uses[slot].launchLines.count < Finding.maxLines { uses[slot].launchLines.append(here) }
+        } else {
+            uses[slot].afterLaunchLoads += 1
+            logAfter[slot] += 1
+        }
+        return uses[slot].resolution
+    }
+
+    /// Ends the current log with its summary.
+    public func endLog(_ summary: TraceSummary) {
+        for i in uses.indices where logLaunch[i] > uses[i].maxLaunchLoadsPerLog { uses[i].maxLaunchLoadsPerLog = logLaunch[i] }
+        var metrics = AuditMetrics()
+        metrics.launch = phaseMetrics(counts: logLaunch, unreadable: logUnreadable.launch)
+        if summary.launchEnd != nil {
+            metrics.afterLaunch = phaseMetrics(counts: logAfter, unreadable: logUnreadable.after)
+        }
+        logs.append(LogReport(path: currentPath, summary: summary, metrics: metrics))
+    }
+
+    private func phaseMetrics(counts: [Int], unreadable: Int) -> PhaseMetrics {
+        var m = PhaseMetrics()
+        var seen = Set<String>()
+        m.unreadable = unreadable
+        m.loads = unreadable
+        for (i, use) in uses.enumerated() where counts[i] > 0 {
+            m.loads += counts[i]
+            m.names += 1
+            m.repeated += counts[i] - 1
+            guard let image = use.resolution.image else {
+                if use.resolution.cause != .outsideBundle { m.missing += 1 }
+                continue
+            }
+            guard seen.insert(image.id).inserted else { continue }
+            m.images += 1
+            m.decodedBytes &+= image.decodedBytes ?? 0
+            m.bytesOnDisk &+= image.bytesOnDisk
+            m.largestImageDecodedBytes = max(m.largestImageDecodedBytes, image.decodedBytes ?? 0)
+        }
+        return m
+    }
+
+    /// Runs every rule and returns the result.
+    public func finish() -> AuditResult {
+        for i in uses.indices { uses[i].apis = apiSets[i].sorted() }
+        var combined = AuditMetrics()
+        let launchCounts = uses.map(\.launchLoads)
+        let totalUnreadable = logs.reduce(0) { $0 + $1.metrics.launch.unreadable }
+        combined.launch = phaseMetrics(counts: launchCounts, unreadable: totalUnreadable)
+        // A name loaded once in each of two launches is not a repeat.
+        combined.launch.repeated = logs.reduce(0) { $0 + $1.metrics.launch.repeated }
+        if logs.contains(where: { $0.metrics.afterLaunch != nil }) {
+            let after = logs.reduce(0) { $0 + ($1.metrics.afterLaunch?.unreadable ?? 0) }
+            combined.afterLaunch = phaseMetrics(counts: uses.map(\.afterLaunchLoads), unreadable: after)
+            combined.afterLaunch?.repeated = logs.reduce(0) { $0 + ($1.metrics.afterLaunch?.repeated ?? 0) }
+        }
+        let hits = unreadable.values.sorted { $0.status < $1.status }
+        let context = RuleContext(device: device, config: config, inventory: inventory,
+                                  uses: uses.filter { $0.launchLoads > 0 }, unreadable: hits, logs: logs)
+        var findings: [Finding] = []
+        for rule in Rules.all where !config.ignore.rules.contains(rule.id) {
+            for var finding in rule.check(context) {
+                if let severity = config.severities[finding.rule] { finding.severity = severity }
+                if !isIgnored(finding) { findings.append(finding) }
+            }
+        }
+        findings.sort(by: Finding.reportOrder)
+        let ordered = uses.sorted { a, b in
+            if (a.launchLoads > 0) != (b.launchLoads > 0) { return a.launchLoads > 0 }
+            let ca = a.resolution.image?.decodedBytes ?? 0, cb = b.resolution.image?.decodedBytes ?? 0
+            if ca != cb { return ca > cb }
+            if a.displayName != b.displayName { return a.displayName < b.displayName }
+            return a.kind.rawValue < b.kind.rawValue
+        }
+        let top = inventory.bundles.filter { $0.kind != .systemImages }.map(\.name)
+        return AuditResult(device: device, logs: logs, metrics: combined, uses: ordered, unreadable: hits,
+                           findings: findings, bundleNames: top, inventoryImages: inventory.images.count,
+                           budgetBreaches: worstBreaches(), failOn: config.failOn)
+    }
+
+    /// Budgets apply to one launch: the worst log decides.
+    private func worstBreaches() -> [BudgetBreach] {
+        var worst: [String: BudgetBreach] = [:]
+        var order: [String] = []
+        for log in logs {
+            for breach in config.budgets.breaches(of: log.metrics.launch) {
+                if worst[breach.budget] == nil { order.append(breach.budget) }
+                if breach.actual > worst[breach.budget]?.actual ?? -1 { worst[breach.budget] = breach }
+            }
+        }
+        return order.compactMap { worst[$0] }
+    }
+
+    private func isIgnored(_ finding: Finding) -> Bool {
+        let ignore = config.ignore
+        if finding.names.contains(where: ignore.names.contains) { return true }
+        let subjects = finding.names + finding.paths + finding.assets
+        return ignore.globs.contains { glob in subjects.contains { fnmatch(glob, $0, 0) == 0 } }
+    }
+}

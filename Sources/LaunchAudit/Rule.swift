@@ -1,0 +1,71 @@
+import AppBundle
+import ImgtraceSupport
+
+/// One check over an audited launch. Each rule is a small type with a stable id, a one-line
+/// summary, a default severity, its thresholds and examples that are also its tests.
+public protocol AuditRule {
+    /// Stable id used in reports, baselines, ignores and severity overrides.
+    static var id: String { get }
+    /// What it flags, in one line.
+    static var summary: String { get }
+    static var defaultSeverity: Severity { get }
+    /// The thresholds and config keys it reads, in words.
+    static var parameters: String { get }
+    /// Small launches that fire the rule, and ones that must not.
+    static var examples: [RuleExample] { get }
+    /// The findings over one audited launch.
+    static func check(_ context: RuleContext) -> [Finding]
+}
+
+/// Every rule, in the order `imgtrace rules` lists them.
+public enum Rules {
+    public static let all: [any AuditRule.Type] = [
+        MissingImageRule.self, RepeatedLoadRule.self, UncachedRepeatRule.self, DuplicateContentRule.self,
+        OversizedPixelsRule.self, OversizedMemoryRule.self, LargeFileRule.self, ScaleMismatchRule.self,
+        LooseImageRule.self, BundleJunkRule.self, TraceUnreadableRule.self,
+    ]
+
+    public static func named(_ id: String) -> (any AuditRule.Type)? { all.first { $0.id == id } }
+}
+
+/// What a rule sees: the device, the thresholds, the inventory and every name loaded at launch.
+public struct RuleContext: Sendable {
+    public var device: DeviceProfile
+    public var config: AuditConfig
+    public var inventory: BundleInventory
+    /// Names loaded in the launch window (of any log).
+    public var uses: [NameUse]
+    public var unreadable: [UnreadableHits]
+    public var logs: [LogReport]
+
+    /// Whether the image is judged by UIKit's rules (scale variants, app thinning); AppKit
+    /// and system images pick representations at draw time and ship no thinning.
+    public func isUIKit(_ image: BundleImage) -> Bool {
+        guard let bundle = inventory.bundles.first(where: { $0.id == image.bundle }) else { return true }
+        return !bundle.usesAppKitNames
+    }
+
+    /// Launch uses grouped by the image they resolved to, in a stable order.
+    public var usesByImage: [(image: BundleImage, uses: [NameUse])] {
+        var groups: [String: (BundleImage, [NameUse])] = [:]
+        for use in uses {
+            guard let image = use.resolution.image else { continue }
+            groups[image.id, default: (image, [])].1.append(use)
+        }
+        return groups.keys.sorted().map { (groups[$0]!.0, groups[$0]!.1) }
+    }
+
+    /// A finding about one image, with the names that loaded it and their lines.
+    public func finding(_ rule: any AuditRule.Type, severity: Severity? = nil, image: BundleImage, uses: [NameUse],
+                        message: String, fix: String, values: [String: FindingValue], cost: Int) -> Finding {
+        Finding(rule: rule.id, severity: severity ?? rule.defaultSeverity, identity: image.id, device: device.id,
+                message: message, fix: fix, names: uses.compactMap(\.name), assets: [image.id], paths: [image.path],
+                lines: uses.flatMap(\.launchLines), values: values, cost: cost, occurrences: uses.reduce(0) { $0 + $1.launchLoads })
+    }
+}
+
+/// `120×80 px`.
+func pixelText(_ image: BundleImage) -> String {
+    guard let w = image.pixelWidth, let h = image.pixelHeight else { return "unknown size" }
+    return "\(w)×\(h) px"
+}

@@ -1,0 +1,116 @@
+import AppBundle
+import ImageHeaders
+import LaunchTrace
+
+/// A tiny launch — the images an app ships and the loads of its log — that a rule must (or must
+/// not) fire on. `imgtrace rules --verbose` prints them; the test suite runs every one.
+public struct RuleExample: Sendable {
+    /// An image the example app ships.
+    public struct Image: Sendable {
+        /// A loose file path (`tab@2x.png`, `fr.lproj/flag.png`) or a catalog facet as
+        /// `Assets.car#name@3x` (optionally `~ipad`).
+        public var path: String
+        public var width: Int
+        public var height: Int
+        public var bytes: Int
+        /// Same digest, same content.
+        public var digest: String?
+
+        public init(_ path: String, _ width: Int, _ height: Int, bytes: Int = 4096, digest: String? = nil) {
+            self.path = path
+            self.width = width
+            self.height = height
+            self.bytes = bytes
+            self.digest = digest
+        }
+    }
+
+    /// One hit of the example log.
+    public enum Load: Sendable {
+        /// `+[UIImage imageNamed:]` with this name.
+        case named(String)
+        /// `+[UIImage imageWithContentsOfFile:]` with this path.
+        case path(String)
+        case nilName
+        /// A hit whose action failed (wrong register).
+        case unreadable
+    }
+
+    public var summary: String
+    public var images: [Image]
+    public var loads: [Load]
+    /// Junk files in the bundle.
+    public var junk: [String]
+    /// Whether the rule fires.
+    public var fires: Bool
+
+    public init(_ summary: String, images: [Image], loads: [Load], junk: [String] = [], fires: Bool) {
+        self.summary = summary
+        self.images = images
+        self.loads = loads
+        self.junk = junk
+        self.fires = fires
+    }
+
+    /// The example's inventory: one iOS app bundle with these images.
+    public var inventory: BundleInventory {
+        let app = BundleInfo(id: ".", kind: .app, name: "Example.app", resourceRoot: "",
+                             info: InfoPlistFacts(platform: "iphoneos"))
+        let bundleImages = images.map { image -> BundleImage in
+            let decoded = ImageInfo.decodedBytes(width: image.width, height: image.height, bytesPerPixel: 4)
+            if let hash = image.path.firstIndex(of: "#") {
+                let car = String(image.path[..<hash])
+                let parsed = LooseImageName(fileName: String(image.path[image.path.index(after: hash)...]) + ".png")
+                return BundleImage(id: "\(car)#\(parsed.base)[\(parsed.idiom),\(parsed.scale)x,any]", bundle: ".", path: car,
+                                   source: .assetCatalog, name: parsed.base, format: "png", pixelWidth: image.width,
+                                   pixelHeight: image.height, scale: parsed.scale, idiom: parsed.idiom,
+                                   bytesOnDisk: image.bytes, decodedBytes: decoded, digest: image.digest)
+            }
+            let parsed = LooseImageName(fileName: lastPathComponent(image.path))
+            var directory = parentDirectory(image.path)
+            var localization: String?
+            if directory.hasSuffix(".lproj") {
+                localization = String(lastPathComponent(directory).dropLast(6))
+                directory = parentDirectory(directory)
+            }
+            return BundleImage(id: image.path, bundle: ".", path: image.path, source: .file,
+                               name: (directory.isEmpty ? "" : directory + "/") + parsed.lookupName,
+                               format: parsed.fileExtension.lowercased() == "jpg" ? "jpeg" : "png",
+                               pixelWidth: image.width, pixelHeight: image.height, scale: parsed.scale, idiom: parsed.idiom,
+                               localization: localization, fileExtension: parsed.fileExtension, bytesOnDisk: image.bytes,
+                               decodedBytes: decoded, digest: image.digest)
+        }
+        return BundleInventory(bundles: [app], images: bundleImages.sorted { $0.id < $1.id }, junk: junk)
+    }
+
+    /// The example's log as the events a trace reader would produce.
+    public var events: [ImageLoad] {
+        loads.enumerated().map { offset, load in
+            let seq = offset + 1
+            switch load {
+            case let .named(name):
+                return ImageLoad(seq: seq, line: seq, name: name, status: .ok, api: "+[UIImage imageNamed:]")
+            case let .path(path):
+                return ImageLoad(seq: seq, line: seq, name: path, status: .ok, api: "+[UIImage imageWithContentsOfFile:]")
+            case .nilName:
+                return ImageLoad(seq: seq, line: seq, name: nil, status: .nil, api: "+[UIImage imageNamed:]")
+            case .unreadable:
+                return ImageLoad(seq: seq, line: seq, name: nil, status: .error, detail: "error: invalid register", api: "+[UIImage imageNamed:]")
+            }
+        }
+    }
+
+    /// Audits the example for `device` with default settings.
+    public func audit(device: DeviceProfile = .default) -> AuditResult {
+        let auditor = LaunchAuditor(inventory: inventory, device: device)
+        auditor.beginLog("example.log")
+        var summary = TraceSummary()
+        for event in events {
+            auditor.add(event)
+            summary.hits += 1
+        }
+        auditor.endLog(summary)
+        return auditor.finish()
+    }
+}
+

@@ -1,0 +1,25 @@
+import AppBundle
+import ImgtraceSupport
+
+/// An image file that is big on disk.
+public enum LargeFileRule: AuditRule {
+    public static let id = "large-file"
+    public static let summary = "An image loaded at launch whose bytes on disk exceed a threshold: it is read and inflated before the first frame."
+    public static let defaultSeverity = Severity.note
+    public static let parameters = "`thresholds.largeFileBytes` (default 524288, 512 KiB)"
+    public static let examples: [RuleExample] = [
+        RuleExample("a 2 MiB JPEG", images: [.init("photo.jpg", 2000, 1500, bytes: 2 << 20)], loads: [.named("photo.jpg")], fires: true),
+        RuleExample("a 40 KiB PNG", images: [.init("logo@3x.png", 300, 90, bytes: 40 << 10)], loads: [.named("logo")], fires: false),
+    ]
+
+    public static func check(_ context: RuleContext) -> [Finding] {
+        let limit = context.config.thresholds.largeFileBytes
+        return context.usesByImage.compactMap { image, uses -> Finding? in
+            guard image.bytesOnDisk > limit else { return nil }
+            return context.finding(self, image: image, uses: uses,
+                                   message: "`\(lastPathComponent(image.id))` is \(kibibytes(image.bytesOnDisk)) on disk, over \(kibibytes(limit))",
+                                   fix: "Recompress it (HEIF or a lower JPEG quality), or shrink it to the size it is shown.",
+                                   values: ["bytesOnDisk": .int(image.bytesOnDisk), "limitBytes": .int(limit)], cost: image.bytesOnDisk)
+        }
+    }
+}

@@ -1,0 +1,39 @@
+import AppBundle
+
+/// A name that resolves to nothing the app, its nested bundles or the system images hold.
+public enum MissingImageRule: AuditRule {
+    public static let id = "missing-image"
+    public static let summary = "A name that resolves to nothing in the app, its frameworks or the given system images, with the likely cause."
+    public static let defaultSeverity = Severity.error
+    public static let parameters = "none; paths outside the bundle (documents, caches) are listed, not flagged"
+    public static let examples: [RuleExample] = [
+        RuleExample("a name nothing ships", images: [.init("logo@3x.png", 300, 90)], loads: [.named("Logo2")], fires: true),
+        RuleExample("case differs from the file", images: [.init("Logo@3x.png", 300, 90)], loads: [.named("logo")], fires: true),
+        RuleExample("a JPEG asked for without its extension", images: [.init("photo.jpg", 800, 600)], loads: [.named("photo")], fires: true),
+        RuleExample("a nil name", images: [], loads: [.nilName], fires: true),
+        RuleExample("a PNG asked for without its extension", images: [.init("logo@3x.png", 300, 90)], loads: [.named("logo")], fires: false),
+        RuleExample("a catalog image", images: [.init("Assets.car#logo@3x", 300, 90)], loads: [.named("logo")], fires: false),
+    ]
+
+    public static func check(_ context: RuleContext) -> [Finding] {
+        context.uses.compactMap { use -> Finding? in
+            let resolution = use.resolution
+            guard resolution.image == nil, resolution.cause != .outsideBundle else { return nil }
+            let fix: String
+            switch resolution.cause {
+            case .caseDiffers: fix = "Match the name's case to the asset's exactly."
+            case .needsExtension: fix = "Pass the file extension, or move the image into an asset catalog."
+            case .scaleInName: fix = "Ask for the name without the scale or device suffix."
+            case .otherIdiom: fix = "Add a universal or \(context.device.idiom) variant."
+            case .namespace: fix = "Use the name with the catalog folder's namespace, or turn the namespace off."
+            case .nilName, .emptyName: fix = "Find the code path that passes no name (the log lines show where in the launch)."
+            default: fix = "Add the image to the app, or remove the load."
+            }
+            return Finding(rule: id, severity: defaultSeverity, identity: use.displayName, device: context.device.id,
+                           message: "`\(use.displayName)` loads nothing (\(use.launchLoads)× at launch): \(resolution.how)",
+                           fix: fix, names: use.name.map { [$0] } ?? [], lines: use.launchLines,
+                           values: ["loads": .int(use.launchLoads), "cause": .string((resolution.cause ?? .notFound).rawValue)],
+                           occurrences: use.launchLoads)
+        }
+    }
+}

@@ -1,0 +1,34 @@
+import AppBundle
+
+/// An image larger, in points, than the device's screen in both orientations.
+public enum OversizedPixelsRule: AuditRule {
+    public static let id = "oversized-pixels"
+    public static let summary = "An image whose size in points exceeds the device screen in both orientations; it is decoded at full size and scaled down."
+    public static let defaultSeverity = Severity.warning
+    public static let parameters = "`thresholds.oversizedTolerance` (fraction of the screen, default 0)"
+    public static let examples: [RuleExample] = [
+        RuleExample("a 4000×3000 photo at @3x", images: [.init("hero@3x.jpg", 4000, 3000)], loads: [.named("hero@3x.jpg")], fires: true),
+        RuleExample("a full-screen background", images: [.init("bg@3x.png", 1320, 2868)], loads: [.named("bg")], fires: false),
+    ]
+
+    public static func check(_ context: RuleContext) -> [Finding] {
+        let device = context.device
+        let tolerance = 1 + context.config.thresholds.oversizedTolerance
+        let short = Double(min(device.pointWidth, device.pointHeight)) * tolerance
+        let long = Double(max(device.pointWidth, device.pointHeight)) * tolerance
+        return context.usesByImage.compactMap { image, uses -> Finding? in
+            guard !image.isVector, image.scale > 0, let w = image.pixelWidth, let h = image.pixelHeight else { return nil }
+            let pw = Double(w) / Double(image.scale), ph = Double(h) / Double(image.scale)
+            let fits = (pw <= short && ph <= long) || (pw <= long && ph <= short)
+            guard !fits else { return nil }
+            let decoded = image.decodedBytes ?? 0
+            let screen = device.fullScreenBytes
+            return context.finding(self, image: image, uses: uses,
+                                   message: "`\(lastPathComponent(image.id))` is \(pixelText(image)) at @\(image.scale)x (\(Int(pw))×\(Int(ph)) pt), larger than the \(device.pointWidth)×\(device.pointHeight) pt screen either way",
+                                   fix: "Ship it at the size it is shown, or downsample with ImageIO (CGImageSourceCreateThumbnailAtIndex) before display.",
+                                   values: ["pixelWidth": .int(w), "pixelHeight": .int(h), "pointWidth": .number(pw), "pointHeight": .number(ph),
+                                            "decodedBytes": .int(decoded)],
+                                   cost: max(0, decoded - screen))
+        }
+    }
+}

@@ -1,0 +1,32 @@
+import AppBundle
+
+/// A bitmap whose scale is not the device's: upscaled (blurry) or downscaled (wasted memory).
+public enum ScaleMismatchRule: AuditRule {
+    public static let id = "scale-mismatch"
+    public static let summary = "The device's scale has no variant, so a lower scale is upscaled (blurry) or only a higher scale exists (memory wasted)."
+    public static let defaultSeverity = Severity.warning
+    public static let parameters = "the device's scale (`--device`); UIKit bundles only"
+    public static let examples: [RuleExample] = [
+        RuleExample("only @2x on a @3x phone", images: [.init("tab@2x.png", 50, 50)], loads: [.named("tab")], fires: true),
+        RuleExample("@3x on a @3x phone", images: [.init("tab@2x.png", 50, 50), .init("tab@3x.png", 75, 75)], loads: [.named("tab")], fires: false),
+    ]
+
+    public static func check(_ context: RuleContext) -> [Finding] {
+        let scale = context.device.scale
+        return context.usesByImage.compactMap { image, uses -> Finding? in
+            guard image.scale > 0, image.scale != scale, !image.isVector, context.isUIKit(image) else { return nil }
+            let decoded = image.decodedBytes ?? 0
+            let upscaled = image.scale < scale
+            let message = upscaled
+                ? "`\(lastPathComponent(image.id))` is @\(image.scale)x on a @\(scale)x screen: no @\(scale)x variant, so it is upscaled and blurry"
+                : "`\(lastPathComponent(image.id))` is @\(image.scale)x on a @\(scale)x screen: only a higher scale exists, so it is decoded larger than shown"
+            // Decoded bytes beyond what the device's own scale would need.
+            let ideal = Double(decoded) * Double(scale * scale) / Double(image.scale * image.scale)
+            return context.finding(self, image: image, uses: uses, message: message,
+                                   fix: upscaled ? "Add a @\(scale)x variant, or use a vector (PDF/SVG) in an asset catalog."
+                                       : "Add a @\(scale)x variant so the device decodes only what it shows.",
+                                   values: ["imageScale": .int(image.scale), "deviceScale": .int(scale)],
+                                   cost: upscaled ? 0 : max(0, decoded - Int(ideal)))
+        }
+    }
+}

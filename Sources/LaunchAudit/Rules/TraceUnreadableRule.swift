@@ -1,0 +1,32 @@
+import AppBundle
+
+/// Hits that printed no name: the audit cannot see what they loaded.
+public enum TraceUnreadableRule: AuditRule {
+    public static let id = "trace-unreadable"
+    public static let summary = "Breakpoint hits with no readable name (wrong register, address only, skipped): the audit is incomplete."
+    public static let defaultSeverity = Severity.warning
+    public static let parameters = "none"
+    public static let examples: [RuleExample] = [
+        RuleExample("a hit whose action failed", images: [.init("tab@3x.png", 75, 75)], loads: [.named("tab"), .unreadable], fires: true),
+        RuleExample("every hit printed a name", images: [.init("tab@3x.png", 75, 75)], loads: [.named("tab")], fires: false),
+    ]
+
+    public static func check(_ context: RuleContext) -> [Finding] {
+        let advice = context.logs.flatMap(\.summary.warnings).map(\.message).first
+        return context.unreadable.map { hits in
+            let why: String
+            switch hits.status {
+            case .error: why = "the breakpoint action failed"
+            case .addressOnly: why = "only an address was printed, not the string"
+            default: why = "the debugger skipped the action"
+            }
+            var message = "\(hits.count) hit\(hits.count == 1 ? "" : "s") printed no name: \(why)"
+            if let advice { message += " (\(advice))" }
+            return Finding(rule: id, severity: defaultSeverity, identity: hits.status.rawValue, device: "",
+                           message: message,
+                           fix: "Capture again with `imgtrace lldb-script` (it prints names as C strings through the portable `$arg3`).",
+                           lines: hits.lines, values: ["hits": .int(hits.count), "status": .string(hits.status.rawValue)],
+                           occurrences: hits.count)
+        }
+    }
+}

@@ -1,0 +1,217 @@
+import LaunchAudit
+import LaunchTrace
+
+/// `imgtrace analyze --format json`: `{"schemaVersion":1,"device":{…},"inputs":{…},"metrics":{…},
+/// "verdict":{…},"names":[…],"loads":[…],"findings":[…]}`.
+///
+/// Loads are encoded as they stream in and held in a `SpillBuffer`, so a log of any size is
+/// reported with bounded memory while the figures still come first.
+public final class AnalyzeJSONReport {
+    private let loads = SpillBuffer()
+    private var first = true
+    private var writer = JSONText()
+
+    public init() {}
+
+    /// Encodes one load of log `log` with what it resolved to (nil for hits without a name).
+    public func add(_ load: ImageLoad, log: Int, resolution: Resolution?) {
+        writer.removeAll()
+        writer.beginObject()
+        writer.field("log", log)
+        writer.field("seq", load.seq)
+        writer.field("line", load.line)
+        writer.field("name", load.name)
+        writer.field("status", load.status.rawValue)
+        writer.field("detail", load.detail)
+        writer.field("api", load.api)
+        writer.field("breakpoint", load.breakpoint)
+        writer.field("thread", load.thread)
+        writer.field("timestamp", load.timestamp)
+        writer.field("backtrace", strings: load.backtrace)
+        writer.field("phase", load.phase.rawValue)
+        writer.key("resolved")
+        if let image = resolution?.image {
+            writer.beginObject()
+            writer.field("id", image.id)
+            writer.field("source", image.source.rawValue)
+            writer.field("bundle", image.bundle)
+            writer.field("path", image.path)
+            writer.field("how", resolution?.how)
+            writer.endObject()
+        } else {
+            writer.null()
+        }
+        writer.field("missingReason", resolution?.image == nil ? resolution?.how : nil)
+        writer.endObject()
+        if !first { loads.append([UInt8(ascii: ",")]) }
+        first = false
+        loads.append(writer.bytes)
+    }
+
+    /// Writes the whole document.
+    public func write(_ result: AuditResult, to sink: ByteSink) {
+        var w = JSONText()
+        w.beginObject()
+        w.field("schemaVersion", 1)
+        w.key("device")
+        Self.writeDevice(result.device, &w)
+        w.key("inputs")
+        w.beginObject()
+        w.field("bundles", strings: result.bundleNames)
+        w.field("inventoryImages", result.inventoryImages)
+        w.key("logs")
+        w.beginArray()
+        for log in result.logs {
+            w.beginObject()
+            w.field("path", log.path)
+            w.field("debugger", log.summary.debugger.rawValue)
+            w.field("lines", log.summary.lines)
+            w.field("bytes", log.summary.bytes)
+            w.field("hits", log.summary.hits)
+            w.key("launchEnd")
+            if let end = log.summary.launchEnd {
+                w.beginObject()
+                w.field("line", end.line)
+                w.field("source", end.source)
+                w.endObject()
+            } else {
+                w.null()
+            }
+            w.key("metrics")
+            Self.writeMetrics(log.metrics, &w)
+            w.field("warnings", strings: log.summary.warnings.map { ($0.line.map { "line \($0): " } ?? "") + $0.message })
+            w.endObject()
+        }
+        w.endArray()
+        w.endObject()
+        w.key("metrics")
+        Self.writeMetrics(result.metrics, &w)
+        w.key("verdict")
+        w.beginObject()
+        w.field("fails", result.fails)
+        w.field("failOn", result.failOn?.rawValue ?? "never")
+        w.key("findings")
+        w.beginObject()
+        for severity in Severity.allCases { w.field(severity.rawValue, result.severityCounts[severity] ?? 0) }
+        w.endObject()
+        w.key("budgets")
+        w.beginArray()
+        for breach in result.budgetBreaches {
+            w.beginObject()
+            w.field("budget", breach.budget)
+            w.field("limit", breach.limit)
+            w.field("actual", breach.actual)
+            w.endObject()
+        }
+        w.endArray()
+        w.endObject()
+        w.key("names")
+        w.beginArray()
+        for use in result.uses { Self.writeUse(use, &w) }
+        w.endArray()
+        w.key("loads")
+        var head = w.bytes
+        head.append(UInt8(ascii: "["))
+        sink.write(head)
+        loads.drain(into: sink)
+        var tail = JSONText()
+        tail.beginArray()
+        for finding in result.findings { Self.writeFinding(finding, result: result, &tail) }
+        tail.endArray()
+        sink.write(Array("],\"findings\":".utf8))
+        sink.write(tail.bytes)
+        sink.write(Array("}\n".utf8))
+    }
+
+    static func writeDevice(_ device: DeviceProfile, _ w: inout JSONText) {
+        w.beginObject()
+        w.field("id", device.id)
+        w.field("models", strings: device.models)
+        w.field("pointWidth", device.pointWidth)
+        w.field("pointHeight", device.pointHeight)
+        w.field("scale", device.scale)
+        w.field("idiom", device.idiom)
+        w.endObject()
+    }
+
+    static func writeMetrics(_ metrics: AuditMetrics, _ w: inout JSONText) {
+        w.beginObject()
+        w.key("launch")
+        writePhase(metrics.launch, &w)
+        w.key("afterLaunch")
+        if let after = metrics.afterLaunch { writePhase(after, &w) } else { w.null() }
+        w.endObject()
+    }
+
+    static func writePhase(_ m: PhaseMetrics, _ w: inout JSONText) {
+        w.beginObject()
+        w.field("loads", m.loads)
+        w.field("names", m.names)
+        w.field("images", m.images)
+        w.field("decodedBytes", m.decodedBytes)
+        w.field("bytesOnDisk", m.bytesOnDisk)
+        w.field("missing", m.missing)
+        w.field("repeated", m.repeated)
+        w.field("unreadable", m.unreadable)
+        w.field("largestImageDecodedBytes", m.largestImageDecodedBytes)
+        w.endObject()
+    }
+
+    static func writeUse(_ use: NameUse, _ w: inout JSONText) {
+        w.beginObject()
+        w.field("name", use.name)
+        w.field("status", use.status.rawValue)
+        w.field("kind", use.kind.rawValue)
+        w.field("apis", strings: use.apis)
+        w.field("launchLoads", use.launchLoads)
+        w.field("afterLaunchLoads", use.afterLaunchLoads)
+        w.field("maxLaunchLoadsPerLog", use.maxLaunchLoadsPerLog)
+        w.key("firstLine")
+        writeLine(use.firstLine, &w)
+        w.key("resolved")
+        if let image = use.resolution.image {
+            CatalogJSONReport.writeImage(image, &w)
+        } else {
+            w.null()
+        }
+        w.field("how", use.resolution.how)
+        w.field("missingCause", use.resolution.cause?.rawValue)
+        w.endObject()
+    }
+
+    static func writeLine(_ line: LogLine, _ w: inout JSONText) {
+        w.beginObject()
+        w.field("log", line.log)
+        w.field("line", line.line)
+        w.endObject()
+    }
+
+    static func writeFinding(_ f: Finding, result: AuditResult, _ w: inout JSONText) {
+        w.beginObject()
+        w.field("rule", f.rule)
+        w.field("severity", f.severity.rawValue)
+        w.field("fingerprint", f.fingerprint)
+        w.field("message", f.message)
+        w.field("fix", f.fix)
+        w.field("names", strings: f.names)
+        w.field("assets", strings: f.assets)
+        w.field("paths", strings: f.paths)
+        w.key("lines")
+        w.beginArray()
+        for line in f.lines { writeLine(line, &w) }
+        w.endArray()
+        w.key("values")
+        w.beginObject()
+        for key in f.values.keys.sorted() {
+            switch f.values[key]! {
+            case let .int(v): w.field(key, v)
+            case let .number(v): w.field(key, number: v)
+            case let .string(v): w.field(key, v)
+            }
+        }
+        w.endObject()
+        w.field("costBytes", f.cost)
+        w.field("occurrences", f.occurrences)
+        w.endObject()
+    }
+}
