@@ -50,6 +50,8 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["ImgtraceSupport"], path: "Tests/TestSupport"),
         // Benchmarks print figures; they are never timed unit tests (scripts/bench-*.sh).
         .executableTarget(name: "CatalogBench", dependencies: ["AssetCatalog", "TestSupport"], path: "Benchmarks/CatalogBench"),
+        // Writes the committed example app and log (scripts/make-example.sh).
+        .executableTarget(name: "ExampleMaker", dependencies: ["TestSupport"], path: "scripts/ExampleMaker"),
         .testTarget(name: "LaunchTraceTests", dependencies: ["LaunchTrace", "TestSupport"]),
         .testTarget(name: "AssetCatalogTests", dependencies: ["AssetCatalog", "TestSupport"]),
         .testTarget(name: "ImageHeadersTests", dependencies: ["ImageHeaders", "TestSupport"]),

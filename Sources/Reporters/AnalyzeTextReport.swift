@@ -66,7 +66,7 @@ public enum AnalyzeTextReport {
         out += "  loads       \(m.loads) (\(plural(m.names, "name")), \(m.repeated) repeated lookups)\n"
         out += "  images      \(m.images): \(kibibytes(m.decodedBytes)) decoded, \(kibibytes(m.bytesOnDisk)) on disk\n"
         out += "  missing     \(m.missing)\n"
-        if m.unreadable > 0 { out += "  unreadable  \(m.unreadable) hits without a name\n" }
+        if m.unreadable > 0 { out += "  unreadable  \(plural(m.unreadable, "hit")) without a name\n" }
         return out
     }
 
@@ -97,11 +97,16 @@ public enum AnalyzeTextReport {
             let decoded = image?.decodedBytes.map { fixed(Double($0) / 1_048_576, 2) } ?? "-"
             let file = image.map { fixed(Double($0.bytesOnDisk) / 1024, 1) } ?? "-"
             let first = result.logs.count > 1 ? "#\(use.firstLine.log + 1):\(use.firstLine.line)" : "\(use.firstLine.line)"
-            return [TextTable.escapeName(use.displayName), TextTable.escapeName(resolved), pixels, decoded, file, "\(use.launchLoads)", first]
+            return [shortened(TextTable.escapeName(use.displayName)), TextTable.escapeName(resolved), pixels, decoded, file, "\(use.launchLoads)", first]
         }
         out += TextTable.render(header: ["NAME", "RESOLVED", "PIXELS", "DECODED MiB", "FILE KiB", "LOADS", "FIRST LINE"],
                                 rows: rows, rightAligned: [3, 4, 5, 6])
         return out
+    }
+
+    /// Long names (full paths) keep their informative end.
+    static func shortened(_ text: String, limit: Int = 60) -> String {
+        text.count <= limit ? text : "…" + String(text.suffix(limit - 1))
     }
 
     static func plural(_ n: Int, _ word: String) -> String { "\(n) \(word)\(n == 1 ? "" : "s")" }

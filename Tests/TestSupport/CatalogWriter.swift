@@ -126,7 +126,8 @@ public enum CatalogWriter {
 
     /// A CSI record: header, one slices TLV, an lzfse bitmap payload header.
     public static func csi(_ image: Image) -> [UInt8] {
-        let payload = Array("MLEC".utf8) + le32(0) + le32(4) + le32(16) + [UInt8](repeating: 0xAB, count: 16)
+        // The payload differs per rendition name, so distinct images have distinct digests.
+        let payload = Array("MLEC".utf8) + le32(0) + le32(4) + le32(16) + fixed(image.name, 16)
         let tlv = le32(1001) + le32(20) + le32(1) + le32(0) + le32(0) + le32(image.width) + le32(image.height)
         var record = Array("ISTC".utf8) + le32(1) + le32(0) + le32(image.width) + le32(image.height)
         record += le32(UInt32(image.scale) * 100) + Array("BGRA".utf8) + le32(1) + le32(0) + le16(12) + le16(0)

@@ -21,7 +21,8 @@ public enum TraceUnreadableRule: AuditRule {
             default: why = "the debugger skipped the action"
             }
             var message = "\(hits.count) hit\(hits.count == 1 ? "" : "s") printed no name: \(why)"
-            if let advice { message += " (\(advice))" }
+            // The reader's warning names the likely cause (a register that does not exist here).
+            if hits.status == .error, let advice { message += " (\(advice))" }
             return Finding(rule: id, severity: defaultSeverity, identity: hits.status.rawValue, device: "",
                            message: message,
                            fix: "Capture again with `imgtrace lldb-script` (it prints names as C strings through the portable `$arg3`).",
