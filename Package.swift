@@ -58,6 +58,7 @@ let package = Package(
         .testTarget(name: "AppBundleTests", dependencies: [
             "AppBundle", "AssetCatalog", "TestSupport", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
         ]),
+        .testTarget(name: "LaunchAuditTests", dependencies: ["LaunchAudit", "LaunchTrace", "AppBundle", "ImgtraceSupport", "TestSupport"]),
         .testTarget(name: "ReportersTests", dependencies: ["Reporters", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "imgtrace"]),
     ]

@@ -253,17 +253,19 @@ public struct NameResolver: Sendable {
             let example = images.map { lastPathComponent($0.source == .file ? $0.path : $0.id) }.sorted().first ?? name
             return Resolution(image: nil, how: "not found for a \(device.idiom): only `\(example)` (\(other)) exists", cause: .otherIdiom)
         }
-        let key = (Request(name).fileExtension.lowercased() == "png" ? request.base : name).lowercased()
-        if let hit = (lowered[key] ?? lowered[request.base.lowercased()])?.map({ inventory.images[$0] }).min(by: { $0.id < $1.id }) {
-            let shown = hit.source == .assetCatalog || hit.source == .sourceCatalog ? hit.name : lastPathComponent(hit.path)
-            return Resolution(image: nil, how: "not found: `\(shown)` exists — case differs (device file systems are case-sensitive)",
-                              cause: .caseDiffers)
-        }
         if request.fileExtension.isEmpty, let hit = inventory.images.filter({
             $0.source == .file && NameResolver.stem(of: $0) == name && !$0.fileExtension.isEmpty && $0.fileExtension.lowercased() != "png"
         }).min(by: { $0.id < $1.id }) {
             return Resolution(image: nil, how: "not found: `\(lastPathComponent(hit.path))` exists — formats other than PNG need their extension (`\(name).\(hit.fileExtension)`)",
                               cause: .needsExtension)
+        }
+        let wanted = request.fileExtension.lowercased() == "png" ? request.base : name
+        let differentCase = ((lowered[wanted.lowercased()] ?? []) + (lowered[request.base.lowercased()] ?? [])).map { inventory.images[$0] }
+            .filter { $0.name != wanted && NameResolver.stem(of: $0) != request.base }
+        if let hit = differentCase.min(by: { $0.id < $1.id }) {
+            let shown = hit.source == .assetCatalog || hit.source == .sourceCatalog ? hit.name : lastPathComponent(hit.path)
+            return Resolution(image: nil, how: "not found: `\(shown)` exists — case differs (device file systems are case-sensitive)",
+                              cause: .caseDiffers)
         }
         if let literal = request.literal, let stem = request.literalStem,
            looseByStem[stem] != nil || catalogByName[stem] != nil {

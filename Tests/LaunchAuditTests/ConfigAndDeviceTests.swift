@@ -1,0 +1,126 @@
+import ImgtraceSupport
+import LaunchAudit
+import XCTest
+
+final class ConfigAndDeviceTests: XCTestCase {
+    func testDeviceProfilesComeFromTheScreenTable() throws {
+        XCTAssertEqual(DeviceProfile.default.id, "iphone-17-pro-max")
+        XCTAssertEqual(DeviceProfile.default.pixelWidth, 1320)
+        XCTAssertEqual(DeviceProfile.default.pixelHeight, 2868)
+        XCTAssertEqual(DeviceProfile.default.fullScreenBytes, 1320 * 2868 * 4)
+        XCTAssertEqual(DeviceProfile.named("iPhone 16 Pro Max"), DeviceProfile.default)
+        XCTAssertEqual(DeviceProfile.named("iphone16promax"), DeviceProfile.default)
+        let pad = try XCTUnwrap(DeviceProfile.named("iPad Pro 13\" (M4)"))
+        XCTAssertEqual([pad.pixelWidth, pad.pixelHeight, pad.scale], [2064, 2752, 2])
+        XCTAssertEqual(pad.idiom, "pad")
+        XCTAssertEqual(DeviceProfile.named("iphone-se")?.scale, 2)
+        XCTAssertNil(DeviceProfile.named("pixel-9"))
+        XCTAssertEqual(Set(DeviceProfile.builtIn.map(\.id)).count, DeviceProfile.builtIn.count)
+    }
+
+    func testAFullConfigParses() throws {
+        let config = try ConfigFile.parse("""
+        device: iphone-se
+        launchEnd: "viewDidAppear"
+        failOn: warning
+        thresholds:
+          repeatedLoadWarning: 4
+          oversizedTolerance: 0.1
+          oversizedMemoryBytes: 8000000
+          largeFileBytes: 100000
+        budgets:
+          maxLaunchImages: 40
+          maxLaunchDecodedBytes: 20000000
+        ignore:
+          names: [legacy_logo]
+          globs: ["Onboarding/*"]
+          rules: [loose-image]
+        severity:
+          repeated-load: warning
+        baseline:
+          launchDecodedBytesTolerance: 0.1
+        """, path: ".imgtrace.yml")
+        XCTAssertEqual(config.device, "iphone-se")
+        XCTAssertEqual(config.launchEnd, "viewDidAppear")
+        XCTAssertEqual(config.failOn, .warning)
+        XCTAssertEqual(config.thresholds.repeatedLoadWarning, 4)
+        XCTAssertEqual(config.thresholds.oversizedTolerance, 0.1)
+        XCTAssertEqual(config.thresholds.oversizedMemoryBytes, 8_000_000)
+        XCTAssertEqual(config.thresholds.largeFileBytes, 100_000)
+        XCTAssertEqual(config.budgets.maxLaunchImages, 40)
+        XCTAssertEqual(config.budgets.maxLaunchDecodedBytes, 20_000_000)
+        XCTAssertEqual(config.ignore.names, ["legacy_logo"])
+        XCTAssertEqual(config.ignore.globs, ["Onboarding/*"])
+        XCTAssertEqual(config.ignore.rules, ["loose-image"])
+        XCTAssertEqual(config.severities["repeated-load"], .warning)
+        XCTAssertEqual(config.baselineTolerance.launchDecodedBytes, 0.1)
+        XCTAssertEqual(try ConfigFile.parse("", path: "x"), AuditConfig())
+    }
+
+    func testBadConfigsNameTheFileTheLineAndTheKey() {
+        let cases: [(String, String)] = [
+            ("device: a\ndevise: b\n", "line 2, column 1: unknown key `devise`"),
+            ("thresholds:\n  largeFile: 3\n", "line 2, column 3: unknown key `largeFile` in `thresholds`"),
+            ("budgets:\n  maxLaunchImages: many\n", "line 2, column 20: `maxLaunchImages` must be a whole number"),
+            ("severity:\n  no-such-rule: note\n", "unknown rule `no-such-rule`"),
+            ("severity:\n  loose-image: fatal\n", "must be error, warning or note"),
+            ("ignore:\n  rules: [nope]\n", "unknown rule `nope`"),
+            ("failOn: sometimes\n", "`failOn` must be error, warning, note or never"),
+            ("launchEnd: \"(\"\n", "not a valid regular expression"),
+            ("- a\n- b\n", "the top level must be a mapping"),
+            ("device: [a\n", "not valid YAML"),
+            ("device: a\ndevice: b\n", "duplicated key"),
+        ]
+        for (text, expected) in cases {
+            XCTAssertThrowsError(try ConfigFile.parse(text, path: "cfg.yml"), text) { error in
+                let message = "\(error)"
+                XCTAssertTrue(message.hasPrefix("cfg.yml: "), message)
+                XCTAssertTrue(message.contains(expected), "\(message) lacks \(expected)")
+                XCTAssertFalse(message.contains("\n"), "one line: \(message)")
+            }
+        }
+    }
+
+    func testIgnoresAndSeverityOverridesApply() {
+        let example = RuleExample("", images: [.init("tab@2x.png", 50, 50), .init("Onboarding/a@3x.png", 5, 5)],
+                                  loads: [.named("tab"), .named("Onboarding/a"), .named("gone")], fires: true)
+        func audit(_ config: AuditConfig) -> [Finding] {
+            let auditor = LaunchAuditor(inventory: example.inventory, device: .default, config: config)
+            auditor.beginLog("x")
+            for event in example.events { auditor.add(event) }
+            auditor.endLog(.init())
+            return auditor.finish().findings
+        }
+        var config = AuditConfig()
+        XCTAssertTrue(audit(config).contains { $0.rule == "loose-image" && $0.names == ["Onboarding/a"] })
+        config.ignore.globs = ["Onboarding/*"]
+        config.ignore.names = ["gone"]
+        config.severities["scale-mismatch"] = .error
+        let findings = audit(config)
+        XCTAssertFalse(findings.contains { $0.names.contains("Onboarding/a") })
+        XCTAssertFalse(findings.contains { $0.rule == "missing-image" })
+        XCTAssertEqual(findings.first?.rule, "scale-mismatch")
+        XCTAssertEqual(findings.first?.severity, .error)
+        config.ignore.rules = ["loose-image"]
+        XCTAssertFalse(audit(config).contains { $0.rule == "loose-image" })
+    }
+
+    func testBudgetsAreJudgedPerLaunch() {
+        let example = RuleExample("", images: [.init("a@3x.png", 100, 100)], loads: [.named("a"), .named("a")], fires: true)
+        var config = AuditConfig()
+        config.budgets.maxLaunchLoads = 2
+        config.budgets.maxLaunchDecodedBytes = 1000
+        let auditor = LaunchAuditor(inventory: example.inventory, device: .default, config: config)
+        for log in ["one", "two"] {
+            auditor.beginLog(log)
+            for event in example.events { auditor.add(event) }
+            auditor.endLog(.init())
+        }
+        let result = auditor.finish()
+        XCTAssertEqual(result.metrics.launch.loads, 4, "loads are summed over logs")
+        XCTAssertEqual(result.metrics.launch.repeated, 2, "one repeat per launch")
+        XCTAssertEqual(result.budgetBreaches.map(\.budget), ["maxLaunchDecodedBytes"], "each launch made 2 loads: within budget")
+        XCTAssertEqual(result.budgetBreaches.first?.actual, 40_000)
+        XCTAssertTrue(result.fails)
+    }
+}

@@ -1,0 +1,61 @@
+import LaunchAudit
+import XCTest
+
+/// Every rule's examples are its tests: each fires exactly where it says it does.
+final class RuleExampleTests: XCTestCase {
+    func testEveryExampleFiresExactlyWhenItSays() {
+        for rule in Rules.all {
+            for example in rule.examples {
+                let result = example.audit()
+                let fired = result.findings.contains { $0.rule == rule.id }
+                XCTAssertEqual(fired, example.fires, "\(rule.id): \(example.summary) — findings: \(result.findings.map(\.message))")
+            }
+        }
+    }
+
+    func testEveryRuleHasAFiringAndAQuietExampleAndAStableUniqueId() {
+        var ids = Set<String>()
+        for rule in Rules.all {
+            XCTAssertTrue(ids.insert(rule.id).inserted, "duplicate id \(rule.id)")
+            XCTAssertNotNil(rule.id.range(of: "^[a-z]+(-[a-z]+)*$", options: .regularExpression), rule.id)
+            XCTAssertTrue(rule.examples.contains { $0.fires }, "\(rule.id) has no firing example")
+            XCTAssertTrue(rule.examples.contains { !$0.fires }, "\(rule.id) has no quiet example")
+            XCTAssertFalse(rule.summary.isEmpty)
+        }
+        // DESIGN.md's table.
+        XCTAssertEqual(ids, ["missing-image", "repeated-load", "uncached-repeat", "duplicate-content", "oversized-pixels",
+                             "oversized-memory", "large-file", "scale-mismatch", "loose-image", "bundle-junk", "trace-unreadable"])
+    }
+
+    func testRepeatedLoadBecomesAWarningAtTheThresholdAndCostsNothing() throws {
+        let example = RuleExample("", images: [.init("star@3x.png", 60, 60)], loads: Array(repeating: .named("star"), count: 10), fires: true)
+        let finding = try XCTUnwrap(example.audit().findings.first { $0.rule == "repeated-load" })
+        XCTAssertEqual(finding.severity, .warning)
+        XCTAssertEqual(finding.values["loads"], .int(10))
+        XCTAssertEqual(finding.cost, 0, "cache hits are cheap: no bytes charged")
+        let few = RuleExample("", images: [.init("star@3x.png", 60, 60)], loads: Array(repeating: .named("star"), count: 9), fires: true)
+        XCTAssertEqual(few.audit().findings.first { $0.rule == "repeated-load" }?.severity, .note)
+    }
+
+    func testFingerprintsIgnoreLinesButFollowDeviceAndAsset() throws {
+        let a = RuleExample("", images: [.init("tab@2x.png", 50, 50)], loads: [.named("tab")], fires: true)
+        let b = RuleExample("", images: [.init("tab@2x.png", 50, 50), .init("other@3x.png", 5, 5)],
+                            loads: [.named("other"), .named("other"), .named("tab")], fires: true)
+        let fa = try XCTUnwrap(a.audit().findings.first { $0.rule == "scale-mismatch" })
+        let fb = try XCTUnwrap(b.audit().findings.first { $0.rule == "scale-mismatch" })
+        XCTAssertNotEqual(fa.lines, fb.lines)
+        XCTAssertEqual(fa.fingerprint, fb.fingerprint, "same problem, same fingerprint, whatever the line")
+        XCTAssertEqual(fa.fingerprint.count, 16)
+        let ipad = try XCTUnwrap(DeviceProfile.named("ipad-pro-13-m4"))
+        let onPad = a.audit(device: ipad).findings.first { $0.rule == "loose-image" }
+        let onPhone = a.audit().findings.first { $0.rule == "loose-image" }
+        XCTAssertNotEqual(onPad?.fingerprint, onPhone?.fingerprint, "the device is part of the identity")
+    }
+
+    func testCostRanksFindingsWithinASeverity() {
+        let example = RuleExample("", images: [.init("a@3x.png", 3000, 3000), .init("b@3x.png", 5000, 5000)],
+                                  loads: [.named("a"), .named("b")], fires: true)
+        let memory = example.audit().findings.filter { $0.rule == "oversized-memory" }
+        XCTAssertEqual(memory.map(\.assets), [["b@3x.png"], ["a@3x.png"]], "the costliest first")
+    }
+}
