@@ -1,0 +1,143 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// `imgtrace analyze`, `devices` and `rules` as a user runs them.
+final class AnalyzeCommandTests: XCTestCase {
+    let examples = Corpus.packageRoot.appendingPathComponent("Examples")
+    var log: String { examples.appendingPathComponent("launch.log").path }
+    var app: String { examples.appendingPathComponent("SampleApp.app").path }
+
+    private func json(_ result: BinaryRunner.Result) throws -> [String: Any] {
+        try XCTUnwrap(JSONSerialization.jsonObject(with: result.stdout) as? [String: Any], result.stderr)
+    }
+
+    func testTheExampleFiresEveryRuleAndFailsOnItsErrors() throws {
+        let result = try BinaryRunner.run(["analyze", log, "--bundle", app, "--format", "json"])
+        XCTAssertEqual(result.status, 1, "missing images are errors: " + result.stderr)
+        XCTAssertEqual(result.stderr, "")
+        let doc = try json(result)
+        XCTAssertEqual(doc["schemaVersion"] as? Int, 1)
+        for key in ["device", "metrics", "loads", "findings"] { XCTAssertNotNil(doc[key], key) }
+        let findings = try XCTUnwrap(doc["findings"] as? [[String: Any]])
+        let rules = Set(findings.compactMap { $0["rule"] as? String })
+        let listed = try BinaryRunner.run(["rules"]).stdoutText.split(separator: "\n").dropFirst().map { String($0.split(separator: " ")[0]) }
+        XCTAssertEqual(listed.count, 11)
+        XCTAssertEqual(rules, Set(listed), "the example shows every rule firing")
+        for finding in findings {
+            for key in ["rule", "severity", "fingerprint", "message", "assets", "lines", "values"] { XCTAssertNotNil(finding[key], key) }
+        }
+        let fingerprints = findings.compactMap { $0["fingerprint"] as? String }
+        XCTAssertEqual(Set(fingerprints).count, fingerprints.count, "fingerprints are unique")
+        let loads = try XCTUnwrap(doc["loads"] as? [[String: Any]])
+        XCTAssertEqual(loads.count, 23)
+        let first = loads[0]
+        XCTAssertEqual(first["name"] as? String, "AppIcon")
+        let resolved = try XCTUnwrap(first["resolved"] as? [String: Any])
+        XCTAssertEqual(resolved["source"] as? String, "assetCatalog")
+        XCTAssertEqual(resolved["id"] as? String, "Assets.car#AppIcon[phone,3x,any]")
+        for key in ["id", "source", "bundle", "path", "how"] { XCTAssertNotNil(resolved[key], key) }
+        let missing = try XCTUnwrap(loads.first { $0["name"] as? String == "Tab_Profile" })
+        XCTAssertTrue(missing["resolved"] is NSNull)
+        XCTAssertTrue((missing["missingReason"] as? String ?? "").contains("case differs"))
+        let metrics = try XCTUnwrap(doc["metrics"] as? [String: [String: Any]])
+        XCTAssertEqual(metrics["launch"]?["loads"] as? Int, 21)
+        XCTAssertEqual(metrics["afterLaunch"]?["loads"] as? Int, 2, "the launch-end marker splits the log")
+        let again = try BinaryRunner.run(["analyze", log, "--bundle", app, "--format", "json"])
+        XCTAssertEqual(again.stdout, result.stdout, "same inputs, same bytes")
+        XCTAssertFalse(result.stdoutText.contains(Corpus.packageRoot.path + "/Examples/SampleApp.app/"), "no absolute bundle paths")
+    }
+
+    func testTextReportReadsTopToBottom() throws {
+        let result = try BinaryRunner.run(["analyze", "Examples/launch.log", "--bundle", "Examples/SampleApp.app"], in: Corpus.packageRoot)
+        XCTAssertEqual(result.status, 1)
+        let text = result.stdoutText
+        let order = ["FAIL: 3 errors", "LAUNCH", "ERRORS (3)", "WARNINGS", "NOTES", "IMAGES LOADED AT LAUNCH"].map { text.range(of: $0)?.lowerBound }
+        XCTAssertFalse(order.contains(nil), text)
+        XCTAssertEqual(order.compactMap { $0 }, order.compactMap { $0 }.sorted(), "verdict, figures, findings, table")
+        XCTAssertTrue(text.contains("fix: "))
+        XCTAssertTrue(text.contains("hero_banner.jpg"))
+    }
+
+    func testFailOnAndConfigDiscovery() throws {
+        XCTAssertEqual(try BinaryRunner.run(["analyze", log, "--bundle", app, "--fail-on", "never"]).status, 0)
+        let dir = try BinaryRunner.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try "device: iphone-se\nignore:\n  rules: [missing-image]\n".write(to: dir.appendingPathComponent(".imgtrace.yml"), atomically: true, encoding: .utf8)
+        let result = try BinaryRunner.run(["analyze", log, "--bundle", app, "--format", "json"], in: dir)
+        XCTAssertEqual(result.status, 0, "no errors left once missing-image is ignored: " + result.stderr)
+        let device = try XCTUnwrap(try json(result)["device"] as? [String: Any])
+        XCTAssertEqual(device["id"] as? String, "iphone-se")
+        let flag = try BinaryRunner.run(["analyze", log, "--bundle", app, "--format", "json", "--device", "ipad-pro-13-m4"], in: dir)
+        XCTAssertEqual((try json(flag)["device"] as? [String: Any])?["id"] as? String, "ipad-pro-13-m4", "flags override the config")
+        XCTAssertEqual(try BinaryRunner.run(["analyze", log, "--bundle", app, "--fail-on", "note"], in: dir).status, 1)
+    }
+
+    func testInputErrorsExitTwoWithOneLineAndNoOutputFile() throws {
+        let dir = try BinaryRunner.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let output = dir.appendingPathComponent("report.json").path
+        let noLog = try BinaryRunner.run(["analyze", dir.appendingPathComponent("nope.log").path, "--bundle", app, "--format", "json", "--output", output])
+        XCTAssertEqual(noLog.status, 2)
+        XCTAssertTrue(noLog.stderr.contains("nope.log"), noLog.stderr)
+        XCTAssertEqual(noLog.stderr.split(separator: "\n").count, 1)
+        XCTAssertEqual(noLog.stdout.count, 0)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.path), [], "no partial output")
+
+        let noBundle = try BinaryRunner.run(["analyze", log, "--bundle", dir.appendingPathComponent("Missing.app").path])
+        XCTAssertEqual(noBundle.status, 2)
+        XCTAssertTrue(noBundle.stderr.contains("Missing.app"), noBundle.stderr)
+
+        let config = dir.appendingPathComponent("bad.yml")
+        try "device: iphone-se\nthreshold:\n  largeFileBytes: 1\n".write(to: config, atomically: true, encoding: .utf8)
+        let badConfig = try BinaryRunner.run(["analyze", log, "--bundle", app, "--config", config.path])
+        XCTAssertEqual(badConfig.status, 2)
+        XCTAssertTrue(badConfig.stderr.contains("bad.yml: line 2, column 1: unknown key `threshold`"), badConfig.stderr)
+        XCTAssertEqual(badConfig.stdout.count, 0)
+
+        let written = try BinaryRunner.run(["analyze", log, "--bundle", app, "--format", "json", "--output", output, "--fail-on", "never"])
+        XCTAssertEqual(written.status, 0, written.stderr)
+        XCTAssertEqual(written.stdout.count, 0)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted(), ["bad.yml", "report.json"], "no temporary file left")
+        XCTAssertNoThrow(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: output))))
+    }
+
+    func testUsageErrorsExitSixtyFour() throws {
+        let device = try BinaryRunner.run(["analyze", log, "--bundle", app, "--device", "pixel-9"])
+        XCTAssertEqual(device.status, 64)
+        XCTAssertTrue(device.stderr.contains("imgtrace devices"), device.stderr)
+        XCTAssertEqual(try BinaryRunner.run(["analyze", log]).status, 64, "--bundle is required")
+        XCTAssertEqual(try BinaryRunner.run(["analyze", log, "--bundle", app, "--launch-end", "("]).status, 64)
+        XCTAssertEqual(try BinaryRunner.run(["analyze", log, "--bundle", app, "--fail-on", "sometimes"]).status, 64)
+    }
+
+    func testSeveralLogsAreReportedPerLogAndCombined() throws {
+        let result = try BinaryRunner.run(["analyze", log, log, "--bundle", app, "--format", "json", "--fail-on", "never"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let doc = try json(result)
+        let logs = try XCTUnwrap((doc["inputs"] as? [String: Any])?["logs"] as? [[String: Any]])
+        XCTAssertEqual(logs.count, 2)
+        let loads = try XCTUnwrap(doc["loads"] as? [[String: Any]])
+        XCTAssertEqual(loads.filter { $0["log"] as? Int == 1 }.count, 23)
+        let launch = try XCTUnwrap((doc["metrics"] as? [String: Any])?["launch"] as? [String: Any])
+        XCTAssertEqual(launch["loads"] as? Int, 42)
+        // placeholder ×3 and the onboarding path ×2 in each launch: 3 repeats per launch.
+        XCTAssertEqual(launch["repeated"] as? Int, 6, "repeats are counted within each launch")
+        let single = try json(try BinaryRunner.run(["analyze", log, "--bundle", app, "--format", "json"]))
+        let one = try XCTUnwrap((single["metrics"] as? [String: Any])?["launch"] as? [String: Any])
+        XCTAssertEqual(one["repeated"] as? Int, 3)
+        XCTAssertEqual(launch["images"] as? Int, one["images"] as? Int, "the same images, counted once")
+        XCTAssertEqual(launch["decodedBytes"] as? Int, one["decodedBytes"] as? Int)
+    }
+
+    func testDevicesListsTheScreenTable() throws {
+        let result = try BinaryRunner.run(["devices"])
+        XCTAssertEqual(result.status, 0)
+        XCTAssertTrue(result.stdoutText.contains("iphone-17-pro-max (default)"), result.stdoutText)
+        XCTAssertTrue(result.stdoutText.contains("440×956"))
+        XCTAssertTrue(result.stdoutText.contains("ipad-pro-13-m4"))
+        let rules = try BinaryRunner.run(["rules", "--verbose"])
+        XCTAssertTrue(rules.stdoutText.contains("repeated-load (note)"), rules.stdoutText)
+        XCTAssertTrue(rules.stdoutText.contains("does not fire:"))
+    }
+}
