@@ -3,7 +3,10 @@
 (lldb echoes with `p (char *)`, lldb 17+ `p`, bare `po`, gdb values, stop reports with
 backtraces, skipped hits), many distinct names, and NSLog / os_log noise from the app.
 
-usage: make-trace-log.py OUT SIZE_MB [DISTINCT_NAMES] [NOISE_LINES_PER_HIT]
+usage: make-trace-log.py OUT SIZE_MB [DISTINCT_NAMES] [NOISE_LINES_PER_HIT] [NAMES_FILE]
+
+NAMES_FILE (one name per line, e.g. a bundle's own image names) puts those names first, so
+the most frequent loads resolve against that bundle; synthetic names fill up to DISTINCT_NAMES.
 """
 import random
 import sys
@@ -17,6 +20,11 @@ def main():
              "Profile Header", "café_icon", "日本語", "🙂_badge", "onboarding/step", "LaunchImage"]
     suffixes = ["", "@2x", "@3x", ".png", "@2x.png", "~ipad", ".jpg"]
     names = [f"{rng.choice(stems)}_{i}{rng.choice(suffixes)}" for i in range(distinct)]
+    if len(sys.argv) > 5:
+        with open(sys.argv[5], encoding="utf-8") as f:
+            real = [line.rstrip("\n") for line in f if line.strip()]
+        names = (real + names)[:max(distinct, len(real))]
+        distinct = len(names)
     target = size_mb * 1024 * 1024
     written = 0
     n = 0

@@ -40,7 +40,7 @@ enum ImageAliases {
             let via = theme[name] ?? name
             // A file that maps to a theme name is cached under that name: it is its own alias.
             let target = existing.contains(name) ? name : files[via]?.sorted().first
-            guard let target, via != name else { continue }
+            guard let target, !(target == name && via == name) else { continue }
             aliases.append(ImageAlias(bundle: bundle, name: name, target: target, via: via, file: mappingFile))
         }
         return aliases

@@ -25,6 +25,10 @@ public final class LaunchAuditor {
     private var index: [Key: Int] = [:]
     private var uses: [NameUse] = []
     private var apiSets: [Set<String>] = []
+    private var lastAPI: [String?] = []
+    /// Slot per (reader name id × 2 + path bit), for the current log; -1 when unseen.
+    private var slotForNameID: [Int] = []
+    private var lastKind: (api: String?, kind: RequestKind)?
     private var logLaunch: [Int] = []
     private var logAfter: [Int] = []
     private var unreadable: [LoadStatus: UnreadableHits] = [:]
@@ -49,6 +53,16 @@ public final class LaunchAuditor {
             logAfter[i] = 0
         }
         logUnreadable = (0, 0)
+        slotForNameID.removeAll(keepingCapacity: true)
+    }
+
+    /// `RequestKind.of`, remembered for the last API seen: consecutive hits mostly share one.
+    private func requestKind(api: String?, name: String) -> RequestKind {
+        guard let api else { return name.hasPrefix("/") ? .path : .name }
+        if let last = lastKind, last.api == api { return last.kind }
+        let kind = RequestKind.of(api: api, name: name)
+        lastKind = (api, kind)
+        return kind
     }
 
     /// Resolves one load and counts it. Returns the resolution, or nil for a hit without a name
@@ -69,12 +83,15 @@ public final class LaunchAuditor {
             break
         }
         let name = load.status == .ok ? load.name : nil
-        let kind = name.map { RequestKind.of(api: load.api, name: $0) } ?? .name
-        let key = Key(kind: kind, status: load.status, name: name)
-        let slot: Int
-        if let found = index[key] {
+        let kind = name.map { requestKind(api: load.api, name: $0) } ?? .name
+        // The reader's interned id finds the slot without hashing the name (a 1 GB log has millions of hits).
+        let fastIndex = load.nameID.map { $0 * 2 + (kind == .path ? 1 : 0) }
+        var slot = -1
+        if let fastIndex, fastIndex < slotForNameID.count { slot = slotForNameID[fastIndex] }
+        if slot < 0, let found = index[Key(kind: kind, status: load.status, name: name)] {
             slot = found
-        } else {
+        } else if slot < 0 {
+            let key = Key(kind: kind, status: load.status, name: name)
             slot = uses.count
             index[key] = slot
             let resolution: Resolution
@@ -86,10 +103,18 @@ public final class LaunchAuditor {
             uses.append(NameUse(name: name, status: load.status, kind: kind, resolution: resolution, apis: [],
                                 launchLoads: 0, afterLaunchLoads: 0, maxLaunchLoadsPerLog: 0, firstLine: here, launchLines: []))
             apiSets.append([])
+            lastAPI.append(nil)
             logLaunch.append(0)
             logAfter.append(0)
         }
-        if let api = load.api, !apiSets[slot].contains(api) { apiSets[slot].insert(api) }
+        if let fastIndex {
+            if fastIndex >= slotForNameID.count { slotForNameID += repeatElement(-1, count: fastIndex + 1 - slotForNameID.count + 1024) }
+            slotForNameID[fastIndex] = slot
+        }
+        if let api = load.api, lastAPI[slot] != api {
+            lastAPI[slot] = api
+            apiSets[slot].insert(api)
+        }
         if launch {
             if uses[slot].launchLoads == 0 { uses[slot].firstLine = here }
             uses[slot].launchLoads += 1

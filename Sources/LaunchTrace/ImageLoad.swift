@@ -48,10 +48,13 @@ public struct ImageLoad: Sendable, Equatable {
     public var backtrace: [String]
     /// `launch` unless the hit comes after the launch-end marker.
     public var phase: LaunchPhase
+    /// Equal for equal names within one read of one log (the reader interns names), so a
+    /// consumer can count per name without hashing the string; nil when there is no name.
+    public var nameID: Int?
 
     public init(seq: Int, line: Int, name: String?, status: LoadStatus, detail: String? = nil,
                 api: String? = nil, breakpoint: String? = nil, thread: String? = nil,
-                timestamp: String? = nil, backtrace: [String] = [], phase: LaunchPhase = .launch) {
+                timestamp: String? = nil, backtrace: [String] = [], phase: LaunchPhase = .launch, nameID: Int? = nil) {
         self.seq = seq
         self.line = line
         self.name = name
@@ -63,5 +66,6 @@ public struct ImageLoad: Sendable, Equatable {
         self.timestamp = timestamp
         self.backtrace = backtrace
         self.phase = phase
+        self.nameID = nameID
     }
 }

@@ -825,7 +825,8 @@ struct TraceParser {
         if let emit {
             try emit(ImageLoad(seq: seq, line: line, name: name, status: status, detail: hit.detail, api: api,
                                breakpoint: breakpoint, thread: hit.thread,
-                               timestamp: hit.timestamp, backtrace: hit.backtrace, phase: phase))
+                               timestamp: hit.timestamp, backtrace: hit.backtrace, phase: phase,
+                               nameID: name == nil ? nil : hit.nameID))
         }
     }
 

@@ -1,7 +1,7 @@
 import ImgtraceSupport
 import AppBundle
 
-/// `imgtrace catalog --format json`: `{"schemaVersion":1,"bundles":[…],"images":[…],"references":[…],"junk":[…],"warnings":[…]}`.
+/// `imgtrace catalog --format json`: `{"schemaVersion":1,"bundles":[…],"images":[…],"references":[…],"junk":[…],"warnings":[…],"aliases":[…]}`.
 public enum CatalogJSONReport {
     public static func render(_ inventory: BundleInventory) -> [UInt8] {
         var w = JSONText()
@@ -28,6 +28,18 @@ public enum CatalogJSONReport {
         w.endArray()
         w.field("junk", strings: inventory.junk)
         w.field("warnings", strings: inventory.warnings)
+        w.key("aliases")
+        w.beginArray()
+        for alias in inventory.aliases {
+            w.beginObject()
+            w.field("bundle", alias.bundle)
+            w.field("name", alias.name)
+            w.field("target", alias.target)
+            w.field("via", alias.via)
+            w.field("file", alias.file)
+            w.endObject()
+        }
+        w.endArray()
         w.endObject()
         var bytes = w.bytes
         bytes.append(0x0A)

@@ -186,6 +186,35 @@ final class CorpusBundleTests: XCTestCase {
         XCTAssertEqual(systemImages.count, systemFiles.count)
         XCTAssertTrue(systemImages.allSatisfy { ($0.pixelWidth ?? 0) > 0 && $0.id.hasPrefix("system-images/") })
         XCTAssertTrue(systemImages.contains { $0.name == "common_3DArrowRight" })
+        // GNUstep's nsmapping.strings: NSMenuArrow and common_3DArrowRight both map to GSMenuArrow.
+        let arrow = try XCTUnwrap(inventory.aliases.first { $0.name == "NSMenuArrow" })
+        XCTAssertEqual([arrow.bundle, arrow.target, arrow.via, arrow.file], ["system-images", "common_3DArrowRight", "GSMenuArrow", "nsmapping.strings"])
+        XCTAssertEqual(inventory.aliases.first { $0.name == "common_3DArrowRight" }?.target, "common_3DArrowRight", "a mapped file is its own alias")
+        XCTAssertNil(inventory.aliases.first { $0.name == "GNUstep" }, "commented-out lines map nothing")
+        XCTAssertTrue(inventory.warnings.isEmpty, "\(inventory.warnings)")
+    }
+
+    func testMappingFilesInSystemImageFolders() throws {
+        let dir = try BinaryRunner.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let good = dir.appendingPathComponent("good"), bad = dir.appendingPathComponent("bad")
+        for folder in [good, bad] {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try Data(ImageWriter.tiff(width: 4, height: 4, bigEndian: false)).write(to: folder.appendingPathComponent("file_a.tiff"))
+        }
+        try Data("""
+        /* comment */ "Old Name" = ThemeA; // trailing comment
+        file_a = ThemeA;
+        Gone = ThemeB;
+        Twice = ThemeB;
+        Twice = ThemeA;
+        """.utf8).write(to: good.appendingPathComponent("nsmapping.strings"))
+        try Data("a = ;".utf8).write(to: bad.appendingPathComponent("nsmapping.strings"))
+        let inventory = try BundleReader.inventory(of: good.path, systemImages: [good.path, bad.path])
+        let aliases = inventory.aliases.filter { $0.bundle == "good" }
+        XCTAssertEqual(aliases.map(\.name), ["Old Name", "ThemeA", "Twice", "file_a"])
+        XCTAssertTrue(aliases.allSatisfy { $0.target == "file_a" && $0.via == "ThemeA" }, "later lines win; ThemeB has no file")
+        XCTAssertEqual(inventory.warnings.filter { $0.contains("nsmapping.strings") }, ["bad/nsmapping.strings: not a strings file (`key = value;`)"])
     }
 
     func testDuckDuckGoSourceCatalog() throws {

@@ -12,7 +12,7 @@ final class CatalogCommandTests: XCTestCase {
         XCTAssertEqual(result.stderr, "")
         let json = try XCTUnwrap(JSONSerialization.jsonObject(with: result.stdout) as? [String: Any])
         XCTAssertEqual(json["schemaVersion"] as? Int, 1)
-        XCTAssertEqual(Set(json.keys), ["schemaVersion", "bundles", "images", "references", "junk", "warnings"])
+        XCTAssertEqual(Set(json.keys), ["schemaVersion", "bundles", "images", "references", "junk", "warnings", "aliases"])
         let images = try XCTUnwrap(json["images"] as? [[String: Any]])
         let icon = try XCTUnwrap(images.first { $0["path"] as? String == "AppIcon76x76@2x~ipad.png" })
         for key in ["id", "bundle", "path", "source", "name", "format", "cgbi", "pixelWidth", "pixelHeight", "scale", "idiom",
