@@ -20,15 +20,7 @@ log="$out/analyze-${size}MB-${distinct}-noise${noise}-$(basename "$bundle").log"
 [ -f "$log" ] || python3 scripts/make-trace-log.py "$log" "$size" "$distinct" "$noise" "$names"
 bytes=$(stat -c %s "$log")
 
-measure() { # label, command...
-  local label=$1; shift
-  cat "$log" >/dev/null # warm the page cache so every command reads from memory
-  local t
-  t=$( { /usr/bin/time -f "%e %M" "$@" >/dev/null; } 2>&1 | tail -n 1)
-  local secs=${t% *} kib=${t#* }
-  awk -v l="$label" -v s="$secs" -v k="$kib" -v b="$bytes" \
-    'BEGIN { printf "%-34s %7.2f s  %8.0f MB/s  peak %6.1f MiB\n", l, s, (b/1048576)/(s>0?s:0.001), k/1024 }'
-}
+. scripts/bench-measure.sh
 
 echo "log: $log ($(awk -v b="$bytes" 'BEGIN{printf "%.0f", b/1048576}') MiB, $distinct distinct names, $noise noise lines per hit)"
 echo "bundle: $bundle ($(wc -l < "$names") distinct image names)"

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A screen the audit judges images against: its size in points, its scale and its idiom.
 public struct DeviceProfile: Sendable, Equatable {
     /// Stable id used by `--device`, e.g. `iphone-17-pro-max`.
@@ -63,8 +65,5 @@ public struct DeviceProfile: Sendable, Equatable {
 
     private static func normalized(_ text: String) -> String {
         String(text.lowercased().unicodeScalars.filter { CharacterSet.alphanumerics.contains($0) || $0 == "." }.map(Character.init))
-            .replacingOccurrences(of: "inch", with: "")
     }
 }
-
-import Foundation

@@ -50,6 +50,8 @@ public struct NameResolver: Sendable {
     private let looseByPath: [String: [Int]]
     private let lowered: [String: [Int]]
     private let aliases: [String: ImageAlias]
+    /// Catalog names inside a namespace (`Icons/star`), by their last component (`star`).
+    private let namespaced: [String: [String]]
 
     public init(inventory: BundleInventory, device: DeviceProfile) {
         self.inventory = inventory
@@ -73,6 +75,9 @@ public struct NameResolver: Sendable {
             }
         }
         catalogByName = catalogs
+        var spaced: [String: [String]] = [:]
+        for name in catalogs.keys where name.contains("/") { spaced[lastPathComponent(name), default: []].append(name) }
+        namespaced = spaced
         looseByStem = stems
         looseByPath = paths
         lowered = lower
@@ -253,8 +258,8 @@ public struct NameResolver: Sendable {
             let example = images.map { lastPathComponent($0.source == .file ? $0.path : $0.id) }.sorted().first ?? name
             return Resolution(image: nil, how: "not found for a \(device.idiom): only `\(example)` (\(other)) exists", cause: .otherIdiom)
         }
-        if request.fileExtension.isEmpty, let hit = inventory.images.filter({
-            $0.source == .file && NameResolver.stem(of: $0) == name && !$0.fileExtension.isEmpty && $0.fileExtension.lowercased() != "png"
+        if request.fileExtension.isEmpty, let hit = (looseByStem[name] ?? []).map({ inventory.images[$0] }).filter({
+            $0.source == .file && !$0.fileExtension.isEmpty && $0.fileExtension.lowercased() != "png"
         }).min(by: { $0.id < $1.id }) {
             return Resolution(image: nil, how: "not found: `\(lastPathComponent(hit.path))` exists — formats other than PNG need their extension (`\(name).\(hit.fileExtension)`)",
                               cause: .needsExtension)
@@ -273,7 +278,7 @@ public struct NameResolver: Sendable {
                               cause: .scaleInName)
         }
         let last = lastPathComponent(name)
-        if let spaced = catalogByName.keys.filter({ $0.hasSuffix("/" + name) }).min() {
+        if let spaced = namespaced[name]?.min() {
             return Resolution(image: nil, how: "not found: the catalog has `\(spaced)` — its folder provides a namespace", cause: .namespace)
         }
         if last != name, catalogByName[last] != nil || looseByStem[last] != nil {

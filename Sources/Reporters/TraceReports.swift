@@ -38,6 +38,12 @@ public final class TraceJSONReport {
     /// The JSON object of one event, keys in contract order.
     public static func encode(_ load: ImageLoad, into w: inout JSONText) {
         w.beginObject()
+        encodeFields(load, into: &w)
+        w.endObject()
+    }
+
+    /// The event's fields, in contract order, into an object the caller has opened.
+    public static func encodeFields(_ load: ImageLoad, into w: inout JSONText) {
         w.field("seq", load.seq)
         w.field("line", load.line)
         w.field("name", load.name)
@@ -49,7 +55,6 @@ public final class TraceJSONReport {
         w.field("timestamp", load.timestamp)
         w.field("backtrace", strings: load.backtrace)
         w.field("phase", load.phase.rawValue)
-        w.endObject()
     }
 
     public static func encode(_ s: TraceSummary, into w: inout JSONText) {
