@@ -38,7 +38,7 @@ public final class AnalyzeJSONReport {
         loads.append(writer.bytes)
     }
 
-    /// Writes the whole document.
+    /// Writes the whole document; can be called again for another destination.
     public func write(_ result: AuditResult, to sink: ByteSink) {
         var w = JSONText()
         w.beginObject()
@@ -103,7 +103,7 @@ public final class AnalyzeJSONReport {
         var head = w.bytes
         head.append(UInt8(ascii: "["))
         sink.write(head)
-        loads.drain(into: sink)
+        loads.replay(into: sink)
         var tail = JSONText()
         tail.beginArray()
         for finding in result.findings { Self.writeFinding(finding, result: result, &tail) }

@@ -59,9 +59,18 @@ public final class SpillBuffer {
         memory.removeAll(keepingCapacity: true)
     }
 
-    /// Writes everything held, in order, to `sink`.
+    /// Writes everything held, in order, to `sink`, and lets it go.
     public func drain(into sink: ByteSink) {
+        replay(into: sink)
+        if let file { fclose(file) }
+        file = nil
+        memory.removeAll()
+    }
+
+    /// Writes everything held, in order, to `sink`, keeping it for another replay.
+    public func replay(into sink: ByteSink) {
         if let file {
+            fflush(file)
             rewind(file)
             var chunk = [UInt8](repeating: 0, count: 1 << 16)
             while true {
@@ -69,10 +78,10 @@ public final class SpillBuffer {
                 if n <= 0 { break }
                 sink.write(Array(chunk[0..<n]))
             }
-            fclose(file)
-            self.file = nil
+            fseek(file, 0, SEEK_END)
         }
         sink.write(memory)
-        memory.removeAll()
     }
+
+    deinit { if let file { fclose(file) } }
 }

@@ -38,8 +38,11 @@ struct AnalyzeCommand: ParsableCommand {
     @Option(help: "Config file (default: .imgtrace.yml in the working directory, when present).")
     var config: String?
 
-    @Option(help: "Output format: text or json.")
-    var format: ListingFormat = .text
+    @Option(help: "Output format for standard output (or --output): text, json or markdown.")
+    var format: ReportFormat = .text
+
+    @Option(name: .customLong("report"), help: ArgumentHelp("Also write a report to a file, e.g. json:audit.json (repeatable).", valueName: "format:path"))
+    var reports: [ReportDestination] = []
 
     @Option(help: "Write the report to this file instead of standard output.")
     var output: String?
@@ -69,7 +72,8 @@ struct AnalyzeCommand: ParsableCommand {
         if let launchEnd { settings.launchEnd = launchEnd }
         let profile = try chooseDevice(settings)
         let result: AuditResult
-        let json = format == .json ? AnalyzeJSONReport() : nil
+        let wantsJSON = format == .json || reports.contains { $0.format == .json }
+        let json = wantsJSON ? AnalyzeJSONReport() : nil
         do {
             var inventory = try readInventory()
             inventory.junk.sort()
@@ -87,10 +91,20 @@ struct AnalyzeCommand: ParsableCommand {
         } catch let error as InputError {
             throw failInput(error)
         }
-        try ReportFile.write(to: output) { sink in
-            if let json { json.write(result, to: sink) } else { sink.write(AnalyzeTextReport.render(result)) }
+        // Files first: stdout is written last, so a failure leaves no report half-printed.
+        for report in reports {
+            try ReportFile.write(to: report.path) { render(report.format, result, json: json, to: $0) }
         }
+        try ReportFile.write(to: output) { render(format, result, json: json, to: $0) }
         if result.fails { throw ExitCode(1) }
+    }
+
+    private func render(_ format: ReportFormat, _ result: AuditResult, json: AnalyzeJSONReport?, to sink: ByteSink) {
+        switch format {
+        case .text: sink.write(AnalyzeTextReport.render(result))
+        case .json: json?.write(result, to: sink)
+        case .markdown: sink.write(AnalyzeMarkdownReport.render(result))
+        }
     }
 
     private func loadConfig() throws -> AuditConfig {

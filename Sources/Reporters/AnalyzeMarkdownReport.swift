@@ -1,0 +1,65 @@
+import ImgtraceSupport
+import LaunchAudit
+
+/// `imgtrace analyze --format markdown`: a pull-request comment or GitHub job summary — the
+/// verdict and figures, the findings (most severe and costliest first, capped), the costliest images.
+public enum AnalyzeMarkdownReport {
+    /// Findings listed before the rest are counted; keeps a comment far below GitHub's 1 MiB summary cap.
+    static let maxFindings = 50
+    static let maxImages = 20
+
+    public static func render(_ result: AuditResult) -> String {
+        var out = "## imgtrace launch audit: \(result.fails ? "❌ fail" : "✅ pass")\n\n"
+        let d = result.device
+        out += "`\(cell(result.bundleNames.first ?? "?"))` on **\(cell(d.id))** (\(d.pointWidth)×\(d.pointHeight) pt @\(d.scale)x)"
+        out += result.logs.count == 1 ? ", 1 log" : ", \(result.logs.count) logs"
+        if result.logs.contains(where: { $0.summary.launchEnd == nil }) { out += "; no launch-end marker, so the whole log is the launch" }
+        out += ".\n\n"
+        let c = result.severityCounts
+        out += "| | launch | after launch |\n|---|---:|---:|\n"
+        let launch = result.metrics.launch, after = result.metrics.afterLaunch
+        func row(_ label: String, _ value: (PhaseMetrics) -> String) {
+            out += "| \(label) | \(value(launch)) | \(after.map(value) ?? "–") |\n"
+        }
+        row("loads") { "\($0.loads)" }
+        row("distinct images") { "\($0.images)" }
+        row("decoded") { kibibytes($0.decodedBytes) }
+        row("on disk") { kibibytes($0.bytesOnDisk) }
+        row("missing names") { "\($0.missing)" }
+        row("repeated lookups") { "\($0.repeated)" }
+        out += "\n**\(c[.error] ?? 0) errors, \(c[.warning] ?? 0) warnings, \(c[.note] ?? 0) notes**"
+        out += result.failOn.map { " (fails at \($0.rawValue))" } ?? " (never fails on findings)"
+        out += "\n\n"
+        for breach in result.budgetBreaches {
+            let shown = breach.isBytes ? "\(kibibytes(breach.actual)) > \(kibibytes(breach.limit))" : "\(breach.actual) > \(breach.limit)"
+            out += "- ❌ budget `\(breach.budget)` exceeded: \(shown)\n"
+        }
+        if !result.budgetBreaches.isEmpty { out += "\n" }
+        if !result.findings.isEmpty {
+            out += "### Findings\n\n| severity | rule | finding | fix |\n|---|---|---|---|\n"
+            for finding in result.findings.prefix(maxFindings) {
+                out += "| \(finding.severity.rawValue) | `\(finding.rule)` | \(cell(finding.message)) | \(cell(finding.fix)) |\n"
+            }
+            if result.findings.count > maxFindings {
+                out += "\n\(result.findings.count - maxFindings) more findings: see the JSON, SARIF or text report.\n"
+            }
+            out += "\n"
+        }
+        let images = result.uses.filter { $0.launchLoads > 0 && $0.resolution.image != nil }.prefix(maxImages)
+        if !images.isEmpty {
+            out += "### Costliest images at launch\n\n| name | resolved | pixels | decoded | on disk | loads |\n|---|---|---:|---:|---:|---:|\n"
+            for use in images {
+                let image = use.resolution.image!
+                let pixels = image.pixelWidth.flatMap { w in image.pixelHeight.map { "\(w)×\($0)" } } ?? "–"
+                out += "| \(cell(use.displayName)) | \(cell(image.id)) | \(pixels) | \(image.decodedBytes.map(kibibytes) ?? "–") | "
+                out += "\(kibibytes(image.bytesOnDisk)) | \(use.launchLoads) |\n"
+            }
+        }
+        return out
+    }
+
+    /// Text safe inside a table cell: pipes escaped, line breaks and backticks' runs kept on one line.
+    static func cell(_ text: String) -> String {
+        TextTable.escapeName(text).replacingOccurrences(of: "|", with: "\\|")
+    }
+}

@@ -1,0 +1,23 @@
+import ArgumentParser
+
+/// The formats `imgtrace analyze` writes, to stdout (`--format`) or files (`--report FORMAT:PATH`).
+enum ReportFormat: String, ExpressibleByArgument, CaseIterable {
+    case text, json, markdown
+}
+
+/// One `--report FORMAT:PATH`.
+struct ReportDestination: ExpressibleByArgument {
+    var format: ReportFormat
+    var path: String
+
+    init?(argument: String) {
+        guard let colon = argument.firstIndex(of: ":"),
+              let format = ReportFormat(rawValue: String(argument[..<colon])) else { return nil }
+        let path = String(argument[argument.index(after: colon)...])
+        guard !path.isEmpty else { return nil }
+        self.format = format
+        self.path = path
+    }
+
+    static var defaultCompletionKind: CompletionKind { .file() }
+}

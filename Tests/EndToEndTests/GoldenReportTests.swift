@@ -1,0 +1,45 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// Every analyze format on the example inputs, byte for byte against `Golden/`.
+/// After an intended change, regenerate with `IMGTRACE_UPDATE_GOLDEN=1 swift test --filter GoldenReportTests`.
+final class GoldenReportTests: XCTestCase {
+    static let golden = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Golden")
+
+    private func check(_ format: String, file: String) throws {
+        let arguments = ["analyze", "Examples/launch.log", "--bundle", "Examples/SampleApp.app", "--format", format]
+        let result = try BinaryRunner.run(arguments, in: Corpus.packageRoot)
+        XCTAssertEqual(result.status, 1, result.stderr)
+        let url = Self.golden.appendingPathComponent(file)
+        if ProcessInfo.processInfo.environment["IMGTRACE_UPDATE_GOLDEN"] == "1" {
+            try result.stdout.write(to: url)
+        }
+        let expected = try Data(contentsOf: url)
+        XCTAssertEqual(result.stdoutText, String(decoding: expected, as: UTF8.self), "\(format) differs from Golden/\(file)")
+    }
+
+    func testText() throws { try check("text", file: "example.txt") }
+    func testJSON() throws { try check("json", file: "example.json") }
+    func testMarkdown() throws { try check("markdown", file: "example.md") }
+
+    func testReportsWriteEveryFormatFromOneRun() throws {
+        let dir = try BinaryRunner.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let result = try BinaryRunner.run(["analyze", "Examples/launch.log", "--bundle", "Examples/SampleApp.app",
+                                           "--report", "json:\(dir.path)/a.json", "--report", "markdown:\(dir.path)/a.md",
+                                           "--report", "text:\(dir.path)/a.txt"], in: Corpus.packageRoot)
+        XCTAssertEqual(result.status, 1)
+        for (file, golden) in [("a.json", "example.json"), ("a.md", "example.md"), ("a.txt", "example.txt")] {
+            XCTAssertEqual(try Data(contentsOf: dir.appendingPathComponent(file)), try Data(contentsOf: Self.golden.appendingPathComponent(golden)), file)
+        }
+        XCTAssertEqual(result.stdout, try Data(contentsOf: Self.golden.appendingPathComponent("example.txt")), "stdout still gets --format")
+        let bad = try BinaryRunner.run(["analyze", "Examples/launch.log", "--bundle", "Examples/SampleApp.app", "--report", "pdf:x.pdf"],
+                                       in: Corpus.packageRoot)
+        XCTAssertEqual(bad.status, 64, bad.stderr)
+        let unwritable = try BinaryRunner.run(["analyze", "Examples/launch.log", "--bundle", "Examples/SampleApp.app",
+                                               "--report", "json:\(dir.path)/no/such/dir/a.json"], in: Corpus.packageRoot)
+        XCTAssertEqual(unwritable.status, 2)
+        XCTAssertTrue(unwritable.stderr.contains("no/such/dir/a.json"), unwritable.stderr)
+    }
+}
