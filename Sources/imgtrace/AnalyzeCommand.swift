@@ -38,7 +38,7 @@ struct AnalyzeCommand: ParsableCommand {
     @Option(help: "Config file (default: .imgtrace.yml in the working directory, when present).")
     var config: String?
 
-    @Option(help: "Output format for standard output (or --output): text, json or markdown.")
+    @Option(help: "Output format for standard output (or --output): text, json, markdown or sarif.")
     var format: ReportFormat = .text
 
     @Option(name: .customLong("report"), help: ArgumentHelp("Also write a report to a file, e.g. json:audit.json (repeatable).", valueName: "format:path"))
@@ -104,6 +104,9 @@ struct AnalyzeCommand: ParsableCommand {
         case .text: sink.write(AnalyzeTextReport.render(result))
         case .json: json?.write(result, to: sink)
         case .markdown: sink.write(AnalyzeMarkdownReport.render(result))
+        case .sarif:
+            sink.write(AnalyzeSARIFReport.render(result, bundlePath: bundles[0], logPaths: logs,
+                                                 version: Imgtrace.configuration.version))
         }
     }
 

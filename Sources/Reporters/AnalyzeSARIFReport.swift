@@ -1,0 +1,143 @@
+import LaunchAudit
+
+/// `imgtrace analyze --format sarif`: SARIF 2.1.0 for code scanning (GitHub, Azure DevOps, IDEs).
+///
+/// One run; every rule in `tool.driver.rules` with stable ids; one result per finding with the
+/// asset as the first location (its path inside the bundle as given on the command line, so it is
+/// relative when the bundle path is) and the first log line as the second; the fingerprint in
+/// `partialFingerprints`, the measured values in `properties`.
+public enum AnalyzeSARIFReport {
+    public static let schema = "https://json.schemastore.org/sarif-2.1.0.json"
+
+    /// `bundlePath` and `logPaths` are the inputs as given, used to build location URIs.
+    public static func render(_ result: AuditResult, bundlePath: String, logPaths: [String], version: String) -> [UInt8] {
+        var w = JSONText()
+        w.beginObject()
+        w.field("$schema", schema)
+        w.field("version", "2.1.0")
+        w.key("runs")
+        w.beginArray()
+        w.beginObject()
+        w.key("tool")
+        w.beginObject()
+        w.key("driver")
+        w.beginObject()
+        w.field("name", "imgtrace")
+        w.field("version", version)
+        w.key("rules")
+        w.beginArray()
+        for rule in Rules.all {
+            w.beginObject()
+            w.field("id", rule.id)
+            w.key("shortDescription")
+            w.beginObject()
+            w.field("text", rule.summary)
+            w.endObject()
+            w.key("fullDescription")
+            w.beginObject()
+            w.field("text", "\(rule.summary) Parameters: \(rule.parameters).")
+            w.endObject()
+            w.key("defaultConfiguration")
+            w.beginObject()
+            w.field("level", rule.defaultSeverity.rawValue)
+            w.endObject()
+            w.endObject()
+        }
+        w.endArray()
+        w.endObject()
+        w.endObject()
+        w.key("results")
+        w.beginArray()
+        let ruleIndex = Dictionary(uniqueKeysWithValues: Rules.all.enumerated().map { ($1.id, $0) })
+        for finding in result.findings {
+            w.beginObject()
+            w.field("ruleId", finding.rule)
+            w.field("ruleIndex", ruleIndex[finding.rule])
+            w.field("level", finding.severity.rawValue)
+            w.key("message")
+            w.beginObject()
+            w.field("text", finding.message + " — fix: " + finding.fix)
+            w.endObject()
+            w.key("locations")
+            w.beginArray()
+            if let path = finding.paths.first {
+                location(uri: joined(bundlePath, path), line: nil, &w)
+            }
+            if let line = finding.lines.first, line.log < logPaths.count {
+                location(uri: logPaths[line.log], line: line.line, &w)
+            }
+            if finding.paths.isEmpty && finding.lines.isEmpty { location(uri: bundlePath, line: nil, &w) }
+            w.endArray()
+            w.key("partialFingerprints")
+            w.beginObject()
+            w.field("imgtraceFingerprint/v1", finding.fingerprint)
+            w.endObject()
+            w.key("properties")
+            w.beginObject()
+            w.field("device", result.device.id)
+            w.field("names", strings: finding.names)
+            w.field("assets", strings: finding.assets)
+            for key in finding.values.keys.sorted() {
+                switch finding.values[key]! {
+                case let .int(v): w.field(key, v)
+                case let .number(v): w.field(key, number: v)
+                case let .string(v): w.field(key, v)
+                }
+            }
+            w.field("costBytes", finding.cost)
+            w.field("occurrences", finding.occurrences)
+            w.endObject()
+            w.endObject()
+        }
+        w.endArray()
+        w.endObject()
+        w.endArray()
+        w.endObject()
+        var bytes = w.bytes
+        bytes.append(0x0A)
+        return bytes
+    }
+
+    private static func location(uri: String, line: Int?, _ w: inout JSONText) {
+        w.beginObject()
+        w.key("physicalLocation")
+        w.beginObject()
+        w.key("artifactLocation")
+        w.beginObject()
+        w.field("uri", uriEscaped(uri))
+        w.endObject()
+        if let line {
+            w.key("region")
+            w.beginObject()
+            w.field("startLine", line)
+            w.endObject()
+        }
+        w.endObject()
+        w.endObject()
+    }
+
+    private static func joined(_ bundle: String, _ path: String) -> String {
+        // A rendition's path is its `.car`; the bundle path ends without a slash.
+        var base = bundle
+        while base.hasSuffix("/") { base.removeLast() }
+        return base.isEmpty ? path : base + "/" + path
+    }
+
+    /// Percent-encodes what a URI reference cannot hold (spaces, `#`, `%`, non-ASCII), keeping `/`.
+    static func uriEscaped(_ path: String) -> String {
+        var out = ""
+        for byte in path.utf8 {
+            let c = Character(UnicodeScalar(byte))
+            if byte < 0x80, c.isLetter || c.isNumber || "-._~/!$&'()*+,;=:@".contains(c) {
+                out.append(c)
+            } else {
+                out += "%" + String(byte, radix: 16, uppercase: true).leftPadded(2)
+            }
+        }
+        return out
+    }
+}
+
+extension String {
+    func leftPadded(_ width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
+}
