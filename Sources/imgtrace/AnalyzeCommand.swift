@@ -38,7 +38,7 @@ struct AnalyzeCommand: ParsableCommand {
     @Option(help: "Config file (default: .imgtrace.yml in the working directory, when present).")
     var config: String?
 
-    @Option(help: "Output format for standard output (or --output): text, json, markdown or sarif.")
+    @Option(help: "Output format for standard output (or --output): text, json, markdown, sarif, github, gitlab, junit or checkstyle.")
     var format: ReportFormat = .text
 
     @Option(name: .customLong("report"), help: ArgumentHelp("Also write a report to a file, e.g. json:audit.json (repeatable).", valueName: "format:path"))
@@ -96,6 +96,11 @@ struct AnalyzeCommand: ParsableCommand {
             try ReportFile.write(to: report.path) { render(report.format, result, json: json, to: $0) }
         }
         try ReportFile.write(to: output) { render(format, result, json: json, to: $0) }
+        // In GitHub Actions the annotations go to the log and the full report to the job summary.
+        if format == .github || reports.contains(where: { $0.format == .github }),
+           let summary = ProcessInfo.processInfo.environment["GITHUB_STEP_SUMMARY"], !summary.isEmpty {
+            appendStepSummary(AnalyzeMarkdownReport.render(result), to: summary)
+        }
         if result.fails { throw ExitCode(1) }
     }
 
@@ -107,7 +112,22 @@ struct AnalyzeCommand: ParsableCommand {
         case .sarif:
             sink.write(AnalyzeSARIFReport.render(result, bundlePath: bundles[0], logPaths: logs,
                                                  version: Imgtrace.configuration.version))
+        case .github: sink.write(AnalyzeGitHubReport.render(result, bundlePath: bundles[0], logPaths: logs))
+        case .gitlab: sink.write(AnalyzeGitLabReport.render(result, bundlePath: bundles[0], logPaths: logs))
+        case .junit: sink.write(AnalyzeJUnitReport.render(result, bundlePath: bundles[0], logPaths: logs))
+        case .checkstyle: sink.write(AnalyzeCheckstyleReport.render(result, bundlePath: bundles[0], logPaths: logs))
         }
+    }
+
+    private func appendStepSummary(_ markdown: String, to path: String) {
+        guard let handle = FileHandle(forWritingAtPath: path) else {
+            var stderr = StandardError()
+            print("imgtrace: warning: cannot append to $GITHUB_STEP_SUMMARY (\(path))", to: &stderr)
+            return
+        }
+        handle.seekToEndOfFile()
+        handle.write(Data(markdown.utf8))
+        try? handle.close()
     }
 
     private func loadConfig() throws -> AuditConfig {

@@ -22,6 +22,10 @@ final class GoldenReportTests: XCTestCase {
     func testText() throws { try check("text", file: "example.txt") }
     func testJSON() throws { try check("json", file: "example.json") }
     func testMarkdown() throws { try check("markdown", file: "example.md") }
+    func testGitHub() throws { try check("github", file: "example.github.txt") }
+    func testGitLab() throws { try check("gitlab", file: "example.gitlab.json") }
+    func testJUnit() throws { try check("junit", file: "example.junit.xml") }
+    func testCheckstyle() throws { try check("checkstyle", file: "example.checkstyle.xml") }
 
     func testReportsWriteEveryFormatFromOneRun() throws {
         let dir = try BinaryRunner.temporaryDirectory()

@@ -1,0 +1,54 @@
+import LaunchAudit
+
+/// `imgtrace analyze --format github`: GitHub Actions workflow commands. GitHub shows only 10
+/// annotations of each type per step, so the most severe and costliest come first and the rest
+/// are counted in one notice (the job summary and SARIF have them all).
+public enum AnalyzeGitHubReport {
+    public static let annotationsPerType = 10
+
+    public static func render(_ result: AuditResult, bundlePath: String, logPaths: [String]) -> String {
+        var out = ""
+        var shown: [String: Int] = [:]
+        var hidden: [String: Int] = [:]
+        for finding in result.findings {
+            let command = self.command(finding.severity)
+            guard shown[command, default: 0] < annotationsPerType else {
+                hidden[command, default: 0] += 1
+                continue
+            }
+            shown[command, default: 0] += 1
+            let location = FindingLocation(finding, bundlePath: bundlePath, logPaths: logPaths)
+            var properties = "file=\(property(location.path))"
+            if let line = location.line { properties += ",line=\(line)" }
+            properties += ",title=\(property("imgtrace \(finding.rule)"))"
+            out += "::\(command) \(properties)::\(message(finding.message + " — fix: " + finding.fix))\n"
+        }
+        for command in ["error", "warning", "notice"] where hidden[command, default: 0] > 0 {
+            out += "::notice title=imgtrace::\(message("\(hidden[command]!) more \(command) findings are not annotated (GitHub shows \(annotationsPerType) per type per step); see the job summary or the SARIF report"))\n"
+        }
+        let c = result.severityCounts
+        out += "imgtrace: \(result.fails ? "FAIL" : "PASS"): \(c[.error] ?? 0) errors, \(c[.warning] ?? 0) warnings, \(c[.note] ?? 0) notes\n"
+        for breach in result.budgetBreaches {
+            out += "::error title=imgtrace budget::\(message("budget \(breach.budget) exceeded: \(breach.actual) > \(breach.limit)"))\n"
+        }
+        return out
+    }
+
+    static func command(_ severity: Severity) -> String {
+        switch severity {
+        case .error: return "error"
+        case .warning: return "warning"
+        case .note: return "notice"
+        }
+    }
+
+    /// Message escaping of workflow commands: `%`, CR, LF.
+    static func message(_ text: String) -> String {
+        text.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "\r", with: "%0D").replacingOccurrences(of: "\n", with: "%0A")
+    }
+
+    /// Property values also escape `:` and `,`.
+    static func property(_ text: String) -> String {
+        message(text).replacingOccurrences(of: ":", with: "%3A").replacingOccurrences(of: ",", with: "%2C")
+    }
+}

@@ -1,0 +1,45 @@
+import LaunchAudit
+
+/// `imgtrace analyze --format junit`: one test suite per rule, one test case per finding (a
+/// `failure` when it fails the policy, passing with its text otherwise), a passing case for a
+/// rule without findings. Jenkins, GitLab, Bitrise and CircleCI read it.
+public enum AnalyzeJUnitReport {
+    public static func render(_ result: AuditResult, bundlePath: String, logPaths: [String]) -> String {
+        let failing = Set(result.failingFindings.map(\.fingerprint))
+        var suites = ""
+        var total = 0, failures = 0
+        for rule in Rules.all {
+            let findings = result.findings.filter { $0.rule == rule.id }
+            let cases = max(findings.count, 1)
+            let failed = findings.filter { failing.contains($0.fingerprint) }.count
+            total += cases
+            failures += failed
+            suites += "  <testsuite name=\"\(xmlEscaped(rule.id))\" tests=\"\(cases)\" failures=\"\(failed)\" errors=\"0\" skipped=\"0\">\n"
+            if findings.isEmpty {
+                suites += "    <testcase classname=\"imgtrace.\(xmlEscaped(rule.id))\" name=\"no findings\"/>\n"
+            }
+            for finding in findings {
+                let location = FindingLocation(finding, bundlePath: bundlePath, logPaths: logPaths)
+                let name = location.path + (location.line.map { ":\($0)" } ?? "")
+                suites += "    <testcase classname=\"imgtrace.\(xmlEscaped(rule.id))\" name=\"\(xmlEscaped(name)) (\(finding.fingerprint))\">\n"
+                if failing.contains(finding.fingerprint) {
+                    suites += "      <failure type=\"\(finding.severity.rawValue)\" message=\"\(xmlEscaped(finding.message))\">\(xmlEscaped("fix: " + finding.fix))</failure>\n"
+                } else {
+                    suites += "      <system-out>\(xmlEscaped("\(finding.severity.rawValue): \(finding.message) — fix: \(finding.fix)"))</system-out>\n"
+                }
+                suites += "    </testcase>\n"
+            }
+            suites += "  </testsuite>\n"
+        }
+        for breach in result.budgetBreaches {
+            total += 1
+            failures += 1
+            suites += "  <testsuite name=\"budgets\" tests=\"1\" failures=\"1\" errors=\"0\" skipped=\"0\">\n"
+            suites += "    <testcase classname=\"imgtrace.budgets\" name=\"\(xmlEscaped(breach.budget))\">\n"
+            suites += "      <failure type=\"budget\" message=\"\(xmlEscaped("\(breach.budget) exceeded: \(breach.actual) > \(breach.limit)"))\"/>\n"
+            suites += "    </testcase>\n  </testsuite>\n"
+        }
+        return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"imgtrace launch audit\" tests=\"\(total)\" failures=\"\(failures)\" errors=\"0\">\n"
+            + suites + "</testsuites>\n"
+    }
+}
