@@ -39,7 +39,7 @@ public final class AnalyzeJSONReport {
     }
 
     /// Writes the whole document; can be called again for another destination.
-    public func write(_ result: AuditResult, to sink: ByteSink) {
+    public func write(_ result: AuditResult, baseline: BaselineComparison? = nil, to sink: ByteSink) {
         var w = JSONText()
         w.beginObject()
         w.field("schemaVersion", 1)
@@ -95,6 +95,25 @@ public final class AnalyzeJSONReport {
         }
         w.endArray()
         w.endObject()
+        if let baseline {
+            w.key("baseline")
+            w.beginObject()
+            w.field("fails", baseline.fails)
+            w.field("newFindings", strings: baseline.newFindings.map(\.fingerprint))
+            w.field("fixedFindings", strings: baseline.fixed.map(\.fingerprint))
+            w.key("regressions")
+            w.beginArray()
+            for regression in baseline.regressions {
+                w.beginObject()
+                w.field("metric", regression.metric)
+                w.field("before", regression.before)
+                w.field("after", regression.after)
+                w.field("allowed", regression.allowed)
+                w.endObject()
+            }
+            w.endArray()
+            w.endObject()
+        }
         w.key("names")
         w.beginArray()
         for use in result.uses { Self.writeUse(use, &w) }

@@ -7,7 +7,7 @@ public enum AnalyzeTextReport {
     /// How many log lines a finding lists before it counts the rest.
     static let linesShown = 8
 
-    public static func render(_ result: AuditResult) -> String {
+    public static func render(_ result: AuditResult, baseline: BaselineComparison? = nil) -> String {
         var out = "imgtrace launch audit\n"
         out += "app      \(result.bundleNames.first ?? "?") (\(result.inventoryImages) images in the inventory)\n"
         let d = result.device
@@ -23,7 +23,9 @@ public enum AnalyzeTextReport {
             out += line + "\n"
             for warning in s.warnings { out += "         warning: \(warning.line.map { "line \($0): " } ?? "")\(warning.message)\n" }
         }
-        out += "\n" + verdict(result) + "\n\n"
+        out += "\n" + verdict(result, baseline: baseline) + "\n"
+        if let baseline { out += baseline.text() }
+        out += "\n"
         out += phase("LAUNCH", result.metrics.launch)
         if let after = result.metrics.afterLaunch { out += phase("AFTER LAUNCH", after) }
         if result.logs.count > 1 {
@@ -48,12 +50,18 @@ public enum AnalyzeTextReport {
         return out
     }
 
-    static func verdict(_ result: AuditResult) -> String {
+    static func verdict(_ result: AuditResult, baseline: BaselineComparison?) -> String {
         let c = result.severityCounts
         let counts = "\(plural(c[.error] ?? 0, "error")), \(plural(c[.warning] ?? 0, "warning")), \(plural(c[.note] ?? 0, "note"))"
-        var text = result.fails ? "FAIL" : "PASS"
+        // Against a baseline only new findings, worse figures and budgets fail.
+        let fails = baseline.map { $0.fails || !result.budgetBreaches.isEmpty } ?? result.fails
+        var text = fails ? "FAIL" : "PASS"
         text += ": \(counts)"
-        text += result.failOn.map { " (fails at \($0.rawValue) and above)" } ?? " (never fails on findings)"
+        if baseline != nil {
+            text += result.failOn.map { " (new findings fail at \($0.rawValue) and above)" } ?? " (new findings never fail)"
+        } else {
+            text += result.failOn.map { " (fails at \($0.rawValue) and above)" } ?? " (never fails on findings)"
+        }
         for breach in result.budgetBreaches {
             let shown = breach.isBytes ? "\(kibibytes(breach.actual)) > \(kibibytes(breach.limit))" : "\(breach.actual) > \(breach.limit)"
             text += "\nbudget exceeded: \(breach.budget) (\(shown))"

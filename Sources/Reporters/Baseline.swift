@@ -1,0 +1,160 @@
+import Foundation
+import ImgtraceSupport
+import LaunchAudit
+
+/// What `imgtrace baseline write` records: the launch figures and every finding's fingerprint.
+/// Pretty-printed, one finding per line, sorted by fingerprint, so it diffs well in review.
+public struct Baseline: Equatable {
+    public struct Entry: Equatable {
+        public var fingerprint: String
+        public var rule: String
+        public var severity: String
+        public var message: String
+    }
+
+    public var device: String
+    public var launch: PhaseMetrics
+    public var findings: [Entry]
+
+    public init(_ result: AuditResult) {
+        device = result.device.id
+        launch = result.metrics.launch
+        findings = result.findings.map { Entry(fingerprint: $0.fingerprint, rule: $0.rule, severity: $0.severity.rawValue, message: $0.message) }
+            .sorted { $0.fingerprint < $1.fingerprint }
+    }
+
+    /// The figures a baseline keeps, by their JSON names.
+    static func figures(_ m: PhaseMetrics) -> [(String, Int)] {
+        [("loads", m.loads), ("names", m.names), ("images", m.images), ("decodedBytes", m.decodedBytes),
+         ("bytesOnDisk", m.bytesOnDisk), ("missing", m.missing), ("repeated", m.repeated), ("unreadable", m.unreadable),
+         ("largestImageDecodedBytes", m.largestImageDecodedBytes)]
+    }
+
+    public func render() -> [UInt8] {
+        var out = "{\n  \"schemaVersion\": 1,\n  \"kind\": \"imgtrace-baseline\",\n"
+        out += "  \"device\": " + Self.quoted(device) + ",\n  \"launch\": {"
+        out += Self.figures(launch).map { "\"\($0.0)\": \($0.1)" }.joined(separator: ", ") + "},\n  \"findings\": ["
+        out += findings.isEmpty ? "" : "\n" + findings.map { entry in
+            "    {\"fingerprint\": \(Self.quoted(entry.fingerprint)), \"rule\": \(Self.quoted(entry.rule)), "
+                + "\"severity\": \(Self.quoted(entry.severity)), \"message\": \(Self.quoted(entry.message))}"
+        }.joined(separator: ",\n") + "\n  "
+        out += "]\n}\n"
+        return Array(out.utf8)
+    }
+
+    private static func quoted(_ text: String) -> String {
+        var w = JSONText()
+        w.string(text)
+        return String(decoding: w.bytes, as: UTF8.self)
+    }
+
+    /// Reads a baseline file; anything else is an `InputError` naming the file.
+    public static func load(path: String) throws -> Baseline {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw InputError(path: path, reason: "cannot read the baseline")
+        }
+        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+            throw InputError(path: path, reason: "not a JSON object")
+        }
+        guard object["kind"] as? String == "imgtrace-baseline", object["schemaVersion"] as? Int == 1 else {
+            throw InputError(path: path, reason: "not an imgtrace baseline (schemaVersion 1, kind imgtrace-baseline)")
+        }
+        guard let device = object["device"] as? String, let launch = object["launch"] as? [String: Any],
+              let entries = object["findings"] as? [[String: Any]] else {
+            throw InputError(path: path, reason: "a baseline needs `device`, `launch` and `findings`")
+        }
+        var metrics = PhaseMetrics()
+        func figure(_ key: String) throws -> Int {
+            guard let value = launch[key] as? Int else { throw InputError(path: path, reason: "`launch.\(key)` is missing or not a whole number") }
+            return value
+        }
+        metrics.loads = try figure("loads")
+        metrics.names = try figure("names")
+        metrics.images = try figure("images")
+        metrics.decodedBytes = try figure("decodedBytes")
+        metrics.bytesOnDisk = try figure("bytesOnDisk")
+        metrics.missing = try figure("missing")
+        metrics.repeated = try figure("repeated")
+        metrics.unreadable = try figure("unreadable")
+        metrics.largestImageDecodedBytes = try figure("largestImageDecodedBytes")
+        let findings = try entries.enumerated().map { index, entry -> Entry in
+            guard let fingerprint = entry["fingerprint"] as? String, let rule = entry["rule"] as? String else {
+                throw InputError(path: path, reason: "finding \(index + 1) needs `fingerprint` and `rule`")
+            }
+            return Entry(fingerprint: fingerprint, rule: rule, severity: entry["severity"] as? String ?? "", message: entry["message"] as? String ?? "")
+        }
+        return Baseline(device: device, launch: metrics, findings: findings)
+    }
+
+    init(device: String, launch: PhaseMetrics, findings: [Entry]) {
+        self.device = device
+        self.launch = launch
+        self.findings = findings
+    }
+}
+
+/// A launch figure that got worse than the baseline allows.
+public struct MetricRegression: Equatable {
+    public var metric: String
+    public var before: Int
+    public var after: Int
+    /// The largest value the tolerance allows.
+    public var allowed: Int
+}
+
+/// A result (or a second baseline) measured against a baseline.
+public struct BaselineComparison {
+    /// Findings whose fingerprint the baseline lacks, in report order.
+    public var newFindings: [Baseline.Entry]
+    /// Baseline findings that are gone.
+    public var fixed: [Baseline.Entry]
+    public var regressions: [MetricRegression]
+    public var deviceChanged: Bool
+    /// New findings at or above the fail level.
+    public var failingNew: [Baseline.Entry]
+
+    /// New failing findings or worse figures.
+    public var fails: Bool { !failingNew.isEmpty || !regressions.isEmpty }
+
+    public init(baseline: Baseline, result: AuditResult, tolerance: AuditConfig.BaselineTolerance) {
+        self.init(old: baseline, new: Baseline(result), failOn: result.failOn, tolerance: tolerance)
+    }
+
+    public init(old: Baseline, new: Baseline, failOn: Severity?, tolerance: AuditConfig.BaselineTolerance) {
+        let before = Set(old.findings.map(\.fingerprint)), after = Set(new.findings.map(\.fingerprint))
+        newFindings = new.findings.filter { !before.contains($0.fingerprint) }
+        fixed = old.findings.filter { !after.contains($0.fingerprint) }
+        deviceChanged = old.device != new.device
+        failingNew = newFindings.filter { entry in
+            guard let failOn, let severity = Severity(rawValue: entry.severity) else { return false }
+            return severity <= failOn
+        }
+        func fraction(_ value: Int, _ allowance: Double) -> Int {
+            let limit = Double(value) * (1 + allowance)
+            return limit >= Double(Int.max) ? Int.max : Int(limit.rounded(.down))
+        }
+        let checks: [(String, Int, Int, Int)] = [
+            ("launch.decodedBytes", old.launch.decodedBytes, new.launch.decodedBytes, fraction(old.launch.decodedBytes, tolerance.launchDecodedBytes)),
+            ("launch.bytesOnDisk", old.launch.bytesOnDisk, new.launch.bytesOnDisk, fraction(old.launch.bytesOnDisk, tolerance.launchBytesOnDisk)),
+            ("launch.images", old.launch.images, new.launch.images, old.launch.images &+ tolerance.launchImages),
+            ("launch.loads", old.launch.loads, new.launch.loads, old.launch.loads &+ tolerance.launchLoads),
+        ]
+        regressions = checks.compactMap { name, before, after, allowed in
+            after > allowed ? MetricRegression(metric: name, before: before, after: after, allowed: allowed) : nil
+        }
+    }
+
+    /// The comparison for people: what is new, what is fixed, which figures got worse.
+    public func text() -> String {
+        var out = "BASELINE: \(newFindings.count) new, \(fixed.count) fixed"
+        out += regressions.isEmpty ? ", figures within tolerance" : ", \(regressions.count) figure\(regressions.count == 1 ? "" : "s") worse"
+        out += fails ? " — FAIL\n" : " — PASS\n"
+        if deviceChanged { out += "  note: the baseline was written for another device; fingerprints include the device\n" }
+        for regression in regressions {
+            out += "  worse: \(regression.metric) \(regression.before) → \(regression.after) (allowed up to \(regression.allowed))\n"
+        }
+        for entry in newFindings { out += "  new \(entry.severity) \(entry.rule): \(TextTable.escapeName(entry.message))\n" }
+        for entry in fixed { out += "  fixed \(entry.rule): \(TextTable.escapeName(entry.message))\n" }
+        return out
+    }
+}

@@ -1,0 +1,107 @@
+import AppBundle
+import ArgumentParser
+import Foundation
+import ImgtraceSupport
+import LaunchAudit
+import LaunchTrace
+
+/// The inputs and settings of an audit, shared by `analyze` and `baseline write`.
+struct AuditInputs: ParsableArguments {
+    @Argument(help: "Debugger console logs (lldb, gdb or Xcode), one per launch.")
+    var logs: [String]
+
+    @Option(name: .customLong("bundle"), help: "The built app: .app, .ipa, .xcarchive, .xcassets or Assets.car (repeatable; the first is the app).")
+    var bundles: [String] = []
+
+    @Option(name: .customLong("system-images"), help: "A folder of framework or OS images names may resolve to (repeatable).")
+    var systemImages: [String] = []
+
+    @Option(help: "Device profile to judge for (see `imgtrace devices`); default: the largest current iPhone.")
+    var device: String?
+
+    @Option(name: .customLong("launch-end"), help: "A regular expression; the first matching line ends the launch window.")
+    var launchEnd: String?
+
+    @Option(help: "Config file (default: .imgtrace.yml in the working directory, when present).")
+    var config: String?
+
+    @Option(name: .customLong("fail-on"), help: "The lowest severity that fails the run: error, warning, note or never.")
+    var failOn: FailLevel?
+
+    enum FailLevel: String, ExpressibleByArgument, CaseIterable {
+        case error, warning, note, never
+    }
+
+    func validate() throws {
+        guard !bundles.isEmpty else { throw ValidationError("--bundle is required: the built app the log's names resolve against") }
+        if let device, DeviceProfile.named(device) == nil {
+            throw ValidationError("unknown device `\(device)`; `imgtrace devices` lists them")
+        }
+        if let launchEnd {
+            do { _ = try NSRegularExpression(pattern: launchEnd) } catch {
+                throw ValidationError("--launch-end is not a valid regular expression: \(launchEnd)")
+            }
+        }
+    }
+
+    /// Reads the config, the bundle and every log, calling `onLoad` with each load as it streams
+    /// by (log index and resolution), and returns the result with the settings used.
+    func audit(onLoad: @escaping (ImageLoad, Int, Resolution?) -> Void = { _, _, _ in }) throws -> (AuditResult, AuditConfig) {
+        var settings = try loadConfig()
+        if let failOn { settings.failOn = failOn == .never ? nil : Severity(rawValue: failOn.rawValue) }
+        if let launchEnd { settings.launchEnd = launchEnd }
+        let profile = try chooseDevice(settings)
+        do {
+            var inventory = try readInventory()
+            inventory.junk.sort()
+            let auditor = LaunchAuditor(inventory: inventory, device: profile, config: settings)
+            let options = TraceOptions(launchEndPattern: settings.launchEnd)
+            for (index, log) in logs.enumerated() {
+                auditor.beginLog(log)
+                let summary = try TraceReader.read(contentsOf: log, options: options) { load in
+                    onLoad(load, index, auditor.add(load))
+                }
+                auditor.endLog(summary)
+            }
+            return (auditor.finish(), settings)
+        } catch let error as InputError {
+            throw failInput(error)
+        }
+    }
+
+    private func loadConfig() throws -> AuditConfig {
+        let path = config ?? (FileManager.default.fileExists(atPath: ConfigFile.defaultName) ? ConfigFile.defaultName : nil)
+        guard let path else { return AuditConfig() }
+        do {
+            return try ConfigFile.load(path: path)
+        } catch let error as InputError {
+            throw failInput(error)
+        }
+    }
+
+    private func chooseDevice(_ settings: AuditConfig) throws -> DeviceProfile {
+        if let device { return DeviceProfile.named(device)! }
+        guard let name = settings.device else { return .default }
+        guard let profile = DeviceProfile.named(name) else {
+            throw failInput(InputError(path: config ?? ConfigFile.defaultName, reason: "unknown device `\(name)`; `imgtrace devices` lists them"))
+        }
+        return profile
+    }
+
+    private func readInventory() throws -> BundleInventory {
+        var inventory: BundleInventory?
+        for (index, bundle) in bundles.enumerated() {
+            do {
+                let next = try BundleReader.inventory(of: bundle, systemImages: index == 0 ? systemImages : [])
+                if inventory == nil { inventory = next } else {
+                    inventory!.append(next, as: (bundle as NSString).lastPathComponent)
+                }
+            } catch let error as InputError {
+                throw error
+            } catch {
+                throw InputError(path: bundle, reason: "\(error)")
+            }
+        }
+        return inventory ?? BundleInventory()
+    }
+}

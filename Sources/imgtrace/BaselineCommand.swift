@@ -1,0 +1,66 @@
+import ArgumentParser
+import Foundation
+import ImgtraceSupport
+import LaunchAudit
+import Reporters
+
+/// `imgtrace baseline write|compare`: record a launch's findings and figures, and see what changed.
+struct BaselineCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "baseline",
+        abstract: "Record a baseline of findings and launch figures, or compare two baselines.",
+        subcommands: [Write.self, Compare.self]
+    )
+
+    struct Write: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Audit like `analyze` and write the findings' fingerprints and the launch figures.",
+            discussion: "Then `imgtrace analyze … --baseline FILE` fails only on new findings and on figures worse than the tolerance in the config."
+        )
+
+        @OptionGroup var inputs: AuditInputs
+
+        @Option(help: "The baseline file to write.")
+        var output: String = "imgtrace-baseline.json"
+
+        func run() throws {
+            let (result, _) = try inputs.audit()
+            try ReportFile.write(to: output) { $0.write(Baseline(result).render()) }
+        }
+    }
+
+    struct Compare: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Show what changed from OLD to NEW: new and fixed findings, figures that got worse.",
+            discussion: "Exit 1 when NEW has new findings at or above --fail-on or figures worse than the config's tolerance."
+        )
+
+        @Argument(help: "The older baseline.") var old: String
+        @Argument(help: "The newer baseline.") var new: String
+
+        @Option(help: "Config file for the tolerances (default: .imgtrace.yml when present).")
+        var config: String?
+
+        @Option(name: .customLong("fail-on"), help: "The lowest severity of a new finding that fails: error, warning, note or never.")
+        var failOn: AuditInputs.FailLevel = .error
+
+        func run() throws {
+            let before: Baseline, after: Baseline, settings: AuditConfig
+            do {
+                before = try Baseline.load(path: old)
+                after = try Baseline.load(path: new)
+                let path = config ?? (FileManager.default.fileExists(atPath: ConfigFile.defaultName) ? ConfigFile.defaultName : nil)
+                settings = try path.map { try ConfigFile.load(path: $0) } ?? AuditConfig()
+            } catch let error as InputError {
+                throw failInput(error)
+            }
+            let comparison = BaselineComparison(old: before, new: after, failOn: failOn == .never ? nil : Severity(rawValue: failOn.rawValue),
+                                                tolerance: settings.baselineTolerance)
+            let sink = ByteSink()
+            sink.write(comparison.text())
+            sink.flush()
+            if comparison.fails { throw ExitCode(1) }
+        }
+    }
+}
+

@@ -1,0 +1,86 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// `baseline write`, `analyze --baseline` and `baseline compare`: only what got worse fails.
+final class BaselineTests: XCTestCase {
+    let root = Corpus.packageRoot
+
+    /// A copy of the example log with `edit` applied, in `dir`.
+    private func log(_ dir: URL, _ name: String, _ edit: (String) -> String) throws -> String {
+        let text = try String(contentsOf: root.appendingPathComponent("Examples/launch.log"), encoding: .utf8)
+        let url = dir.appendingPathComponent(name)
+        try edit(text).write(to: url, atomically: true, encoding: .utf8)
+        return url.path
+    }
+
+    func testOnlyNewFindingsAndWorseFiguresFail() throws {
+        let dir = try BinaryRunner.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let app = root.appendingPathComponent("Examples/SampleApp.app").path
+        let base = dir.appendingPathComponent("imgtrace-baseline.json").path
+        let same = try log(dir, "same.log") { $0 }
+        let write = try BinaryRunner.run(["baseline", "write", same, "--bundle", app, "--output", base])
+        XCTAssertEqual(write.status, 0, write.stderr)
+        let text = try String(contentsOf: URL(fileURLWithPath: base), encoding: .utf8)
+        XCTAssertTrue(text.hasPrefix("{\n  \"schemaVersion\": 1,\n  \"kind\": \"imgtrace-baseline\""), text)
+        XCTAssertEqual(text.components(separatedBy: "\n    {\"fingerprint\"").count - 1, 24, "one finding per line")
+        let again = try BinaryRunner.run(["baseline", "write", same, "--bundle", app, "--output", base + ".2"])
+        XCTAssertEqual(again.status, 0)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: base)), try Data(contentsOf: URL(fileURLWithPath: base + ".2")))
+
+        // The same launch: its three missing-image errors are known, so nothing fails.
+        let unchanged = try BinaryRunner.run(["analyze", same, "--bundle", app, "--baseline", base])
+        XCTAssertEqual(unchanged.status, 0, unchanged.stdoutText)
+        XCTAssertTrue(unchanged.stdoutText.contains("PASS: 3 errors, 10 warnings, 11 notes (new findings fail at error and above)"), unchanged.stdoutText)
+        XCTAssertTrue(unchanged.stdoutText.contains("BASELINE: 0 new, 0 fixed, figures within tolerance — PASS"), unchanged.stdoutText)
+
+        // A new missing name is a new error.
+        let newMissing = try log(dir, "new.log") { $0.replacingOccurrences(of: "photo_of_the_day\n", with: "photo_of_the_day\nbrand_new_missing\n") }
+        let failed = try BinaryRunner.run(["analyze", newMissing, "--bundle", app, "--baseline", base, "--format", "json"])
+        XCTAssertEqual(failed.status, 1)
+        let doc = try XCTUnwrap(JSONSerialization.jsonObject(with: failed.stdout) as? [String: Any])
+        let comparison = try XCTUnwrap(doc["baseline"] as? [String: Any])
+        XCTAssertEqual((comparison["newFindings"] as? [String])?.count, 1)
+        XCTAssertEqual(comparison["fails"] as? Bool, true)
+
+        // A fixed problem and smaller figures pass; the fix is reported.
+        let fixed = try log(dir, "fixed.log") { $0.replacingOccurrences(of: "Tab_Profile\n", with: "") }
+        let better = try BinaryRunner.run(["analyze", fixed, "--bundle", app, "--baseline", base])
+        XCTAssertEqual(better.status, 0, better.stdoutText)
+        XCTAssertTrue(better.stdoutText.contains("BASELINE: 0 new, 1 fixed"), better.stdoutText)
+
+        // A baseline without the hero image: the full launch decodes far more than +5% and has a new image.
+        let smallBase = dir.appendingPathComponent("small.json").path
+        let small = try log(dir, "small.log") { $0.replacingOccurrences(of: "hero_banner.jpg\n", with: "") }
+        XCTAssertEqual(try BinaryRunner.run(["baseline", "write", small, "--bundle", app, "--output", smallBase]).status, 0)
+        let worse = try BinaryRunner.run(["analyze", same, "--bundle", app, "--baseline", smallBase, "--fail-on", "never"])
+        XCTAssertEqual(worse.status, 1, "figures fail even when findings never do")
+        XCTAssertTrue(worse.stdoutText.contains("worse: launch.decodedBytes"), worse.stdoutText)
+        XCTAssertTrue(worse.stdoutText.contains("worse: launch.images 13 → 14 (allowed up to 13)"), worse.stdoutText)
+        let tolerant = dir.appendingPathComponent("tolerant.yml")
+        try "baseline:\n  launchDecodedBytesTolerance: 1000\n  launchBytesOnDiskTolerance: 1000\n  launchImagesTolerance: 5\n  launchLoadsTolerance: 5\n"
+            .write(to: tolerant, atomically: true, encoding: .utf8)
+        let allowed = try BinaryRunner.run(["analyze", same, "--bundle", app, "--baseline", smallBase, "--fail-on", "never", "--config", tolerant.path])
+        XCTAssertEqual(allowed.status, 0, allowed.stdoutText)
+
+        // compare shows the same changes between two baselines.
+        let compare = try BinaryRunner.run(["baseline", "compare", smallBase, base])
+        XCTAssertEqual(compare.status, 1)
+        XCTAssertTrue(compare.stdoutText.contains("new warning oversized-memory: `hero_banner.jpg`"), compare.stdoutText)
+        XCTAssertEqual(try BinaryRunner.run(["baseline", "compare", base, smallBase]).status, 0, "the other way round only fixes things")
+    }
+
+    func testBadBaselinesExitTwo() throws {
+        let dir = try BinaryRunner.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let bad = dir.appendingPathComponent("bad.json")
+        try "{\"schemaVersion\": 1, \"kind\": \"something else\"}".write(to: bad, atomically: true, encoding: .utf8)
+        let result = try BinaryRunner.run(["analyze", "Examples/launch.log", "--bundle", "Examples/SampleApp.app", "--baseline", bad.path], in: root)
+        XCTAssertEqual(result.status, 2)
+        XCTAssertTrue(result.stderr.contains("bad.json: not an imgtrace baseline"), result.stderr)
+        XCTAssertEqual(result.stdout.count, 0)
+        let missing = try BinaryRunner.run(["baseline", "compare", bad.path, dir.appendingPathComponent("none.json").path])
+        XCTAssertEqual(missing.status, 2)
+    }
+}
