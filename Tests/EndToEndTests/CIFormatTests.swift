@@ -70,3 +70,16 @@ final class CIFormatTests: XCTestCase {
         XCTAssertEqual(try checkstyle.nodes(forXPath: "//error").count, 25)
     }
 }
+
+/// Shell completions come from swift-argument-parser and know every subcommand and format.
+final class CompletionTests: XCTestCase {
+    func testCompletionScriptsListSubcommandsAndFormats() throws {
+        for shell in ["bash", "zsh", "fish"] {
+            let result = try BinaryRunner.run(["--generate-completion-script", shell])
+            XCTAssertEqual(result.status, 0, shell)
+            for word in ["analyze", "baseline", "devices", "rules", "lldb-script", "checkstyle", "sarif"] {
+                XCTAssertTrue(result.stdoutText.contains(word), "\(shell) completions lack \(word)")
+            }
+        }
+    }
+}
