@@ -7,7 +7,21 @@ public enum AnalyzeTextReport {
     /// How many log lines a finding lists before it counts the rest.
     static let linesShown = 8
 
-    public static func render(_ result: AuditResult, baseline: BaselineComparison? = nil) -> String {
+    /// ANSI styles, used only when the caller asks for colour (a terminal without `NO_COLOR`).
+    struct Style {
+        var enabled: Bool
+        func apply(_ code: String, _ text: String) -> String { enabled ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text }
+        func severity(_ severity: Severity, _ text: String) -> String {
+            switch severity {
+            case .error: return apply("1;31", text)
+            case .warning: return apply("1;33", text)
+            case .note: return apply("1;36", text)
+            }
+        }
+    }
+
+    public static func render(_ result: AuditResult, baseline: BaselineComparison? = nil, color: Bool = false) -> String {
+        let style = Style(enabled: color)
         var out = "imgtrace launch audit\n"
         out += "app      \(result.bundleNames.first ?? "?") (\(result.inventoryImages) images in the inventory)\n"
         let d = result.device
@@ -23,7 +37,8 @@ public enum AnalyzeTextReport {
             out += line + "\n"
             for warning in s.warnings { out += "         warning: \(warning.line.map { "line \($0): " } ?? "")\(warning.message)\n" }
         }
-        out += "\n" + verdict(result, baseline: baseline) + "\n"
+        let verdictText = verdict(result, baseline: baseline)
+        out += "\n" + (verdictText.hasPrefix("FAIL") ? style.apply("1;31", verdictText) : style.apply("1;32", verdictText)) + "\n"
         if let baseline { out += baseline.text() }
         out += "\n"
         out += phase("LAUNCH", result.metrics.launch)
@@ -37,9 +52,9 @@ public enum AnalyzeTextReport {
         for severity in Severity.allCases {
             let findings = result.findings.filter { $0.severity == severity }
             guard !findings.isEmpty else { continue }
-            out += "\(title(severity)) (\(findings.count))\n"
+            out += style.severity(severity, "\(title(severity)) (\(findings.count))") + "\n"
             for finding in findings {
-                out += "  \(finding.rule): \(TextTable.escapeName(finding.message))\n"
+                out += "  \(style.apply("1", finding.rule)): \(TextTable.escapeName(finding.message))\n"
                 out += "      fix: \(finding.fix)\n"
                 if !finding.lines.isEmpty { out += "      at \(lineList(finding, multipleLogs: result.logs.count > 1))\n" }
             }

@@ -1,6 +1,9 @@
 import AppBundle
 import ArgumentParser
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import ImgtraceSupport
 import LaunchAudit
 import LaunchTrace
@@ -31,6 +34,13 @@ struct AnalyzeCommand: ParsableCommand {
     @Option(help: "Write the report to this file instead of standard output.")
     var output: String?
 
+    @Option(help: "Colour in the text report: auto (a terminal, TERM not dumb, NO_COLOR unset), always or never. NO_COLOR always wins.")
+    var color: ColorMode = .auto
+
+    enum ColorMode: String, ExpressibleByArgument, CaseIterable {
+        case auto, always, never
+    }
+
     @Option(help: "A baseline from `imgtrace baseline write`: only new findings and metrics worse than it (beyond the config's tolerance) fail the run.")
     var baseline: String?
 
@@ -44,9 +54,9 @@ struct AnalyzeCommand: ParsableCommand {
         let comparison = prior.map { BaselineComparison(baseline: $0, result: result, tolerance: settings.baselineTolerance) }
         // Files first: stdout is written last, so a failure leaves no report half-printed.
         for report in reports {
-            try ReportFile.write(to: report.path) { render(report.format, result, comparison, json: json, to: $0) }
+            try ReportFile.write(to: report.path) { render(report.format, result, comparison, json: json, color: false, to: $0) }
         }
-        try ReportFile.write(to: output) { render(format, result, comparison, json: json, to: $0) }
+        try ReportFile.write(to: output) { render(format, result, comparison, json: json, color: useColor, to: $0) }
         // In GitHub Actions the annotations go to the log and the full report to the job summary.
         if format == .github || reports.contains(where: { $0.format == .github }),
            let summary = ProcessInfo.processInfo.environment["GITHUB_STEP_SUMMARY"], !summary.isEmpty {
@@ -56,11 +66,22 @@ struct AnalyzeCommand: ParsableCommand {
         if fails { throw ExitCode(1) }
     }
 
+    /// Colour never goes to files, never with `NO_COLOR`, and in auto mode only to a terminal.
+    private var useColor: Bool {
+        let environment = ProcessInfo.processInfo.environment
+        if let noColor = environment["NO_COLOR"], !noColor.isEmpty { return false }
+        switch color {
+        case .never: return false
+        case .always: return output == nil
+        case .auto: return output == nil && isatty(1) == 1 && environment["TERM"] != "dumb"
+        }
+    }
+
     private func render(_ format: ReportFormat, _ result: AuditResult, _ comparison: BaselineComparison?,
-                        json: AnalyzeJSONReport?, to sink: ByteSink) {
+                        json: AnalyzeJSONReport?, color: Bool, to sink: ByteSink) {
         let bundles = inputs.bundles, logs = inputs.logs
         switch format {
-        case .text: sink.write(AnalyzeTextReport.render(result, baseline: comparison))
+        case .text: sink.write(AnalyzeTextReport.render(result, baseline: comparison, color: color))
         case .json: json?.write(result, baseline: comparison, to: sink)
         case .markdown: sink.write(AnalyzeMarkdownReport.render(result))
         case .sarif:

@@ -83,3 +83,20 @@ final class CompletionTests: XCTestCase {
         }
     }
 }
+
+/// Colour only where a person reads a terminal.
+final class ColorTests: XCTestCase {
+    func testColourIsOptInOffTerminalsAndNeverWithNoColor() throws {
+        let args = ["analyze", "Examples/launch.log", "--bundle", "Examples/SampleApp.app"]
+        let escape = "\u{1B}["
+        let forced = try BinaryRunner.run(args + ["--color", "always"], in: Corpus.packageRoot, environment: ["NO_COLOR": ""])
+        XCTAssertTrue(forced.stdoutText.contains(escape + "1;31mFAIL"), forced.stdoutText)
+        XCTAssertTrue(forced.stdoutText.contains(escape + "1;33mWARNINGS"))
+        let noColor = try BinaryRunner.run(args + ["--color", "always"], in: Corpus.packageRoot, environment: ["NO_COLOR": "1"])
+        XCTAssertFalse(noColor.stdoutText.contains(escape), "NO_COLOR wins")
+        let auto = try BinaryRunner.run(args, in: Corpus.packageRoot, environment: ["NO_COLOR": ""])
+        XCTAssertFalse(auto.stdoutText.contains(escape), "not a terminal")
+        let json = try BinaryRunner.run(args + ["--color", "always", "--format", "json"], in: Corpus.packageRoot, environment: ["NO_COLOR": ""])
+        XCTAssertFalse(json.stdoutText.contains(escape), "machine formats are never coloured")
+    }
+}
