@@ -25,7 +25,7 @@ struct AnalyzeCommand: ParsableCommand {
 
     @OptionGroup var inputs: AuditInputs
 
-    @Option(help: "Output format for standard output (or --output): text, json, markdown, sarif, github, gitlab, junit or checkstyle.")
+    @Option(help: "Output format for standard output (or --output): text, json, markdown, html, sarif, github, gitlab, junit or checkstyle.")
     var format: ReportFormat = .text
 
     @Option(name: .customLong("report"), help: ArgumentHelp("Also write a report to a file, e.g. json:audit.json (repeatable).", valueName: "format:path"))
@@ -84,6 +84,7 @@ struct AnalyzeCommand: ParsableCommand {
         case .text: sink.write(AnalyzeTextReport.render(result, baseline: comparison, color: color))
         case .json: json?.write(result, baseline: comparison, to: sink)
         case .markdown: sink.write(AnalyzeMarkdownReport.render(result))
+        case .html: sink.write(AnalyzeHTMLReport.render(result))
         case .sarif:
             sink.write(AnalyzeSARIFReport.render(result, bundlePath: bundles[0], logPaths: logs,
                                                  version: Imgtrace.configuration.version))

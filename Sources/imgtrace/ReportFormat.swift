@@ -2,7 +2,7 @@ import ArgumentParser
 
 /// The formats `imgtrace analyze` writes, to stdout (`--format`) or files (`--report FORMAT:PATH`).
 enum ReportFormat: String, ExpressibleByArgument, CaseIterable {
-    case text, json, markdown, sarif, github, gitlab, junit, checkstyle
+    case text, json, markdown, html, sarif, github, gitlab, junit, checkstyle
 }
 
 /// One `--report FORMAT:PATH`.

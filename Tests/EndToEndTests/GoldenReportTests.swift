@@ -23,6 +23,18 @@ final class GoldenReportTests: XCTestCase {
     func testJSON() throws { try check("json", file: "example.json") }
     func testMarkdown() throws { try check("markdown", file: "example.md") }
     func testGitHub() throws { try check("github", file: "example.github.txt") }
+
+    func testHTMLIsSelfContained() throws {
+        try check("html", file: "example.html")
+        let html = try String(contentsOf: Self.golden.appendingPathComponent("example.html"), encoding: .utf8)
+        for external in ["http://", "https://", "<link", "src=", "@import", "url("] {
+            XCTAssertFalse(html.contains(external), "the report must load nothing: found \(external)")
+        }
+        XCTAssertEqual(html.components(separatedBy: "<svg").count - 1, 2, "timeline and memory chart, drawn inline")
+        XCTAssertTrue(html.contains("hero_banner.jpg"))
+        XCTAssertTrue(html.contains("Fix: "))
+        XCTAssertTrue(html.contains("id=\"loads\""), "the sortable table")
+    }
     func testGitLab() throws { try check("gitlab", file: "example.gitlab.json") }
     func testJUnit() throws { try check("junit", file: "example.junit.xml") }
     func testCheckstyle() throws { try check("checkstyle", file: "example.checkstyle.xml") }
