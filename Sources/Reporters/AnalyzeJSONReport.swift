@@ -211,13 +211,7 @@ public final class AnalyzeJSONReport {
         w.endArray()
         w.key("values")
         w.beginObject()
-        for key in f.values.keys.sorted() {
-            switch f.values[key]! {
-            case let .int(v): w.field(key, v)
-            case let .number(v): w.field(key, number: v)
-            case let .string(v): w.field(key, v)
-            }
-        }
+        w.fields(f.values)
         w.endObject()
         w.field("costBytes", f.cost)
         w.field("occurrences", f.occurrences)

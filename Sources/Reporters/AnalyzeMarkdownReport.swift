@@ -31,8 +31,7 @@ public enum AnalyzeMarkdownReport {
         out += result.failOn.map { " (fails at \($0.rawValue))" } ?? " (never fails on findings)"
         out += "\n\n"
         for breach in result.budgetBreaches {
-            let shown = breach.isBytes ? "\(kibibytes(breach.actual)) > \(kibibytes(breach.limit))" : "\(breach.actual) > \(breach.limit)"
-            out += "- ❌ budget `\(breach.budget)` exceeded: \(shown)\n"
+            out += "- ❌ budget `\(breach.budget)` exceeded: \(breach.figures)\n"
         }
         if !result.budgetBreaches.isEmpty { out += "\n" }
         if !result.findings.isEmpty {

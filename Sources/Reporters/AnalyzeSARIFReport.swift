@@ -61,7 +61,7 @@ public enum AnalyzeSARIFReport {
             w.key("locations")
             w.beginArray()
             if let path = finding.paths.first {
-                location(uri: joined(bundlePath, path), line: nil, &w)
+                location(uri: FindingLocation.assetPath(bundlePath: bundlePath, asset: path), line: nil, &w)
             }
             if let line = finding.lines.first, line.log < logPaths.count {
                 location(uri: logPaths[line.log], line: line.line, &w)
@@ -77,13 +77,7 @@ public enum AnalyzeSARIFReport {
             w.field("device", result.device.id)
             w.field("names", strings: finding.names)
             w.field("assets", strings: finding.assets)
-            for key in finding.values.keys.sorted() {
-                switch finding.values[key]! {
-                case let .int(v): w.field(key, v)
-                case let .number(v): w.field(key, number: v)
-                case let .string(v): w.field(key, v)
-                }
-            }
+            w.fields(finding.values)
             w.field("costBytes", finding.cost)
             w.field("occurrences", finding.occurrences)
             w.endObject()
@@ -114,13 +108,6 @@ public enum AnalyzeSARIFReport {
         }
         w.endObject()
         w.endObject()
-    }
-
-    private static func joined(_ bundle: String, _ path: String) -> String {
-        // A rendition's path is its `.car`; the bundle path ends without a slash.
-        var base = bundle
-        while base.hasSuffix("/") { base.removeLast() }
-        return base.isEmpty ? path : base + "/" + path
     }
 
     /// Percent-encodes what a URI reference cannot hold (spaces, `#`, `%`, non-ASCII), keeping `/`.

@@ -78,8 +78,7 @@ public enum AnalyzeTextReport {
             text += result.failOn.map { " (fails at \($0.rawValue) and above)" } ?? " (never fails on findings)"
         }
         for breach in result.budgetBreaches {
-            let shown = breach.isBytes ? "\(kibibytes(breach.actual)) > \(kibibytes(breach.limit))" : "\(breach.actual) > \(breach.limit)"
-            text += "\nbudget exceeded: \(breach.budget) (\(shown))"
+            text += "\nbudget exceeded: \(breach.budget) (\(breach.figures))"
         }
         return text
     }

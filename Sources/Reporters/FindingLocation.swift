@@ -1,3 +1,4 @@
+import ImgtraceSupport
 import LaunchAudit
 
 /// Where a finding is shown in tools that want one file and one line: the asset inside the
@@ -7,18 +8,44 @@ public struct FindingLocation: Equatable {
     public var line: Int?
 
     public init(_ finding: Finding, bundlePath: String, logPaths: [String]) {
-        var base = bundlePath
-        while base.hasSuffix("/") { base.removeLast() }
         if let asset = finding.paths.first {
-            path = base.isEmpty ? asset : base + "/" + asset
+            path = FindingLocation.assetPath(bundlePath: bundlePath, asset: asset)
             line = nil
         } else if let first = finding.lines.first, first.log < logPaths.count {
             path = logPaths[first.log]
             line = first.line
         } else {
-            path = base
+            path = FindingLocation.assetPath(bundlePath: bundlePath, asset: "")
             line = nil
         }
+    }
+
+    /// The asset's bundle-relative path (a rendition's `.car`) under the bundle path as given.
+    public static func assetPath(bundlePath: String, asset: String) -> String {
+        var base = bundlePath
+        while base.hasSuffix("/") { base.removeLast() }
+        if asset.isEmpty { return base }
+        return base.isEmpty ? asset : base + "/" + asset
+    }
+}
+
+extension JSONText {
+    /// A finding's measured values as fields, keys sorted, into an object the caller has opened.
+    mutating func fields(_ values: [String: FindingValue]) {
+        for key in values.keys.sorted() {
+            switch values[key]! {
+            case let .int(v): field(key, v)
+            case let .number(v): field(key, number: v)
+            case let .string(v): field(key, v)
+            }
+        }
+    }
+}
+
+extension BudgetBreach {
+    /// `12.0 MiB > 10.0 MiB` for byte budgets, `41 > 40` for counts.
+    var figures: String {
+        isBytes ? "\(kibibytes(actual)) > \(kibibytes(limit))" : "\(actual) > \(limit)"
     }
 }
 
