@@ -50,7 +50,7 @@ private struct InventoryBuilder {
     // MARK: Opening the input
 
     mutating func addTop(_ path: String) throws {
-        let name = (path as NSString).lastPathComponent
+        let name = PathText.lastComponent(path)
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw InputError(path: path, reason: "no such file or folder")
@@ -59,7 +59,7 @@ private struct InventoryBuilder {
             let tree = try DirectoryTree(root: path)
             if name.hasSuffix(".xcarchive") {
                 let app = try archivedApp(tree, path: path)
-                addBundleTree(SubTree(tree, folder: app), name: (app as NSString).lastPathComponent)
+                addBundleTree(SubTree(tree, folder: app), name: PathText.lastComponent(app))
             } else if name.hasSuffix(".xcassets") {
                 let index = register(tree)
                 inventory.bundles.append(BundleInfo(id: ".", kind: .sourceCatalog, name: name, resourceRoot: ""))
@@ -80,7 +80,7 @@ private struct InventoryBuilder {
             for entry in zip.entries where !entry.path.hasPrefix(app.isEmpty ? "" : app + "/") && entry.path != app {
                 if isJunk(entry.path) && !isJunk(parentPath(entry.path)) { inventory.junk.append(entry.path) }
             }
-            let appName = app.isEmpty ? name : (app as NSString).lastPathComponent
+            let appName = app.isEmpty ? name : PathText.lastComponent(app)
             addBundleTree(app.isEmpty ? zip : SubTree(zip, folder: app), name: appName)
         } else if n == 8, magic == Array("BOMStore".utf8) {
             // A lone compiled catalog: its renditions are the inventory.
@@ -441,7 +441,7 @@ private struct InventoryBuilder {
     mutating func addSystemImages(_ folder: String) throws {
         let tree = try DirectoryTree(root: folder)
         let index = register(tree)
-        var id = (folder as NSString).lastPathComponent
+        var id = PathText.lastComponent(folder)
         while inventory.bundles.contains(where: { $0.id == id }) { id += "+" }
         inventory.bundles.append(BundleInfo(id: id, kind: .systemImages, name: id, resourceRoot: ""))
         inventory.warnings += tree.warnings.map { "\(id)/\($0)" }

@@ -15,6 +15,9 @@ public struct LooseImageName: Equatable, Sendable {
         "pdf", "svg", "icns", "avif",
     ]
 
+    /// The scale factors a file name or an imageset slot may carry (`@2x`, `"scale": "3x"`).
+    public static let scales = 1...9
+
     /// Parses a file name (the last path component only: an `@` in a folder is not a scale).
     public init(fileName: String) {
         var stem = Substring(fileName)
@@ -36,7 +39,7 @@ public struct LooseImageName: Equatable, Sendable {
         }
         scale = 1
         if stem.count > 3, stem.hasSuffix("x"), let at = stem.lastIndex(of: "@"),
-           let n = Int(stem[stem.index(after: at)..<stem.index(before: stem.endIndex)]), (1...9).contains(n) {
+           let n = Int(stem[stem.index(after: at)..<stem.index(before: stem.endIndex)]), LooseImageName.scales.contains(n) {
             scale = n
             stem = stem[..<at]
         }

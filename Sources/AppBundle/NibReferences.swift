@@ -21,15 +21,20 @@ public enum NibReferences {
     /// NSKeyedArchiver: `$objects` entries whose `$class` is a placeholder, their resource key a UID of a string.
     static func keyedArchiveNames(_ plist: PlistValue) -> [String]? {
         guard let objects = plist["$objects"]?.array else { return nil }
+        // A UID may point at an object that points back (a hostile file): follow a bounded chain.
         func string(_ value: PlistValue?) -> String? {
-            guard let value else { return nil }
-            if let s = value.string { return s }
-            if let uid = value.uid, uid < objects.count { return string(objects[uid]["NS.string"] ?? objects[uid]) }
+            var current = value
+            for _ in 0..<8 {
+                guard let value = current else { return nil }
+                if let s = value.string { return s }
+                guard let uid = value.uid, objects.indices.contains(uid) else { return nil }
+                current = objects[uid]["NS.string"] ?? objects[uid]
+            }
             return nil
         }
         var names = Set<String>()
         for object in objects {
-            guard let dict = object.dictionary, let classRef = dict["$class"]?.uid, classRef < objects.count,
+            guard let dict = object.dictionary, let classRef = dict["$class"]?.uid, objects.indices.contains(classRef),
                   let className = objects[classRef]["$classname"]?.string, placeholderClasses.contains(className) else { continue }
             for key in resourceKeys {
                 if let name = string(dict[key]), !name.isEmpty { names.insert(name) }

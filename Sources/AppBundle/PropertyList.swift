@@ -102,23 +102,37 @@ final class BinaryPlistParser {
         return Int(high) << 32 | Int(low)
     }
 
+    /// A big-endian unsigned field of `size` bytes; one that does not fit an `Int` is an error
+    /// (references and offsets of 0x8000000000000000 and up would turn negative).
     private func sized(_ offset: Int, _ size: Int) throws -> Int {
         try r.check(offset, size, "an integer")
-        var v = 0
-        for i in 0..<size { v = v << 8 | Int(r.bytes[offset + i]) }
-        return v
+        var v: UInt64 = 0
+        for i in 0..<size { v = v << 8 | UInt64(r.bytes[offset + i]) }
+        guard v <= UInt64(Int.max) else { throw FormatError(offset: offset, reason: "value 0x\(String(v, radix: 16)) out of range") }
+        return Int(v)
+    }
+
+    /// `count × size` bytes of references starting at `start`, checked against the file:
+    /// a count that claims more than the file holds is an error, not an allocation.
+    private func checkReferences(_ start: Int, count: Int, size: Int, _ what: String) throws {
+        let (total, overflow) = count.multipliedReportingOverflow(by: size)
+        guard !overflow else { throw FormatError(offset: start, reason: "\(what): count \(count) is too large") }
+        try r.check(start, total, what)
     }
 
     private func object(_ index: Int, visiting: inout Set<Int>) throws -> PlistValue {
-        guard index < objectCount else { throw FormatError(offset: tableOffset, reason: "object reference \(index) out of range") }
+        guard index >= 0, index < objectCount else { throw FormatError(offset: tableOffset, reason: "object reference \(index) out of range") }
         // A container that contains itself would recurse forever.
         guard visiting.insert(index).inserted, visiting.count < 512 else {
             throw FormatError(offset: tableOffset + index * offsetSize, reason: "object \(index) contains itself")
         }
         defer { visiting.remove(index) }
         visits += 1
-        guard visits <= 2_000_000 else { throw FormatError(offset: tableOffset, reason: "too many shared objects") }
+        // Each visit stands for a reference in the file; more visits than bytes means shared
+        // containers are being expanded over and over.
+        guard visits <= max(r.count, 4096) else { throw FormatError(offset: tableOffset, reason: "too many shared objects") }
         let at = try sized(tableOffset + index * offsetSize, offsetSize)
+        guard at < r.count else { throw FormatError(offset: tableOffset + index * offsetSize, reason: "object offset \(at) is past the end") }
         let marker = try r.u8(at)
         let high = marker >> 4, low = Int(marker & 0x0F)
         func length() throws -> (Int, Int) {
@@ -155,7 +169,8 @@ final class BinaryPlistParser {
             return .string(String(decoding: try r.slice(start, n), as: UTF8.self))
         case 0x6:
             let (n, start) = try length()
-            let raw = try r.slice(start, n.multipliedReportingOverflow(by: 2).overflow ? Int.max : n * 2)
+            try checkReferences(start, count: n, size: 2, "a UTF-16 string")
+            let raw = try r.slice(start, n * 2)
             var units: [UInt16] = []
             units.reserveCapacity(n)
             for i in 0..<n { units.append(UInt16(raw[2 * i]) << 8 | UInt16(raw[2 * i + 1])) }
@@ -164,13 +179,13 @@ final class BinaryPlistParser {
             return .uid(try sized(at + 1, low + 1))
         case 0xA, 0xC:
             let (n, start) = try length()
-            try r.check(start, n * refSize, "array references")
+            try checkReferences(start, count: n, size: refSize, "array references")
             var items: [PlistValue] = []
             for i in 0..<n { items.append(try object(try sized(start + i * refSize, refSize), visiting: &visiting)) }
             return .array(items)
         case 0xD:
             let (n, start) = try length()
-            try r.check(start, 2 * n * refSize, "dictionary references")
+            try checkReferences(start, count: n, size: 2 * refSize, "dictionary references")
             var dict: [String: PlistValue] = [:]
             for i in 0..<n {
                 let key = try object(try sized(start + i * refSize, refSize), visiting: &visiting)

@@ -97,7 +97,15 @@ struct SourceCatalogReader {
                 warnings.append("\(folder)/Contents.json: names `\(filename)`, which is not in the set")
                 continue
             }
-            let scale = (slot["scale"] as? String).flatMap { Int($0.dropLast()) } ?? 0
+            var scale = 0
+            if let text = slot["scale"] as? String {
+                // Xcode writes `1x`, `2x`, `3x`; anything else would feed absurd figures to the rules.
+                guard text.hasSuffix("x"), let n = Int(text.dropLast()), LooseImageName.scales.contains(n) else {
+                    warnings.append("\(folder)/Contents.json: `\(filename)` has scale `\(text.prefix(40))`, not 1x to \(LooseImageName.scales.upperBound)x; slot ignored")
+                    continue
+                }
+                scale = n
+            }
             let idiomName = slot["idiom"] as? String ?? "universal"
             let idiom = SourceCatalogReader.idioms[idiomName] ?? idiomName
             var appearance: String?

@@ -46,7 +46,7 @@ enum HEIFHeader {
         }
         // Without a primary association, the largest extent is the full image (tiles are smaller).
         let extent = chosen.compactMap { extents[$0] }.first
-            ?? extents.values.max { $0.0 * $0.1 < $1.0 * $1.1 }
+            ?? extents.values.max { UInt64($0.0) * UInt64($0.1) < UInt64($1.0) * UInt64($1.1) }
         guard let extent else { throw malformed(format, ipco.start, "no ispe property") }
         let (w, h) = try checkedSize(format, extent.0, extent.1, at: ipco.start)
         let depth = chosen.compactMap { bitDepth[$0] }.first ?? bitDepth.values.first ?? 8

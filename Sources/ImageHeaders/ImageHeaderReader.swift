@@ -98,5 +98,10 @@ func malformed(_ format: ImageFormat, _ offset: Int, _ reason: String) -> ImageH
 /// Rejects zero and absurd dimensions so later arithmetic stays meaningful.
 func checkedSize(_ format: ImageFormat, _ width: Int, _ height: Int, at offset: Int) throws(ImageHeaderError) -> (Int, Int) {
     guard width > 0, height > 0 else { throw malformed(format, offset, "zero width or height (\(width)×\(height))") }
+    // No format we read allows more (PNG's limit); larger claims are corrupt, and keeping them
+    // out keeps every area and byte figure downstream inside 64 bits.
+    guard width <= Int(Int32.max), height <= Int(Int32.max) else {
+        throw malformed(format, offset, "\(width)×\(height) pixels is beyond any real image (2³¹−1 at most)")
+    }
     return (width, height)
 }

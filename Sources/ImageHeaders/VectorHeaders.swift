@@ -1,3 +1,10 @@
+/// Bounds for a vector's size in points: PDF's own page limit is 14,400 pt (200 in), so a
+/// million points is generous; anything larger, infinite or NaN is a corrupt or hostile file.
+enum VectorSize {
+    static let maxPoints = 1_000_000.0
+    static func isPlausible(_ points: Double) -> Bool { points > 0 && points <= maxPoints }
+}
+
 /// PDF: the first `/MediaBox` in the bytes given, in points.
 enum PDFHeader {
     /// How far into a PDF to look for a MediaBox before giving up on its size.
@@ -24,7 +31,7 @@ enum PDFHeader {
         }
         if numbers.count == 4 {
             let w = abs(numbers[2] - numbers[0]), h = abs(numbers[3] - numbers[1])
-            if w > 0, h > 0, w.isFinite, h.isFinite { (info.pointWidth, info.pointHeight) = (w, h) }
+            if VectorSize.isPlausible(w), VectorSize.isPlausible(h) { (info.pointWidth, info.pointHeight) = (w, h) }
         }
         return info
     }
@@ -66,7 +73,9 @@ enum SVGHeader {
             (info.pointWidth, info.pointHeight) = (w, h)
         } else if let box = attributes["viewBox"] {
             let parts = box.split(whereSeparator: { $0 == " " || $0 == "," }).compactMap { Double($0) }
-            if parts.count == 4, parts[2] > 0, parts[3] > 0 { (info.pointWidth, info.pointHeight) = (parts[2], parts[3]) }
+            if parts.count == 4, VectorSize.isPlausible(parts[2]), VectorSize.isPlausible(parts[3]) {
+                (info.pointWidth, info.pointHeight) = (parts[2], parts[3])
+            }
         }
         return info
     }
@@ -104,7 +113,7 @@ enum SVGHeader {
             body.removeLast(unit.count)
             factor = f
         }
-        guard let v = Double(body), v > 0, v.isFinite else { return nil }
+        guard let v = Double(body), VectorSize.isPlausible(v * factor) else { return nil }
         return v * factor
     }
 }

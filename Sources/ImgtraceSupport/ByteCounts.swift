@@ -8,6 +8,6 @@ public func kibibytes(_ bytes: Int) -> String {
         value /= 1024
         unit += 1
     }
-    let tenths = Int((value * 10).rounded())
+    let tenths = Int(saturating: (value * 10).rounded())
     return "\(tenths / 10).\(tenths % 10) \(units[unit])"
 }

@@ -46,7 +46,9 @@ public final class MappedFile: @unchecked Sendable {
     /// Opens `path` for reading and checks it is a regular file: returns the descriptor
     /// (the caller closes it) and the size, or throws `InputError` naming the path.
     public static func openRegularFile(_ path: String) throws -> (fd: Int32, size: Int) {
-        let fd = open(path, O_RDONLY)
+        // Non-blocking, so a named pipe with no writer answers at once instead of blocking
+        // `open(2)` forever; it is then refused below as not a regular file.
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else { throw InputError(path: path, reason: describe(errno: errno)) }
         var info = stat()
         guard fstat(fd, &info) == 0 else {
@@ -57,8 +59,10 @@ public final class MappedFile: @unchecked Sendable {
         let kind = info.st_mode & S_IFMT
         guard kind == S_IFREG else {
             close(fd)
-            throw InputError(path: path, reason: kind == S_IFDIR ? "is a directory, expected a file" : "is not a regular file")
+            throw InputError(path: path, reason: kind == S_IFDIR ? "is a directory, expected a file" : kind == S_IFIFO
+                ? "is a named pipe, expected a regular file" : "is not a regular file")
         }
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
         return (fd, Int(info.st_size))
     }
 

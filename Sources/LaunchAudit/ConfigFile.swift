@@ -12,9 +12,7 @@ public enum ConfigFile {
     public static let topKeys = ["device", "launchEnd", "failOn", "thresholds", "budgets", "ignore", "severity", "baseline"]
 
     public static func load(path: String) throws -> AuditConfig {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw InputError(path: path, reason: "cannot read the config file")
-        }
+        let data = Data(try SmallFile.read(path, maxBytes: SmallFile.maxDocumentBytes))
         guard let text = String(data: data, encoding: .utf8) else {
             throw InputError(path: path, reason: "the config file is not UTF-8")
         }

@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import AppBundle
+import ImgtraceSupport
 import LaunchTrace
 
 /// Resolves a stream of loads against an inventory and judges them.
@@ -153,8 +154,8 @@ public final class LaunchAuditor {
             }
             guard seen.insert(image.id).inserted else { continue }
             m.images += 1
-            m.decodedBytes &+= image.decodedBytes ?? 0
-            m.bytesOnDisk &+= image.bytesOnDisk
+            m.decodedBytes = m.decodedBytes.addingSaturating(image.decodedBytes ?? 0)
+            m.bytesOnDisk = m.bytesOnDisk.addingSaturating(image.bytesOnDisk)
             m.largestImageDecodedBytes = max(m.largestImageDecodedBytes, image.decodedBytes ?? 0)
         }
         return m

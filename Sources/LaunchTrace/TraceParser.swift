@@ -89,16 +89,8 @@ struct TraceParser {
     /// Frames printed without an echo (Xcode console `bt`), waiting for the hit they belong to.
     private var looseBacktrace: (thread: String?, breakpoint: String?, frames: [String])?
     private var looseBacktraceOpen = false
-    private var names = NameTable()
+    private var names = NameStatistics()
     private var statusCounts = [Int](repeating: 0, count: LoadStatus.allCases.count)
-    /// Per-name figures, indexed like `names`.
-    private var tallies: [Tally] = []
-    private struct Tally {
-        var firstLine: Int
-        var count = 0
-        var launchCount = 0
-        var apis: [String] = []
-    }
     private var lldbEvidence = 0
     private var gdbEvidence = 0
     private var lldbOld = 0
@@ -793,8 +785,8 @@ struct TraceParser {
         let line = hit.valueLine ?? hit.line
         var name: String?
         if let id = hit.nameID, hit.status == .ok {
-            name = names.strings[id]
-            if !names.valid[id] {
+            name = names.string(id)
+            if !names.isValidUTF8(id) {
                 invalidNames += 1
                 if firstInvalidNameLine == nil { firstInvalidNameLine = line }
             }
@@ -817,10 +809,7 @@ struct TraceParser {
         default: break
         }
         if let id = hit.nameID, status == .ok {
-            if id == tallies.count { tallies.append(Tally(firstLine: line)) }
-            tallies[id].count += 1
-            if phase == .launch { tallies[id].launchCount += 1 }
-            if let api, tallies[id].apis.last != api, !tallies[id].apis.contains(api) { tallies[id].apis.append(api) }
+            names.record(id, line: line, inLaunch: phase == .launch, api: api)
         }
         if let emit {
             try emit(ImageLoad(seq: seq, line: line, name: name, status: status, detail: hit.detail, api: api,
@@ -888,11 +877,7 @@ struct TraceParser {
         case .gdb: summary.debuggerVersion = "gdb"
         case .unknown: summary.debuggerVersion = summary.hits > 0 ? "no debugger lines (Xcode console?)" : nil
         }
-        summary.names = tallies.indices.map { id in
-            NameTally(name: names.strings[id], count: tallies[id].count, launchCount: tallies[id].launchCount,
-                      firstLine: tallies[id].firstLine, apis: tallies[id].apis.sorted())
-        }
-        summary.names.sort { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
+        summary.names = names.summary()
         summary.warnings = warnings(truncatedAt: truncatedAt, launchEndPattern: launchEndPattern)
         if cutLines.count > 0 {
             summary.warnings.append(TraceWarning(line: cutLines.first, message: "\(cutLines.count) line\(cutLines.count == 1 ? " was" : "s were") longer than \(TraceReader.maxLineLength / 1024) KiB and cut there"))

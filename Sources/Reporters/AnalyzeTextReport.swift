@@ -137,7 +137,7 @@ public enum AnalyzeTextReport {
     static func fixed(_ value: Double, _ decimals: Int) -> String {
         var scale = 1
         for _ in 0..<decimals { scale *= 10 }
-        let n = Int((value * Double(scale)).rounded())
+        let n = Int(saturating: (value * Double(scale)).rounded())
         let fraction = String(n % scale)
         return "\(n / scale)." + String(repeating: "0", count: decimals - fraction.count) + fraction
     }

@@ -50,9 +50,7 @@ public struct Baseline: Equatable {
 
     /// Reads a baseline file; anything else is an `InputError` naming the file.
     public static func load(path: String) throws -> Baseline {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw InputError(path: path, reason: "cannot read the baseline")
-        }
+        let data = Data(try SmallFile.read(path, maxBytes: SmallFile.maxDocumentBytes))
         guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
             throw InputError(path: path, reason: "not a JSON object")
         }
@@ -65,7 +63,9 @@ public struct Baseline: Equatable {
         }
         var metrics = PhaseMetrics()
         func figure(_ key: String) throws -> Int {
-            guard let value = launch[key] as? Int else { throw InputError(path: path, reason: "`launch.\(key)` is missing or not a whole number") }
+            guard let value = launch[key] as? Int, value >= 0 else {
+                throw InputError(path: path, reason: "`launch.\(key)` is missing or not a whole number ≥ 0")
+            }
             return value
         }
         metrics.loads = try figure("loads")
@@ -131,13 +131,13 @@ public struct BaselineComparison {
         }
         func fraction(_ value: Int, _ allowance: Double) -> Int {
             let limit = Double(value) * (1 + allowance)
-            return limit >= Double(Int.max) ? Int.max : Int(limit.rounded(.down))
+            return Int(saturating: limit.rounded(.down))
         }
         let checks: [(String, Int, Int, Int)] = [
             ("launch.decodedBytes", old.launch.decodedBytes, new.launch.decodedBytes, fraction(old.launch.decodedBytes, tolerance.launchDecodedBytes)),
             ("launch.bytesOnDisk", old.launch.bytesOnDisk, new.launch.bytesOnDisk, fraction(old.launch.bytesOnDisk, tolerance.launchBytesOnDisk)),
-            ("launch.images", old.launch.images, new.launch.images, old.launch.images &+ tolerance.launchImages),
-            ("launch.loads", old.launch.loads, new.launch.loads, old.launch.loads &+ tolerance.launchLoads),
+            ("launch.images", old.launch.images, new.launch.images, old.launch.images.addingSaturating(tolerance.launchImages)),
+            ("launch.loads", old.launch.loads, new.launch.loads, old.launch.loads.addingSaturating(tolerance.launchLoads)),
         ]
         regressions = checks.compactMap { name, before, after, allowed in
             after > allowed ? MetricRegression(metric: name, before: before, after: after, allowed: allowed) : nil

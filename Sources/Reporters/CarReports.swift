@@ -1,4 +1,5 @@
 import Foundation
+import ImgtraceSupport
 import AssetCatalog
 
 /// `imgtrace car --format json`: the array `xcrun assetutil --info` prints, element 0 the
@@ -119,7 +120,7 @@ public enum CarTextReport {
         }
         var out = TextTable.render(header: ["NAME", "RENDITION", "LAYOUT", "IDIOM", "SCALE", "APPEARANCE", "PIXELS", "FORMAT", "COMPRESSION", "BYTES"],
                                    rows: rows, rightAligned: [9])
-        let total = catalog.renditions.reduce(0) { $0 + $1.sizeOnDisk }
+        let total = catalog.renditions.map(\.sizeOnDisk).saturatingSum()
         out += "\n\(file): \(catalog.renditions.count) renditions, \(catalog.facets.count) facets, \(total) bytes of records\n"
         out += "CoreUI \(catalog.header.coreUIVersion), storage \(catalog.header.storageVersion), \(catalog.header.versionString)\n"
         if let thinning = catalog.metadata?.thinningArguments, !thinning.isEmpty { out += "thinned: \(thinning)\n" }

@@ -163,8 +163,8 @@ public enum CatalogTextReport {
             bySource[image.source.rawValue, default: 0] += 1
             byFormat[image.format ?? "unknown", default: 0] += 1
         }
-        let disk = images.reduce(0) { $0 + $1.bytesOnDisk }
-        let decoded = images.reduce(0) { $0 + ($1.decodedBytes ?? 0) }
+        let disk = images.map(\.bytesOnDisk).saturatingSum()
+        let decoded = images.map { $0.decodedBytes ?? 0 }.saturatingSum()
         func list(_ counts: [String: Int]) -> String {
             counts.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
         }
@@ -173,11 +173,11 @@ public enum CatalogTextReport {
     }
 
     static func formatPoints(_ value: Double) -> String {
-        value == value.rounded() ? String(Int(value)) : String(format1(value))
+        value == value.rounded() ? String(Int(saturating: value)) : String(format1(value))
     }
 
     private static func format1(_ value: Double) -> String {
-        let tenths = Int((value * 10).rounded())
+        let tenths = Int(saturating: (value * 10).rounded())
         return "\(tenths / 10).\(abs(tenths % 10))"
     }
 }

@@ -3,12 +3,18 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import ImgtraceSupport
 
-/// Where a report's bytes go: standard output, buffered.
+/// Where a report's bytes go: a file descriptor (standard output by default), buffered.
+///
+/// A failed write (a full disk, a closed pipe) is remembered, later writes are dropped, and
+/// `finish()` throws it, so a report that did not reach its destination never passes silently.
 public final class ByteSink {
     private var buffer: [UInt8] = []
     private let fd: Int32
     private let limit = 1 << 16
+    /// `errno` of the first failed write, or a reason of our own.
+    public private(set) var failure: String?
 
     /// A sink writing to `fd` (standard output by default).
     public init(fd: Int32 = 1) {
@@ -17,25 +23,49 @@ public final class ByteSink {
     }
 
     public func write(_ bytes: [UInt8]) {
+        guard failure == nil else { return }
         buffer.append(contentsOf: bytes)
         if buffer.count >= limit { flush() }
     }
 
     public func write(_ text: String) { write(Array(text.utf8)) }
 
+    /// Records a failure found by a producer (e.g. a temporary file that could not hold its part).
+    public func fail(_ reason: String) {
+        if failure == nil { failure = reason }
+    }
+
+    /// Writes out what is buffered; a failure is recorded, not thrown (see `finish()`).
     public func flush() {
+        defer { buffer.removeAll(keepingCapacity: true) }
+        guard failure == nil else { return }
         buffer.withUnsafeBytes { raw in
             var offset = 0
             while offset < raw.count {
-                let n = Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
-                if n <= 0 { if errno == EINTR { continue }; break }
+                let n = PlatformIO.write(fd, raw.baseAddress! + offset, raw.count - offset)
+                if n < 0, errno == EINTR { continue }
+                if n <= 0 {
+                    failure = n < 0 ? String(cString: strerror(errno)) : "the write made no progress"
+                    return
+                }
                 offset += n
             }
         }
-        buffer.removeAll(keepingCapacity: true)
+    }
+
+    /// Flushes and throws `SinkError` when any write failed.
+    public func finish() throws {
+        flush()
+        if let failure { throw SinkError(reason: failure) }
     }
 
     deinit { flush() }
+}
+
+/// A report could not be written where it was going.
+public struct SinkError: Error, CustomStringConvertible {
+    public var reason: String
+    public var description: String { reason }
 }
 
 /// Holds encoded items in memory up to a limit, then in an unlinked temporary file, so a
@@ -52,10 +82,15 @@ public final class SpillBuffer {
         if memory.count >= limit { spill() }
     }
 
+    /// Set when the temporary file lost bytes (a full disk); replays then fail their sink.
+    private var lost: String?
+
     private func spill() {
         if file == nil { file = tmpfile() }
-        guard let file else { return }
-        memory.withUnsafeBytes { _ = fwrite($0.baseAddress, 1, $0.count, file) }
+        // Without a temporary file the bytes stay in memory: slower to bound, never wrong.
+        guard let file, lost == nil else { return }
+        let written = memory.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) }
+        if written != memory.count { lost = "cannot write a temporary file: \(String(cString: strerror(errno)))" }
         memory.removeAll(keepingCapacity: true)
     }
 
@@ -69,6 +104,7 @@ public final class SpillBuffer {
 
     /// Writes everything held, in order, to `sink`, keeping it for another replay.
     public func replay(into sink: ByteSink) {
+        if let lost { sink.fail(lost) }
         if let file {
             fflush(file)
             rewind(file)

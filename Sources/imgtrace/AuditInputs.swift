@@ -94,7 +94,7 @@ struct AuditInputs: ParsableArguments {
             do {
                 let next = try BundleReader.inventory(of: bundle, systemImages: index == 0 ? systemImages : [])
                 if inventory == nil { inventory = next } else {
-                    inventory!.append(next, as: (bundle as NSString).lastPathComponent)
+                    inventory!.append(next, as: PathText.lastComponent(bundle))
                 }
             } catch let error as InputError {
                 throw error

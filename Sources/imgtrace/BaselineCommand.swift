@@ -58,7 +58,7 @@ struct BaselineCommand: ParsableCommand {
                                                 tolerance: settings.baselineTolerance)
             let sink = ByteSink()
             sink.write(comparison.text())
-            sink.flush()
+            try ReportFile.finishStandardOutput(sink)
             if comparison.fails { throw ExitCode(1) }
         }
     }

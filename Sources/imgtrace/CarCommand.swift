@@ -28,6 +28,6 @@ struct CarCommand: ParsableCommand {
         case .json: sink.write(CarJSONReport.render(catalog))
         case .text: sink.write(CarTextReport.render(catalog, file: file))
         }
-        sink.flush()
+        try ReportFile.finishStandardOutput(sink)
     }
 }

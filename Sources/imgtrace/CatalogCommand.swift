@@ -33,6 +33,6 @@ struct CatalogCommand: ParsableCommand {
         case .json: sink.write(CatalogJSONReport.render(inventory))
         case .text: sink.write(CatalogTextReport.render(inventory, input: path))
         }
-        sink.flush()
+        try ReportFile.finishStandardOutput(sink)
     }
 }

@@ -9,7 +9,7 @@ struct DevicesCommand: ParsableCommand {
         abstract: "List the device profiles --device accepts (screen points, scale, idiom)."
     )
 
-    func run() {
+    func run() throws {
         let rows = DeviceProfile.builtIn.map { d -> [String] in
             let mark = d == DeviceProfile.default ? " (default)" : ""
             return [d.id + mark, "\(d.pointWidth)×\(d.pointHeight)", "@\(d.scale)x", "\(d.pixelWidth)×\(d.pixelHeight)", d.idiom,
@@ -17,6 +17,6 @@ struct DevicesCommand: ParsableCommand {
         }
         let sink = ByteSink()
         sink.write(TextTable.render(header: ["ID", "POINTS", "SCALE", "PIXELS", "IDIOM", "MODELS"], rows: rows))
-        sink.flush()
+        try ReportFile.finishStandardOutput(sink)
     }
 }

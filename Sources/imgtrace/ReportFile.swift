@@ -3,43 +3,56 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Foundation
 import ImgtraceSupport
 import Reporters
 
 /// Writes a report to standard output, or to a file that appears only when complete.
 enum ReportFile {
-    /// Runs `body` with a sink for `path` (stdout when nil). A file is written beside its final
-    /// name and renamed into place, so a failed run leaves no partial output behind.
+    /// The name write errors on standard output are reported under.
+    static let standardOutputName = "standard output"
+
+    /// Runs `body` with a sink for `path` (standard output when nil or `-`). A file is written
+    /// beside its final name and renamed into place only when every byte reached the disk, so a
+    /// failed run (a full disk included) leaves no partial output behind and exits 2.
     static func write(to path: String?, _ body: (ByteSink) throws -> Void) throws {
-        guard let path else {
+        guard let path, path != "-" else {
             let sink = ByteSink()
             try body(sink)
-            sink.flush()
+            try finishStandardOutput(sink)
             return
         }
-        let directory = (path as NSString).deletingLastPathComponent
-        var template = Array(((directory.isEmpty ? "." : directory) + "/.imgtrace-XXXXXX").utf8CString)
+        var template = Array((PathText.directory(path) + "/.imgtrace-XXXXXX").utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else {
             throw failInput(InputError(path: path, reason: "cannot create the output file: \(String(cString: strerror(errno)))"))
         }
         let temporary = String(cString: template)
+        var open = true
         do {
             let sink = ByteSink(fd: fd)
             try body(sink)
-            sink.flush()
+            do { try sink.finish() } catch {
+                throw failInput(InputError(path: path, reason: "cannot write the output file: \(error)"))
+            }
             fchmod(fd, 0o644)
-            close(fd)
+            open = false
+            guard close(fd) == 0 else {
+                throw failInput(InputError(path: path, reason: "cannot write the output file: \(String(cString: strerror(errno)))"))
+            }
             guard rename(temporary, path) == 0 else {
-                let reason = String(cString: strerror(errno))
-                unlink(temporary)
-                throw failInput(InputError(path: path, reason: "cannot write the output file: \(reason)"))
+                throw failInput(InputError(path: path, reason: "cannot write the output file: \(String(cString: strerror(errno)))"))
             }
         } catch {
-            close(fd)
+            if open { close(fd) }
             unlink(temporary)
             throw error
+        }
+    }
+
+    /// Flushes a standard-output sink; a failed write (`> /dev/full`, a closed pipe) exits 2.
+    static func finishStandardOutput(_ sink: ByteSink) throws {
+        do { try sink.finish() } catch {
+            throw failInput(InputError(path: standardOutputName, reason: "cannot write: \(error)"))
         }
     }
 }

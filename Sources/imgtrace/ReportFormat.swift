@@ -14,7 +14,8 @@ struct ReportDestination: ExpressibleByArgument {
         guard let colon = argument.firstIndex(of: ":"),
               let format = ReportFormat(rawValue: String(argument[..<colon])) else { return nil }
         let path = String(argument[argument.index(after: colon)...])
-        guard !path.isEmpty else { return nil }
+        // `-` is standard output, which belongs to --format/--output; a report needs a file.
+        guard !path.isEmpty, path != "-" else { return nil }
         self.format = format
         self.path = path
     }

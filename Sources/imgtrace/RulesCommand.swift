@@ -12,7 +12,7 @@ struct RulesCommand: ParsableCommand {
     @Flag(help: "Also show each rule's parameters and examples.")
     var verbose = false
 
-    func run() {
+    func run() throws {
         var out = ""
         if verbose {
             for rule in Rules.all {
@@ -28,6 +28,6 @@ struct RulesCommand: ParsableCommand {
         }
         let sink = ByteSink()
         sink.write(out)
-        sink.flush()
+        try ReportFile.finishStandardOutput(sink)
     }
 }

@@ -44,6 +44,6 @@ struct TraceCommand: ParsableCommand {
         } catch let error as InputError {
             throw failInput(error)
         }
-        sink.flush()
+        try ReportFile.finishStandardOutput(sink)
     }
 }

@@ -17,7 +17,7 @@ public enum LooseImageRule: AuditRule {
         return context.usesByImage.compactMap { image, uses -> Finding? in
             guard image.source == .file, context.isUIKit(image) else { return nil }
             let variants = siblings["\(image.bundle)\u{0}\(image.name)"] ?? [image]
-            let shipped = variants.reduce(0) { $0 + $1.bytesOnDisk }
+            let shipped = variants.map(\.bytesOnDisk).saturatingSum()
             return context.finding(self, image: image, uses: uses,
                                    message: "`\(image.name)` is a loose file (\(variants.count) variant\(variants.count == 1 ? "" : "s"), \(kibibytes(shipped)) shipped to every device)",
                                    fix: "Move it into an asset catalog so the App Store ships each device only its own scale.",

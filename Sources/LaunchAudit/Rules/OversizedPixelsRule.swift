@@ -1,4 +1,5 @@
 import AppBundle
+import ImgtraceSupport
 
 /// An image larger, in points, than the device's screen in both orientations.
 public enum OversizedPixelsRule: AuditRule {
@@ -24,7 +25,7 @@ public enum OversizedPixelsRule: AuditRule {
             let decoded = image.decodedBytes ?? 0
             let screen = device.fullScreenBytes
             return context.finding(self, image: image, uses: uses,
-                                   message: "`\(lastPathComponent(image.id))` is \(pixelText(image)) at @\(image.scale)x (\(Int(pw))×\(Int(ph)) pt), larger than the \(device.pointWidth)×\(device.pointHeight) pt screen either way",
+                                   message: "`\(lastPathComponent(image.id))` is \(pixelText(image)) at @\(image.scale)x (\(Int(saturating: pw))×\(Int(saturating: ph)) pt), larger than the \(device.pointWidth)×\(device.pointHeight) pt screen either way",
                                    fix: "Ship it at the size it is shown, or downsample with ImageIO (CGImageSourceCreateThumbnailAtIndex) before display.",
                                    values: ["pixelWidth": .int(w), "pixelHeight": .int(h), "pointWidth": .number(pw), "pointHeight": .number(ph),
                                             "decodedBytes": .int(decoded)],

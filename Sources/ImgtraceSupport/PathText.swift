@@ -1,0 +1,18 @@
+/// Path arithmetic on strings, without Foundation's `NSString` path methods (which trap on
+/// some short paths on Linux).
+public enum PathText {
+    /// The last component: `a/b/App.app` → `App.app`; trailing slashes are ignored.
+    public static func lastComponent(_ path: String) -> String {
+        var trimmed = Substring(path)
+        while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
+        guard let slash = trimmed.lastIndex(of: "/"), trimmed != "/" else { return String(trimmed) }
+        return String(trimmed[trimmed.index(after: slash)...])
+    }
+
+    /// The folder holding `path`: `a/b/out.json` → `a/b`, `out.json` → `.`, `/out.json` → `/`.
+    public static func directory(_ path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        if slash == path.startIndex { return "/" }
+        return String(path[..<slash])
+    }
+}

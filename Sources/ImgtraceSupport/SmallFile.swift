@@ -1,0 +1,32 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Whole-file reads of small documents (config, baseline), through the same regular-file
+/// check as every other input, so a pipe, a device or a huge file is refused, not waited on.
+public enum SmallFile {
+    /// The largest config or baseline read: far beyond any real one.
+    public static let maxDocumentBytes = 64 << 20
+
+    /// The bytes of `path`; an `InputError` naming the path when it is not a readable regular
+    /// file of at most `maxBytes`.
+    public static func read(_ path: String, maxBytes: Int) throws -> [UInt8] {
+        let (fd, size) = try MappedFile.openRegularFile(path)
+        defer { close(fd) }
+        guard size <= maxBytes else { throw InputError(path: path, reason: "is \(size) bytes, more than the \(maxBytes) read at most") }
+        var buffer = [UInt8](repeating: 0, count: size)
+        var done = 0
+        while done < size {
+            let n = buffer.withUnsafeMutableBytes { PlatformIO.read(fd, $0.baseAddress! + done, size - done) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw InputError(path: path, location: "offset \(done)", reason: MappedFile.describe(errno: errno))
+            }
+            if n == 0 { break }
+            done += n
+        }
+        return Array(buffer[0..<done])
+    }
+}
