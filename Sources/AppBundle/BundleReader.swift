@@ -162,12 +162,17 @@ private struct InventoryBuilder {
                 break
             }
         }
+        let versionedResources = InventoryBuilder.versionedResourceFolders(folders)
+        let foldersWithDefaultPNG = Set(files.filter {
+            let name = lastComponent($0)
+            return name.hasPrefix("Default") && name.hasSuffix(".png")
+        }.map(parentPath))
         var infos: [String: BundleInfo] = [:]
         for root in bundleRoots {
             let id = root.isEmpty ? "." : root
             let kind = root.isEmpty ? topKind : BundleReader.bundleKinds[extensionOf(lastComponent(root))] ?? .bundle
             var info = BundleInfo(id: id, kind: kind, name: root.isEmpty ? name : lastComponent(root),
-                                  resourceRoot: resourceRoot(root, folders: folders, files: files))
+                                  resourceRoot: resourceRoot(root, folders: folders, files: files, versioned: versionedResources))
             let p = root.isEmpty ? "" : root + "/"
             let candidates = [p + "Info.plist", p + "Contents/Info.plist", p + "Resources/Info-gnustep.plist", p + "Resources/Info.plist"]
             if let plistPath = candidates.first(where: files.contains) {
@@ -226,23 +231,31 @@ private struct InventoryBuilder {
             let id = root.isEmpty ? "." : root
             guard var info = infos[id] else { continue }
             info.localizations = (localizations[id] ?? []).sorted()
-            addPlistReferences(info, files: files)
+            addPlistReferences(info, foldersWithDefaultPNG: foldersWithDefaultPNG)
             inventory.bundles.append(info)
         }
     }
 
     /// Resources live in `Contents/Resources` (macOS), `Resources` (GNUstep, macOS frameworks) or the root (iOS).
-    private func resourceRoot(_ root: String, folders: Set<String>, files: Set<String>) -> String {
+    private func resourceRoot(_ root: String, folders: Set<String>, files: Set<String>, versioned: [String: String]) -> String {
         let p = root.isEmpty ? "" : root + "/"
         if folders.contains(p + "Contents/Resources") { return p + "Contents/Resources" }
         if folders.contains(p + "Resources"), !files.contains(p + "Info.plist") { return p + "Resources" }
-        if let version = folders.sorted().first(where: {
-            $0.hasPrefix(p + "Versions/") && $0.hasSuffix("/Resources") && !$0.hasPrefix(p + "Versions/Current/")
-                && $0.dropFirst(p.count).split(separator: "/").count == 3
-        }) {
-            return version
+        return versioned[root] ?? root
+    }
+
+    /// Framework root → its first `Versions/X/Resources` folder (not `Current`), found in one pass
+    /// over the folders rather than one pass per bundle.
+    static func versionedResourceFolders(_ folders: Set<String>) -> [String: String] {
+        var out: [String: String] = [:]
+        for folder in folders where folder.hasSuffix("/Resources") {
+            let parts = folder.split(separator: "/", omittingEmptySubsequences: false)
+            guard parts.count >= 3, parts[parts.count - 3] == "Versions", parts[parts.count - 2] != "Current" else { continue }
+            let root = parts.dropLast(3).joined(separator: "/")
+            if let known = out[root], known < folder { continue }
+            out[root] = folder
         }
-        return root
+        return out
     }
 
     private func usesAppKitNames(_ info: BundleInfo?) -> Bool { info?.usesAppKitNames ?? false }
@@ -269,7 +282,7 @@ private struct InventoryBuilder {
         }
     }
 
-    private mutating func addPlistReferences(_ info: BundleInfo, files: Set<String>) {
+    private mutating func addPlistReferences(_ info: BundleInfo, foldersWithDefaultPNG: Set<String>) {
         guard let facts = info.info, let plistPath = info.infoPlistPath else {
             return
         }
@@ -281,9 +294,8 @@ private struct InventoryBuilder {
         for launch in facts.launchImages { add(launch, .launchImage) }
         if let image = facts.launchScreenImage { add(image, .launchScreen) }
         // Before launch keys existed, `Default*.png` at the root was the launch image by convention.
-        let root = info.resourceRoot.isEmpty ? "" : info.resourceRoot + "/"
         if facts.launchImages.isEmpty, facts.launchStoryboard == nil, !facts.hasLaunchScreen,
-           files.contains(where: { $0.hasPrefix(root + "Default") && $0.hasSuffix(".png") && !$0.dropFirst(root.count).contains("/") }) {
+           foldersWithDefaultPNG.contains(info.resourceRoot) {
             add("Default", .launchImage)
         }
     }
@@ -363,6 +375,8 @@ private struct InventoryBuilder {
         inventory.warnings += catalog.warnings.map { "\(carPath): \($0)" }
         carBytes[carPath] = bytes
         var used = Set<String>()
+        // The next free `#N` per id: renditions that share an id get numbered without rescanning.
+        var nextNumber: [String: Int] = [:]
         for rendition in catalog.renditions {
             guard let facet = rendition.facet, rendition.isImage else { continue }
             let idiom = rendition.idiom?.name ?? "idiom\(rendition.value(.idiom))"
@@ -378,8 +392,9 @@ private struct InventoryBuilder {
             }
             var id = "\(carPath)#\(facet)[\(parts.joined(separator: ","))]"
             if !used.insert(id).inserted {
-                var n = 2
+                var n = nextNumber[id] ?? 2
                 while !used.insert("\(id)#\(n)").inserted { n += 1 }
+                nextNumber[id] = n + 1
                 id = "\(id)#\(n)"
             }
             let vector = rendition.isVector || rendition.pixelFormat == "PDF" || rendition.pixelFormat == "SVG"
@@ -471,6 +486,8 @@ private struct InventoryBuilder {
     /// Digests only where sizes and first 4 KiB collide (as duplicate finders do): anything else cannot have a twin.
     mutating func finish() throws -> BundleInventory {
         var groups: [String: [Int]] = [:]
+        // Renditions may share one payload (the same block under many keys): hash it once.
+        var renditionDigests: [String: String] = [:]
         for (index, image) in inventory.images.enumerated() {
             guard let (where_, size, prefix) = stored[image.id] else { continue }
             let kind: String
@@ -490,9 +507,16 @@ private struct InventoryBuilder {
                     }
                 case let .rendition(car, offset, length):
                     guard let bytes = carBytes[car] else { continue }
-                    inventory.images[index].digest = bytes.withUnsafeBytes {
+                    let key = "\(car)#\(offset)+\(length)"
+                    if let known = renditionDigests[key] {
+                        inventory.images[index].digest = known
+                        continue
+                    }
+                    let digest = bytes.withUnsafeBytes {
                         hex(SHA256.hash(data: UnsafeRawBufferPointer(rebasing: $0[offset..<(offset + length)])))
                     }
+                    renditionDigests[key] = digest
+                    inventory.images[index].digest = digest
                 }
             }
         }

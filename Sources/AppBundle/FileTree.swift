@@ -170,6 +170,14 @@ struct ZipTree: FileTree {
 
     init(archivePath: String) throws {
         self.archivePath = archivePath
+        // Vet every number ZIPFoundation will use before it opens the file (see ZipDirectory).
+        let mapped = try MappedFile(path: archivePath)
+        let directory: ZipDirectory
+        do {
+            directory = try mapped.withBytes { try ZipDirectory($0) }
+        } catch let error as FormatError {
+            throw InputError(path: archivePath, location: "offset \(error.offset)", reason: "not a readable zip archive: \(error.reason)")
+        }
         do {
             archive = try Archive(url: URL(fileURLWithPath: archivePath), accessMode: .read)
         } catch {
@@ -178,7 +186,10 @@ struct ZipTree: FileTree {
         let archiveSize = (try? FileManager.default.attributesOfItem(atPath: archivePath)[.size] as? Int) ?? 0
         var directories = Set<String>()
         var totalDeclared: UInt64 = 0
+        var index = -1
         for entry in archive {
+            index += 1
+            let vetted = index < directory.entries.count ? directory.entries[index] : nil
             guard entries.count < TreeLimits.maxEntries else {
                 warnings.append("more than \(TreeLimits.maxEntries) entries; the rest are not read")
                 break
@@ -201,14 +212,21 @@ struct ZipTree: FileTree {
             case .directory:
                 if directories.insert(path).inserted { entries.append(TreeEntry(path: path, kind: .directory, size: 0)) }
             case .symlink:
-                var target = ""
-                if entry.uncompressedSize < 4096 {
-                    _ = try? archive.extract(entry, skipCRC32: true) { target += String(decoding: $0, as: UTF8.self) }
+                // Read from the vetted directory: ZIPFoundation would allocate what the header claims.
+                guard let vetted, let target = mapped.withBytes({ ZipDirectory.linkTarget(vetted, in: $0) }) else {
+                    warnings.append("\(path): symbolic link whose target cannot be read; not followed")
+                    continue
                 }
                 entries.append(TreeEntry(path: path, kind: .symlink(target), size: 0))
             case .file:
                 let declared = entry.uncompressedSize, packed = entry.compressedSize
-                totalDeclared &+= declared
+                // A data descriptor after the data may restate the sizes; only vetted ones are used.
+                guard let vetted, vetted.uncompressedSize == declared, vetted.compressedSize == packed else {
+                    warnings.append("\(path): sizes in its data descriptor disagree with the central directory; refused")
+                    continue
+                }
+                let (sum, overflow) = totalDeclared.addingReportingOverflow(declared)
+                totalDeclared = overflow ? .max : sum
                 if declared > TreeLimits.maxEntryBytes
                     || (declared > TreeLimits.ratioFloor && declared / max(packed, 1) > TreeLimits.maxRatio) {
                     warnings.append("\(path): declares \(declared) bytes from \(packed) compressed (zip bomb?); refused")

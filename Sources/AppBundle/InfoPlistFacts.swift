@@ -47,19 +47,19 @@ public struct InfoPlistFacts: Equatable, Sendable {
             ?? plist["CFBundleSupportedPlatforms"]?.strings.first?.lowercased()
             ?? (plist["NSExecutable"] != nil || plist["ApplicationName"] != nil ? "gnustep" : nil)
         deviceFamily = plist["UIDeviceFamily"]?.array?.compactMap { $0.integer ?? $0.string.flatMap { Int($0) } } ?? []
-        var icons: [String] = []
-        var names: [String] = []
+        var icons = OrderedNames()
+        var names = OrderedNames()
         func addIcons(_ value: PlistValue?) {
-            for icon in value?.strings ?? [] where !icons.contains(icon) { icons.append(icon) }
+            for icon in value?.strings ?? [] { icons.add(icon) }
         }
         func addIconDictionary(_ value: PlistValue?) {
             guard let value else { return }
             let primary = value["CFBundlePrimaryIcon"]
             addIcons(primary?["CFBundleIconFiles"])
-            if let name = primary?["CFBundleIconName"]?.string ?? primary?.string, !names.contains(name) { names.append(name) }
+            if let name = primary?["CFBundleIconName"]?.string ?? primary?.string { names.add(name) }
             for (_, alternate) in (value["CFBundleAlternateIcons"]?.dictionary ?? [:]).sorted(by: { $0.key < $1.key }) {
                 addIcons(alternate["CFBundleIconFiles"])
-                if let name = alternate["CFBundleIconName"]?.string, !names.contains(name) { names.append(name) }
+                if let name = alternate["CFBundleIconName"]?.string { names.add(name) }
             }
         }
         addIcons(plist["CFBundleIconFile"])
@@ -68,19 +68,19 @@ public struct InfoPlistFacts: Equatable, Sendable {
         addIconDictionary(plist["CFBundleIcons~ipad"])
         addIcons(plist["NSIcon"])
         addIcons(plist["ApplicationIcon"])
-        if let name = plist["CFBundleIconName"]?.string, !names.contains(name) { names.append(name) }
-        iconFiles = icons
-        iconNames = names
-        var launch: [String] = []
+        if let name = plist["CFBundleIconName"]?.string { names.add(name) }
+        iconFiles = icons.names
+        iconNames = names.names
+        var launch = OrderedNames()
         for key in ["UILaunchImageFile", "UILaunchImageFile~ipad", "UILaunchImageFile~iphone"] {
-            if let name = plist[key]?.string, !launch.contains(name) { launch.append(name) }
+            if let name = plist[key]?.string { launch.add(name) }
         }
         for key in ["UILaunchImages", "UILaunchImages~ipad", "UILaunchImages~iphone"] {
             for entry in plist[key]?.array ?? [] {
-                if let name = entry["UILaunchImageName"]?.string, !launch.contains(name) { launch.append(name) }
+                if let name = entry["UILaunchImageName"]?.string { launch.add(name) }
             }
         }
-        launchImages = launch
+        launchImages = launch.names
         launchStoryboard = (plist["UILaunchStoryboardName"] ?? plist["UILaunchStoryboardName~iphone"])?.string
         if let screen = plist["UILaunchScreen"] ?? plist["UILaunchScreen~iphone"] {
             hasLaunchScreen = true
@@ -88,5 +88,15 @@ public struct InfoPlistFacts: Equatable, Sendable {
             launchScreenColor = screen["UIColorName"]?.string
         }
         mainInterface = (plist["UIMainStoryboardFile"] ?? plist["NSMainNibFile"] ?? plist["NSMainStoryboardFile"])?.string
+    }
+}
+
+/// Names in first-seen order without repeats; a set keeps it linear (a plist may list 100,000).
+struct OrderedNames {
+    private(set) var names: [String] = []
+    private var seen = Set<String>()
+
+    mutating func add(_ name: String) {
+        if seen.insert(name).inserted { names.append(name) }
     }
 }

@@ -122,6 +122,9 @@ public struct BOMStore {
         }
         var entries: [TreeEntry] = []
         var leaves = 0
+        // Distinct leaves never share bytes, so together they cannot use more than the file holds;
+        // leaves that overlap one region would multiply entries far past the file's size.
+        var leafBytes = 0
         var leafVisited = Set<UInt32>()
         var current = node
         while current != 0 {
@@ -136,6 +139,10 @@ public struct BOMStore {
             let count = Int(try reader.u16be(info.offset + 2))
             guard count <= (info.length - 12) / 8 else {
                 throw CatalogFormatError(offset: info.offset, reason: "leaf claims \(count) entries but its \(info.length)-byte block holds \((info.length - 12) / 8)")
+            }
+            leafBytes += 12 + count * 8
+            guard leafBytes <= reader.count else {
+                throw CatalogFormatError(offset: info.offset, reason: "tree leaves overlap: \(leaves + 1) leaves claim more entries than the file holds")
             }
             for i in 0..<count {
                 let at = info.offset + 12 + i * 8

@@ -67,9 +67,10 @@ enum CSIRecord {
             rendition.compression = flags & 1 != 0 ? "lzfse(rawd)" : "none(rawd)"
             rendition.dataLength = Int(try r.u32le(payload + 8))
         } else if r.matches(payload, "SISM") {
-            let count = Int(try r.u32le(payload + 8))
+            // The count is the file's claim; the block's bytes bound the loop.
+            let count = min(Int(try r.u32le(payload + 8)), max(0, (end - payload - 12) / 12))
             var p = payload + 12
-            for _ in 0..<count where p + 12 <= end {
+            for _ in 0..<count {
                 rendition.multisize.append(MultisizeEntry(width: Int(try r.u32le(p)), height: Int(try r.u32le(p + 4)),
                                                           index: Int(try r.u16le(p + 8)), idiom: Int(try r.u16le(p + 10))))
                 p += 12

@@ -110,33 +110,69 @@ public struct CarCatalog: Sendable {
         let appearanceNames = Dictionary(appearances.map { ($0.1, $0.0) }, uniquingKeysWith: { first, _ in first })
         var renditions: [Rendition] = []
         renditions.reserveCapacity(entries.count)
+        // Blocks may be shared by many entries (a hostile file shares one large block among
+        // thousands): each distinct block is decoded once and its value shared, so work and
+        // memory follow the file's bytes, not its entry count.
+        var keys: [UInt32: [(UInt16, UInt16)]] = [:]
+        var records: [UInt32: Rendition?] = [:]
+        var longKeys = 0
         for entry in entries {
-            let keyBlock = try bom.blockInfo(entry.key)
-            var key: [(UInt16, UInt16)] = []
-            for i in 0..<(keyBlock.length / 2) {
-                let attribute = i < keyFormat.count ? keyFormat[i] : UInt16.max
-                key.append((attribute, try reader.u16le(keyBlock.offset + i * 2)))
+            let key: [(UInt16, UInt16)]
+            if let known = keys[entry.key] {
+                key = known
+            } else {
+                let keyBlock = try bom.blockInfo(entry.key)
+                let attributes = keyBlock.length / 2
+                let kept = min(attributes, max(keyFormat.count, maxKeyAttributes))
+                if kept < attributes { longKeys += 1 }
+                var read: [(UInt16, UInt16)] = []
+                read.reserveCapacity(kept)
+                for i in 0..<kept {
+                    let attribute = i < keyFormat.count ? keyFormat[i] : UInt16.max
+                    read.append((attribute, try reader.u16le(keyBlock.offset + i * 2)))
+                }
+                keys[entry.key] = read
+                key = read
             }
             let valueBlock = try bom.blockInfo(entry.value)
-            var rendition = Rendition(facet: nil, name: nil, key: key, sizeOnDisk: valueBlock.length, layoutRaw: nil,
-                                      pixelFormat: nil, compression: nil, pixelWidth: 0, pixelHeight: 0, sizeSource: nil,
-                                      csiScaleFactor: 0, csiFlags: 0, bitmapFlags: nil, dataLength: nil, uti: nil,
-                                      atlasFrame: nil, multisize: [], appearanceName: nil, offset: valueBlock.offset)
-            let identifier = rendition.value(.identifier)
-            rendition.facet = facetByIdentifier[identifier]
+            let record: Rendition?
+            if let known = records[entry.value] {
+                record = known
+            } else {
+                var decoded = Rendition(facet: nil, name: nil, key: [], sizeOnDisk: valueBlock.length, layoutRaw: nil,
+                                        pixelFormat: nil, compression: nil, pixelWidth: 0, pixelHeight: 0, sizeSource: nil,
+                                        csiScaleFactor: 0, csiFlags: 0, bitmapFlags: nil, dataLength: nil, uti: nil,
+                                        atlasFrame: nil, multisize: [], appearanceName: nil, offset: valueBlock.offset)
+                if valueBlock.length < 184 || !reader.matches(valueBlock.offset, "ISTC") {
+                    warnings.append("rendition value block \(entry.value) at offset \(valueBlock.offset) is not a CSI record (\(valueBlock.length) bytes)")
+                    record = nil
+                } else {
+                    try CSIRecord.decode(reader, block: valueBlock, into: &decoded)
+                    record = decoded
+                }
+                records[entry.value] = .some(record)
+            }
+            var rendition = record ?? Rendition(facet: nil, name: nil, key: [], sizeOnDisk: valueBlock.length, layoutRaw: nil,
+                                                pixelFormat: nil, compression: nil, pixelWidth: 0, pixelHeight: 0, sizeSource: nil,
+                                                csiScaleFactor: 0, csiFlags: 0, bitmapFlags: nil, dataLength: nil, uti: nil,
+                                                atlasFrame: nil, multisize: [], appearanceName: nil, offset: valueBlock.offset)
+            rendition.key = key
+            if record != nil {
+                rendition.facet = facetByIdentifier[rendition.value(.identifier)]
+            }
             let appearance = rendition.value(.appearance)
             if appearance != 0 { rendition.appearanceName = appearanceNames[appearance] }
-            if valueBlock.length < 184 || !reader.matches(valueBlock.offset, "ISTC") {
-                warnings.append("rendition value block \(entry.value) at offset \(valueBlock.offset) is not a CSI record (\(valueBlock.length) bytes)")
-                rendition.facet = nil
-            } else {
-                try CSIRecord.decode(reader, block: valueBlock, into: &rendition)
-            }
             renditions.append(rendition)
+        }
+        if longKeys > 0 {
+            warnings.append("\(longKeys) rendition key block\(longKeys == 1 ? " is" : "s are") longer than \(max(keyFormat.count, maxKeyAttributes)) attributes; the rest is ignored")
         }
         return CarCatalog(header: header, metadata: metadata, keyFormat: keyFormat, appearances: appearances,
                           facets: facets, renditions: renditions, renditionTree: treeInfo, warnings: warnings)
     }
+
+    /// Real keys have one attribute per KEYFORMAT slot (under 20); more is a corrupt block.
+    static let maxKeyAttributes = 64
 
     static func parseHeader(_ bom: BOMStore, _ index: UInt32) throws -> CarHeader {
         let block = try bom.blockInfo(index)
