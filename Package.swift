@@ -52,11 +52,18 @@ let package = Package(
         .executableTarget(name: "CatalogBench", dependencies: ["AssetCatalog", "TestSupport"], path: "Benchmarks/CatalogBench"),
         // Writes the committed example app and log (scripts/make-example.sh).
         .executableTarget(name: "ExampleMaker", dependencies: ["TestSupport"], path: "scripts/ExampleMaker"),
+        // Fuzz targets for every reader (scripts/fuzz.sh); built plainly it replays Fuzz/Regressions.
+        .executableTarget(
+            name: "imgtrace-fuzz",
+            dependencies: ["LaunchTrace", "AssetCatalog", "ImageHeaders", "AppBundle", "LaunchAudit", "Reporters",
+                           "ImgtraceSupport", "TestSupport"],
+            path: "Fuzz/Targets"
+        ),
         .testTarget(name: "LaunchTraceTests", dependencies: ["LaunchTrace", "TestSupport"]),
         .testTarget(name: "AssetCatalogTests", dependencies: ["AssetCatalog", "TestSupport"]),
         .testTarget(name: "ImageHeadersTests", dependencies: ["ImageHeaders", "TestSupport"]),
         .testTarget(name: "AppBundleTests", dependencies: [
-            "AppBundle", "AssetCatalog", "TestSupport", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            "AppBundle", "AssetCatalog", "ImageHeaders", "ImgtraceSupport", "TestSupport", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
         ]),
         .testTarget(name: "LaunchAuditTests", dependencies: ["LaunchAudit", "LaunchTrace", "AppBundle", "ImgtraceSupport", "TestSupport"]),
         .testTarget(name: "ReportersTests", dependencies: ["Reporters", "TestSupport"]),

@@ -25,6 +25,13 @@ public enum BundleReader {
         for folder in systemImages { try builder.addSystemImages(folder) }
         return try builder.finish()
     }
+
+    /// Inventories a tree already in memory (tests and fuzzing build bundles without a disk).
+    package static func inventory(ofTree tree: FileTree, name: String) throws -> BundleInventory {
+        var builder = InventoryBuilder()
+        builder.addTree(tree, name: name)
+        return try builder.finish()
+    }
 }
 
 /// Where one image's bytes live, for the digest pass.
@@ -122,6 +129,8 @@ private struct InventoryBuilder {
     }
 
     // MARK: Walking a bundle
+
+    mutating func addTree(_ tree: FileTree, name: String) { addBundleTree(tree, name: name) }
 
     private mutating func addBundleTree(_ tree: FileTree, name: String) {
         let index = register(tree)

@@ -4,15 +4,21 @@ import ImgtraceSupport
 import ZIPFoundation
 
 /// One file, folder or symbolic link inside an input, named by its path relative to the input's root.
-struct TreeEntry: Sendable {
-    enum Kind: Sendable, Equatable { case file, directory, symlink(String) }
-    var path: String
-    var kind: Kind
-    var size: Int
+package struct TreeEntry: Sendable {
+    package enum Kind: Sendable, Equatable { case file, directory, symlink(String) }
+    package var path: String
+    package var kind: Kind
+    package var size: Int
+
+    package init(path: String, kind: Kind, size: Int) {
+        self.path = path
+        self.kind = kind
+        self.size = size
+    }
 }
 
 /// A read-only tree of files: a folder on disk or a zip archive read in place.
-protocol FileTree {
+package protocol FileTree {
     /// Every entry, sorted by path; nothing outside the root.
     var entries: [TreeEntry] { get }
     /// Problems met while listing (entries skipped for safety, unreadable folders).

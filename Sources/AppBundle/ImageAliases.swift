@@ -24,7 +24,7 @@ public struct ImageAlias: Equatable, Sendable {
     }
 }
 
-enum ImageAliases {
+package enum ImageAliases {
     /// The mapping file GNUstep ships beside its images.
     static let mappingFile = "nsmapping.strings"
 
@@ -48,7 +48,7 @@ enum ImageAliases {
 
     /// Parses the `key = value;` pairs of an old-style strings file; quoted or bare tokens,
     /// `/* */` and `//` comments. Returns nil when the text is not of that shape.
-    static func parseStrings(_ bytes: [UInt8]) -> [(key: String, value: String)]? {
+    package static func parseStrings(_ bytes: [UInt8]) -> [(key: String, value: String)]? {
         var pairs: [(key: String, value: String)] = []
         var i = 0
         func skipSpace() {

@@ -1,25 +1,25 @@
 import Foundation
 
 /// One image slot of a source asset catalog (`.xcassets`), before its header is read.
-struct SourceCatalogImage {
+package struct SourceCatalogImage {
     /// Path of the file relative to the tree root.
-    var path: String
+    package var path: String
     /// Lookup name: namespace folders + set name.
-    var name: String
+    package var name: String
     /// 0 when the slot has no scale (single-scale or vector).
-    var scale: Int
-    var idiom: String
-    var appearance: String?
-    var details: [String: String]
+    package var scale: Int
+    package var idiom: String
+    package var appearance: String?
+    package var details: [String: String]
 }
 
 /// Reads a source `.xcassets` folder through its `Contents.json` files (Apple's Asset Catalog Format Reference).
-struct SourceCatalogReader {
+package struct SourceCatalogReader {
     let tree: FileTree
     /// The catalog folder's path in the tree (`` when the tree is the catalog).
     let root: String
-    private(set) var images: [SourceCatalogImage] = []
-    private(set) var warnings: [String] = []
+    package private(set) var images: [SourceCatalogImage] = []
+    package private(set) var warnings: [String] = []
     /// Image-like sets found, by kind (`imageset`, `appiconset`, …).
     private(set) var setCounts: [String: Int] = [:]
 
@@ -29,7 +29,7 @@ struct SourceCatalogReader {
         "car": "car", "vision": "vision", "ios-marketing": "marketing", "watch-marketing": "marketing",
     ]
 
-    init(tree: FileTree, root: String) {
+    package init(tree: FileTree, root: String) {
         self.tree = tree
         self.root = root
         let prefix = root.isEmpty ? "" : root + "/"

@@ -7,7 +7,7 @@ import ImgtraceSupport
 /// here first: an archive whose directory points outside itself or declares sizes no file can
 /// have is refused whole, with the offset of the entry at fault. Link targets are read here
 /// too, so ZIPFoundation never extracts a link.
-struct ZipDirectory {
+package struct ZipDirectory {
     struct Entry: Equatable {
         var path: String
         var method: UInt16
@@ -29,7 +29,7 @@ struct ZipDirectory {
     static let maxLinkTarget = 4096
 
     /// Parses and vets the directory of the archive `bytes`.
-    init(_ bytes: UnsafeRawBufferPointer) throws {
+    package init(_ bytes: UnsafeRawBufferPointer) throws {
         let r = ByteReader(bytes)
         let end = try ZipDirectory.endRecord(r)
         var entryCount = Int(try r.u16le(end + 10))

@@ -50,7 +50,12 @@ public struct Baseline: Equatable {
 
     /// Reads a baseline file; anything else is an `InputError` naming the file.
     public static func load(path: String) throws -> Baseline {
-        let data = Data(try SmallFile.read(path, maxBytes: SmallFile.maxDocumentBytes))
+        try parse(try SmallFile.read(path, maxBytes: SmallFile.maxDocumentBytes), path: path)
+    }
+
+    /// Parses a baseline's bytes; `path` names it in errors.
+    public static func parse(_ bytes: [UInt8], path: String) throws -> Baseline {
+        let data = Data(bytes)
         guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
             throw InputError(path: path, reason: "not a JSON object")
         }

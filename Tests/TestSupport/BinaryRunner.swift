@@ -7,6 +7,8 @@ public enum BinaryRunner {
         public var stdout: Data
         public var stderr: String
         public var stdoutText: String { String(decoding: stdout, as: UTF8.self) }
+        /// The run was stopped for taking longer than its `timeout`.
+        public var timedOut = false
     }
 
     /// The executable beside the test bundle (SwiftPM puts both in one products folder).
@@ -22,7 +24,10 @@ public enum BinaryRunner {
     }()
 
     /// Runs `imgtrace` with `arguments` in `directory`, with `NO_COLOR` set and no terminal.
-    public static func run(_ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:]) throws -> Result {
+    /// A run longer than `timeout` seconds is stopped and marked `timedOut` (a hang is a failure,
+    /// not a stuck test suite).
+    public static func run(_ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:],
+                           timeout: TimeInterval = 300) throws -> Result {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -44,11 +49,22 @@ public enum BinaryRunner {
         process.standardError = err
         process.standardInput = FileHandle.nullDevice
         try process.run()
+        let deadline = Date().addingTimeInterval(timeout)
+        var timedOut = false
+        while process.isRunning {
+            if Date() > deadline {
+                timedOut = true
+                process.terminate()
+                process.waitUntilExit()
+                break
+            }
+            usleep(5_000)
+        }
         process.waitUntilExit()
         try out.close()
         try err.close()
         return Result(status: process.terminationStatus, stdout: try Data(contentsOf: outURL),
-                      stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self))
+                      stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self), timedOut: timedOut)
     }
 
     /// A fresh temporary folder.

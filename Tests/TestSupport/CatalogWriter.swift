@@ -95,7 +95,10 @@ public enum CatalogWriter {
     public static let keyFormat: [UInt32] = [12, 15, 17, 1, 2]
 
     /// A catalog holding `images`; `perNode` controls the RENDITIONS tree's depth.
-    public static func catalog(_ images: [Image], perNode: Int = 510, mutate: ((inout BOMWriter, _ renditionsTree: UInt32) -> Void)? = nil) -> [UInt8] {
+    /// `entries` may rewrite the RENDITIONS entries (key block, value block) before the tree is built.
+    public static func catalog(_ images: [Image], perNode: Int = 510,
+                               mutate: ((inout BOMWriter, _ renditionsTree: UInt32) -> Void)? = nil,
+                               entries transform: ((inout BOMWriter, [(key: UInt32, value: UInt32)]) -> [(key: UInt32, value: UInt32)])? = nil) -> [UInt8] {
         var bom = BOMWriter()
         var header = Array("RATC".utf8) + le32(498) + le32(15) + le32(0) + le32(UInt32(images.count))
         header += fixed("@(#)PROGRAM:CoreUI  PROJECT:CoreUI-498.40.1\n", 128) + fixed("imgtrace-test", 256)
@@ -118,6 +121,7 @@ public enum CatalogWriter {
             let key = le16(image.scale) + le16(image.idiom) + le16(identifiers[image.facet]!) + le16(85) + le16(181)
             entries.append((bom.add(key), bom.add(csi(image))))
         }
+        if let transform { entries = transform(&bom, entries) }
         let tree = bom.addTree(entries, perNode: perNode)
         bom.variable("RENDITIONS", tree)
         mutate?(&bom, tree)

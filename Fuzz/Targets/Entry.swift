@@ -1,0 +1,80 @@
+import Foundation
+
+// Built two ways. With `-DFUZZING` (scripts/fuzz.sh) libFuzzer drives one target, chosen by
+// IMGTRACE_FUZZ_TARGET. Without it this is the replay tool CI runs: every committed
+// regression input through its target, with no fuzzer needed.
+
+#if FUZZING
+private let selected: FuzzTarget = {
+    let id = ProcessInfo.processInfo.environment["IMGTRACE_FUZZ_TARGET"] ?? ""
+    guard let target = Targets.named(id) else {
+        FileHandle.standardError.write(Data("IMGTRACE_FUZZ_TARGET must be one of: \(Targets.all.map(\.id).joined(separator: " "))\n".utf8))
+        exit(64)
+    }
+    return target
+}()
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    selected.run(Array(UnsafeBufferPointer(start: data, count: size)))
+    return 0
+}
+
+@_silgen_name("LLVMFuzzerRunDriver")
+private func runFuzzerDriver(_ argc: UnsafeMutablePointer<CInt>,
+                             _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+                             _ callback: @convention(c) (UnsafePointer<UInt8>, Int) -> CInt) -> CInt
+
+/// SwiftPM links an executable's entry point under this name; libFuzzer's driver takes over.
+@_cdecl("imgtrace_fuzz_main")
+public func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
+    _ = selected
+    var count = argc
+    var arguments = argv
+    return runFuzzerDriver(&count, &arguments, fuzzOneInput)
+}
+#else
+@main
+enum FuzzTool {
+    static func main() {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        switch arguments.first {
+        case "list":
+            for target in Targets.all { print("\(target.id)\t\(target.summary)") }
+        case "seeds" where arguments.count == 3:
+            guard let target = Targets.named(arguments[1]) else { fail("unknown target `\(arguments[1])`") }
+            try? FileManager.default.createDirectory(atPath: arguments[2], withIntermediateDirectories: true)
+            for seed in target.seeds() {
+                FileManager.default.createFile(atPath: arguments[2] + "/" + seed.name, contents: Data(seed.bytes))
+            }
+        case "replay" where arguments.count >= 2:
+            guard let target = Targets.named(arguments[1]) else { fail("unknown target `\(arguments[1])`") }
+            var count = 0
+            for path in arguments.dropFirst(2) {
+                for file in files(at: path) {
+                    guard let data = FileManager.default.contents(atPath: file) else { fail("\(file): cannot read") }
+                    target.run([UInt8](data))
+                    count += 1
+                }
+            }
+            print("\(target.id): replayed \(count) input\(count == 1 ? "" : "s")")
+        default:
+            fail("usage: imgtrace-fuzz list | seeds TARGET DIR | replay TARGET FILE_OR_DIR...")
+        }
+    }
+
+    /// A file, or every file below a folder in name order.
+    static func files(at path: String) -> [String] {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { fail("\(path): no such file or folder") }
+        guard isDirectory.boolValue else { return [path] }
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+        return names.filter { !$0.hasPrefix(".") }.sorted().flatMap { files(at: path + "/" + $0) }
+    }
+
+    static func fail(_ message: String) -> Never {
+        FileHandle.standardError.write(Data("imgtrace-fuzz: \(message)\n".utf8))
+        exit(64)
+    }
+}
+#endif

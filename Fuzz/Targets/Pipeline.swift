@@ -1,0 +1,55 @@
+import AppBundle
+import AssetCatalog
+import ImgtraceSupport
+import LaunchAudit
+import LaunchTrace
+import Reporters
+import TestSupport
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The whole of `imgtrace analyze` on one log, against an app built once in memory: the names
+/// in the log reach the resolver, the rules and every report format.
+enum Pipeline {
+    /// A small app with a catalog, loose files with scale variants, a huge image and a nib.
+    nonisolated(unsafe) static let inventory: BundleInventory = {
+        let tree = MemoryTree([
+            "Info.plist": Seeds.infoPlist,
+            "Assets.car": Seeds.catalogs()[0].bytes,
+            "tab@2x.png": Seeds.smallPNG,
+            "tab@3x.png": Seeds.smallPNG,
+            "hero.jpg": Seeds.hugeJPEG,
+            "en.lproj/title.png": Seeds.smallPNG,
+            "Main.nib": NibWriter.nib(imageNames: ["tab", "hero.jpg"]),
+        ])
+        return (try? BundleReader.inventory(ofTree: tree, name: "App.app")) ?? BundleInventory()
+    }()
+
+    nonisolated(unsafe) static let discard = ByteSink(fd: open("/dev/null", O_WRONLY))
+
+    static func audit(_ bytes: [UInt8]) {
+        let auditor = LaunchAuditor(inventory: inventory, device: .default, config: AuditConfig())
+        let json = AnalyzeJSONReport()
+        auditor.beginLog("fuzz.log")
+        guard let summary = try? bytes.withUnsafeBytes({ raw in
+            try TraceReader.read(raw, options: TraceOptions(launchEndPattern: nil)) { load in
+                json.add(load, log: 0, resolution: auditor.add(load))
+            }
+        }) else { return }
+        auditor.endLog(summary)
+        let result = auditor.finish()
+        discard.write(AnalyzeTextReport.render(result))
+        json.write(result, to: discard)
+        discard.write(AnalyzeMarkdownReport.render(result))
+        discard.write(AnalyzeHTMLReport.render(result))
+        discard.write(AnalyzeSARIFReport.render(result, bundlePath: "App.app", logPaths: ["fuzz.log"], version: "fuzz"))
+        discard.write(AnalyzeGitHubReport.render(result, bundlePath: "App.app", logPaths: ["fuzz.log"]))
+        discard.write(AnalyzeGitLabReport.render(result, bundlePath: "App.app", logPaths: ["fuzz.log"]))
+        discard.write(AnalyzeJUnitReport.render(result, bundlePath: "App.app", logPaths: ["fuzz.log"]))
+        discard.write(AnalyzeCheckstyleReport.render(result, bundlePath: "App.app", logPaths: ["fuzz.log"]))
+        discard.flush()
+    }
+}

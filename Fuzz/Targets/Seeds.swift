@@ -1,0 +1,120 @@
+import Foundation
+import TestSupport
+
+/// Seed inputs built with the tests' own writers: valid files of every shape a reader takes,
+/// and the hostile shapes found so far, so mutation starts past the headers.
+enum Seeds {
+    static let smallPNG = ImageWriter.png(width: 60, height: 60)
+    static let hugeJPEG = ImageWriter.jpeg(width: 4032, height: 3024)
+    static let infoPlist = BinaryPlistWriter.build(.dict([
+        ("CFBundleIdentifier", .string("com.example.fuzz")), ("CFBundleExecutable", .string("App")),
+        ("CFBundleIconFiles", .array([.string("AppIcon60x60"), .string("Icon")])),
+        ("CFBundleIcons", .dict([("CFBundlePrimaryIcon", .dict([("CFBundleIconName", .string("AppIcon")),
+                                                                ("CFBundleIconFiles", .array([.string("AppIcon60x60")]))]))])),
+        ("UILaunchImages", .array([.dict([("UILaunchImageName", .string("Default"))])])),
+        ("UIDeviceFamily", .array([.int(1), .int(2)])), ("DTPlatformName", .string("iphoneos")),
+    ]))
+
+    static func logs() -> [(name: String, bytes: [UInt8])] {
+        let shapes: [(String, String)] = [
+            ("lldb-po", "(lldb)  po $arg3\nAppIcon\n(lldb)  po $arg3\ntab_home\n(lldb)  po $arg3\n<nil>\n"),
+            ("lldb-p-old", "(lldb)  p (char *)[(id)$arg3 UTF8String]\n(char *) $0 = 0x0000600000c8 \"tab\\\"q\\n\"\n"),
+            ("lldb-p-new", "Breakpoint 1: where = UIKitCore`+[UIImage imageNamed:], address = 0x1\n(lldb)  p (const char *)[(id)$arg3 UTF8String]\n(const char *) 0x00006000 \"hero.jpg\"\n"),
+            ("xcode-bare", "2024-01-01 10:00:00.000 App[1:2] start\nAppIcon\ntab\n2024-01-01 10:00:00.100 App[1:2] imgtrace-launch-end\ntab\n"),
+            ("gdb", "Breakpoint 1, 0x00007ffff in +[NSImage imageNamed:] ()\n$1 = 0x555555556113 \"Gridlock.tiff\"\n$2 = 0x0\n"),
+            ("x-s", "0x7fffffffe000: \"common_ret\"\n0x7fffffffe000:\t\"red.tiff\"\n"),
+            ("errors", "(lldb)  po $r2\nerror: <user expression 0>:1:1: use of undeclared identifier '$r2'\n$r2\n^~~\n"),
+            ("timestamps", "10:00:00.123 [main] +[UIImage imageNamed:]: \"tab\"\nframe #0: 0x1 UIKitCore`+[UIImage imageNamed:]\n"),
+            ("skipped", "warning: hit breakpoint while running function, skipping commands and conditions to prevent recursion\n"),
+            ("mixed", "(lldb)  po $arg3\nAppIcon\n\"tab_home\"\n(char *) 0x1 \"x\"\n(lldb)  po $arg3\n"),
+            ("ansi-crlf", "\u{1B}[31m(lldb)  po $arg3\u{1B}[0m\r\nAppIcon\r\r\n"),
+        ]
+        return shapes.map { ($0.0, Array($0.1.utf8)) }
+    }
+
+    static func catalogs() -> [(name: String, bytes: [UInt8])] {
+        let images = [
+            CatalogWriter.Image(facet: "AppIcon", name: "AppIcon60x60@3x.png", scale: 3, width: 180, height: 180),
+            CatalogWriter.Image(facet: "tab", name: "tab@2x.png", scale: 2),
+            CatalogWriter.Image(facet: "tab", name: "tab@3x.png", scale: 3),
+            CatalogWriter.Image(facet: "hero", name: "hero.png", scale: 1, idiom: 2, width: 4000, height: 3000),
+        ]
+        return [("small", CatalogWriter.catalog(images)), ("deep", CatalogWriter.catalog(images + images, perNode: 2))]
+    }
+
+    static func images() -> [(name: String, bytes: [UInt8])] {
+        [("png", smallPNG), ("cgbi", ImageWriter.png(width: 120, height: 120, cgbi: true)), ("jpeg", hugeJPEG),
+         ("gif", ImageWriter.gif(width: 10, height: 20)), ("tiff-le", ImageWriter.tiff(width: 30, height: 40, bigEndian: false)),
+         ("tiff-be", ImageWriter.tiff(width: 30, height: 40, bigEndian: true)), ("heic", ImageWriter.heic(width: 4032, height: 3024)),
+         ("svg", Array(#"<svg xmlns="http://www.w3.org/2000/svg" width="24pt" height="2in" viewBox="0 0 24 24"></svg>"#.utf8)),
+         ("pdf", Array("%PDF-1.4\n1 0 obj << /Type /Page /MediaBox [0 0 612.5 792] >>".utf8)),
+         ("bmp", [0x42, 0x4D] + [UInt8](repeating: 0, count: 12) + le32(40) + le32(16) + le32(UInt32(bitPattern: -16)) + le16(1) + le16(32)),
+         ("webp", Array("RIFF".utf8) + le32(30) + Array("WEBPVP8X".utf8) + le32(10) + [0, 0, 0, 0] + [99, 0, 0, 49, 0, 0])]
+    }
+
+    static func binaryPlists() -> [(name: String, bytes: [UInt8])] {
+        [("info", infoPlist), ("keyed-nib", BinaryPlistWriter.keyedNib(images: ["tab", "hero"])),
+         ("wide-refs", BinaryPlistWriter.build([.array([1, 2]), .string("a"), .int(7)], refSize: 8))]
+    }
+
+    static func textPlists() -> [(name: String, bytes: [UInt8])] {
+        [("xml", Array(#"""
+        <?xml version="1.0" encoding="UTF-8"?>
+        <plist version="1.0"><dict><key>CFBundleIconFiles</key><array><string>Icon</string></array>
+        <key>UIDeviceFamily</key><array><integer>1</integer></array><key>X</key><real>1.5</real><key>D</key><data>AAEC</data></dict></plist>
+        """#.utf8)),
+         ("openstep", Array(#"{ ApplicationName = Gridlock; NSIcon = "Gridlock.tiff"; NSTypes = ( { NSIcon = a.tiff; } ); }"#.utf8))]
+    }
+
+    static func nibs() -> [(name: String, bytes: [UInt8])] {
+        [("nibarchive", NibWriter.nib(imageNames: ["tab", "hero.jpg", "ünïcode"])), ("keyed", BinaryPlistWriter.keyedNib(images: ["logo"]))]
+    }
+
+    static func contentsJSON() -> [(name: String, bytes: [UInt8])] {
+        [("imageset", Array(#"""
+        {"images":[{"idiom":"universal","filename":"a.png","scale":"2x"},{"idiom":"iphone","scale":"3x"},
+        {"idiom":"universal","filename":"a.png","scale":"1x","appearances":[{"appearance":"luminosity","value":"dark"}]},
+        {"idiom":"ipad","filename":"b.pdf","scale":"1x"}],"info":{"version":1,"author":"xcode"},
+        "properties":{"preserves-vector-representation":true,"template-rendering-intent":"template"}}
+        """#.utf8))]
+    }
+
+    static func zips() -> [(name: String, bytes: [UInt8])] {
+        [("ipa", ZipWriter.zip([("Payload/App.app/Info.plist", infoPlist), ("Payload/App.app/tab@2x.png", smallPNG),
+                                ("Payload/App.app/Assets.car", catalogs()[0].bytes)], links: [("Payload/App.app/link.png", "tab@2x.png")]))]
+    }
+
+    static func configs() -> [(name: String, bytes: [UInt8])] {
+        [("full", Array("""
+        device: iphone-se
+        launchEnd: "viewDidAppear"
+        failOn: warning
+        thresholds:
+          repeatedLoadWarning: 10
+          largeFileBytes: 500000
+        budgets:
+          maxLaunchImages: 40
+          maxLaunchDecodedBytes: 52428800
+        ignore:
+          names: ["placeholder", "debug_*"]
+          rules: [loose-image]
+        severity:
+          large-file: warning
+        baseline:
+          launchDecodedBytes: 0.05
+          launchImages: 0
+        """.utf8))]
+    }
+
+    static func baselines() -> [(name: String, bytes: [UInt8])] {
+        [("baseline", Array("""
+        {"schemaVersion":1,"kind":"imgtrace-baseline","device":"iphone-17-pro-max",
+        "launch":{"loads":3,"names":2,"images":2,"decodedBytes":1000,"bytesOnDisk":200,"missing":0,"repeated":1,"unreadable":0,"largestImageDecodedBytes":800},
+        "findings":[{"fingerprint":"0123456789abcdef","rule":"repeated-load","severity":"note","message":"x"}]}
+        """.utf8))]
+    }
+
+    static func strings() -> [(name: String, bytes: [UInt8])] {
+        [("nsmapping", Array("/* GNUstep */\nNSMenuArrow = GSMenuArrow;\n\"NSMenuCheckmark\" = \"common_2DCheckMark\"; // x\n".utf8))]
+    }
+}

@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# Runs libFuzzer on one reader (or all of them) and prints its figures.
+#
+#   scripts/fuzz.sh list                 the targets
+#   scripts/fuzz.sh TARGET [SECONDS]     one target, 60 s by default
+#   scripts/fuzz.sh all [SECONDS]        every target in turn, SECONDS each
+#
+# Env: FUZZ_RUNS=N stops a target after N executions instead of after SECONDS;
+#      FUZZ_KEEP=1 keeps the grown corpus in .fuzz/TARGET/corpus between runs.
+# A finding (crash, input over 1 s, over 512 MB) is saved in .fuzz/TARGET/findings and the
+# script exits 1; replay it with `.build/debug/imgtrace-fuzz replay TARGET FILE`, fix it, and
+# copy the file into Fuzz/Regressions/TARGET/ so CI replays it for ever.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH="/opt/swift/usr/bin:$PATH"
+what=${1:?usage: scripts/fuzz.sh list | TARGET [SECONDS] | all [SECONDS]}
+seconds=${2:-60}
+
+swift build --product imgtrace-fuzz >/dev/null
+tool=$(swift build --show-bin-path)/imgtrace-fuzz
+if [ "$what" = list ]; then "$tool" list; exit 0; fi
+
+# The fuzzing build: release, libFuzzer and AddressSanitizer, the libFuzzer entry point.
+fuzz_flags=(-c release --scratch-path .build-fuzz -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING)
+swift build "${fuzz_flags[@]}" --product imgtrace-fuzz >/dev/null
+fuzzer=$(swift build "${fuzz_flags[@]}" --show-bin-path)/imgtrace-fuzz
+
+# Largest input per target: big enough for a real header or a small archive, small enough to stay fast.
+max_len() {
+  case "$1" in
+    car|zip) echo 131072 ;;
+    log|bplist|xmlplist|nib) echo 65536 ;;
+    analyze|image|baseline) echo 16384 ;;
+    *) echo 8192 ;;
+  esac
+}
+
+# Real files from ../shared/corpus as extra seeds, when it is there (never copied into git).
+shared_seeds() {
+  local target=$1 dir=$2 corpus=../shared/corpus
+  [ -d "$corpus" ] || return 0
+  mkdir -p "$dir"
+  case "$target" in
+    log|analyze) find "$corpus/lldb" "$corpus/e2e" "$corpus/hostile" -name '*.txt' -o -name '*.log' 2>/dev/null | head -40 ;;
+    car) find "$corpus/car" -name '*.car' -size -1M 2>/dev/null ;;
+    xcassets) find "$corpus/xcassets" -name Contents.json 2>/dev/null | head -60 ;;
+    zip) find "$corpus/bundles" -name '*.ipa' -size -4M 2>/dev/null ;;
+    bplist|xmlplist) find "$corpus/bundles" "$corpus/hostile" -name 'Info*.plist' 2>/dev/null | head -40 ;;
+    nib) find "$corpus/bundles" "$corpus/hostile" -name '*.nib' -type f 2>/dev/null | head -40 ;;
+    image) find "$corpus/bundles" "$corpus/hostile" -type f \( -name '*.png' -o -name '*.jpg' -o -name '*.tiff' -o -name '*.heic' -o -name '*.svg' -o -name '*.pdf' \) -size -64k 2>/dev/null | head -60 ;;
+    strings) find "$corpus" -name '*.strings' -size -64k 2>/dev/null | head -20 ;;
+  esac | while read -r file; do cp "$file" "$dir/$(echo "$file" | md5sum | cut -c1-12)-$(basename "$file")"; done
+}
+
+run_one() {
+  local target=$1 work=.fuzz/$1
+  [ "${FUZZ_KEEP:-0}" = 1 ] || rm -rf "$work/corpus"
+  rm -rf "$work/seeds" "$work/shared" "$work/findings"
+  mkdir -p "$work/corpus" "$work/findings"
+  "$tool" seeds "$target" "$work/seeds"
+  shared_seeds "$target" "$work/shared"
+  local dirs=("$work/corpus" "$work/seeds")
+  [ -d "$work/shared" ] && dirs+=("$work/shared")
+  [ -d "Fuzz/Regressions/$target" ] && dirs+=("Fuzz/Regressions/$target")
+  local limit=(-max_total_time="$seconds")
+  [ -n "${FUZZ_RUNS:-}" ] && limit=(-runs="$FUZZ_RUNS" -max_total_time=86400)
+  local log="$work/fuzz.log" status=0
+  IMGTRACE_FUZZ_TARGET=$target SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=0:allocator_may_return_null=1 \
+    "$fuzzer" "${dirs[@]}" "${limit[@]}" -timeout=1 -rss_limit_mb=512 -malloc_limit_mb=512 \
+    -max_len="$(max_len "$target")" -use_value_profile=1 -dict="Fuzz/Dictionaries/$target.dict" \
+    -artifact_prefix="$work/findings/" -print_final_stats=1 -reload=0 >"$log" 2>&1 || status=$?
+  local runs time cov ft rss found
+  runs=$(awk '/stat::number_of_executed_units/ {print $2}' "$log" | tail -1)
+  time=$(awk '/stat::average_exec_per_sec/ {print $2}' "$log" | tail -1)
+  rss=$(awk '/stat::peak_rss_mb/ {print $2}' "$log" | tail -1)
+  cov=$(grep -o 'cov: [0-9]*' "$log" | tail -1 | cut -d' ' -f2)
+  ft=$(grep -o 'ft: [0-9]*' "$log" | tail -1 | cut -d' ' -f2)
+  found=$(find "$work/findings" -type f | wc -l)
+  printf '%-9s %12s runs  %8s exec/s  cov %6s  ft %7s  peak %5s MB  findings %s\n' \
+    "$target" "${runs:-?}" "${time:-?}" "${cov:-?}" "${ft:-?}" "${rss:-?}" "$found"
+  if [ "$found" -gt 0 ] || { [ "$status" -ne 0 ] && [ -z "$runs" ]; }; then
+    grep -E 'ERROR|Fatal error|==[0-9]+==|SUMMARY|Test unit written' "$log" | head -8 | sed 's/^/  /'
+    return 1
+  fi
+}
+
+failed=0
+if [ "$what" = all ]; then
+  for target in $("$tool" list | cut -f1); do run_one "$target" || failed=1; done
+else
+  run_one "$what" || failed=1
+fi
+exit $failed
