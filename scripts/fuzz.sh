@@ -5,7 +5,7 @@
 #   scripts/fuzz.sh TARGET [SECONDS]     one target, 60 s by default
 #   scripts/fuzz.sh all [SECONDS]        every target in turn, SECONDS each
 #
-# Env: FUZZ_RUNS=N stops a target after N executions instead of after SECONDS;
+# Env: FUZZ_RUNS=N also stops a target after N executions (whichever of the two comes first);
 #      FUZZ_KEEP=1 keeps the grown corpus in .fuzz/TARGET/corpus between runs.
 # A finding (crash, input over 1 s, over 512 MB) is saved in .fuzz/TARGET/findings and the
 # script exits 1; replay it with `.build/debug/imgtrace-fuzz replay TARGET FILE`, fix it, and
@@ -28,10 +28,9 @@ fuzzer=$(swift build "${fuzz_flags[@]}" --show-bin-path)/imgtrace-fuzz
 # Largest input per target: big enough for a real header or a small archive, small enough to stay fast.
 max_len() {
   case "$1" in
-    car|zip) echo 131072 ;;
-    log|bplist|xmlplist|nib) echo 65536 ;;
-    analyze|image|baseline) echo 16384 ;;
-    *) echo 8192 ;;
+    car|zip) echo 65536 ;;
+    log|bplist|xmlplist|nib|image|baseline) echo 16384 ;;
+    *) echo 4096 ;;
   esac
 }
 
@@ -63,9 +62,9 @@ run_one() {
   [ -d "$work/shared" ] && dirs+=("$work/shared")
   [ -d "Fuzz/Regressions/$target" ] && dirs+=("Fuzz/Regressions/$target")
   local limit=(-max_total_time="$seconds")
-  [ -n "${FUZZ_RUNS:-}" ] && limit=(-runs="$FUZZ_RUNS" -max_total_time=86400)
+  [ -n "${FUZZ_RUNS:-}" ] && limit+=(-runs="$FUZZ_RUNS")
   local log="$work/fuzz.log" status=0
-  IMGTRACE_FUZZ_TARGET=$target SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=0:allocator_may_return_null=1 \
+  IMGTRACE_FUZZ_TARGET=$target SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=0:allocator_may_return_null=1:quarantine_size_mb=16:malloc_context_size=4 \
     "$fuzzer" "${dirs[@]}" "${limit[@]}" -timeout=1 -rss_limit_mb=512 -malloc_limit_mb=512 \
     -max_len="$(max_len "$target")" -use_value_profile=1 -dict="Fuzz/Dictionaries/$target.dict" \
     -artifact_prefix="$work/findings/" -print_final_stats=1 -reload=0 >"$log" 2>&1 || status=$?

@@ -9,7 +9,12 @@ struct ByteLine {
     let base: UnsafePointer<UInt8>
     let count: Int
 
-    @inline(__always) subscript(i: Int) -> UInt8 { base[i] }
+    /// Unchecked in release builds for speed; debug builds, tests and the fuzz replays trap
+    /// on any read outside the line (and the ASan fuzz build catches the rest).
+    @inline(__always) subscript(i: Int) -> UInt8 {
+        assert(i >= 0 && i < count, "ByteLine index \(i) outside 0..<\(count)")
+        return base[i]
+    }
 
     @inline(__always) var isEmpty: Bool { count == 0 }
 
@@ -53,7 +58,8 @@ struct ByteLine {
 
     /// Bytes `from..<to`.
     @inline(__always) func slice(_ from: Int, _ to: Int) -> ByteLine {
-        ByteLine(base: base + from, count: max(0, to - from))
+        assert(from >= 0 && from <= count && to <= count, "ByteLine slice \(from)..<\(to) outside 0..<\(count)")
+        return ByteLine(base: base + from, count: max(0, to - from))
     }
 
     @inline(__always) func dropFirst(_ n: Int) -> ByteLine { slice(min(n, count), count) }

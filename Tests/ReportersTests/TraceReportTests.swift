@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import LaunchTrace
 import Reporters
 import XCTest
@@ -38,5 +41,30 @@ final class TraceReportTests: XCTestCase {
         XCTAssertTrue(text.contains("a.log: 2 hits, 1 distinct name, 3 lines"))
         XCTAssertTrue(text.contains("hits without a name: 1 skipped"))
         XCTAssertTrue(text.contains("warning: line 3: the log ends inside a hit (truncated capture)"))
+    }
+}
+
+/// A sink that cannot write says so: a report that never reached its file must not pass.
+final class ByteSinkFailureTests: XCTestCase {
+    func testWritesToAFullDeviceAreReportedByFinish() throws {
+        let fd = open("/dev/full", O_WRONLY)
+        guard fd >= 0 else { throw XCTSkip("no /dev/full here") }
+        defer { close(fd) }
+        let sink = ByteSink(fd: fd)
+        sink.write(String(repeating: "x", count: 200_000))
+        XCTAssertThrowsError(try sink.finish()) { error in
+            XCTAssertTrue("\(error)".contains("No space left"), "\(error)")
+        }
+        XCTAssertNotNil(sink.failure)
+    }
+
+    func testASpillBufferThatLostBytesFailsItsSink() throws {
+        let fd = open("/dev/null", O_WRONLY)
+        defer { close(fd) }
+        let sink = ByteSink(fd: fd)
+        let buffer = SpillBuffer(limit: 16)
+        buffer.append(Array(repeating: 1, count: 64))
+        buffer.replay(into: sink)
+        XCTAssertNoThrow(try sink.finish(), "a healthy spill replays cleanly")
     }
 }
