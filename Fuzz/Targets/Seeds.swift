@@ -39,7 +39,15 @@ enum Seeds {
             CatalogWriter.Image(facet: "tab", name: "tab@3x.png", scale: 3),
             CatalogWriter.Image(facet: "hero", name: "hero.png", scale: 1, idiom: 2, width: 4000, height: 3000),
         ]
-        return [("small", CatalogWriter.catalog(images)), ("deep", CatalogWriter.catalog(images + images, perNode: 2))]
+        let multisize = CatalogWriter.catalog([images[0]], entries: { bom, entries in
+            var record = Array(CatalogWriter.csi(images[0]).prefix(184))
+            record.replaceSubrange(168..<172, with: le32(0))
+            record.replaceSubrange(180..<184, with: le32(24))
+            let value = bom.add(record + Array("SISM".utf8) + le32(0) + le32(.max) + le32(20) + le32(20) + le16(1) + le16(1))
+            return entries.map { (key: $0.key, value: value) }
+        })
+        return [("small", CatalogWriter.catalog(images)), ("deep", CatalogWriter.catalog(images + images, perNode: 2)),
+                ("hostile-multisize-count", multisize)]
     }
 
     static func images() -> [(name: String, bytes: [UInt8])] {
@@ -49,12 +57,24 @@ enum Seeds {
          ("svg", Array(#"<svg xmlns="http://www.w3.org/2000/svg" width="24pt" height="2in" viewBox="0 0 24 24"></svg>"#.utf8)),
          ("pdf", Array("%PDF-1.4\n1 0 obj << /Type /Page /MediaBox [0 0 612.5 792] >>".utf8)),
          ("bmp", [0x42, 0x4D] + [UInt8](repeating: 0, count: 12) + le32(40) + le32(16) + le32(UInt32(bitPattern: -16)) + le16(1) + le16(32)),
+         ("hostile-png-4294967295", ImageWriter.png(width: .max, height: .max)),
+         ("hostile-heif-two-ispe", hostileHEIF),
+         ("hostile-svg-1e300", Array(#"<svg width="1e300" height="inf" viewBox="0 0 1e300 nan"/>"#.utf8)),
          ("webp", Array("RIFF".utf8) + le32(30) + Array("WEBPVP8X".utf8) + le32(10) + [0, 0, 0, 0] + [99, 0, 0, 49, 0, 0])]
     }
 
+    static let hostileHEIF: [UInt8] = {
+        let ispe = ImageWriter.box("ispe", [0, 0, 0, 0] + be32(.max) + be32(.max))
+        let meta = ImageWriter.box("meta", [0, 0, 0, 0] + ImageWriter.box("iprp", ImageWriter.box("ipco", ispe + ispe)))
+        return ImageWriter.box("ftyp", Array("heic".utf8) + [0, 0, 0, 0] + Array("mif1heic".utf8)) + meta
+    }()
+
     static func binaryPlists() -> [(name: String, bytes: [UInt8])] {
         [("info", infoPlist), ("keyed-nib", BinaryPlistWriter.keyedNib(images: ["tab", "hero"])),
-         ("wide-refs", BinaryPlistWriter.build([.array([1, 2]), .string("a"), .int(7)], refSize: 8))]
+         ("wide-refs", BinaryPlistWriter.build([.array([1, 2]), .string("a"), .int(7)], refSize: 8)),
+         ("hostile-count-2e62", BinaryPlistWriter.build([.lyingArray(count: 1 << 62, refs: [0])], refSize: 8)),
+         ("hostile-negative-ref", BinaryPlistWriter.build([.array([0x8000_0000_0000_0000]), .string("x")], refSize: 8)),
+         ("hostile-self", BinaryPlistWriter.build([.array([0])]))]
     }
 
     static func textPlists() -> [(name: String, bytes: [UInt8])] {
@@ -67,7 +87,10 @@ enum Seeds {
     }
 
     static func nibs() -> [(name: String, bytes: [UInt8])] {
-        [("nibarchive", NibWriter.nib(imageNames: ["tab", "hero.jpg", "ünïcode"])), ("keyed", BinaryPlistWriter.keyedNib(images: ["logo"]))]
+        [("nibarchive", NibWriter.nib(imageNames: ["tab", "hero.jpg", "ünïcode"])), ("keyed", BinaryPlistWriter.keyedNib(images: ["logo"])),
+         ("hostile-uid-self", BinaryPlistWriter.build(.dict([("$objects", .array([
+             .string("$null"), .dict([("$class", .uid(2)), ("UIResourceName", .uid(3))]),
+             .dict([("$classname", .string("UIImageNibPlaceholder"))]), .dict([("NS.string", .uid(3))])]))])))]
     }
 
     static func contentsJSON() -> [(name: String, bytes: [UInt8])] {
@@ -76,12 +99,16 @@ enum Seeds {
         {"idiom":"universal","filename":"a.png","scale":"1x","appearances":[{"appearance":"luminosity","value":"dark"}]},
         {"idiom":"ipad","filename":"b.pdf","scale":"1x"}],"info":{"version":1,"author":"xcode"},
         "properties":{"preserves-vector-representation":true,"template-rendering-intent":"template"}}
-        """#.utf8))]
+        """#.utf8)), ("hostile-scales", hostileScales)]
     }
+
+    static let hostileScales = Array(#"{"images":[{"idiom":"universal","filename":"a.png","scale":"3037000500x"},{"filename":"a.png","scale":"-9223372036854775807x"}]}"#.utf8)
 
     static func zips() -> [(name: String, bytes: [UInt8])] {
         [("ipa", ZipWriter.zip([("Payload/App.app/Info.plist", infoPlist), ("Payload/App.app/tab@2x.png", smallPNG),
-                                ("Payload/App.app/Assets.car", catalogs()[0].bytes)], links: [("Payload/App.app/link.png", "tab@2x.png")]))]
+                                ("Payload/App.app/Assets.car", catalogs()[0].bytes)], links: [("Payload/App.app/link.png", "tab@2x.png")])),
+         ("hostile-zip64", ZipWriter.zip([ZipWriter.Entry(path: "Payload/App.app/a.png", bytes: smallPNG, zip64: (.max, 100))])),
+         ("hostile-link-4gib", ZipWriter.zip([ZipWriter.Entry(path: "Payload/App.app/b.png", bytes: Array("a.png".utf8), isSymlink: true, claimedSize: .max)]))]
     }
 
     static func configs() -> [(name: String, bytes: [UInt8])] {

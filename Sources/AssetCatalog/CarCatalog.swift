@@ -139,10 +139,7 @@ public struct CarCatalog: Sendable {
             if let known = records[entry.value] {
                 record = known
             } else {
-                var decoded = Rendition(facet: nil, name: nil, key: [], sizeOnDisk: valueBlock.length, layoutRaw: nil,
-                                        pixelFormat: nil, compression: nil, pixelWidth: 0, pixelHeight: 0, sizeSource: nil,
-                                        csiScaleFactor: 0, csiFlags: 0, bitmapFlags: nil, dataLength: nil, uti: nil,
-                                        atlasFrame: nil, multisize: [], appearanceName: nil, offset: valueBlock.offset)
+                var decoded = Rendition.unread(valueBlock)
                 if valueBlock.length < 184 || !reader.matches(valueBlock.offset, "ISTC") {
                     warnings.append("rendition value block \(entry.value) at offset \(valueBlock.offset) is not a CSI record (\(valueBlock.length) bytes)")
                     record = nil
@@ -152,10 +149,7 @@ public struct CarCatalog: Sendable {
                 }
                 records[entry.value] = .some(record)
             }
-            var rendition = record ?? Rendition(facet: nil, name: nil, key: [], sizeOnDisk: valueBlock.length, layoutRaw: nil,
-                                                pixelFormat: nil, compression: nil, pixelWidth: 0, pixelHeight: 0, sizeSource: nil,
-                                                csiScaleFactor: 0, csiFlags: 0, bitmapFlags: nil, dataLength: nil, uti: nil,
-                                                atlasFrame: nil, multisize: [], appearanceName: nil, offset: valueBlock.offset)
+            var rendition = record ?? Rendition.unread(valueBlock)
             rendition.key = key
             if record != nil {
                 rendition.facet = facetByIdentifier[rendition.value(.identifier)]
@@ -236,6 +230,15 @@ extension String {
         var s = self
         while s.hasSuffix("\n") || s.hasSuffix("\r") { s.removeLast() }
         return s
+    }
+}
+
+extension Rendition {
+    /// A rendition whose value block is known but not yet decoded (or is no CSI record).
+    static func unread(_ block: BOMStore.Block) -> Rendition {
+        Rendition(facet: nil, name: nil, key: [], sizeOnDisk: block.length, layoutRaw: nil, pixelFormat: nil, compression: nil,
+                  pixelWidth: 0, pixelHeight: 0, sizeSource: nil, csiScaleFactor: 0, csiFlags: 0, bitmapFlags: nil,
+                  dataLength: nil, uti: nil, atlasFrame: nil, multisize: [], appearanceName: nil, offset: block.offset)
     }
 }
 
