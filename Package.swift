@@ -67,6 +67,6 @@ let package = Package(
         ]),
         .testTarget(name: "LaunchAuditTests", dependencies: ["LaunchAudit", "LaunchTrace", "AppBundle", "ImgtraceSupport", "TestSupport"]),
         .testTarget(name: "ReportersTests", dependencies: ["Reporters", "TestSupport"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "imgtrace"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "imgtrace"], exclude: ["Golden"]),
     ]
 )

@@ -47,6 +47,8 @@ enum FuzzTool {
             for seed in target.seeds() {
                 FileManager.default.createFile(atPath: arguments[2] + "/" + seed.name, contents: Data(seed.bytes))
             }
+        case "samples" where arguments.count == 2:
+            do { try Samples.write(to: arguments[1]) } catch { fail("\(arguments[1]): \(error)") }
         case "replay" where arguments.count >= 2:
             guard let target = Targets.named(arguments[1]) else { fail("unknown target `\(arguments[1])`") }
             var count = 0
@@ -59,7 +61,7 @@ enum FuzzTool {
             }
             print("\(target.id): replayed \(count) input\(count == 1 ? "" : "s")")
         default:
-            fail("usage: imgtrace-fuzz list | seeds TARGET DIR | replay TARGET FILE_OR_DIR...")
+            fail("usage: imgtrace-fuzz list | seeds TARGET DIR | samples DIR | replay TARGET FILE_OR_DIR...")
         }
     }
 

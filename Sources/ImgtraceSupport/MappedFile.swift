@@ -47,7 +47,8 @@ public final class MappedFile: @unchecked Sendable {
     /// (the caller closes it) and the size, or throws `InputError` naming the path.
     public static func openRegularFile(_ path: String) throws -> (fd: Int32, size: Int) {
         // Non-blocking, so a named pipe with no writer answers at once instead of blocking
-        // `open(2)` forever; it is then refused below as not a regular file.
+        // `open(2)` forever; it is then refused below as not a regular file. (On the regular
+        // files that pass, O_NONBLOCK changes nothing, so it is left set.)
         let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else { throw InputError(path: path, reason: describe(errno: errno)) }
         var info = stat()
@@ -62,7 +63,6 @@ public final class MappedFile: @unchecked Sendable {
             throw InputError(path: path, reason: kind == S_IFDIR ? "is a directory, expected a file" : kind == S_IFIFO
                 ? "is a named pipe, expected a regular file" : "is not a regular file")
         }
-        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
         return (fd, Int(info.st_size))
     }
 

@@ -44,6 +44,10 @@ public struct NameResolver: Sendable {
     private let device: DeviceProfile
     /// Bundle ids in search order, and which use AppKit names.
     private let order: [String]
+    /// Each bundle's place in `order`, so a lookup visits only bundles that hold a candidate.
+    private let orderIndex: [String: Int]
+    /// System image folders, in search order.
+    private let systemImageBundles: [String]
     private let appKit: Set<String>
     private let catalogByName: [String: [Int]]
     private let looseByStem: [String: [Int]]
@@ -58,6 +62,8 @@ public struct NameResolver: Sendable {
         self.device = device
         let searchable = inventory.bundles.filter { $0.kind != .systemImages } + inventory.bundles.filter { $0.kind == .systemImages }
         order = searchable.map(\.id)
+        systemImageBundles = inventory.bundles.filter { $0.kind == .systemImages }.map(\.id)
+        orderIndex = Dictionary(order.enumerated().map { ($0.element, $0.offset) }, uniquingKeysWith: { first, _ in first })
         appKit = Set(inventory.bundles.filter(\.usesAppKitNames).map(\.id))
         var catalogs: [String: [Int]] = [:], stems: [String: [Int]] = [:], paths: [String: [Int]] = [:]
         var lower: [String: [Int]] = [:]
@@ -141,7 +147,7 @@ public struct NameResolver: Sendable {
 
     private func lookUp(_ name: String, in bundles: [String]? = nil) -> Resolution? {
         let request = Request(name)
-        for bundle in bundles ?? order {
+        for bundle in bundles ?? candidateBundles(name, request) {
             let appKitNames = appKit.contains(bundle)
             var catalogHits = (catalogByName[name] ?? []).filter { inventory.images[$0].bundle == bundle }
             var ignoredPNG = false
@@ -177,14 +183,23 @@ public struct NameResolver: Sendable {
         return nil
     }
 
+    /// The bundles, in search order, that hold any image this request could match: visiting
+    /// every bundle per name is quadratic in an app with thousands of nested bundles.
+    private func candidateBundles(_ name: String, _ request: Request) -> [String] {
+        var found = Set<String>()
+        var lists = [catalogByName[name], looseByStem[request.base]]
+        if request.fileExtension.lowercased() == "png" { lists.append(catalogByName[request.base]) }
+        if let stem = request.literalStem { lists.append(looseByStem[stem]) }
+        for list in lists { for index in list ?? [] { found.insert(inventory.images[index].bundle) } }
+        return found.compactMap { id in orderIndex[id].map { (id, $0) } }.sorted { $0.1 < $1.1 }.map(\.0)
+    }
+
     /// An absolute or bundle-relative path, as `imageWithContentsOfFile:` receives it.
     private func resolvePath(_ path: String) -> Resolution {
         let parts = path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
         guard let appIndex = parts.lastIndex(where: { $0.hasSuffix(".app") }) else {
             // Not inside an app: it may still be a system image folder's file.
-            if let found = lookUp(lastPathComponent(path), in: order.filter { id in
-                inventory.bundles.contains { $0.id == id && $0.kind == .systemImages }
-            }) {
+            if let found = lookUp(lastPathComponent(path), in: systemImageBundles) {
                 return found
             }
             if !path.hasPrefix("/"), let found = lookUp(path) { return found }

@@ -110,8 +110,10 @@ public enum CatalogJSONReport {
 public enum CatalogTextReport {
     public static func render(_ inventory: BundleInventory, input: String) -> String {
         var out = ""
+        // Grouped once: filtering every image per bundle is quadratic with thousands of bundles.
+        let imagesByBundle = Dictionary(grouping: inventory.images, by: \.bundle)
         for bundle in inventory.bundles {
-            let images = inventory.images.filter { $0.bundle == bundle.id }
+            let images = imagesByBundle[bundle.id] ?? []
             let title = bundle.id == "." ? "\(bundle.name) (\(bundle.kind.rawValue))" : "\(bundle.id) (\(bundle.kind.rawValue))"
             out += "== \(title)\n"
             if let info = bundle.info {

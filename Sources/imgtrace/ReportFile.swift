@@ -26,7 +26,7 @@ enum ReportFile {
         guard fd >= 0 else {
             throw failInput(InputError(path: path, reason: "cannot create the output file: \(String(cString: strerror(errno)))"))
         }
-        let temporary = String(cString: template)
+        let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         var open = true
         do {
             let sink = ByteSink(fd: fd)
