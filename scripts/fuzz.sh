@@ -6,7 +6,8 @@
 #   scripts/fuzz.sh all [SECONDS]        every target in turn, SECONDS each
 #
 # Env: FUZZ_RUNS=N also stops a target after N executions (whichever of the two comes first);
-#      FUZZ_KEEP=1 keeps the grown corpus in .fuzz/TARGET/corpus between runs.
+#      FUZZ_KEEP=1 keeps the grown corpus in .fuzz/TARGET/corpus between runs;
+#      FUZZ_TIMEOUT (seconds, default 1) and FUZZ_RSS_MB (default 512) are what count as a finding.
 # A finding (crash, input over 1 s, over 512 MB) is saved in .fuzz/TARGET/findings and the
 # script exits 1; replay it with `.build/debug/imgtrace-fuzz replay TARGET FILE`, fix it, and
 # copy the file into Fuzz/Regressions/TARGET/ so CI replays it for ever.
@@ -65,7 +66,7 @@ run_one() {
   [ -n "${FUZZ_RUNS:-}" ] && limit+=(-runs="$FUZZ_RUNS")
   local log="$work/fuzz.log" status=0
   IMGTRACE_FUZZ_TARGET=$target SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=0:allocator_may_return_null=1:quarantine_size_mb=16:malloc_context_size=4 \
-    "$fuzzer" "${dirs[@]}" "${limit[@]}" -timeout=1 -rss_limit_mb=512 -malloc_limit_mb=512 \
+    "$fuzzer" "${dirs[@]}" "${limit[@]}" -timeout="${FUZZ_TIMEOUT:-1}" -rss_limit_mb="${FUZZ_RSS_MB:-512}" -malloc_limit_mb="${FUZZ_RSS_MB:-512}" \
     -max_len="$(max_len "$target")" -use_value_profile=1 -dict="Fuzz/Dictionaries/$target.dict" \
     -artifact_prefix="$work/findings/" -print_final_stats=1 -reload=0 >"$log" 2>&1 || status=$?
   local runs time cov ft rss found

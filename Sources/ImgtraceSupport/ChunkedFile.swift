@@ -9,29 +9,34 @@ public struct ChunkedFile {
     public let path: String
     private let chunkSize: Int
 
-    /// Checks that `path` is a readable regular file; throws `InputError` otherwise.
+    /// The path that stands for standard input (a pipe: `lldb … | imgtrace analyze -`).
+    public static let standardInput = "-"
+
+    /// Checks that `path` is a readable regular file (or `-`, standard input); throws `InputError` otherwise.
     public init(path: String, chunkSize: Int = 1 << 20) throws {
         self.path = path
         self.chunkSize = chunkSize
+        guard path != ChunkedFile.standardInput else { return }
         let (fd, _) = try MappedFile.openRegularFile(path)
         close(fd)
     }
 
     /// Calls `body` with each chunk in order. A read error mid-file is an `InputError` with the offset.
     public func forEachChunk(_ body: (UnsafeRawBufferPointer) throws -> Void) throws {
-        let (fd, _) = try MappedFile.openRegularFile(path)
-        defer { close(fd) }
+        let isStandardInput = path == ChunkedFile.standardInput
+        let fd = isStandardInput ? 0 : try MappedFile.openRegularFile(path).fd
+        defer { if !isStandardInput { close(fd) } }
         #if os(Linux)
-        _ = posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL)
+        if !isStandardInput { _ = posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL) }
         #endif
         let buffer = UnsafeMutableRawPointer.allocate(byteCount: chunkSize, alignment: 16)
         defer { buffer.deallocate() }
         var offset = 0
         while true {
-            let n = read(fd, buffer, chunkSize)
+            let n = PlatformIO.read(fd, buffer, chunkSize)
             if n < 0 {
                 if errno == EINTR { continue }
-                throw InputError(path: path, location: "offset \(offset)", reason: MappedFile.describe(errno: errno))
+                throw InputError(path: isStandardInput ? "standard input" : path, location: "offset \(offset)", reason: MappedFile.describe(errno: errno))
             }
             if n == 0 { return }
             try body(UnsafeRawBufferPointer(start: buffer, count: n))

@@ -47,6 +47,10 @@ public enum TraceReader {
         var splitter = LineSplitter()
         var total = 0
         try file.forEachChunk { chunk in
+            // Chunks are far larger than the sniffed prefix, so the first one decides.
+            if total == 0, let what = TextSniffer.nonTextDescription(chunk) {
+                throw InputError(path: path == ChunkedFile.standardInput ? "standard input" : path, reason: "is \(what)")
+            }
             total += chunk.count
             try splitter.feed(chunk, final: false) { line, number in try parser.consume(line, number: number) }
         }

@@ -1,0 +1,64 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// A file that is not a debugger log is refused for what it is; a log on standard input is read.
+final class NotALogTests: XCTestCase {
+    private let example = Corpus.packageRoot.appendingPathComponent("Examples")
+
+    private func refusal(_ path: String) throws -> String {
+        let result = try BinaryRunner.run(["trace", path], timeout: 60)
+        XCTAssertEqual(result.status, 2, "\(path): \(result.stdoutText.prefix(200))")
+        XCTAssertTrue(result.stdout.isEmpty, "nothing on stdout for \(path)")
+        XCTAssertEqual(result.stderr.split(separator: "\n").count, 1, result.stderr)
+        return result.stderr
+    }
+
+    func testBinariesGivenAsTheLogAreNamed() throws {
+        XCTAssertTrue(try refusal(example.appendingPathComponent("SampleApp.app/Assets.car").path).contains("compiled asset catalog"))
+        XCTAssertTrue(try refusal(example.appendingPathComponent("SampleApp.app/favorite@3x.png").path).contains("an image"))
+        XCTAssertTrue(try refusal(example.appendingPathComponent("SampleApp.app/HomeViewController.nib").path).contains("compiled nib"))
+        XCTAssertTrue(try refusal(BinaryRunner.executable.path).contains("ELF"))
+        let analyze = try BinaryRunner.run(["analyze", example.appendingPathComponent("SampleApp.app/Assets.car").path,
+                                            "--bundle", example.appendingPathComponent("SampleApp.app").path])
+        XCTAssertEqual(analyze.status, 2)
+    }
+
+    func testTheCorpusIpaGivenAsTheLogIsAZipArchive() throws {
+        guard let corpus = Corpus.root else { throw XCTSkip(Corpus.missingMessage) }
+        let ipa = corpus.appendingPathComponent("bundles/bitbar-reactnative-2023-device-ipa/BitBarSampleApp.ipa")
+        guard FileManager.default.fileExists(atPath: ipa.path) else { throw XCTSkip("the corpus .ipa is not there") }
+        XCTAssertTrue(try refusal(ipa.path).contains("zip archive (an .ipa?): give it with --bundle"))
+    }
+
+    func testALogWithAFewInvalidBytesIsStillALog() throws {
+        let folder = try BinaryRunner.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var bytes = Array("(lldb)  po $arg3\nAppIcon\n".utf8)
+        bytes += Array("2024-01-01 10:00:00.000 App[1:2] noise ".utf8) + [0xFF, 0xFE, 0x0A]
+        bytes += Array("(lldb)  po $arg3\ncaf".utf8) + [0xE9, 0x0A]
+        let url = folder.appendingPathComponent("launch.log")
+        try Data(bytes).write(to: url)
+        let result = try BinaryRunner.run(["trace", url.path, "--format", "json"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.stdoutText.contains("\"AppIcon\""))
+    }
+
+    func testStandardInputAsTheLog() throws {
+        let log = example.appendingPathComponent("launch.log").path
+        let fromFile = try BinaryRunner.run(["analyze", log, "--bundle", example.appendingPathComponent("SampleApp.app").path, "--format", "json"])
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "exec \"$0\" analyze - --bundle \"$1\" --format json < \"$2\"", BinaryRunner.executable.path,
+                             example.appendingPathComponent("SampleApp.app").path, log]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, fromFile.status)
+        // The same audit; only the log's name differs.
+        let stdinText = String(decoding: data, as: UTF8.self).replacingOccurrences(of: "\"-\"", with: "\"\(log)\"")
+        XCTAssertEqual(stdinText, fromFile.stdoutText)
+    }
+}
