@@ -38,6 +38,8 @@ public struct AuditConfig: Sendable, Equatable {
         public var maxLaunchBytesOnDisk: Int?
         public var maxImageDecodedBytes: Int?
         public var maxMissingImages: Int?
+        /// The fewest readable loads a real launch has; fewer means the capture saw too little.
+        public var minLaunchLoads: Int?
 
         public init() {}
     }

@@ -1,3 +1,5 @@
+import ImgtraceSupport
+
 /// A budget from the config that the launch exceeded.
 public struct BudgetBreach: Sendable, Equatable {
     /// The config key, e.g. `maxLaunchDecodedBytes`.
@@ -6,6 +8,11 @@ public struct BudgetBreach: Sendable, Equatable {
     public var actual: Int
     /// Whether the figures are bytes (for wording).
     public var isBytes: Bool
+
+    /// `12.0 MiB > 10.0 MiB` for byte budgets, `41 > 40` for counts.
+    public var figures: String {
+        isBytes ? "\(kibibytes(actual)) > \(kibibytes(limit))" : "\(actual) > \(limit)"
+    }
 }
 
 extension AuditConfig.Budgets {
@@ -33,8 +40,10 @@ extension AuditResult {
         return findings.filter { $0.severity <= level }
     }
 
-    /// Whether the run fails the policy: a finding at or above `failOn`, or a budget exceeded.
-    public var fails: Bool { !failingFindings.isEmpty || !budgetBreaches.isEmpty }
+    /// Whether the run fails the policy: a finding at or above `failOn`. Budgets and missing
+    /// evidence are findings too (`budget-exceeded`, `no-evidence`), so `failOn` governs them
+    /// all alike and `--fail-on never` never fails.
+    public var fails: Bool { !failingFindings.isEmpty }
 
     /// Findings per severity, every severity present.
     public var severityCounts: [Severity: Int] {

@@ -67,8 +67,10 @@ public enum ConfigFile {
                     case "maxLaunchBytesOnDisk": config.budgets.maxLaunchBytesOnDisk = limit
                     case "maxImageDecodedBytes": config.budgets.maxImageDecodedBytes = limit
                     case "maxMissingImages": config.budgets.maxMissingImages = limit
+                    case "minLaunchLoads": config.budgets.minLaunchLoads = limit
                     default: throw reader.unknown(k, in: "budgets", known: ["maxLaunchLoads", "maxLaunchImages", "maxLaunchDecodedBytes",
-                                                                             "maxLaunchBytesOnDisk", "maxImageDecodedBytes", "maxMissingImages"])
+                                                                             "maxLaunchBytesOnDisk", "maxImageDecodedBytes", "maxMissingImages",
+                                                                             "minLaunchLoads"])
                     }
                 }
             case "ignore":

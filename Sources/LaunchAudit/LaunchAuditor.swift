@@ -196,20 +196,7 @@ public final class LaunchAuditor {
         let top = inventory.bundles.filter { $0.kind != .systemImages }.map(\.name)
         return AuditResult(device: device, logs: logs, metrics: combined, uses: ordered, unreadable: hits,
                            findings: findings, bundleNames: top, inventoryImages: inventory.images.count,
-                           budgetBreaches: worstBreaches(), failOn: config.failOn)
-    }
-
-    /// Budgets apply to one launch: the worst log decides.
-    private func worstBreaches() -> [BudgetBreach] {
-        var worst: [String: BudgetBreach] = [:]
-        var order: [String] = []
-        for log in logs {
-            for breach in config.budgets.breaches(of: log.metrics.launch) {
-                if worst[breach.budget] == nil { order.append(breach.budget) }
-                if breach.actual > worst[breach.budget]?.actual ?? -1 { worst[breach.budget] = breach }
-            }
-        }
-        return order.compactMap { worst[$0] }
+                           budgetBreaches: BudgetExceededRule.worstBreaches(logs, config.budgets), failOn: config.failOn)
     }
 
     private func isIgnored(_ finding: Finding) -> Bool {

@@ -22,7 +22,8 @@ public enum Rules {
     public static let all: [any AuditRule.Type] = [
         MissingImageRule.self, RepeatedLoadRule.self, UncachedRepeatRule.self, DuplicateContentRule.self,
         OversizedPixelsRule.self, OversizedMemoryRule.self, LargeFileRule.self, ScaleMismatchRule.self,
-        LooseImageRule.self, BundleJunkRule.self, TraceUnreadableRule.self,
+        LooseImageRule.self, BundleJunkRule.self, TraceUnreadableRule.self, NoEvidenceRule.self,
+        BudgetExceededRule.self,
     ]
 
     public static func named(_ id: String) -> (any AuditRule.Type)? { all.first { $0.id == id } }

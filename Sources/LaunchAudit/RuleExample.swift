@@ -36,6 +36,11 @@ public struct RuleExample: Sendable {
         case unreadable
     }
 
+    /// Minimum launch loads the example's config asks for (`budgets.minLaunchLoads`).
+    public var minLaunchLoads: Int?
+    /// The example config's `budgets.maxLaunchImages`.
+    public var maxLaunchImages: Int?
+
     public var summary: String
     public var images: [Image]
     public var loads: [Load]
@@ -44,7 +49,10 @@ public struct RuleExample: Sendable {
     /// Whether the rule fires.
     public var fires: Bool
 
-    public init(_ summary: String, images: [Image], loads: [Load], junk: [String] = [], fires: Bool) {
+    public init(_ summary: String, images: [Image], loads: [Load], junk: [String] = [], minLaunchLoads: Int? = nil,
+                maxLaunchImages: Int? = nil, fires: Bool) {
+        self.minLaunchLoads = minLaunchLoads
+        self.maxLaunchImages = maxLaunchImages
         self.summary = summary
         self.images = images
         self.loads = loads
@@ -102,13 +110,20 @@ public struct RuleExample: Sendable {
 
     /// Audits the example for `device` with default settings.
     public func audit(device: DeviceProfile = .default) -> AuditResult {
-        let auditor = LaunchAuditor(inventory: inventory, device: device)
+        var config = AuditConfig()
+        config.budgets.minLaunchLoads = minLaunchLoads
+        config.budgets.maxLaunchImages = maxLaunchImages
+        let auditor = LaunchAuditor(inventory: inventory, device: device, config: config)
         auditor.beginLog("example.log")
         var summary = TraceSummary()
         for event in events {
             auditor.add(event)
             summary.hits += 1
+            summary.statusCounts[event.status, default: 0] += 1
         }
+        // The example log has a line per load (and is empty when there are none).
+        summary.lines = events.count
+        summary.bytes = events.count * 20
         auditor.endLog(summary)
         return auditor.finish()
     }

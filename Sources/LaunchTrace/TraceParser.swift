@@ -221,6 +221,11 @@ struct TraceParser {
             return try indented(line, number: number)
         case UInt8(ascii: "#"):
             if line.count > 1, isDigit(line[1]) { return frame(line.string, number: number) }
+        case UInt8(ascii: "W"), UInt8(ascii: "F"):
+            if line.hasPrefix("WARNING:  Unable to resolve breakpoint") || line.hasPrefix("Function \"") {
+                resolution(line)
+                return
+            }
         case UInt8(ascii: "i"):
             if line.hasPrefix("imgtrace-launch-end") {
                 if summary.launchEnd == nil { summary.launchEnd = LaunchEnd(line: number, source: "marker") }
@@ -553,6 +558,7 @@ struct TraceParser {
                 if symbol == nil || symbol?.hasPrefix("$") == true || symbol?.hasPrefix("0x") == true { symbol = resolved }
             }
             register(id: id, symbol: symbol, line: number)
+            if line.contains("no locations (pending)") { markPending(id, true) }
         } else if after.hasPrefix(", ") {
             // gdb stop: `Breakpoint 1, +[UIImage imageNamed:] (self=…) at …` / `Breakpoint 1, 0x… in main ()`.
             gdbEvidence += 1
@@ -561,10 +567,34 @@ struct TraceParser {
         } else if after.hasPrefix(" at ") || after.hasPrefix(" (") {
             gdbEvidence += 1
             var symbol = pendingSetup?.symbol
+            var pending = false
             if after.hasPrefix(" ("), let close = text.range(of: ") pending", options: .backwards) {
                 symbol = String(text[text.index(text.startIndex, offsetBy: 11 + digits + 2)..<close.lowerBound])
+                pending = true
             }
             register(id: id, symbol: symbol, line: number)
+            if pending { markPending(id, true) }
+        }
+    }
+
+    private mutating func markPending(_ id: String, _ pending: Bool) {
+        guard let index = breakpointIndex[id] else { return }
+        summary.breakpoints[index].pending = pending
+    }
+
+    /// lldb's `WARNING:  Unable to resolve breakpoint to any actual locations.` follows the
+    /// breakpoint it is about; `1 location added to breakpoint 1` resolves one later.
+    private mutating func resolution(_ line: ByteLine) {
+        if line.hasPrefix("WARNING:  Unable to resolve breakpoint"), let last = summary.breakpoints.last {
+            markPending(last.id, true)
+        } else if let added = line.range(of: " added to breakpoint ") {
+            let rest = line.dropFirst(added + 21)
+            markPending(String(decoding: UnsafeBufferPointer(start: rest.base, count: rest.digitRun(from: 0)), as: UTF8.self), false)
+        } else if line.count >= 24, line.hasPrefix("Function \""), line.hasSuffix("\" not defined.") {
+            // gdb, when the symbol is not (yet) in any loaded object.
+            gdbEvidence += 1
+            let name = line.slice(10, line.count - 14).string
+            if summary.undefinedFunctions.count < 64, !summary.undefinedFunctions.contains(name) { summary.undefinedFunctions.append(name) }
         }
     }
 
@@ -748,7 +778,10 @@ struct TraceParser {
         }
         let digits = line.digitRun(from: 0)
         if digits < line.count, line[digits] == 0x09 { return true } // gdb source listing
-        if line.contains(" added to breakpoint ") { return true }
+        if line.contains(" added to breakpoint ") {
+            resolution(line)
+            return true
+        }
         return false
     }
 
@@ -797,6 +830,11 @@ struct TraceParser {
             let resolved = attribute(breakpoint)
             breakpoint = resolved.breakpoint
             api = resolved.api
+        }
+        // A hit proves its breakpoint resolved, whatever the log said when it was set.
+        if let breakpoint, let number = breakpoint.split(separator: ".").first, let index = breakpointIndex[String(number)],
+           summary.breakpoints[index].pending {
+            summary.breakpoints[index].pending = false
         }
         let phase: LaunchPhase = summary.launchEnd.map { line > $0.line } == true ? .afterLaunch : .launch
         let status = hit.status ?? .skipped

@@ -17,6 +17,9 @@ public struct BreakpointInfo: Sendable, Equatable {
     public var oneShot: Bool
     /// The line where the log reported the breakpoint.
     public var line: Int
+    /// The debugger found no location for it (lldb `no locations (pending)`, gdb `pending.`)
+    /// and the log never shows it resolved later.
+    public var pending = false
 }
 
 /// Something the reader noticed that a user should know, with the line it refers to.
@@ -72,6 +75,11 @@ public struct TraceSummary: Sendable, Equatable {
     /// Distinct names, sorted by name (byte order).
     public var names: [NameTally] = []
     public var warnings: [TraceWarning] = []
+    /// Functions the debugger said do not exist (gdb `Function "…" not defined.`), in log order.
+    public var undefinedFunctions: [String] = []
+
+    /// Breakpoints that never resolved to a location (one-shot markers excluded).
+    public var pendingBreakpoints: [BreakpointInfo] { breakpoints.filter { $0.pending && !$0.oneShot } }
 
     /// Hits that produced no name.
     public var hitsWithoutName: Int { hits - (statusCounts[.ok] ?? 0) }

@@ -28,9 +28,6 @@ public enum AnalyzeGitHubReport {
         }
         let c = result.severityCounts
         out += "imgtrace: \(result.fails ? "FAIL" : "PASS"): \(c[.error] ?? 0) errors, \(c[.warning] ?? 0) warnings, \(c[.note] ?? 0) notes\n"
-        for breach in result.budgetBreaches {
-            out += "::error title=imgtrace budget::\(message("budget \(breach.budget) exceeded: \(breach.actual) > \(breach.limit)"))\n"
-        }
         return out
     }
 

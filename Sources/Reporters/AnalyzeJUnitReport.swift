@@ -31,14 +31,6 @@ public enum AnalyzeJUnitReport {
             }
             suites += "  </testsuite>\n"
         }
-        for breach in result.budgetBreaches {
-            total += 1
-            failures += 1
-            suites += "  <testsuite name=\"budgets\" tests=\"1\" failures=\"1\" errors=\"0\" skipped=\"0\">\n"
-            suites += "    <testcase classname=\"imgtrace.budgets\" name=\"\(xmlEscaped(breach.budget))\">\n"
-            suites += "      <failure type=\"budget\" message=\"\(xmlEscaped("\(breach.budget) exceeded: \(breach.actual) > \(breach.limit)"))\"/>\n"
-            suites += "    </testcase>\n  </testsuite>\n"
-        }
         return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"imgtrace launch audit\" tests=\"\(total)\" failures=\"\(failures)\" errors=\"0\">\n"
             + suites + "</testsuites>\n"
     }

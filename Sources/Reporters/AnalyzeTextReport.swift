@@ -68,8 +68,8 @@ public enum AnalyzeTextReport {
     static func verdict(_ result: AuditResult, baseline: BaselineComparison?) -> String {
         let c = result.severityCounts
         let counts = "\(plural(c[.error] ?? 0, "error")), \(plural(c[.warning] ?? 0, "warning")), \(plural(c[.note] ?? 0, "note"))"
-        // Against a baseline only new findings, worse figures and budgets fail.
-        let fails = baseline.map { $0.fails || !result.budgetBreaches.isEmpty } ?? result.fails
+        // Against a baseline only new findings and worse figures fail (budgets are findings).
+        let fails = baseline?.fails ?? result.fails
         var text = fails ? "FAIL" : "PASS"
         text += ": \(counts)"
         if baseline != nil {

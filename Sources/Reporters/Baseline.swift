@@ -16,6 +16,9 @@ public struct Baseline: Equatable {
     public var launch: PhaseMetrics
     public var findings: [Entry]
 
+    /// Rules whose findings a baseline never accepts: they fail every run they appear in.
+    public static let alwaysJudged: Set<String> = [NoEvidenceRule.id, BudgetExceededRule.id]
+
     public init(_ result: AuditResult) {
         device = result.device.id
         launch = result.metrics.launch
@@ -118,16 +121,21 @@ public struct BaselineComparison {
     /// New findings at or above the fail level.
     public var failingNew: [Baseline.Entry]
 
-    /// New failing findings or worse figures.
-    public var fails: Bool { !failingNew.isEmpty || !regressions.isEmpty }
+    /// The fail level the comparison was made with; nil (`--fail-on never`) never fails.
+    public var failOn: Severity?
+
+    /// New failing findings, or worse figures (errors by nature), unless nothing ever fails.
+    public var fails: Bool { failOn != nil && (!failingNew.isEmpty || !regressions.isEmpty) }
 
     public init(baseline: Baseline, result: AuditResult, tolerance: AuditConfig.BaselineTolerance) {
         self.init(old: baseline, new: Baseline(result), failOn: result.failOn, tolerance: tolerance)
     }
 
     public init(old: Baseline, new: Baseline, failOn: Severity?, tolerance: AuditConfig.BaselineTolerance) {
+        self.failOn = failOn
         let before = Set(old.findings.map(\.fingerprint)), after = Set(new.findings.map(\.fingerprint))
-        newFindings = new.findings.filter { !before.contains($0.fingerprint) }
+        // Budgets and missing evidence are judged afresh every run: a baseline cannot accept them.
+        newFindings = new.findings.filter { !before.contains($0.fingerprint) || Baseline.alwaysJudged.contains($0.rule) }
         fixed = old.findings.filter { !after.contains($0.fingerprint) }
         deviceChanged = old.device != new.device
         failingNew = newFindings.filter { entry in

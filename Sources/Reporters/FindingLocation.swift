@@ -42,12 +42,6 @@ extension JSONText {
     }
 }
 
-extension BudgetBreach {
-    /// `12.0 MiB > 10.0 MiB` for byte budgets, `41 > 40` for counts.
-    var figures: String {
-        isBytes ? "\(kibibytes(actual)) > \(kibibytes(limit))" : "\(actual) > \(limit)"
-    }
-}
 
 /// XML text and attribute escaping; characters XML 1.0 cannot hold become U+FFFD.
 func xmlEscaped(_ text: String) -> String {

@@ -88,9 +88,14 @@ public final class TraceJSONReport {
             w.field("symbol", bp.symbol)
             w.field("actions", strings: bp.actions)
             w.field("oneShot", bp.oneShot)
+            w.field("pending", bp.pending)
             w.field("line", bp.line)
             w.endObject()
         }
+        w.endArray()
+        w.key("undefinedFunctions")
+        w.beginArray()
+        for name in s.undefinedFunctions { w.string(name) }
         w.endArray()
         w.key("names")
         w.beginArray()

@@ -62,7 +62,7 @@ struct AnalyzeCommand: ParsableCommand {
            let summary = ProcessInfo.processInfo.environment["GITHUB_STEP_SUMMARY"], !summary.isEmpty {
             appendStepSummary(AnalyzeMarkdownReport.render(result), to: summary)
         }
-        let fails = comparison.map { $0.fails || !result.budgetBreaches.isEmpty } ?? result.fails
+        let fails = comparison?.fails ?? result.fails
         if fails { throw ExitCode(1) }
     }
 

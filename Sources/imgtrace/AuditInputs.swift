@@ -28,12 +28,17 @@ struct AuditInputs: ParsableArguments {
     @Option(name: .customLong("fail-on"), help: "The lowest severity that fails the run: error, warning, note or never.")
     var failOn: FailLevel?
 
+    @Option(name: .customLong("min-loads"), help: ArgumentHelp("The fewest readable image loads a real launch has; fewer is a `no-evidence` error (config: budgets.minLaunchLoads).", valueName: "n"))
+    var minLoads: Int?
+
     enum FailLevel: String, ExpressibleByArgument, CaseIterable {
         case error, warning, note, never
     }
 
     func validate() throws {
         guard !bundles.isEmpty else { throw ValidationError("--bundle is required: the built app the log's names resolve against") }
+        if let minLoads, minLoads < 0 { throw ValidationError("--min-loads takes a whole number ≥ 0") }
+        if logs.filter({ $0 == "-" }).count > 1 { throw ValidationError("standard input (`-`) can be given as one log only") }
         if let device, DeviceProfile.named(device) == nil {
             throw ValidationError("unknown device `\(device)`; `imgtrace devices` lists them")
         }
@@ -50,6 +55,7 @@ struct AuditInputs: ParsableArguments {
         var settings = try loadConfig()
         if let failOn { settings.failOn = failOn == .never ? nil : Severity(rawValue: failOn.rawValue) }
         if let launchEnd { settings.launchEnd = launchEnd }
+        if let minLoads { settings.budgets.minLaunchLoads = minLoads }
         let profile = try chooseDevice(settings)
         do {
             var inventory = try readInventory()

@@ -22,9 +22,10 @@ final class RuleExampleTests: XCTestCase {
             XCTAssertTrue(rule.examples.contains { !$0.fires }, "\(rule.id) has no quiet example")
             XCTAssertFalse(rule.summary.isEmpty)
         }
-        // DESIGN.md's table.
+        // DESIGN.md's table, and the policy rules: missing evidence and budgets are findings too.
         XCTAssertEqual(ids, ["missing-image", "repeated-load", "uncached-repeat", "duplicate-content", "oversized-pixels",
-                             "oversized-memory", "large-file", "scale-mismatch", "loose-image", "bundle-junk", "trace-unreadable"])
+                             "oversized-memory", "large-file", "scale-mismatch", "loose-image", "bundle-junk", "trace-unreadable",
+                             "no-evidence", "budget-exceeded"])
     }
 
     func testRepeatedLoadBecomesAWarningAtTheThresholdAndCostsNothing() throws {

@@ -20,7 +20,9 @@ public enum TraceUnreadableRule: AuditRule {
             case .addressOnly: why = "only an address was printed, not the string"
             default: why = "the debugger skipped the action"
             }
-            var message = "\(hits.count) hit\(hits.count == 1 ? "" : "s") printed no name: \(why)"
+            let total = context.logs.reduce(0) { $0 + $1.summary.hits }
+            let share = total > 0 ? " (\(hits.count * 100 / total)% of \(total) hits lost)" : ""
+            var message = "\(hits.count) hit\(hits.count == 1 ? "" : "s") printed no name\(share): \(why)"
             // The reader's warning names the likely cause (a register that does not exist here).
             if hits.status == .error, let advice { message += " (\(advice))" }
             return Finding(rule: id, severity: defaultSeverity, identity: hits.status.rawValue, device: "",

@@ -1,0 +1,38 @@
+import AppBundle
+
+/// A budget of `.imgtrace.yml` that the launch exceeded: a finding like any other, so
+/// `--fail-on`, ignores, severities and every report format treat it alike.
+public enum BudgetExceededRule: AuditRule {
+    public static let id = "budget-exceeded"
+    public static let summary = "A launch figure above its budget in the config (`budgets.maxLaunchImages`, `maxLaunchDecodedBytes`, …); the worst launch decides."
+    public static let defaultSeverity = Severity.error
+    public static let parameters = "`budgets`: maxLaunchLoads, maxLaunchImages, maxLaunchDecodedBytes, maxLaunchBytesOnDisk, maxImageDecodedBytes, maxMissingImages"
+    public static let examples: [RuleExample] = [
+        RuleExample("more images than the budget", images: [.init("a@3x.png", 60, 60), .init("b@3x.png", 60, 60)],
+                    loads: [.named("a"), .named("b")], maxLaunchImages: 1, fires: true),
+        RuleExample("within the budget", images: [.init("a@3x.png", 60, 60)], loads: [.named("a")], maxLaunchImages: 1, fires: false),
+    ]
+
+    public static func check(_ context: RuleContext) -> [Finding] {
+        worstBreaches(context.logs, context.config.budgets).map { breach in
+            Finding(rule: id, severity: defaultSeverity, identity: breach.budget, device: context.device.id,
+                    message: "budget `\(breach.budget)` exceeded: \(breach.figures)",
+                    fix: "Bring the launch back under the budget, or raise `budgets.\(breach.budget)` in .imgtrace.yml if the growth is intended.",
+                    values: ["budget": .string(breach.budget), "limit": .int(breach.limit), "actual": .int(breach.actual)],
+                    cost: breach.isBytes ? max(0, breach.actual - breach.limit) : 0, occurrences: 1)
+        }
+    }
+
+    /// Budgets apply to one launch: the worst log decides each.
+    static func worstBreaches(_ logs: [LogReport], _ budgets: AuditConfig.Budgets) -> [BudgetBreach] {
+        var worst: [String: BudgetBreach] = [:]
+        var order: [String] = []
+        for log in logs {
+            for breach in budgets.breaches(of: log.metrics.launch) {
+                if worst[breach.budget] == nil { order.append(breach.budget) }
+                if breach.actual > worst[breach.budget]?.actual ?? -1 { worst[breach.budget] = breach }
+            }
+        }
+        return order.compactMap { worst[$0] }
+    }
+}

@@ -1,0 +1,116 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// The gate is never blind: a capture that saw no image load fails by default, names why, and
+/// `--fail-on` governs that, budgets and baselines alike.
+final class EvidenceTests: XCTestCase {
+    private var temp: URL!
+    private let app = Corpus.packageRoot.appendingPathComponent("Examples/SampleApp.app").path
+    private let example = Corpus.packageRoot.appendingPathComponent("Examples/launch.log").path
+
+    override func setUpWithError() throws { temp = try BinaryRunner.temporaryDirectory() }
+    override func tearDownWithError() throws { try? FileManager.default.removeItem(at: temp) }
+
+    private func log(_ name: String, _ text: String) throws -> String {
+        let url = temp.appendingPathComponent(name)
+        try Data(text.utf8).write(to: url)
+        return url.path
+    }
+
+    /// `analyze --format json`: exit status and the `no-evidence` findings' reasons.
+    private func evidence(_ path: String, _ extra: [String] = []) throws -> (status: Int32, reasons: [String], messages: [String]) {
+        let result = try BinaryRunner.run(["analyze", path, "--bundle", app, "--format", "json"] + extra)
+        let doc = try XCTUnwrap(JSONSerialization.jsonObject(with: result.stdout) as? [String: Any], result.stderr)
+        let findings = (doc["findings"] as? [[String: Any]] ?? []).filter { $0["rule"] as? String == "no-evidence" }
+        XCTAssertTrue(findings.allSatisfy { $0["severity"] as? String == "error" })
+        return (result.status, findings.compactMap { ($0["values"] as? [String: Any])?["reason"] as? String },
+                findings.compactMap { $0["message"] as? String })
+    }
+
+    func testAnEmptyLogFails() throws {
+        let found = try evidence(try log("empty.log", ""))
+        XCTAssertEqual(found.status, 1)
+        XCTAssertEqual(found.reasons, ["empty"])
+    }
+
+    func testBreakpointsThatNeverResolvedFail() throws {
+        let lldb = try log("pending.log", """
+        (lldb) breakpoint set -n "+[UIImage imageNamed:]" -G true
+        Breakpoint 1: no locations (pending).
+        WARNING:  Unable to resolve breakpoint to any actual locations.
+        (lldb) run
+        Process 4242 launched: '/tmp/App' (x86_64)
+        Process 4242 exited with status = 0 (0x00000000)
+
+        """)
+        let found = try evidence(lldb)
+        XCTAssertEqual(found.status, 1)
+        XCTAssertEqual(found.reasons, ["pending"])
+        XCTAssertTrue(found.messages[0].contains("never resolved"), found.messages[0])
+        let gdb = try log("gdb.log", """
+        Function "+[UIImage imageNamed:]" not defined.
+        Make breakpoint pending on future shared library load? (y or [n]) [answered N; input not from terminal]
+        [Inferior 1 (process 77) exited normally]
+
+        """)
+        XCTAssertEqual(try evidence(gdb).reasons, ["undefined"])
+        let late = try log("late.log", """
+        Breakpoint 1: no locations (pending).
+        1 location added to breakpoint 1
+        (lldb)  po $arg3
+        AppIcon
+
+        """)
+        XCTAssertEqual(try evidence(late).reasons, [], "a breakpoint that resolves later and hits is fine")
+    }
+
+    func testTheCorpusTraceWhoseEveryHitFailedFails() throws {
+        guard let corpus = Corpus.root else { throw XCTSkip(Corpus.missingMessage) }
+        let a09 = corpus.appendingPathComponent("lldb/lldb-16/a09-lldb-wrong-register-errors.txt").path
+        let found = try evidence(a09)
+        XCTAssertEqual(found.status, 1)
+        XCTAssertEqual(found.reasons, ["unreadable"])
+        XCTAssertTrue(found.messages[0].contains("none of the 65 hits printed a name"), found.messages[0])
+        XCTAssertTrue(found.messages[0].contains("$r2"), "names the wrong register: \(found.messages[0])")
+        let text = try BinaryRunner.run(["analyze", a09, "--bundle", app])
+        XCTAssertTrue(text.stdoutText.contains("FAIL"), text.stdoutText)
+    }
+
+    func testMinimumLoadsFromTheFlagAndTheConfig() throws {
+        XCTAssertEqual(try evidence(example, ["--min-loads", "1000"]).reasons, ["too-few"])
+        XCTAssertEqual(try evidence(example, ["--min-loads", "5", "--fail-on", "never"]).reasons, [])
+        let config = temp.appendingPathComponent("imgtrace.yml")
+        try Data("budgets:\n  minLaunchLoads: 1000\n".utf8).write(to: config)
+        XCTAssertEqual(try evidence(example, ["--config", config.path]).reasons, ["too-few"])
+    }
+
+    func testFailOnNeverNeverFailsAndBudgetsAreFindings() throws {
+        let config = temp.appendingPathComponent("imgtrace.yml")
+        try Data("budgets:\n  maxLaunchImages: 1\n".utf8).write(to: config)
+        let json = try BinaryRunner.run(["analyze", example, "--bundle", app, "--config", config.path, "--format", "json"])
+        let doc = try XCTUnwrap(JSONSerialization.jsonObject(with: json.stdout) as? [String: Any])
+        let budget = (doc["findings"] as? [[String: Any]] ?? []).first { $0["rule"] as? String == "budget-exceeded" }
+        XCTAssertEqual((budget?["values"] as? [String: Any])?["budget"] as? String, "maxLaunchImages")
+        XCTAssertEqual(budget?["severity"] as? String, "error")
+        XCTAssertEqual((budget?["fingerprint"] as? String)?.count, 16)
+        for arguments in [["--fail-on", "never"], ["--fail-on", "never", "--min-loads", "1000"]] {
+            let run = try BinaryRunner.run(["analyze", try log("blind.log", ""), "--bundle", app, "--config", config.path] + arguments)
+            XCTAssertEqual(run.status, 0, "\(arguments): \(run.stdoutText.prefix(300))")
+        }
+        let never = try BinaryRunner.run(["analyze", example, "--bundle", app, "--config", config.path, "--fail-on", "never"])
+        XCTAssertEqual(never.status, 0)
+        // Ignoring the rule by config silences it like any other.
+        try Data("budgets:\n  maxLaunchImages: 1\nignore:\n  rules: [budget-exceeded, missing-image]\n".utf8).write(to: config)
+        XCTAssertEqual(try BinaryRunner.run(["analyze", example, "--bundle", app, "--config", config.path]).status, 0)
+    }
+
+    func testBaselineCompareWithFailOnNever() throws {
+        let small = try log("small.log", (try String(contentsOfFile: example, encoding: .utf8)).replacingOccurrences(of: "hero_banner.jpg\n", with: ""))
+        let old = temp.appendingPathComponent("old.json").path, new = temp.appendingPathComponent("new.json").path
+        XCTAssertEqual(try BinaryRunner.run(["baseline", "write", small, "--bundle", app, "--output", old]).status, 0)
+        XCTAssertEqual(try BinaryRunner.run(["baseline", "write", example, "--bundle", app, "--output", new]).status, 0)
+        XCTAssertEqual(try BinaryRunner.run(["baseline", "compare", old, new]).status, 1, "the new launch is worse")
+        XCTAssertEqual(try BinaryRunner.run(["baseline", "compare", old, new, "--fail-on", "never"]).status, 0)
+    }
+}
