@@ -8,6 +8,10 @@
 # Env: FUZZ_RUNS=N also stops a target after N executions (whichever of the two comes first);
 #      FUZZ_KEEP=1 keeps the grown corpus in .fuzz/TARGET/corpus between runs;
 #      FUZZ_TIMEOUT (seconds, default 1) and FUZZ_RSS_MB (default 512) are what count as a finding.
+# Memory per input is held two ways: no single allocation above FUZZ_RSS_MB while fuzzing (the
+# fuzzing process itself, with AddressSanitizer's shadow and libFuzzer's corpus, may grow to
+# 2 GB over millions of runs), and afterwards every input of the grown corpus is replayed by the
+# plain build in one process whose peak memory is reported ("replay peak"): it bounds them all.
 # A finding (crash, input over 1 s, over 512 MB) is saved in .fuzz/TARGET/findings and the
 # script exits 1; replay it with `.build/debug/imgtrace-fuzz replay TARGET FILE`, fix it, and
 # copy the file into Fuzz/Regressions/TARGET/ so CI replays it for ever.
@@ -66,7 +70,7 @@ run_one() {
   [ -n "${FUZZ_RUNS:-}" ] && limit+=(-runs="$FUZZ_RUNS")
   local log="$work/fuzz.log" status=0
   IMGTRACE_FUZZ_TARGET=$target SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=0:allocator_may_return_null=1:quarantine_size_mb=16:malloc_context_size=4 \
-    "$fuzzer" "${dirs[@]}" "${limit[@]}" -timeout="${FUZZ_TIMEOUT:-1}" -rss_limit_mb="${FUZZ_RSS_MB:-512}" -malloc_limit_mb="${FUZZ_RSS_MB:-512}" \
+    "$fuzzer" "${dirs[@]}" "${limit[@]}" -timeout="${FUZZ_TIMEOUT:-1}" -rss_limit_mb=2048 -malloc_limit_mb="${FUZZ_RSS_MB:-512}" \
     -max_len="$(max_len "$target")" -use_value_profile=1 -dict="Fuzz/Dictionaries/$target.dict" \
     -artifact_prefix="$work/findings/" -print_final_stats=1 -reload=0 >"$log" 2>&1 || status=$?
   local runs time cov ft rss found
@@ -76,8 +80,12 @@ run_one() {
   cov=$(grep -o 'cov: [0-9]*' "$log" | tail -1 | cut -d' ' -f2)
   ft=$(grep -o 'ft: [0-9]*' "$log" | tail -1 | cut -d' ' -f2)
   found=$(find "$work/findings" -type f | wc -l)
-  printf '%-9s %12s runs  %8s exec/s  cov %6s  ft %7s  peak %5s MB  findings %s\n' \
-    "$target" "${runs:-?}" "${time:-?}" "${cov:-?}" "${ft:-?}" "${rss:-?}" "$found"
+  local inputs replay_kb
+  inputs=$(find "$work/corpus" -type f | wc -l)
+  /usr/bin/time -o "$work/replay.time" -f '%M' "$tool" replay "$target" "$work/corpus" >/dev/null 2>&1 || true
+  replay_kb=$(tail -1 "$work/replay.time")
+  printf '%-9s %12s runs  %8s exec/s  cov %6s  ft %7s  findings %s  corpus %6s inputs, replay peak %s MB\n' \
+    "$target" "${runs:-?}" "${time:-?}" "${cov:-?}" "${ft:-?}" "$found" "$inputs" "$(( ${replay_kb:-0} / 1024 ))"
   if [ "$found" -gt 0 ] || { [ "$status" -ne 0 ] && [ -z "$runs" ]; }; then
     grep -E 'ERROR|Fatal error|==[0-9]+==|SUMMARY|Test unit written' "$log" | head -8 | sed 's/^/  /'
     return 1

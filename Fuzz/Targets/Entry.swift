@@ -52,10 +52,12 @@ enum FuzzTool {
         case "replay" where arguments.count >= 2:
             guard let target = Targets.named(arguments[1]) else { fail("unknown target `\(arguments[1])`") }
             var count = 0
+            // IMGTRACE_FUZZ_REPEAT=N runs each input N times: a leak shows as growing memory.
+            let repeats = Int(ProcessInfo.processInfo.environment["IMGTRACE_FUZZ_REPEAT"] ?? "") ?? 1
             for path in arguments.dropFirst(2) {
                 for file in files(at: path) {
                     guard let data = FileManager.default.contents(atPath: file) else { fail("\(file): cannot read") }
-                    target.run([UInt8](data))
+                    for _ in 0..<max(1, repeats) { target.run([UInt8](data)) }
                     count += 1
                 }
             }
