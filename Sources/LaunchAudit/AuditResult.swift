@@ -78,6 +78,25 @@ public struct LogReport: Sendable {
     public var metrics: AuditMetrics
 }
 
+/// Something an input made imgtrace notice that is not a finding: a file in the bundle it could
+/// not read, a link it did not follow, a log line it could not make sense of. Every report shows them.
+public struct AuditWarning: Sendable, Equatable {
+    /// `bundle` for the app's inputs, else the log's path as given.
+    public var source: String
+    /// The log line, for log warnings that have one.
+    public var line: Int?
+    public var message: String
+
+    public init(source: String, line: Int? = nil, message: String) {
+        self.source = source
+        self.line = line
+        self.message = message
+    }
+
+    /// `bundle: Info.plist: …`, `launch.log: line 12: …`.
+    public var text: String { "\(source): " + (line.map { "line \($0): " } ?? "") + message }
+}
+
 /// The outcome of an audit: every name resolved, findings, metrics, the device judged for.
 public struct AuditResult: Sendable {
     public var device: DeviceProfile
@@ -96,4 +115,6 @@ public struct AuditResult: Sendable {
     public var budgetBreaches: [BudgetBreach]
     /// The lowest severity that fails the run; nil = never.
     public var failOn: Severity?
+    /// Every warning from reading the bundle(s) and the log(s), bundle first, in input order.
+    public var warnings: [AuditWarning] = []
 }

@@ -194,9 +194,18 @@ public final class LaunchAuditor {
             return a.kind.rawValue < b.kind.rawValue
         }
         let top = inventory.bundles.filter { $0.kind != .systemImages }.map(\.name)
+        var warnings = inventory.warnings.map { AuditWarning(source: "bundle", message: $0) }
+        let systemBundles = Set(inventory.bundles.filter { $0.kind == .systemImages }.map(\.id))
+        if !inventory.images.contains(where: { !systemBundles.contains($0.bundle) }) {
+            warnings.append(AuditWarning(source: "bundle", message: "the app ships no image at all: check that --bundle names the built app (symbolic links are followed in folders, not in archives)"))
+        }
+        for log in logs {
+            warnings += log.summary.warnings.map { AuditWarning(source: log.path, line: $0.line, message: $0.message) }
+        }
         return AuditResult(device: device, logs: logs, metrics: combined, uses: ordered, unreadable: hits,
                            findings: findings, bundleNames: top, inventoryImages: inventory.images.count,
-                           budgetBreaches: BudgetExceededRule.worstBreaches(logs, config.budgets), failOn: config.failOn)
+                           budgetBreaches: BudgetExceededRule.worstBreaches(logs, config.budgets), failOn: config.failOn,
+                           warnings: warnings)
     }
 
     private func isIgnored(_ finding: Finding) -> Bool {

@@ -4,17 +4,21 @@ import LaunchAudit
 /// for Jenkins warnings-ng and Danger. Files sorted by name, errors in report order.
 public enum AnalyzeCheckstyleReport {
     public static func render(_ result: AuditResult, bundlePath: String, logPaths: [String]) -> String {
-        var byFile: [String: [(Finding, Int?)]] = [:]
+        var byFile: [String: [(severity: String, line: Int?, message: String, source: String)]] = [:]
         for finding in result.findings {
             let location = FindingLocation(finding, bundlePath: bundlePath, logPaths: logPaths)
-            byFile[location.path, default: []].append((finding, location.line))
+            byFile[location.path, default: []].append((finding.severity == .note ? "info" : finding.severity.rawValue, location.line,
+                                                        finding.message + " — fix: " + finding.fix, "imgtrace." + finding.rule))
+        }
+        for warning in result.warnings {
+            byFile[warning.source == "bundle" ? bundlePath : warning.source, default: []]
+                .append(("warning", warning.line, warning.message, "imgtrace.input"))
         }
         var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<checkstyle version=\"4.3\">\n"
         for path in byFile.keys.sorted() {
             out += "  <file name=\"\(xmlEscaped(path))\">\n"
-            for (finding, line) in byFile[path]! {
-                let severity = finding.severity == .note ? "info" : finding.severity.rawValue
-                out += "    <error line=\"\(line ?? 1)\" severity=\"\(severity)\" message=\"\(xmlEscaped(finding.message + " — fix: " + finding.fix))\" source=\"imgtrace.\(xmlEscaped(finding.rule))\"/>\n"
+            for entry in byFile[path]! {
+                out += "    <error line=\"\(entry.line ?? 1)\" severity=\"\(entry.severity)\" message=\"\(xmlEscaped(entry.message))\" source=\"\(xmlEscaped(entry.source))\"/>\n"
             }
             out += "  </file>\n"
         }

@@ -10,7 +10,25 @@ public enum AnalyzeGitHubReport {
         var out = ""
         var shown: [String: Int] = [:]
         var hidden: [String: Int] = [:]
+        var inputWarningsShown = false
+        // What reading the inputs met comes after the errors and before the warning findings:
+        // it may explain them.
+        func showInputWarnings() {
+            guard !inputWarningsShown else { return }
+            inputWarningsShown = true
+            for warning in result.warnings {
+                guard shown["warning", default: 0] < annotationsPerType else {
+                    hidden["warning", default: 0] += 1
+                    continue
+                }
+                shown["warning", default: 0] += 1
+                var properties = "file=\(property(warning.source == "bundle" ? bundlePath : warning.source))"
+                if let line = warning.line { properties += ",line=\(line)" }
+                out += "::warning \(properties),title=imgtrace input::\(message(warning.message))\n"
+            }
+        }
         for finding in result.findings {
+            if finding.severity != .error { showInputWarnings() }
             let command = self.command(finding.severity)
             guard shown[command, default: 0] < annotationsPerType else {
                 hidden[command, default: 0] += 1
@@ -23,6 +41,7 @@ public enum AnalyzeGitHubReport {
             properties += ",title=\(property("imgtrace \(finding.rule)"))"
             out += "::\(command) \(properties)::\(message(finding.message + " — fix: " + finding.fix))\n"
         }
+        showInputWarnings()
         for command in ["error", "warning", "notice"] where hidden[command, default: 0] > 0 {
             out += "::notice title=imgtrace::\(message("\(hidden[command]!) more \(command) findings are not annotated (GitHub shows \(annotationsPerType) per type per step); see the job summary or the SARIF report"))\n"
         }

@@ -30,6 +30,25 @@ public enum AnalyzeGitLabReport {
             w.endObject()
             w.endObject()
         }
+        // Input warnings as informational issues on the file they are about.
+        for warning in result.warnings {
+            var fingerprint = Finding.fingerprint(rule: "imgtrace-input-warning", identity: warning.text, device: "")
+            while !used.insert(fingerprint).inserted { fingerprint += "+" }
+            w.beginObject()
+            w.field("description", "input warning: " + warning.message)
+            w.field("check_name", "imgtrace-input-warning")
+            w.field("fingerprint", fingerprint)
+            w.field("severity", "info")
+            w.key("location")
+            w.beginObject()
+            w.field("path", warning.source == "bundle" ? bundlePath : warning.source)
+            w.key("lines")
+            w.beginObject()
+            w.field("begin", warning.line ?? 1)
+            w.endObject()
+            w.endObject()
+            w.endObject()
+        }
         w.endArray()
         var bytes = w.bytes
         bytes.append(0x0A)

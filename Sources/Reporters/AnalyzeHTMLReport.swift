@@ -40,6 +40,7 @@ public enum AnalyzeHTMLReport {
         out += "\(c[.error] ?? 0) errors, \(c[.warning] ?? 0) warnings, \(c[.note] ?? 0) notes"
         out += result.failOn.map { " · fails at \($0.rawValue)" } ?? " · never fails on findings"
         for breach in result.budgetBreaches { out += "<div class=\"error\">budget <code>\(h(breach.budget))</code> exceeded: \(breach.actual) &gt; \(breach.limit)</div>" }
+        for warning in result.warnings { out += "<div class=\"warning\">warning: \(prose(warning.text))</div>" }
         if result.logs.contains(where: { $0.summary.launchEnd == nil }) {
             out += "<div class=\"sub\">No launch-end marker: the whole log is the launch.</div>"
         }

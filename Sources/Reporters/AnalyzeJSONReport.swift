@@ -74,6 +74,16 @@ public final class AnalyzeJSONReport {
         }
         w.endArray()
         w.endObject()
+        w.key("warnings")
+        w.beginArray()
+        for warning in result.warnings {
+            w.beginObject()
+            w.field("source", warning.source)
+            w.field("line", warning.line)
+            w.field("message", warning.message)
+            w.endObject()
+        }
+        w.endArray()
         w.key("metrics")
         Self.writeMetrics(result.metrics, &w)
         w.key("verdict")

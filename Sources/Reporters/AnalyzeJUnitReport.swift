@@ -31,6 +31,11 @@ public enum AnalyzeJUnitReport {
             }
             suites += "  </testsuite>\n"
         }
+        if !result.warnings.isEmpty {
+            // Not tests: what reading the inputs met, where JUnit readers show a suite's output.
+            suites += "  <testsuite name=\"imgtrace.input-warnings\" tests=\"0\" failures=\"0\" errors=\"0\" skipped=\"0\">\n"
+            suites += "    <system-err>\(xmlEscaped(result.warnings.map(\.text).joined(separator: "\n")))</system-err>\n  </testsuite>\n"
+        }
         return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"imgtrace launch audit\" tests=\"\(total)\" failures=\"\(failures)\" errors=\"0\">\n"
             + suites + "</testsuites>\n"
     }

@@ -34,6 +34,12 @@ public enum AnalyzeMarkdownReport {
             out += "- ❌ budget `\(breach.budget)` exceeded: \(breach.figures)\n"
         }
         if !result.budgetBreaches.isEmpty { out += "\n" }
+        if !result.warnings.isEmpty {
+            out += "<details><summary>\(result.warnings.count) warning\(result.warnings.count == 1 ? "" : "s") from reading the inputs</summary>\n\n"
+            for warning in result.warnings.prefix(maxFindings) { out += "- ⚠️ \(cell(warning.text))\n" }
+            if result.warnings.count > maxFindings { out += "- … and \(result.warnings.count - maxFindings) more\n" }
+            out += "\n</details>\n\n"
+        }
         if !result.findings.isEmpty {
             out += "### Findings\n\n| severity | rule | finding | fix |\n|---|---|---|---|\n"
             for finding in result.findings.prefix(maxFindings) {

@@ -24,6 +24,7 @@ public enum AnalyzeTextReport {
         let style = Style(enabled: color)
         var out = "imgtrace launch audit\n"
         out += "app      \(result.bundleNames.first ?? "?") (\(result.inventoryImages) images in the inventory)\n"
+        for warning in result.warnings where warning.source == "bundle" { out += "         warning: \(warning.message)\n" }
         let d = result.device
         out += "device   \(d.id): \(d.models.joined(separator: ", ")); \(d.pointWidth)×\(d.pointHeight) pt @\(d.scale)x, \(d.idiom)\n"
         for log in result.logs {

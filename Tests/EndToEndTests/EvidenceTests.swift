@@ -114,3 +114,27 @@ final class EvidenceTests: XCTestCase {
         XCTAssertEqual(try BinaryRunner.run(["baseline", "compare", old, new, "--fail-on", "never"]).status, 0)
     }
 }
+
+/// Every warning from reading the inputs reaches every report format.
+final class WarningsEverywhereTests: XCTestCase {
+    func testABundleWarningAndALogWarningAppearInEveryFormat() throws {
+        let dir = try BinaryRunner.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let app = dir.appendingPathComponent("Broken.app")
+        try FileManager.default.createDirectory(at: app, withIntermediateDirectories: true)
+        try Data("bplist00 not really".utf8).write(to: app.appendingPathComponent("Info.plist"))
+        try Data(ImageWriter.png(width: 30, height: 30)).write(to: app.appendingPathComponent("tab@3x.png"))
+        let log = dir.appendingPathComponent("launch.log")
+        try Data("(lldb)  po $arg3\ntab\nwarning: hit breakpoint while running function, skipping commands and conditions to prevent recursion\n".utf8).write(to: log)
+        for format in ["text", "json", "markdown", "html", "sarif", "github", "gitlab", "junit", "checkstyle"] {
+            let result = try BinaryRunner.run(["analyze", log.path, "--bundle", app.path, "--format", format, "--fail-on", "never"])
+            XCTAssertEqual(result.status, 0, "\(format): \(result.stderr)")
+            XCTAssertTrue(result.stdoutText.contains("Info.plist"), "\(format) shows the bundle warning")
+            XCTAssertTrue(result.stdoutText.contains("skipped by the debugger"), "\(format) shows the log warning")
+        }
+        let empty = dir.appendingPathComponent("Empty.app")
+        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+        let none = try BinaryRunner.run(["analyze", log.path, "--bundle", empty.path, "--format", "json", "--fail-on", "never"])
+        XCTAssertTrue(none.stdoutText.contains("the app ships no image at all"), none.stdoutText)
+    }
+}
