@@ -228,8 +228,11 @@ private struct InventoryBuilder {
             guard hasImageExtension || ext.isEmpty else { continue }
             let info = infos[bundle]
             let relative = lookupPath(path, bundle: bundle, resourceRoot: info?.resourceRoot ?? "")
+            let before = inventory.images.count
             addFile(tree, treeIndex: index, path: path, size: entry.size, bundle: bundle, relative: relative,
                     source: .file, appKitNames: usesAppKitNames(info), mustBeImage: hasImageExtension)
+            // Read through a symbolic link (an installed GNUstep app's `Resources`): say so.
+            if let link = entry.link, inventory.images.count > before { inventory.images[before].details["link"] = link }
         }
         for (nibPath, names) in nibNames {
             let bundle = bundleOf[parentPath(nibPath)] ?? "."

@@ -9,11 +9,14 @@ package struct TreeEntry: Sendable {
     package var path: String
     package var kind: Kind
     package var size: Int
+    /// For a path reached through a followed symbolic link: the link (`Resources`) and its target.
+    package var link: String?
 
-    package init(path: String, kind: Kind, size: Int) {
+    package init(path: String, kind: Kind, size: Int, link: String? = nil) {
         self.path = path
         self.kind = kind
         self.size = size
+        self.link = link
     }
 }
 
@@ -68,23 +71,47 @@ func resolveInside(_ directory: String, _ target: String) -> String? {
     return parts.joined(separator: "/")
 }
 
-/// A folder on disk. Symbolic links are listed, never followed.
+/// A folder on disk, read as the system loads it: through its symbolic links (Debian links a
+/// GNUstep app's `Resources` into /usr/share; macOS frameworks use `Versions/Current`). Each
+/// folder is read once, by device and inode, so a link back up the tree or two links to one
+/// place cannot loop or multiply the walk; the first path to reach a folder is the one listed.
 struct DirectoryTree: FileTree {
     let root: String
     private(set) var entries: [TreeEntry] = []
     private(set) var warnings: [String] = []
+    /// Folders already read (device, inode) → the path they were listed under.
+    private var visited: [FolderIdentity: String] = [:]
+    /// The root with every link resolved: a link to a folder that contains it is a loop too.
+    private var realRoot = ""
+
+    static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    private struct FolderIdentity: Hashable {
+        var device: UInt64
+        var inode: UInt64
+        init(_ info: stat) {
+            device = UInt64(info.st_dev)
+            inode = UInt64(info.st_ino)
+        }
+    }
 
     init(root: String) throws {
         self.root = root
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: root, isDirectory: &isDirectory), isDirectory.boolValue else {
+        var info = stat()
+        guard stat(root, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
             throw InputError(path: root, reason: "no such folder")
         }
-        walk("", depth: 0)
+        visited[FolderIdentity(info)] = ""
+        realRoot = DirectoryTree.realPath(root) ?? root
+        walk("", depth: 0, link: nil, ancestors: [FolderIdentity(info)])
         entries.sort { $0.path < $1.path }
     }
 
-    private mutating func walk(_ relative: String, depth: Int) {
+    private mutating func walk(_ relative: String, depth: Int, link: String?, ancestors: Set<FolderIdentity>) {
         let full = relative.isEmpty ? root : root + "/" + relative
         guard depth < TreeLimits.maxDepth else {
             warnings.append("\(relative): folders nested more than \(TreeLimits.maxDepth) deep; not read")
@@ -113,17 +140,39 @@ struct DirectoryTree: FileTree {
                 warnings.append("\(path): cannot read (\(MappedFile.describe(errno: errno)))")
                 continue
             }
-            switch info.st_mode & S_IFMT {
-            case S_IFDIR:
-                entries.append(TreeEntry(path: path, kind: .directory, size: 0))
-                walk(path, depth: depth + 1)
-            case S_IFLNK:
+            var through = link
+            if info.st_mode & S_IFMT == S_IFLNK {
                 var buffer = [UInt8](repeating: 0, count: 4096)
                 let n = readlink(root + "/" + path, &buffer, buffer.count)
                 let target = n > 0 ? String(decoding: buffer[0..<n], as: UTF8.self) : ""
-                entries.append(TreeEntry(path: path, kind: .symlink(target), size: 0))
+                // Follow it as the loader would; one that points nowhere stays a link.
+                guard stat(root + "/" + path, &info) == 0 else {
+                    warnings.append("\(path): symbolic link to `\(target)` points nowhere")
+                    continue
+                }
+                through = "\(path) → \(target)"
+            }
+            switch info.st_mode & S_IFMT {
+            case S_IFDIR:
+                if through != link, let real = DirectoryTree.realPath(root + "/" + path),
+                   real == "/" || realRoot == real || realRoot.hasPrefix(real + "/") {
+                    warnings.append("\(path): symbolic link to a folder that holds the bundle itself; not followed")
+                    continue
+                }
+                let identity = FolderIdentity(info)
+                if let first = visited[identity] {
+                    // A link back to a folder above it is a loop; a second way into a folder read
+                    // elsewhere (`Versions/Current`) is the layout working as meant.
+                    if ancestors.contains(identity) {
+                        warnings.append("\(path): symbolic link loops back to `\(first.isEmpty ? "." : first)`; not followed")
+                    }
+                    continue
+                }
+                visited[identity] = path
+                entries.append(TreeEntry(path: path, kind: .directory, size: 0, link: through))
+                walk(path, depth: depth + 1, link: through, ancestors: ancestors.union([identity]))
             case S_IFREG:
-                entries.append(TreeEntry(path: path, kind: .file, size: Int(info.st_size)))
+                entries.append(TreeEntry(path: path, kind: .file, size: Int(info.st_size), link: through))
             default:
                 break  // sockets, devices, pipes are never images
             }

@@ -58,16 +58,58 @@ final class HostileBundleTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: temp.appendingPathComponent("escaped.png").path))
     }
 
-    func testSymlinkOutOfAFolderBundleIsNotFollowed() throws {
+    /// A folder is read as the loader reads it: through its links (DESIGN.md), each folder once,
+    /// with links back up the tree refused.
+    func testSymlinksInAFolderBundleAreFollowedAsTheLoaderDoes() throws {
         let app = temp.appendingPathComponent("Linked.app")
         try write(icon, "Linked.app/icon.png")
-        try write(ImageWriter.png(width: 9000, height: 9000), "outside/secret.png")
-        try FileManager.default.createSymbolicLink(atPath: app.appendingPathComponent("secret.png").path,
-                                                   withDestinationPath: temp.appendingPathComponent("outside/secret.png").path)
-        try FileManager.default.createSymbolicLink(atPath: app.appendingPathComponent("up").path, withDestinationPath: "..")
+        try write(ImageWriter.png(width: 90, height: 90), "shared/Resources/linked@2x.png")
+        try write(ImageWriter.png(width: 90, height: 90), "outside/secret.png")
+        let fm = FileManager.default
+        try fm.createSymbolicLink(atPath: app.appendingPathComponent("Resources").path, withDestinationPath: "../shared/Resources")
+        try fm.createSymbolicLink(atPath: app.appendingPathComponent("secret.png").path,
+                                  withDestinationPath: temp.appendingPathComponent("outside/secret.png").path)
+        try fm.createSymbolicLink(atPath: app.appendingPathComponent("up").path, withDestinationPath: "..")
+        try fm.createSymbolicLink(atPath: app.appendingPathComponent("self").path, withDestinationPath: ".")
+        try fm.createSymbolicLink(atPath: app.appendingPathComponent("again").path, withDestinationPath: "Resources")
+        try fm.createSymbolicLink(atPath: app.appendingPathComponent("nowhere.png").path, withDestinationPath: "missing.png")
         let inventory = try BundleReader.inventory(of: app.path)
-        XCTAssertEqual(inventory.images.map(\.path), ["icon.png"])
-        XCTAssertEqual(inventory.warnings.filter { $0.contains("leaves the bundle") }.count, 2)
+        XCTAssertEqual(inventory.images.map(\.path).sorted(), ["Resources/linked@2x.png", "icon.png", "secret.png"])
+        let linked = try XCTUnwrap(inventory.images.first { $0.path == "Resources/linked@2x.png" })
+        XCTAssertEqual(linked.details["link"], "Resources → ../shared/Resources", "the inventory says it came through a link")
+        XCTAssertTrue(inventory.warnings.contains { $0.hasPrefix("up: symbolic link to a folder that holds the bundle") }, "\(inventory.warnings)")
+        XCTAssertTrue(inventory.warnings.contains { $0.hasPrefix("self: symbolic link to a folder that holds the bundle") }, "\(inventory.warnings)")
+        XCTAssertFalse(inventory.warnings.contains { $0.hasPrefix("again") }, "a second way into a folder is no problem")
+        XCTAssertTrue(inventory.warnings.contains { $0.hasPrefix("nowhere.png: symbolic link to `missing.png` points nowhere") }, "\(inventory.warnings)")
+    }
+
+    func testALinkLoopBetweenTwoFoldersEnds() throws {
+        let app = temp.appendingPathComponent("Loop.app")
+        try write(icon, "Loop.app/a/icon.png")
+        try write(icon, "Loop.app/b/other.png")
+        try FileManager.default.createSymbolicLink(atPath: app.appendingPathComponent("a/toB").path, withDestinationPath: "../b")
+        try FileManager.default.createSymbolicLink(atPath: app.appendingPathComponent("b/toA").path, withDestinationPath: "../a")
+        let inventory = try BundleReader.inventory(of: app.path)
+        XCTAssertEqual(inventory.images.map(\.path).sorted(), ["a/icon.png", "a/toB/other.png"])
+        XCTAssertEqual(inventory.warnings, ["a/toB/toA: symbolic link loops back to `a`; not followed"])
+    }
+
+    /// Debian installs GNUstep apps with `Resources` linked into /usr/share: read that way, the
+    /// installed app resolves every name exactly as the corpus copy (links resolved) does.
+    func testDebiansInstalledGridlockReadsThroughItsLink() throws {
+        let installed = "/usr/lib/GNUstep/Applications/Gridlock.app"
+        guard FileManager.default.fileExists(atPath: installed + "/Resources") else {
+            throw XCTSkip("Debian's gridlock.app is not installed (`.ci/run` installs it)")
+        }
+        let fromDebian = try BundleReader.inventory(of: installed)
+        XCTAssertTrue(fromDebian.warnings.isEmpty, "\(fromDebian.warnings)")
+        XCTAssertTrue(fromDebian.images.allSatisfy { $0.details["link"]?.hasPrefix("Resources → ") == true })
+        guard let corpus = Corpus.root?.appendingPathComponent("e2e/gridlock/Gridlock.app") else { throw XCTSkip(Corpus.missingMessage) }
+        let copy = try BundleReader.inventory(of: corpus.path)
+        XCTAssertEqual(fromDebian.images.map(\.id), copy.images.map(\.id))
+        XCTAssertEqual(fromDebian.images.map(\.name), copy.images.map(\.name))
+        XCTAssertEqual(fromDebian.images.map(\.pixelWidth), copy.images.map(\.pixelWidth))
+        XCTAssertEqual(fromDebian.bundles.first?.info?.iconFiles, copy.bundles.first?.info?.iconFiles)
     }
 
     func testZipBombsAreRefused() throws {
