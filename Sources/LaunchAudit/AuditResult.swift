@@ -117,4 +117,6 @@ public struct AuditResult: Sendable {
     public var failOn: Severity?
     /// Every warning from reading the bundle(s) and the log(s), bundle first, in input order.
     public var warnings: [AuditWarning] = []
+    /// Why the device was chosen when none was asked for (`chosen for a GNUstep app: …`).
+    public var deviceReason: String?
 }

@@ -6,12 +6,12 @@ public struct DeviceProfile: Sendable, Equatable {
     public var id: String
     /// The models that share this screen, as Apple names them.
     public var models: [String]
-    /// Portrait width and height in points.
+    /// Width and height in points (portrait for phones and pads, landscape for Mac screens).
     public var pointWidth: Int
     public var pointHeight: Int
-    /// 2 or 3.
+    /// 1, 2 or 3.
     public var scale: Int
-    /// `phone` or `pad`, the idiom catalog renditions and `~iphone`/`~ipad` files are chosen by.
+    /// `phone`, `pad` or `mac`, the idiom catalog renditions and `~iphone`/`~ipad` files are chosen by.
     public var idiom: String
 
     public init(id: String, models: [String], pointWidth: Int, pointHeight: Int, scale: Int, idiom: String) {
@@ -50,7 +50,31 @@ public struct DeviceProfile: Sendable, Equatable {
         .init(id: "ipad-pro-11-m4", models: ["iPad Pro 11\" (M4)"], pointWidth: 834, pointHeight: 1210, scale: 2, idiom: "pad"),
         .init(id: "ipad-pro-12.9", models: ["iPad Pro 12.9\"", "iPad Air 13\""], pointWidth: 1024, pointHeight: 1366, scale: 2, idiom: "pad"),
         .init(id: "ipad-pro-13-m4", models: ["iPad Pro 13\" (M4)"], pointWidth: 1032, pointHeight: 1376, scale: 2, idiom: "pad"),
+        // Mac screens at their default ("looks like") size, from Apple's specifications: a 2560×1664
+        // MacBook Air 13" looks like 1470×956; 3024×1964 and 3456×2234 MacBook Pros are exact 2x;
+        // a 5120×2880 27" 5K display (Studio Display, iMac 27" 5K) is 2560×1440 at 2x; a 1080p
+        // display (the usual GNUstep desktop) is 1x.
+        .init(id: "macbook-air-13", models: ["MacBook Air 13\" (M2)", "MacBook Air 13\" (M3)", "MacBook Air 13\" (M4)"],
+              pointWidth: 1470, pointHeight: 956, scale: 2, idiom: "mac"),
+        .init(id: "macbook-pro-14", models: ["MacBook Pro 14\""], pointWidth: 1512, pointHeight: 982, scale: 2, idiom: "mac"),
+        .init(id: "macbook-pro-16", models: ["MacBook Pro 16\""], pointWidth: 1728, pointHeight: 1117, scale: 2, idiom: "mac"),
+        .init(id: "display-5k-27", models: ["Studio Display", "iMac 27\" (5K)"], pointWidth: 2560, pointHeight: 1440, scale: 2, idiom: "mac"),
+        .init(id: "display-1080p", models: ["1080p display"], pointWidth: 1920, pointHeight: 1080, scale: 1, idiom: "mac"),
     ]
+
+    /// The profile for a bundle when no device is given: the largest current iPhone for UIKit
+    /// apps, a 14" MacBook Pro for macOS apps, a 1080p display at 1x for GNUstep apps; with the
+    /// reason, for the report.
+    public static func defaultFor(platform: String?, appKit: Bool) -> (profile: DeviceProfile, reason: String) {
+        let platform = platform?.lowercased() ?? ""
+        if platform == "gnustep" {
+            return (named("display-1080p")!, "a GNUstep app: a 1080p desktop display")
+        }
+        if appKit || platform.contains("mac") {
+            return (named("macbook-pro-14")!, "a macOS app: a 14\" MacBook Pro")
+        }
+        return (.default, "the largest current iPhone")
+    }
 
     /// The largest current iPhone.
     public static let `default` = builtIn.first { $0.id == "iphone-17-pro-max" }!

@@ -45,6 +45,7 @@ public final class AnalyzeJSONReport {
         w.field("schemaVersion", 1)
         w.key("device")
         Self.writeDevice(result.device, &w)
+        w.field("deviceReason", result.deviceReason)
         w.key("inputs")
         w.beginObject()
         w.field("bundles", strings: result.bundleNames)

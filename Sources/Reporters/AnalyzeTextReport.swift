@@ -26,7 +26,8 @@ public enum AnalyzeTextReport {
         out += "app      \(result.bundleNames.first ?? "?") (\(result.inventoryImages) images in the inventory)\n"
         for warning in result.warnings where warning.source == "bundle" { out += "         warning: \(warning.message)\n" }
         let d = result.device
-        out += "device   \(d.id): \(d.models.joined(separator: ", ")); \(d.pointWidth)×\(d.pointHeight) pt @\(d.scale)x, \(d.idiom)\n"
+        out += "device   \(d.id): \(d.models.joined(separator: ", ")); \(d.pointWidth)×\(d.pointHeight) pt @\(d.scale)x, \(d.idiom)"
+        out += (result.deviceReason.map { " (\($0))" } ?? "") + "\n"
         for log in result.logs {
             let s = log.summary
             var line = "log      \(log.path): \(s.hits) hits in \(s.lines) lines; "

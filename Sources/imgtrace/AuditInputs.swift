@@ -56,10 +56,10 @@ struct AuditInputs: ParsableArguments {
         if let failOn { settings.failOn = failOn == .never ? nil : Severity(rawValue: failOn.rawValue) }
         if let launchEnd { settings.launchEnd = launchEnd }
         if let minLoads { settings.budgets.minLaunchLoads = minLoads }
-        let profile = try chooseDevice(settings)
         do {
             var inventory = try readInventory()
             inventory.junk.sort()
+            let (profile, reason) = try chooseDevice(settings, inventory)
             let auditor = LaunchAuditor(inventory: inventory, device: profile, config: settings)
             let options = TraceOptions(launchEndPattern: settings.launchEnd)
             for (index, log) in logs.enumerated() {
@@ -69,7 +69,9 @@ struct AuditInputs: ParsableArguments {
                 }
                 auditor.endLog(summary)
             }
-            return (auditor.finish(), settings)
+            var result = auditor.finish()
+            result.deviceReason = reason
+            return (result, settings)
         } catch let error as InputError {
             throw failInput(error)
         }
@@ -85,13 +87,18 @@ struct AuditInputs: ParsableArguments {
         }
     }
 
-    private func chooseDevice(_ settings: AuditConfig) throws -> DeviceProfile {
-        if let device { return DeviceProfile.named(device)! }
-        guard let name = settings.device else { return .default }
+    /// `--device`, else the config's device, else one chosen from the app's platform (with why).
+    private func chooseDevice(_ settings: AuditConfig, _ inventory: BundleInventory) throws -> (DeviceProfile, String?) {
+        if let device { return (DeviceProfile.named(device)!, nil) }
+        guard let name = settings.device else {
+            let app = inventory.bundles.first { $0.kind != .systemImages }
+            let chosen = DeviceProfile.defaultFor(platform: app?.info?.platform, appKit: app?.usesAppKitNames ?? false)
+            return (chosen.profile, "chosen for \(chosen.reason); --device overrides")
+        }
         guard let profile = DeviceProfile.named(name) else {
             throw failInput(InputError(path: config ?? ConfigFile.defaultName, reason: "unknown device `\(name)`; `imgtrace devices` lists them"))
         }
-        return profile
+        return (profile, nil)
     }
 
     private func readInventory() throws -> BundleInventory {

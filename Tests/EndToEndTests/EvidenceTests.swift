@@ -138,3 +138,30 @@ final class WarningsEverywhereTests: XCTestCase {
         XCTAssertTrue(none.stdoutText.contains("the app ships no image at all"), none.stdoutText)
     }
 }
+
+/// Desktop apps are judged against a desktop screen unless a device is named.
+final class DeviceChoiceTests: XCTestCase {
+    private func device(_ arguments: [String]) throws -> (id: String?, reason: String?) {
+        let result = try BinaryRunner.run(arguments + ["--format", "json", "--fail-on", "never"])
+        let doc = try XCTUnwrap(JSONSerialization.jsonObject(with: result.stdout) as? [String: Any], result.stderr)
+        return ((doc["device"] as? [String: Any])?["id"] as? String, doc["deviceReason"] as? String)
+    }
+
+    func testTheDefaultDeviceFollowsThePlatform() throws {
+        let example = Corpus.packageRoot.appendingPathComponent("Examples")
+        let ios = try device(["analyze", example.appendingPathComponent("launch.log").path, "--bundle", example.appendingPathComponent("SampleApp.app").path])
+        XCTAssertEqual(ios.id, "iphone-17-pro-max")
+        XCTAssertEqual(ios.reason, "chosen for the largest current iPhone; --device overrides")
+        guard let corpus = Corpus.root?.appendingPathComponent("e2e/gridlock") else { throw XCTSkip(Corpus.missingMessage) }
+        let gnustep = ["analyze", corpus.appendingPathComponent("b-gridlock-gdb-po-silent.txt").path,
+                       "--bundle", corpus.appendingPathComponent("Gridlock.app").path]
+        XCTAssertEqual(try device(gnustep).id, "display-1080p")
+        let named = try device(gnustep + ["--device", "macbook-pro-14"])
+        XCTAssertEqual(named.id, "macbook-pro-14")
+        XCTAssertNil(named.reason, "a named device needs no reason")
+        let devices = try BinaryRunner.run(["devices"]).stdoutText
+        for id in ["macbook-air-13", "macbook-pro-14", "macbook-pro-16", "display-5k-27", "display-1080p"] {
+            XCTAssertTrue(devices.contains(id), id)
+        }
+    }
+}
