@@ -57,6 +57,9 @@ public struct PhaseMetrics: Sendable, Equatable {
     public var unreadable = 0
     /// The largest decoded size of one image.
     public var largestImageDecodedBytes = 0
+    /// Of `images` and `decodedBytes`, the part in `--system-images` folders: the toolkit's, not the app's.
+    public var systemImages = 0
+    public var systemDecodedBytes = 0
 
     public init() {}
 }

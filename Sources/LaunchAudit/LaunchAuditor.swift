@@ -16,6 +16,8 @@ public final class LaunchAuditor {
     public let device: DeviceProfile
     public let config: AuditConfig
     public let inventory: BundleInventory
+    /// `--system-images` folders: the toolkit's images, told apart from the app's in figures and findings.
+    private let systemBundles: Set<String>
     private let resolver: NameResolver
 
     private struct Key: Hashable {
@@ -40,6 +42,7 @@ public final class LaunchAuditor {
 
     public init(inventory: BundleInventory, device: DeviceProfile, config: AuditConfig = AuditConfig()) {
         self.inventory = inventory
+        systemBundles = Set(inventory.bundles.filter { $0.kind == .systemImages }.map(\.id))
         self.device = device
         self.config = config
         resolver = NameResolver(inventory: inventory, device: device)
@@ -157,6 +160,10 @@ public final class LaunchAuditor {
             m.decodedBytes = m.decodedBytes.addingSaturating(image.decodedBytes ?? 0)
             m.bytesOnDisk = m.bytesOnDisk.addingSaturating(image.bytesOnDisk)
             m.largestImageDecodedBytes = max(m.largestImageDecodedBytes, image.decodedBytes ?? 0)
+            if systemBundles.contains(image.bundle) {
+                m.systemImages += 1
+                m.systemDecodedBytes = m.systemDecodedBytes.addingSaturating(image.decodedBytes ?? 0)
+            }
         }
         return m
     }
@@ -179,8 +186,13 @@ public final class LaunchAuditor {
         let context = RuleContext(device: device, config: config, inventory: inventory,
                                   uses: uses.filter { $0.launchLoads > 0 }, unreadable: hits, logs: logs)
         var findings: [Finding] = []
+        // Images in --system-images folders are the toolkit's: findings only about them are notes.
+        let systemImages = Set(inventory.images.filter { systemBundles.contains($0.bundle) }.map(\.id))
         for rule in Rules.all where !config.ignore.rules.contains(rule.id) {
             for var finding in rule.check(context) {
+                if !finding.assets.isEmpty, finding.assets.allSatisfy(systemImages.contains), finding.severity < .note {
+                    finding.severity = .note
+                }
                 if let severity = config.severities[finding.rule] { finding.severity = severity }
                 if !isIgnored(finding) { findings.append(finding) }
             }
@@ -195,7 +207,6 @@ public final class LaunchAuditor {
         }
         let top = inventory.bundles.filter { $0.kind != .systemImages }.map(\.name)
         var warnings = inventory.warnings.map { AuditWarning(source: "bundle", message: $0) }
-        let systemBundles = Set(inventory.bundles.filter { $0.kind == .systemImages }.map(\.id))
         if !inventory.images.contains(where: { !systemBundles.contains($0.bundle) }) {
             warnings.append(AuditWarning(source: "bundle", message: "the app ships no image at all: check that --bundle names the built app (symbolic links are followed in folders, not in archives)"))
         }

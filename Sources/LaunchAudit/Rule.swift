@@ -46,6 +46,12 @@ public struct RuleContext: Sendable {
         return !bundle.usesAppKitNames
     }
 
+    /// Whether the app does not ship the image: it is in a `--system-images` folder (the
+    /// toolkit's own pictures), so its findings are the toolkit's, not the app's.
+    public func isSystem(_ image: BundleImage) -> Bool {
+        inventory.bundles.contains { $0.id == image.bundle && $0.kind == .systemImages }
+    }
+
     /// Launch uses grouped by the image they resolved to, in a stable order.
     public var usesByImage: [(image: BundleImage, uses: [NameUse])] {
         var groups: [String: (BundleImage, [NameUse])] = [:]

@@ -174,6 +174,8 @@ public final class AnalyzeJSONReport {
         w.field("repeated", m.repeated)
         w.field("unreadable", m.unreadable)
         w.field("largestImageDecodedBytes", m.largestImageDecodedBytes)
+        w.field("systemImages", m.systemImages)
+        w.field("systemDecodedBytes", m.systemDecodedBytes)
         w.endObject()
     }
 

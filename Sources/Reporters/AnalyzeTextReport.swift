@@ -89,6 +89,9 @@ public enum AnalyzeTextReport {
         var out = "\(title)\n"
         out += "  loads       \(m.loads) (\(plural(m.names, "name")), \(m.repeated) repeated lookups)\n"
         out += "  images      \(m.images): \(kibibytes(m.decodedBytes)) decoded, \(kibibytes(m.bytesOnDisk)) on disk\n"
+        if m.systemImages > 0 {
+            out += "              of which \(m.systemImages) system image\(m.systemImages == 1 ? "" : "s") (\(kibibytes(m.systemDecodedBytes)) decoded): the toolkit's, not the app's\n"
+        }
         out += "  missing     \(m.missing)\n"
         if m.unreadable > 0 { out += "  unreadable  \(plural(m.unreadable, "hit")) without a name\n" }
         return out

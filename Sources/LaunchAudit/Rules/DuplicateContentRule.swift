@@ -36,7 +36,9 @@ public enum DuplicateContentRule: AuditRule {
             let identity = images.map(\.id).sorted().joined(separator: "|") + "|" + names.sorted().joined(separator: "|")
             return Finding(rule: id, severity: defaultSeverity, identity: identity, device: context.device.id,
                            message: "\(shown) load the same content (\(pixelText(images[0])), \(kibibytes(decoded)) decoded) under \(Set(names).count) names",
-                           fix: images.count > 1 ? "Ship the picture once and use one name for it." : "Use one spelling of the name so it is cached once.",
+                           fix: images.allSatisfy(context.isSystem)
+                               ? "These are the toolkit's own images, not the app's: nothing to ship differently; if the app asks for both names itself, use one."
+                               : images.count > 1 ? "Ship the picture once and use one name for it." : "Use one spelling of the name so it is cached once.",
                            names: names, assets: images.map(\.id), paths: images.map(\.path), lines: uses.flatMap(\.launchLines),
                            values: ["names": .int(Set(names).count), "decodedBytes": .int(decoded)], cost: cost,
                            occurrences: uses.reduce(0) { $0 + $1.launchLoads })
