@@ -13,6 +13,9 @@ public struct AuditConfig: Sendable, Equatable {
     public var severities: [String: Severity] = [:]
     /// How much a metric may grow over the baseline before it fails the run.
     public var baselineTolerance = BaselineTolerance()
+    /// The launch figures of the baseline a run is compared with (`analyze --baseline`); set by
+    /// the caller, never read from the config file.
+    public var baselineLaunch: PhaseMetrics?
 
     public init() {}
 

@@ -23,7 +23,7 @@ public enum Rules {
         MissingImageRule.self, RepeatedLoadRule.self, UncachedRepeatRule.self, DuplicateContentRule.self,
         OversizedPixelsRule.self, OversizedMemoryRule.self, LargeFileRule.self, ScaleMismatchRule.self,
         LooseImageRule.self, BundleJunkRule.self, TraceUnreadableRule.self, NoEvidenceRule.self,
-        BudgetExceededRule.self,
+        BudgetExceededRule.self, BaselineRegressionRule.self,
     ]
 
     public static func named(_ id: String) -> (any AuditRule.Type)? { all.first { $0.id == id } }
@@ -38,6 +38,8 @@ public struct RuleContext: Sendable {
     public var uses: [NameUse]
     public var unreadable: [UnreadableHits]
     public var logs: [LogReport]
+    /// Figures over all logs together.
+    public var metrics: AuditMetrics
 
     /// Whether the image is judged by UIKit's rules (scale variants, app thinning); AppKit
     /// and system images pick representations at draw time and ship no thinning.

@@ -40,6 +40,8 @@ public struct RuleExample: Sendable {
     public var minLaunchLoads: Int?
     /// The example config's `budgets.maxLaunchImages`.
     public var maxLaunchImages: Int?
+    /// Launch images of the baseline the example is compared with.
+    public var baselineImages: Int?
 
     public var summary: String
     public var images: [Image]
@@ -50,7 +52,8 @@ public struct RuleExample: Sendable {
     public var fires: Bool
 
     public init(_ summary: String, images: [Image], loads: [Load], junk: [String] = [], minLaunchLoads: Int? = nil,
-                maxLaunchImages: Int? = nil, fires: Bool) {
+                maxLaunchImages: Int? = nil, baselineImages: Int? = nil, fires: Bool) {
+        self.baselineImages = baselineImages
         self.minLaunchLoads = minLaunchLoads
         self.maxLaunchImages = maxLaunchImages
         self.summary = summary
@@ -113,6 +116,14 @@ public struct RuleExample: Sendable {
         var config = AuditConfig()
         config.budgets.minLaunchLoads = minLaunchLoads
         config.budgets.maxLaunchImages = maxLaunchImages
+        if let baselineImages {
+            var launch = PhaseMetrics()
+            launch.images = baselineImages
+            launch.loads = Int.max / 2
+            launch.decodedBytes = Int.max / 2
+            launch.bytesOnDisk = Int.max / 2
+            config.baselineLaunch = launch
+        }
         let auditor = LaunchAuditor(inventory: inventory, device: device, config: config)
         auditor.beginLog("example.log")
         var summary = TraceSummary()

@@ -17,7 +17,7 @@ public struct Baseline: Equatable {
     public var findings: [Entry]
 
     /// Rules whose findings a baseline never accepts: they fail every run they appear in.
-    public static let alwaysJudged: Set<String> = [NoEvidenceRule.id, BudgetExceededRule.id]
+    public static let alwaysJudged: Set<String> = [NoEvidenceRule.id, BudgetExceededRule.id, BaselineRegressionRule.id]
 
     public init(_ result: AuditResult) {
         device = result.device.id
@@ -37,7 +37,9 @@ public struct Baseline: Equatable {
         var out = "{\n  \"schemaVersion\": 1,\n  \"kind\": \"imgtrace-baseline\",\n"
         out += "  \"device\": " + Self.quoted(device) + ",\n  \"launch\": {"
         out += Self.figures(launch).map { "\"\($0.0)\": \($0.1)" }.joined(separator: ", ") + "},\n  \"findings\": ["
-        out += findings.isEmpty ? "" : "\n" + findings.map { entry in
+        // Budget, evidence and regression findings are judged afresh every run: none is recorded.
+        let recorded = findings.filter { !Self.alwaysJudged.contains($0.rule) }
+        out += recorded.isEmpty ? "" : "\n" + recorded.map { entry in
             "    {\"fingerprint\": \(Self.quoted(entry.fingerprint)), \"rule\": \(Self.quoted(entry.rule)), "
                 + "\"severity\": \(Self.quoted(entry.severity)), \"message\": \(Self.quoted(entry.message))}"
         }.joined(separator: ",\n") + "\n  "
@@ -101,15 +103,6 @@ public struct Baseline: Equatable {
     }
 }
 
-/// A launch figure that got worse than the baseline allows.
-public struct MetricRegression: Equatable {
-    public var metric: String
-    public var before: Int
-    public var after: Int
-    /// The largest value the tolerance allows.
-    public var allowed: Int
-}
-
 /// A result (or a second baseline) measured against a baseline.
 public struct BaselineComparison {
     /// Findings whose fingerprint the baseline lacks, in report order.
@@ -124,11 +117,16 @@ public struct BaselineComparison {
     /// The fail level the comparison was made with; nil (`--fail-on never`) never fails.
     public var failOn: Severity?
 
-    /// New failing findings, or worse figures (errors by nature), unless nothing ever fails.
-    public var fails: Bool { failOn != nil && (!failingNew.isEmpty || !regressions.isEmpty) }
+    /// Whether worse figures fail by themselves: when two baselines are compared. An audit
+    /// carries them as `baseline-regression` findings, which fail (or are ignored) like any other.
+    private var regressionsFail = true
+
+    /// New failing findings, or worse figures, unless nothing ever fails (`--fail-on never`).
+    public var fails: Bool { failOn != nil && (!failingNew.isEmpty || (regressionsFail && !regressions.isEmpty)) }
 
     public init(baseline: Baseline, result: AuditResult, tolerance: AuditConfig.BaselineTolerance) {
         self.init(old: baseline, new: Baseline(result), failOn: result.failOn, tolerance: tolerance)
+        regressionsFail = false
     }
 
     public init(old: Baseline, new: Baseline, failOn: Severity?, tolerance: AuditConfig.BaselineTolerance) {
@@ -142,19 +140,7 @@ public struct BaselineComparison {
             guard let failOn, let severity = Severity(rawValue: entry.severity) else { return false }
             return severity <= failOn
         }
-        func fraction(_ value: Int, _ allowance: Double) -> Int {
-            let limit = Double(value) * (1 + allowance)
-            return Int(saturating: limit.rounded(.down))
-        }
-        let checks: [(String, Int, Int, Int)] = [
-            ("launch.decodedBytes", old.launch.decodedBytes, new.launch.decodedBytes, fraction(old.launch.decodedBytes, tolerance.launchDecodedBytes)),
-            ("launch.bytesOnDisk", old.launch.bytesOnDisk, new.launch.bytesOnDisk, fraction(old.launch.bytesOnDisk, tolerance.launchBytesOnDisk)),
-            ("launch.images", old.launch.images, new.launch.images, old.launch.images.addingSaturating(tolerance.launchImages)),
-            ("launch.loads", old.launch.loads, new.launch.loads, old.launch.loads.addingSaturating(tolerance.launchLoads)),
-        ]
-        regressions = checks.compactMap { name, before, after, allowed in
-            after > allowed ? MetricRegression(metric: name, before: before, after: after, allowed: allowed) : nil
-        }
+        regressions = BaselineRegressionRule.regressions(old: old.launch, new: new.launch, tolerance: tolerance)
     }
 
     /// The comparison for people: what is new, what is fixed, which figures got worse.

@@ -50,7 +50,9 @@ struct AnalyzeCommand: ParsableCommand {
         let prior = try baseline.map { path in
             do { return try Baseline.load(path: path) } catch let error as InputError { throw failInput(error) }
         }
-        let (result, settings) = try inputs.audit { load, log, resolution in json?.add(load, log: log, resolution: resolution) }
+        let (result, settings) = try inputs.audit(baselineLaunch: prior?.launch) { load, log, resolution in
+            json?.add(load, log: log, resolution: resolution)
+        }
         let comparison = prior.map { BaselineComparison(baseline: $0, result: result, tolerance: settings.baselineTolerance) }
         // Files first: stdout is written last, so a failure leaves no report half-printed.
         for report in reports {

@@ -51,8 +51,11 @@ struct AuditInputs: ParsableArguments {
 
     /// Reads the config, the bundle and every log, calling `onLoad` with each load as it streams
     /// by (log index and resolution), and returns the result with the settings used.
-    func audit(onLoad: @escaping (ImageLoad, Int, Resolution?) -> Void = { _, _, _ in }) throws -> (AuditResult, AuditConfig) {
+    /// `baselineLaunch`: the figures of the baseline the run is compared with, for `baseline-regression`.
+    func audit(baselineLaunch: PhaseMetrics? = nil,
+               onLoad: @escaping (ImageLoad, Int, Resolution?) -> Void = { _, _, _ in }) throws -> (AuditResult, AuditConfig) {
         var settings = try loadConfig()
+        settings.baselineLaunch = baselineLaunch
         if let failOn { settings.failOn = failOn == .never ? nil : Severity(rawValue: failOn.rawValue) }
         if let launchEnd { settings.launchEnd = launchEnd }
         if let minLoads { settings.budgets.minLaunchLoads = minLoads }

@@ -112,6 +112,14 @@ final class EvidenceTests: XCTestCase {
         XCTAssertEqual(try BinaryRunner.run(["baseline", "write", example, "--bundle", app, "--output", new]).status, 0)
         XCTAssertEqual(try BinaryRunner.run(["baseline", "compare", old, new]).status, 1, "the new launch is worse")
         XCTAssertEqual(try BinaryRunner.run(["baseline", "compare", old, new, "--fail-on", "never"]).status, 0)
+        // In an audit the worse figures are `baseline-regression` findings: in SARIF, and ignorable.
+        let sarif = try BinaryRunner.run(["analyze", example, "--bundle", app, "--baseline", old, "--format", "sarif"])
+        XCTAssertEqual(sarif.status, 1)
+        XCTAssertTrue(sarif.stdoutText.contains("\"ruleId\":\"baseline-regression\""), "SARIF carries the regression")
+        let config = temp.appendingPathComponent("ignore.yml")
+        try Data("ignore:\n  rules: [baseline-regression]\n".utf8).write(to: config)
+        let ignored = try BinaryRunner.run(["analyze", example, "--bundle", app, "--baseline", old, "--config", config.path])
+        XCTAssertEqual(ignored.status, 0, ignored.stdoutText)
     }
 }
 

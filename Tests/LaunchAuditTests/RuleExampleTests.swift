@@ -25,7 +25,7 @@ final class RuleExampleTests: XCTestCase {
         // DESIGN.md's table, and the policy rules: missing evidence and budgets are findings too.
         XCTAssertEqual(ids, ["missing-image", "repeated-load", "uncached-repeat", "duplicate-content", "oversized-pixels",
                              "oversized-memory", "large-file", "scale-mismatch", "loose-image", "bundle-junk", "trace-unreadable",
-                             "no-evidence", "budget-exceeded"])
+                             "no-evidence", "budget-exceeded", "baseline-regression"])
     }
 
     func testRepeatedLoadBecomesAWarningAtTheThresholdAndCostsNothing() throws {

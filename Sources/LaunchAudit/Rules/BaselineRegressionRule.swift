@@ -1,0 +1,51 @@
+import AppBundle
+
+/// A launch figure worse than the baseline allows (`analyze --baseline`): a finding like any
+/// other, so `--fail-on`, ignores, severities and every report format treat it alike.
+public enum BaselineRegressionRule: AuditRule {
+    public static let id = "baseline-regression"
+    public static let summary = "A launch figure (decoded bytes, bytes on disk, images, loads) worse than the baseline allows with the config's `baseline:` tolerances."
+    public static let defaultSeverity = Severity.error
+    public static let parameters = "`--baseline FILE`; `baseline:` tolerances launchDecodedBytes and launchBytesOnDisk (fractions, 0.05), launchImages and launchLoads (counts, 0)"
+    public static let examples: [RuleExample] = [
+        RuleExample("one image more than the baseline", images: [.init("a@3x.png", 60, 60), .init("b@3x.png", 60, 60)],
+                    loads: [.named("a"), .named("b")], baselineImages: 1, fires: true),
+        RuleExample("as many images as the baseline", images: [.init("a@3x.png", 60, 60)], loads: [.named("a")], baselineImages: 1, fires: false),
+    ]
+
+    public static func check(_ context: RuleContext) -> [Finding] {
+        guard let old = context.config.baselineLaunch else { return [] }
+        return regressions(old: old, new: context.metrics.launch, tolerance: context.config.baselineTolerance).map { regression in
+            Finding(rule: id, severity: defaultSeverity, identity: regression.metric, device: context.device.id,
+                    message: "`\(regression.metric)` is worse than the baseline: \(regression.before) → \(regression.after) (allowed up to \(regression.allowed))",
+                    fix: "Find what the launch added since the baseline; if the growth is intended, write a new baseline (`imgtrace baseline write`) or widen the `baseline:` tolerance.",
+                    values: ["metric": .string(regression.metric), "before": .int(regression.before), "after": .int(regression.after),
+                             "allowed": .int(regression.allowed)],
+                    cost: regression.metric.hasSuffix("Bytes") || regression.metric.hasSuffix("OnDisk") ? max(0, regression.after - regression.before) : 0,
+                    occurrences: 1)
+        }
+    }
+
+    /// The figures of `new` beyond what `old` and the tolerances allow, in a fixed order.
+    public static func regressions(old: PhaseMetrics, new: PhaseMetrics, tolerance: AuditConfig.BaselineTolerance) -> [MetricRegression] {
+        func fraction(_ value: Int, _ allowance: Double) -> Int { Int(saturating: (Double(value) * (1 + allowance)).rounded(.down)) }
+        let checks: [(String, Int, Int, Int)] = [
+            ("launch.decodedBytes", old.decodedBytes, new.decodedBytes, fraction(old.decodedBytes, tolerance.launchDecodedBytes)),
+            ("launch.bytesOnDisk", old.bytesOnDisk, new.bytesOnDisk, fraction(old.bytesOnDisk, tolerance.launchBytesOnDisk)),
+            ("launch.images", old.images, new.images, old.images.addingSaturating(tolerance.launchImages)),
+            ("launch.loads", old.loads, new.loads, old.loads.addingSaturating(tolerance.launchLoads)),
+        ]
+        return checks.compactMap { name, before, after, allowed in
+            after > allowed ? MetricRegression(metric: name, before: before, after: after, allowed: allowed) : nil
+        }
+    }
+}
+
+/// A launch figure that got worse than the baseline allows.
+public struct MetricRegression: Equatable, Sendable {
+    public var metric: String
+    public var before: Int
+    public var after: Int
+    /// The largest value the tolerance allows.
+    public var allowed: Int
+}
