@@ -37,6 +37,23 @@ public enum TextSniffer {
         return nil
     }
 
+    /// Text files that are plainly something else by their name: source, documents, data.
+    /// (`.txt` and `.log`, and names without an extension, are what logs are saved as.)
+    private static let notLogExtensions: [String: String] = [
+        "md": "a Markdown document", "markdown": "a Markdown document", "json": "a JSON document",
+        "yml": "a YAML document", "yaml": "a YAML document", "xml": "an XML document", "html": "an HTML page",
+        "plist": "a property list", "strings": "a strings file", "xib": "an Interface Builder document",
+        "storyboard": "an Interface Builder document", "swift": "Swift source", "m": "Objective-C source",
+        "mm": "Objective-C++ source", "h": "a C header", "c": "C source", "py": "Python source", "sh": "a shell script",
+    ]
+
+    /// What a text file is by its name when that is plainly not a log, with what to do.
+    public static func nonLogDescription(fileName: String) -> String? {
+        guard let dot = fileName.lastIndex(of: "."), dot != fileName.startIndex else { return nil }
+        let ext = fileName[fileName.index(after: dot)...].lowercased()
+        return notLogExtensions[ext].map { "\($0) by its name, not a debugger log (save the debugger's console output as .log or .txt)" }
+    }
+
     /// Bytes that are not part of a well-formed UTF-8 sequence (a sequence cut by the prefix's end counts as well-formed).
     static func invalidUTF8Bytes(_ bytes: UnsafeRawBufferPointer) -> Int {
         var invalid = 0, i = 0

@@ -43,6 +43,9 @@ public enum TraceReader {
     static func read(contentsOf path: String, options: TraceOptions, chunkSize: Int,
                      onLoad: ((ImageLoad) throws -> Void)?) throws -> TraceSummary {
         let file = try ChunkedFile(path: path, chunkSize: chunkSize)
+        if path != ChunkedFile.standardInput, let what = TextSniffer.nonLogDescription(fileName: PathText.lastComponent(path)) {
+            throw InputError(path: path, reason: "is \(what)")
+        }
         var parser = try TraceParser(options: options, emit: onLoad)
         var splitter = LineSplitter()
         var total = 0

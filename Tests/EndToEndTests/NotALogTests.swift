@@ -24,6 +24,11 @@ final class NotALogTests: XCTestCase {
         XCTAssertEqual(analyze.status, 2)
     }
 
+    func testTextThatIsPlainlyNotALogByItsName() throws {
+        XCTAssertTrue(try refusal(Corpus.packageRoot.appendingPathComponent("README.md").path).contains("a Markdown document"))
+        XCTAssertTrue(try refusal(Corpus.packageRoot.appendingPathComponent("Package.swift").path).contains("Swift source"))
+    }
+
     func testTheCorpusIpaGivenAsTheLogIsAZipArchive() throws {
         guard let corpus = Corpus.root else { throw XCTSkip(Corpus.missingMessage) }
         let ipa = corpus.appendingPathComponent("bundles/bitbar-reactnative-2023-device-ipa/BitBarSampleApp.ipa")
