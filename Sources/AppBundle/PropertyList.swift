@@ -33,7 +33,13 @@ public indirect enum PlistValue: Equatable, Sendable {
 public enum PropertyList {
     /// Parses `bytes`; errors carry the byte offset for binary plists.
     public static func parse(_ bytes: [UInt8]) throws -> PlistValue {
-        if bytes.starts(with: Array("bplist00".utf8)) {
+        if bytes.starts(with: Array("bplist".utf8)) {
+            // Only version 00 is read, by us: Foundation's own binary reader crashes on hostile
+            // bytes behind other version digits (fuzzing found `bplist0/…`), so it never sees them.
+            guard bytes.starts(with: Array("bplist00".utf8)) else {
+                let version = String(decoding: bytes.dropFirst(6).prefix(2), as: UTF8.self)
+                throw FormatError(offset: 6, reason: "binary plist version `\(version)` is not supported (only bplist00)")
+            }
             return try bytes.withUnsafeBytes { try BinaryPlistParser(ByteReader($0)).parse() }
         }
         let value: Any

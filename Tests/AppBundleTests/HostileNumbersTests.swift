@@ -43,6 +43,18 @@ final class HostileNumbersTests: XCTestCase {
         }
     }
 
+    /// Found by fuzzing: Foundation's binary plist reader crashes (a bad pointer in the Swift
+    /// runtime) on hostile bytes behind a version other than 00, so no such file reaches it.
+    func testBinaryPlistVersionsOtherThan00NeverReachFoundation() throws {
+        var bytes = BinaryPlistWriter.build(.dict([("CFBundleIdentifier", .string("x")), ("CFBundleExecutable", .string("y"))]))
+        for version in ["0/", "0\u{B0}", "15", "16"] {
+            bytes.replaceSubrange(6..<8, with: Array(version.utf8).prefix(2))
+            XCTAssertThrowsError(try PropertyList.parse(bytes), version) { error in
+                XCTAssertEqual((error as? FormatError)?.offset, 6)
+            }
+        }
+    }
+
     func testAContainerHoldingItselfIsACycle() {
         XCTAssertThrowsError(try PropertyList.parse(BinaryPlistWriter.build([.array([0])])))
     }
