@@ -15,7 +15,7 @@ import Darwin
 /// in the log reach the resolver, the rules and every report format.
 enum Pipeline {
     /// A small app with a catalog, loose files with scale variants, a huge image and a nib.
-    nonisolated(unsafe) static let inventory: BundleInventory = {
+    static let inventory: BundleInventory = {
         let tree = MemoryTree([
             "Info.plist": Seeds.infoPlist,
             "Assets.car": Seeds.catalogs()[0].bytes,

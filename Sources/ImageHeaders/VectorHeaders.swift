@@ -67,8 +67,7 @@ enum SVGHeader {
         guard let start = PDFHeader.firstIndex(of: Array("<svg".utf8), in: bytes) else { return info }
         var end = start
         while end < bytes.count, bytes[end] != 0x3E { end += 1 }  // >
-        let tag = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
-        let attributes = parseAttributes(tag)
+        let attributes = parseAttributes(UnsafeRawBufferPointer(rebasing: bytes[start..<end]))
         if let w = attributes["width"].flatMap(points), let h = attributes["height"].flatMap(points) {
             (info.pointWidth, info.pointHeight) = (w, h)
         } else if let box = attributes["viewBox"] {
@@ -80,26 +79,32 @@ enum SVGHeader {
         return info
     }
 
-    /// `name="value"` pairs of one tag (either quote).
-    private static func parseAttributes(_ tag: String) -> [String: String] {
+    /// `name="value"` pairs of one tag (either quote), in one forward pass over its bytes:
+    /// scanning back from each `=` was quadratic in a tag with no spaces (found by fuzzing).
+    static func parseAttributes(_ tag: UnsafeRawBufferPointer) -> [String: String] {
+        func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D }
         var result: [String: String] = [:]
-        let chars = Array(tag)
+        let n = tag.count
         var i = 0
-        while i < chars.count {
-            guard chars[i] == "=" else { i += 1; continue }
-            var nameEnd = i
-            while nameEnd > 0, chars[nameEnd - 1] == " " { nameEnd -= 1 }
-            var nameStart = nameEnd
-            while nameStart > 0, !chars[nameStart - 1].isWhitespace { nameStart -= 1 }
-            var j = i + 1
-            while j < chars.count, chars[j] == " " { j += 1 }
-            guard j < chars.count, chars[j] == "\"" || chars[j] == "'" else { i += 1; continue }
-            let quote = chars[j]
-            var k = j + 1
-            while k < chars.count, chars[k] != quote { k += 1 }
-            let name = String(chars[nameStart..<nameEnd])
-            if result[name] == nil { result[name] = String(chars[(j + 1)..<min(k, chars.count)]) }
-            i = k + 1
+        while i < n {
+            while i < n, isSpace(tag[i]) { i += 1 }
+            let nameStart = i
+            while i < n, !isSpace(tag[i]), tag[i] != 0x3D { i += 1 }
+            let nameEnd = i
+            while i < n, isSpace(tag[i]) { i += 1 }
+            guard i < n, tag[i] == 0x3D else { continue }  // a bare word such as `<svg`
+            i += 1
+            while i < n, isSpace(tag[i]) { i += 1 }
+            guard i < n, tag[i] == 0x22 || tag[i] == 0x27 else { continue }
+            let quote = tag[i]
+            i += 1
+            let valueStart = i
+            while i < n, tag[i] != quote { i += 1 }
+            let name = String(decoding: UnsafeRawBufferPointer(rebasing: tag[nameStart..<nameEnd]), as: UTF8.self)
+            if result[name] == nil {
+                result[name] = String(decoding: UnsafeRawBufferPointer(rebasing: tag[valueStart..<i]), as: UTF8.self)
+            }
+            i += 1
         }
         return result
     }

@@ -19,7 +19,7 @@ public protocol AuditRule {
 
 /// Every rule, in the order `imgtrace rules` lists them.
 public enum Rules {
-    public static let all: [any AuditRule.Type] = [
+    nonisolated(unsafe) public static let all: [any AuditRule.Type] = [
         MissingImageRule.self, RepeatedLoadRule.self, UncachedRepeatRule.self, DuplicateContentRule.self,
         OversizedPixelsRule.self, OversizedMemoryRule.self, LargeFileRule.self, ScaleMismatchRule.self,
         LooseImageRule.self, BundleJunkRule.self, TraceUnreadableRule.self, NoEvidenceRule.self,

@@ -115,6 +115,15 @@ final class HostileNumbersTests: XCTestCase {
         XCTAssertEqual(try fine.withUnsafeBytes { try ImageHeaderReader.read($0, fileSize: fine.count) }?.pointHeight, 72)
     }
 
+    func testSVGAttributesAreReadInOnePassWhateverTheSpacing() throws {
+        // Found by fuzzing: `=` signs with no spaces made the attribute scan quadratic.
+        let junk = String(repeating: "n=\"0e300\"F", count: 2000)
+        let svg = Array("<svg\(junk) width = '24pt'\nheight=\"1in\" viewBox=\"0 0 5 5\">".utf8)
+        let info = try svg.withUnsafeBytes { try ImageHeaderReader.read($0, fileSize: svg.count) }
+        XCTAssertEqual(info?.pointWidth, 24)
+        XCTAssertEqual(info?.pointHeight, 72)
+    }
+
     // MARK: Source catalogs
 
     func testImagesetScalesThatAreNotScales() throws {
