@@ -90,6 +90,8 @@ struct TraceParser {
     private var looseBacktrace: (thread: String?, breakpoint: String?, frames: [String])?
     private var looseBacktraceOpen = false
     private var names = NameStatistics()
+    /// Some breakpoint was reported pending (lldb `no locations`, gdb `pending.`).
+    private var anyPending = false
     private var statusCounts = [Int](repeating: 0, count: LoadStatus.allCases.count)
     private var lldbEvidence = 0
     private var gdbEvidence = 0
@@ -580,6 +582,7 @@ struct TraceParser {
     private mutating func markPending(_ id: String, _ pending: Bool) {
         guard let index = breakpointIndex[id] else { return }
         summary.breakpoints[index].pending = pending
+        if pending { anyPending = true }
     }
 
     /// lldb's `WARNING:  Unable to resolve breakpoint to any actual locations.` follows the
@@ -831,8 +834,9 @@ struct TraceParser {
             breakpoint = resolved.breakpoint
             api = resolved.api
         }
-        // A hit proves its breakpoint resolved, whatever the log said when it was set.
-        if let breakpoint, let number = breakpoint.split(separator: ".").first, let index = breakpointIndex[String(number)],
+        // A hit proves its breakpoint resolved, whatever the log said when it was set (checked
+        // only while some breakpoint is pending: this is the per-hit path).
+        if anyPending, let breakpoint, let number = breakpoint.split(separator: ".").first, let index = breakpointIndex[String(number)],
            summary.breakpoints[index].pending {
             summary.breakpoints[index].pending = false
         }
