@@ -55,6 +55,20 @@ final class HostileNumbersTests: XCTestCase {
         }
     }
 
+    /// Found by fuzzing: Foundation leaks on every input it fails to parse, so bytes that
+    /// cannot be a text plist never reach it; real XML and OpenStep plists still do.
+    func testOnlyPlausibleTextPlistsReachFoundation() throws {
+        for junk in ["hello world", "\u{0}\u{1}\u{2}", "", "   // only a comment\n", "x = y;"] {
+            XCTAssertThrowsError(try PropertyList.parse(Array(junk.utf8)), junk) { error in
+                XCTAssertTrue("\(error)".contains("neither bplist00, XML nor OpenStep"), "\(error)")
+            }
+        }
+        let openStep = try PropertyList.parse(Array("/* GNUstep */\n{ ApplicationName = Gridlock; NSIcon = \"Gridlock.tiff\"; }".utf8))
+        XCTAssertEqual(openStep["NSIcon"]?.string, "Gridlock.tiff")
+        let xml = try PropertyList.parse([0xEF, 0xBB, 0xBF] + Array("<?xml version=\"1.0\"?><plist><dict><key>a</key><string>b</string></dict></plist>".utf8))
+        XCTAssertEqual(xml["a"]?.string, "b")
+    }
+
     func testAContainerHoldingItselfIsACycle() {
         XCTAssertThrowsError(try PropertyList.parse(BinaryPlistWriter.build([.array([0])])))
     }
