@@ -184,7 +184,8 @@ public final class LaunchAuditor {
         }
         let hits = unreadable.values.sorted { $0.status < $1.status }
         let context = RuleContext(device: device, config: config, inventory: inventory,
-                                  uses: uses.filter { $0.launchLoads > 0 }, unreadable: hits, logs: logs, metrics: combined)
+                                  uses: uses.filter { $0.launchLoads > 0 }, unreadable: hits, logs: logs, metrics: combined,
+                                  systemBundles: systemBundles)
         var findings: [Finding] = []
         // Images in --system-images folders are the toolkit's: findings only about them are notes.
         let systemImages = Set(inventory.images.filter { systemBundles.contains($0.bundle) }.map(\.id))

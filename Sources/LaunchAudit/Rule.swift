@@ -40,6 +40,8 @@ public struct RuleContext: Sendable {
     public var logs: [LogReport]
     /// Figures over all logs together.
     public var metrics: AuditMetrics
+    /// Ids of the `--system-images` folders (the auditor's set, not rebuilt per question).
+    public var systemBundles: Set<String>
 
     /// Whether the image is judged by UIKit's rules (scale variants, app thinning); AppKit
     /// and system images pick representations at draw time and ship no thinning.
@@ -50,9 +52,7 @@ public struct RuleContext: Sendable {
 
     /// Whether the app does not ship the image: it is in a `--system-images` folder (the
     /// toolkit's own pictures), so its findings are the toolkit's, not the app's.
-    public func isSystem(_ image: BundleImage) -> Bool {
-        inventory.bundles.contains { $0.id == image.bundle && $0.kind == .systemImages }
-    }
+    public func isSystem(_ image: BundleImage) -> Bool { systemBundles.contains(image.bundle) }
 
     /// Launch uses grouped by the image they resolved to, in a stable order.
     public var usesByImage: [(image: BundleImage, uses: [NameUse])] {
