@@ -1,0 +1,117 @@
+/// What the reader counts while it reads: names and their tallies, hits by status, which
+/// debugger's lines it saw, and the first line of each kind of trouble for the warnings.
+struct TraceStatistics {
+    var names = NameStatistics()
+    private var statusCounts = [Int](repeating: 0, count: LoadStatus.allCases.count)
+    private(set) var hits = 0
+    var lldbEvidence = 0
+    var gdbEvidence = 0
+    /// lldb ≤ 16 prints `(type) $N = value`, lldb 17+ `(type) value`.
+    var lldbOld = 0
+    var lldbNew = 0
+    private var invalidNames = 0
+    private var firstInvalidNameLine: Int?
+    private var firstSkipLine: Int?
+    private var firstErrorLine: Int?
+    private var firstErrorDetail: String?
+
+    /// Counts one settled hit.
+    mutating func record(status: LoadStatus, line: Int, detail: String?) {
+        hits += 1
+        statusCounts[Self.index(status)] += 1
+        switch status {
+        case .skipped:
+            if firstSkipLine == nil { firstSkipLine = line }
+        case .error:
+            if firstErrorLine == nil {
+                firstErrorLine = line
+                firstErrorDetail = detail
+            }
+        default:
+            break
+        }
+    }
+
+    /// Counts a delivered name that was not valid UTF-8.
+    mutating func recordInvalidName(line: Int) {
+        invalidNames += 1
+        if firstInvalidNameLine == nil { firstInvalidNameLine = line }
+    }
+
+    var countsByStatus: [LoadStatus: Int] {
+        var out: [LoadStatus: Int] = [:]
+        for status in LoadStatus.allCases { out[status] = statusCounts[Self.index(status)] }
+        return out
+    }
+
+    /// The debugger the lines point to, and its era when the value lines tell.
+    var debugger: (kind: DebuggerKind, version: String?) {
+        let kind: DebuggerKind = lldbEvidence > 0 && lldbEvidence >= gdbEvidence ? .lldb : (gdbEvidence > 0 ? .gdb : .unknown)
+        switch kind {
+        case .lldb:
+            if lldbNew > lldbOld { return (kind, "lldb 17 or newer (Xcode 15+)") }
+            return (kind, lldbOld > 0 ? "lldb 16 or older" : nil)
+        case .gdb: return (kind, "gdb")
+        case .unknown: return (kind, hits > 0 ? "no debugger lines (Xcode console?)" : nil)
+        }
+    }
+
+    @inline(__always) private static func index(_ status: LoadStatus) -> Int {
+        switch status {
+        case .ok: return 0
+        case .nil: return 1
+        case .empty: return 2
+        case .error: return 3
+        case .addressOnly: return 4
+        case .skipped: return 5
+        }
+    }
+
+    // MARK: Warnings
+
+    /// What a user should know about the capture as a whole.
+    func warnings(truncatedAt: Int?, launchEndPattern: String?, launchEndFound: Bool) -> [TraceWarning] {
+        var out: [TraceWarning] = []
+        let counts = countsByStatus
+        let ok = counts[.ok] ?? 0
+        if hits == 0 {
+            out.append(TraceWarning(line: nil, message: "no image loads found: expected the output of a breakpoint action such as `po $arg3` on +[UIImage imageNamed:] (see `imgtrace lldb-script`)"))
+        } else if ok == 0 {
+            out.append(noNameWarning(counts))
+        } else {
+            if let errors = counts[.error], errors > 0 {
+                out.append(TraceWarning(line: firstErrorLine, message: "\(errors) hit\(errors == 1 ? "" : "s") failed: \(firstErrorDetail ?? "the action reported an error")"))
+            }
+            if let addresses = counts[.addressOnly], addresses > 0 {
+                out.append(TraceWarning(line: nil, message: "\(addresses) hit\(addresses == 1 ? "" : "s") printed only an address, not a name"))
+            }
+        }
+        if let skips = counts[.skipped], skips > 0 {
+            out.append(TraceWarning(line: firstSkipLine, message: "\(skips) hit\(skips == 1 ? " was" : "s were") skipped by the debugger: \(skips == 1 ? "its name is" : "their names are") lost and the audit is incomplete"))
+        }
+        if invalidNames > 0 {
+            out.append(TraceWarning(line: firstInvalidNameLine, message: "\(invalidNames) name\(invalidNames == 1 ? "" : "s") contained invalid UTF-8, kept with U+FFFD replacement characters"))
+        }
+        if let truncatedAt {
+            out.append(TraceWarning(line: truncatedAt, message: "the log ends inside a hit (truncated capture)"))
+        }
+        if let launchEndPattern, !launchEndFound {
+            out.append(TraceWarning(line: nil, message: "launch-end pattern `\(launchEndPattern)` never matched: the whole log is treated as launch"))
+        }
+        return out
+    }
+
+    /// Why a log with hits gave no name at all, with the fix when the cause is known.
+    private func noNameWarning(_ counts: [LoadStatus: Int]) -> TraceWarning {
+        if counts[.error] == hits {
+            if let register = ErrorText.undeclaredRegister(firstErrorDetail) {
+                return TraceWarning(line: firstErrorLine, message: "every hit failed: `\(register)` is not a register on this architecture — use `$arg3`")
+            }
+            return TraceWarning(line: firstErrorLine, message: "every hit failed: \(firstErrorDetail ?? "the action reported an error")")
+        }
+        if (counts[.addressOnly] ?? 0) > 0 && (counts[.error] ?? 0) == 0 && (counts[.skipped] ?? 0) == 0 {
+            return TraceWarning(line: nil, message: "every hit printed an address, not a name: the debugger found no object description — print the string with `p (char *)[$arg3 UTF8String]`")
+        }
+        return TraceWarning(line: nil, message: "no hit printed a name")
+    }
+}
