@@ -35,14 +35,15 @@ package struct ZipDirectory {
         var entryCount = Int(try r.u16le(end + 10))
         var directorySize = UInt64(try r.u32le(end + 12))
         var directoryOffset = UInt64(try r.u32le(end + 16))
-        if entryCount == 0xFFFF || directorySize == 0xFFFF_FFFF || directoryOffset == 0xFFFF_FFFF,
-           end >= 20, r.matches(end - 20, "PK\u{06}\u{07}") {
-            let locator = end - 20
-            let zip64End = try u64(r, locator + 8)
-            guard zip64End <= UInt64(r.count - 56), r.matches(Int(zip64End), "PK\u{06}\u{06}") else {
-                throw FormatError(offset: locator, reason: "ZIP64 end record at \(zip64End) is not in the archive")
+        // ZIPFoundation takes the ZIP64 end record from its fixed place right before the locator
+        // whenever both are there, whatever the 32-bit fields say: vet exactly that record.
+        if end > 76, r.matches(end - 20, "PK\u{06}\u{07}"), r.matches(end - 76, "PK\u{06}\u{06}"),
+           try r.u16le(end - 76 + 14) >= 45 {
+            let at = end - 76
+            let pointer = try u64(r, end - 20 + 8)
+            guard pointer == UInt64(at) else {
+                throw FormatError(offset: end - 20, reason: "ZIP64 locator points at \(pointer), but the ZIP64 end record is at \(at)")
             }
-            let at = Int(zip64End)
             let count64 = try u64(r, at + 32)
             guard count64 <= UInt64(r.count / 46) else {
                 throw FormatError(offset: at + 32, reason: "ZIP64 end record claims \(count64) entries, more than the archive can hold")

@@ -216,6 +216,29 @@ final class HostileNumbersTests: XCTestCase {
         XCTAssertTrue(found.warnings.contains { $0.hasPrefix("c.png: symbolic link") }, "\(found.warnings)")
     }
 
+    /// ZIPFoundation takes a ZIP64 end record found right before its locator as the truth, and
+    /// converts its directory offset with a trapping conversion (found by fuzzing).
+    func testZIP64EndRecordIsVettedAsZIPFoundationReadsIt() throws {
+        let png = ImageWriter.png(width: 10, height: 10)
+        let plain = ZipWriter.zip([("Payload/App.app/a.png", png)])
+        // An honest ZIP64 end record reads like the plain archive.
+        XCTAssertEqual(try inventory(ofZip: ZipWriter.withZIP64End(plain)).images.map(\.path), ["a.png"])
+        // A directory offset past Int64.max (and any past the end) is refused with the offset.
+        // Whether or not the 32-bit fields of the end record say to look for it.
+        for offset: UInt64 in [0xFFFF_FFFF_FFFF_FFFF, 1 << 63, 1 << 40] {
+            for keep in [false, true] {
+                XCTAssertThrowsError(try inventory(ofZip: ZipWriter.withZIP64End(plain, offset: offset, keepEndFields: keep))) { error in
+                    XCTAssertTrue("\(error)".contains("central directory"), "\(error)")
+                }
+            }
+        }
+        XCTAssertThrowsError(try inventory(ofZip: ZipWriter.withZIP64End(plain, count: 1 << 62)))
+        // A locator that points somewhere else than the record ZIPFoundation will read.
+        XCTAssertThrowsError(try inventory(ofZip: ZipWriter.withZIP64End(plain, locatorPointer: 3))) { error in
+            XCTAssertTrue("\(error)".contains("locator"), "\(error)")
+        }
+    }
+
     func testDirectoryCountsAndOffsetsThatLie() {
         let png = ImageWriter.png(width: 10, height: 10)
         var zip = ZipWriter.zip([("Payload/App.app/a.png", png)])

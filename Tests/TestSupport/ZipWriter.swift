@@ -54,6 +54,28 @@ public enum ZipWriter {
         out += le32(UInt32(central.count)) + le32(centralOffset) + le16(0)
         return out
     }
+
+    /// The archive `zip` (as `zip(_:)` writes it) with a ZIP64 end record and locator put before
+    /// its end record, the way ZIP64 writers do. `offset` and `count` default to the archive's
+    /// real directory; `locatorPointer` to where the record really is. `keepEndFields` leaves the
+    /// end record's 32-bit fields as they were instead of all-ones.
+    public static func withZIP64End(_ zip: [UInt8], count: UInt64? = nil, offset: UInt64? = nil, locatorPointer: UInt64? = nil,
+                                    keepEndFields: Bool = false) -> [UInt8] {
+        let end = zip.count - 22
+        func u16(_ at: Int) -> UInt64 { UInt64(zip[at]) | UInt64(zip[at + 1]) << 8 }
+        func u32(_ at: Int) -> UInt64 { u16(at) | u16(at + 2) << 16 }
+        let realCount = u16(end + 10), realSize = u32(end + 12), realOffset = u32(end + 16)
+        var out = Array(zip[..<end])
+        out += le32(0x0606_4B50) + le64(44) + le16(45) + le16(45) + le32(0) + le32(0)
+        out += le64(count ?? realCount) + le64(count ?? realCount) + le64(realSize) + le64(offset ?? realOffset)
+        out += le32(0x0706_4B50) + le32(0) + le64(locatorPointer ?? UInt64(end)) + le32(1)
+        if keepEndFields {
+            out += zip[end...]
+        } else {
+            out += le32(0x0605_4B50) + le16(0) + le16(0) + le16(0xFFFF) + le16(0xFFFF) + le32(0xFFFF_FFFF) + le32(0xFFFF_FFFF) + le16(0)
+        }
+        return out
+    }
 }
 
 public func le64(_ v: UInt64) -> [UInt8] { (0..<8).map { UInt8(truncatingIfNeeded: v >> (8 * UInt64($0))) } }
