@@ -8,6 +8,9 @@
 # Env: FUZZ_RUNS=N also stops a target after N executions (whichever of the two comes first);
 #      FUZZ_KEEP=1 keeps the grown corpus in .fuzz/TARGET/corpus between runs;
 #      FUZZ_TIMEOUT (seconds, default 1) and FUZZ_RSS_MB (default 512) are what count as a finding.
+# Time per input is held the same way: libFuzzer's timeout is wall-clock time, which a busy
+# machine stretches, so afterwards every input of the grown corpus is run again, alone, by the
+# plain build and the slowest is reported ("slowest"); over 1 s is a finding.
 # Memory per input is held two ways: no single allocation above FUZZ_RSS_MB while fuzzing (the
 # fuzzing process itself, with AddressSanitizer's shadow and libFuzzer's corpus, may grow to
 # 2 GB over millions of runs), and afterwards every input of the grown corpus is replayed by the
@@ -21,8 +24,9 @@ export PATH="/opt/swift/usr/bin:$PATH"
 what=${1:?usage: scripts/fuzz.sh list | TARGET [SECONDS] | all [SECONDS]}
 seconds=${2:-60}
 
-swift build --product imgtrace-fuzz >/dev/null
-tool=$(swift build --show-bin-path)/imgtrace-fuzz
+# The plain (release) build seeds and replays; it also times every input of the grown corpus.
+swift build -c release --product imgtrace-fuzz >/dev/null
+tool=$(swift build -c release --show-bin-path)/imgtrace-fuzz
 if [ "$what" = list ]; then "$tool" list; exit 0; fi
 
 # The fuzzing build: release, libFuzzer and AddressSanitizer, the libFuzzer entry point.
@@ -82,10 +86,16 @@ run_one() {
   found=$(find "$work/findings" -type f | wc -l)
   local inputs replay_kb
   inputs=$(find "$work/corpus" -type f | wc -l)
-  /usr/bin/time -o "$work/replay.time" -f '%M' "$tool" replay "$target" "$work/corpus" >/dev/null 2>&1 || true
+  /usr/bin/time -o "$work/replay.time" -f '%M' "$tool" replay "$target" "$work/corpus" >"$work/replay.out" 2>&1 || true
   replay_kb=$(tail -1 "$work/replay.time")
-  printf '%-9s %12s runs  %8s exec/s  cov %6s  ft %7s  findings %s  corpus %6s inputs, replay peak %s MB\n' \
-    "$target" "${runs:-?}" "${time:-?}" "${cov:-?}" "${ft:-?}" "$found" "$inputs" "$(( ${replay_kb:-0} / 1024 ))"
+  slowest=$(sed -n 's/.*slowest \([0-9.]*\) s (\(.*\))$/\1/p' "$work/replay.out")
+  slow_file=$(sed -n 's/.*slowest \([0-9.]*\) s (\(.*\))$/\2/p' "$work/replay.out")
+  printf '%-9s %12s runs  %8s exec/s  cov %6s  ft %7s  findings %s  corpus %6s inputs, replay peak %s MB, slowest %s s\n' \
+    "$target" "${runs:-?}" "${time:-?}" "${cov:-?}" "${ft:-?}" "$found" "$inputs" "$(( ${replay_kb:-0} / 1024 ))" "${slowest:-?}"
+  if awk -v s="${slowest:-0}" 'BEGIN { exit !(s > 1.0) }'; then
+    echo "  slowest input takes ${slowest} s: $slow_file"
+    return 1
+  fi
   if [ "$found" -gt 0 ] || { [ "$status" -ne 0 ] && [ -z "$runs" ]; }; then
     grep -E 'ERROR|Fatal error|==[0-9]+==|SUMMARY|Test unit written' "$log" | head -8 | sed 's/^/  /'
     return 1

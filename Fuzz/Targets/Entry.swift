@@ -45,7 +45,7 @@ enum FuzzTool {
             guard let target = Targets.named(arguments[1]) else { fail("unknown target `\(arguments[1])`") }
             try? FileManager.default.createDirectory(atPath: arguments[2], withIntermediateDirectories: true)
             for seed in target.seeds() {
-                FileManager.default.createFile(atPath: arguments[2] + "/" + seed.name, contents: Data(seed.bytes))
+                _ = FileManager.default.createFile(atPath: arguments[2] + "/" + seed.name, contents: Data(seed.bytes))
             }
         case "samples" where arguments.count == 2:
             do { try Samples.write(to: arguments[1]) } catch { fail("\(arguments[1]): \(error)") }
@@ -54,14 +54,23 @@ enum FuzzTool {
             var count = 0
             // IMGTRACE_FUZZ_REPEAT=N runs each input N times: a leak shows as growing memory.
             let repeats = Int(ProcessInfo.processInfo.environment["IMGTRACE_FUZZ_REPEAT"] ?? "") ?? 1
+            // The slowest input, timed on its own: the fuzzer's timeout is wall-clock time on a
+            // machine that may be busy, this is the figure that says whether an input is slow.
+            var slowest = (seconds: 0.0, file: "")
+            let clock = ContinuousClock()
             for path in arguments.dropFirst(2) {
                 for file in files(at: path) {
                     guard let data = FileManager.default.contents(atPath: file) else { fail("\(file): cannot read") }
-                    for _ in 0..<max(1, repeats) { target.run([UInt8](data)) }
+                    let bytes = [UInt8](data)
+                    let elapsed = clock.measure { target.run(bytes) }
+                    let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+                    if seconds > slowest.seconds { slowest = (seconds, file) }
+                    for _ in 1..<max(1, repeats) { target.run(bytes) }
                     count += 1
                 }
             }
-            print("\(target.id): replayed \(count) input\(count == 1 ? "" : "s")")
+            let slowestText = String(format: "%.3f s", slowest.seconds)
+            print("\(target.id): replayed \(count) input\(count == 1 ? "" : "s"); slowest \(slowestText) (\(slowest.file))")
         default:
             fail("usage: imgtrace-fuzz list | seeds TARGET DIR | samples DIR | replay TARGET FILE_OR_DIR...")
         }
