@@ -66,7 +66,7 @@ let package = Package(
             "AppBundle", "AssetCatalog", "ImageHeaders", "ImgtraceSupport", "TestSupport", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
         ]),
         .testTarget(name: "LaunchAuditTests", dependencies: ["LaunchAudit", "LaunchTrace", "AppBundle", "ImgtraceSupport", "TestSupport"]),
-        .testTarget(name: "ReportersTests", dependencies: ["Reporters", "TestSupport"]),
+        .testTarget(name: "ReportersTests", dependencies: ["Reporters", "LaunchAudit", "LaunchTrace", "ImgtraceSupport", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "imgtrace"], exclude: ["Golden"]),
     ]
 )

@@ -32,24 +32,17 @@ enum Pipeline {
 
     static func audit(_ bytes: [UInt8]) {
         let auditor = LaunchAuditor(inventory: inventory, device: .default, config: AuditConfig())
-        let json = AnalyzeJSONReport()
+        let loads = LoadRecords()
         auditor.beginLog("fuzz.log")
         guard let summary = try? bytes.withUnsafeBytes({ raw in
             try TraceReader.read(raw, options: TraceOptions(launchEndPattern: nil)) { load in
-                json.add(load, log: 0, resolution: auditor.add(load))
+                loads.add(load, log: 0, resolution: auditor.add(load))
             }
         }) else { return }
         auditor.endLog(summary)
-        let result = auditor.finish()
-        discard.write(AnalyzeTextReport.render(result))
-        json.write(result, to: discard)
-        discard.write(AnalyzeMarkdownReport.render(result))
-        discard.write(AnalyzeHTMLReport.render(result))
-        discard.write(AnalyzeSARIFReport.render(result, bundlePath: "App.app", logPaths: ["fuzz.log"], version: "fuzz"))
-        discard.write(AnalyzeGitHubReport.render(result, bundlePath: "App.app", logPaths: ["fuzz.log"]))
-        discard.write(AnalyzeGitLabReport.render(result, bundlePath: "App.app", logPaths: ["fuzz.log"]))
-        discard.write(AnalyzeJUnitReport.render(result, bundlePath: "App.app", logPaths: ["fuzz.log"]))
-        discard.write(AnalyzeCheckstyleReport.render(result, bundlePath: "App.app", logPaths: ["fuzz.log"]))
+        let input = ReportInput(result: auditor.finish(), bundlePath: "App.app", logPaths: ["fuzz.log"], toolVersion: "fuzz", loads: loads)
+        // Every registered format, so a new one is fuzzed without a change here.
+        for reporter in AuditReporters.all { reporter.render(input, to: discard) }
         discard.flush()
     }
 }

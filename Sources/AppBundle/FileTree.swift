@@ -94,8 +94,7 @@ struct DirectoryTree: FileTree {
         var device: UInt64
         var inode: UInt64
         init(_ info: stat) {
-            device = UInt64(info.st_dev)
-            inode = UInt64(info.st_ino)
+            (device, inode) = PlatformIO.identity(info)
         }
     }
 

@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// A file read front to back in fixed-size chunks: memory stays bounded by the chunk size.
 public struct ChunkedFile {

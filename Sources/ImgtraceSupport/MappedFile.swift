@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// A read-only file mapped into memory, so large inputs are read in place as bytes.
 ///

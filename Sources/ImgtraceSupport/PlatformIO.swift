@@ -1,7 +1,10 @@
+// The one place the C library's module is named: every target that imports ImgtraceSupport gets
+// the POSIX calls from here (Glibc on Linux, Darwin on macOS). `scripts/check-portable.sh`
+// fails the build when another file names a platform module or a Linux-only API.
 #if canImport(Glibc)
-import Glibc
+@_exported import Glibc
 #elseif canImport(Darwin)
-import Darwin
+@_exported import Darwin
 #endif
 
 /// The C library calls whose module name differs between Linux (Glibc) and macOS (Darwin),
@@ -26,6 +29,14 @@ public enum PlatformIO {
         return Darwin.read(fd, bytes, count)
         #endif
     }
+
+    /// The device and inode of a `stat` result, whatever width the platform gives them.
+    public static func identity(_ info: stat) -> (device: UInt64, inode: UInt64) {
+        (UInt64(truncatingIfNeeded: info.st_dev), UInt64(truncatingIfNeeded: info.st_ino))
+    }
+
+    /// Whether `fd` is a terminal.
+    public static func isTerminal(_ fd: Int32) -> Bool { isatty(fd) == 1 }
 
     /// Writes all of `text` to standard error, ignoring failures (there is nowhere left to report them).
     public static func writeStandardError(_ text: String) {

@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Whole-file reads of small documents (config, baseline), through the same regular-file
 /// check as every other input, so a pipe, a device or a huge file is refused, not waited on.

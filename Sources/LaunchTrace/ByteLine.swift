@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import ImgtraceSupport
 
 /// A view of one line's bytes (no terminator). Valid only while its storage is.
 struct ByteLine {

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import ImgtraceSupport
 
 /// Interns names by their bytes, so a hit costs a hash and a compare, not a new `String`.
 /// Memory grows with the number of distinct names only.

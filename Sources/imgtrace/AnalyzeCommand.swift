@@ -1,9 +1,5 @@
-import AppBundle
 import ArgumentParser
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 import ImgtraceSupport
 import LaunchAudit
 import LaunchTrace
@@ -25,8 +21,8 @@ struct AnalyzeCommand: ParsableCommand {
 
     @OptionGroup var inputs: AuditInputs
 
-    @Option(help: "Output format for standard output (or --output): text, json, markdown, html, sarif, github, gitlab, junit or checkstyle.")
-    var format: ReportFormat = .text
+    @Option(help: ArgumentHelp("Output format for standard output (or --output): \(ReportFormat.listed).", valueName: "format"))
+    var format = ReportFormat(TextReporter())
 
     @Option(name: .customLong("report"), help: ArgumentHelp("Also write a report to a file, e.g. json:audit.json (repeatable).", valueName: "format:path"))
     var reports: [ReportDestination] = []
@@ -45,27 +41,27 @@ struct AnalyzeCommand: ParsableCommand {
     var baseline: String?
 
     func run() throws {
-        let wantsJSON = format == .json || reports.contains { $0.format == .json }
-        let json = wantsJSON ? AnalyzeJSONReport() : nil
-        let prior = try baseline.map { path in
-            do { return try Baseline.load(path: path) } catch let error as InputError { throw failInput(error) }
+        let chosen = [format.reporter] + reports.map(\.format.reporter)
+        let loads = chosen.contains { $0.needsLoadRecords } ? LoadRecords() : nil
+        let outcome = try inputs.audit(baseline: baseline) { load, log, resolution in
+            loads?.add(load, log: log, resolution: resolution)
         }
-        let (result, settings) = try inputs.audit(baselineLaunch: prior?.launch) { load, log, resolution in
-            json?.add(load, log: log, resolution: resolution)
-        }
-        let comparison = prior.map { BaselineComparison(baseline: $0, result: result, tolerance: settings.baselineTolerance) }
+        var input = ReportInput(result: outcome.result, baseline: outcome.baseline, bundlePath: inputs.bundles[0],
+                                logPaths: inputs.logs, toolVersion: Imgtrace.configuration.version, loads: loads)
         // Files first: stdout is written last, so a failure leaves no report half-printed.
         for report in reports {
-            try ReportFile.write(to: report.path) { render(report.format, result, comparison, json: json, color: false, to: $0) }
+            try ReportFile.write(to: report.path) { report.format.reporter.render(input, to: $0) }
         }
-        try ReportFile.write(to: output) { render(format, result, comparison, json: json, color: useColor, to: $0) }
+        input.color = useColor
+        try ReportFile.write(to: output) { format.reporter.render(input, to: $0) }
         // In GitHub Actions the annotations go to the log and the full report to the job summary.
-        if format == .github || reports.contains(where: { $0.format == .github }),
+        if chosen.contains(where: { $0.id == GitHubReporter().id }),
            let summary = ProcessInfo.processInfo.environment["GITHUB_STEP_SUMMARY"], !summary.isEmpty {
-            appendStepSummary(AnalyzeMarkdownReport.render(result), to: summary)
+            let markdown = ByteSink(collecting: ())
+            MarkdownReporter().render(input, to: markdown)
+            appendStepSummary(markdown.collected, to: summary)
         }
-        let fails = comparison?.fails ?? result.fails
-        if fails { throw ExitCode(1) }
+        if outcome.fails { throw ExitCode(1) }
     }
 
     /// Colour never goes to files, never with `NO_COLOR`, and in auto mode only to a terminal.
@@ -75,36 +71,18 @@ struct AnalyzeCommand: ParsableCommand {
         switch color {
         case .never: return false
         case .always: return output == nil
-        case .auto: return output == nil && isatty(1) == 1 && environment["TERM"] != "dumb"
+        case .auto: return output == nil && PlatformIO.isTerminal(1) && environment["TERM"] != "dumb"
         }
     }
 
-    private func render(_ format: ReportFormat, _ result: AuditResult, _ comparison: BaselineComparison?,
-                        json: AnalyzeJSONReport?, color: Bool, to sink: ByteSink) {
-        let bundles = inputs.bundles, logs = inputs.logs
-        switch format {
-        case .text: sink.write(AnalyzeTextReport.render(result, baseline: comparison, color: color))
-        case .json: json?.write(result, baseline: comparison, to: sink)
-        case .markdown: sink.write(AnalyzeMarkdownReport.render(result))
-        case .html: sink.write(AnalyzeHTMLReport.render(result))
-        case .sarif:
-            sink.write(AnalyzeSARIFReport.render(result, bundlePath: bundles[0], logPaths: logs,
-                                                 version: Imgtrace.configuration.version))
-        case .github: sink.write(AnalyzeGitHubReport.render(result, bundlePath: bundles[0], logPaths: logs))
-        case .gitlab: sink.write(AnalyzeGitLabReport.render(result, bundlePath: bundles[0], logPaths: logs))
-        case .junit: sink.write(AnalyzeJUnitReport.render(result, bundlePath: bundles[0], logPaths: logs))
-        case .checkstyle: sink.write(AnalyzeCheckstyleReport.render(result, bundlePath: bundles[0], logPaths: logs))
-        }
-    }
-
-    private func appendStepSummary(_ markdown: String, to path: String) {
+    private func appendStepSummary(_ markdown: [UInt8], to path: String) {
         guard let handle = FileHandle(forWritingAtPath: path) else {
             var stderr = StandardError()
             print("imgtrace: warning: cannot append to $GITHUB_STEP_SUMMARY (\(path))", to: &stderr)
             return
         }
         handle.seekToEndOfFile()
-        handle.write(Data(markdown.utf8))
+        handle.write(Data(markdown))
         try? handle.close()
     }
 }

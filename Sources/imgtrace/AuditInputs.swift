@@ -1,4 +1,3 @@
-import AppBundle
 import ArgumentParser
 import Foundation
 import ImgtraceSupport
@@ -49,75 +48,26 @@ struct AuditInputs: ParsableArguments {
         }
     }
 
-    /// Reads the config, the bundle and every log, calling `onLoad` with each load as it streams
-    /// by (log index and resolution), and returns the result with the settings used.
-    /// `baselineLaunch`: the figures of the baseline the run is compared with, for `baseline-regression`.
-    func audit(baselineLaunch: PhaseMetrics? = nil,
-               onLoad: @escaping (ImageLoad, Int, Resolution?) -> Void = { _, _, _ in }) throws -> (AuditResult, AuditConfig) {
-        var settings = try loadConfig()
-        settings.baselineLaunch = baselineLaunch
-        if let failOn { settings.failOn = failOn == .never ? nil : Severity(rawValue: failOn.rawValue) }
-        if let launchEnd { settings.launchEnd = launchEnd }
-        if let minLoads { settings.budgets.minLaunchLoads = minLoads }
+    /// The request these options make; `baseline` is the `--baseline` of `analyze`.
+    func request(baseline: String? = nil) -> AuditRequest {
+        var request = AuditRequest(logs: logs, bundles: bundles)
+        request.systemImages = systemImages
+        request.device = device
+        request.launchEnd = launchEnd
+        request.configPath = config
+        request.failOn = failOn.map { $0 == .never ? nil : Severity(rawValue: $0.rawValue) }
+        request.minLaunchLoads = minLoads
+        request.baselinePath = baseline
+        return request
+    }
+
+    /// Runs the audit; an unreadable input exits 2 with its one-line reason.
+    func audit(baseline: String? = nil,
+               onLoad: @escaping (ImageLoad, Int, Resolution?) -> Void = { _, _, _ in }) throws -> AuditOutcome {
         do {
-            var inventory = try readInventory()
-            inventory.junk.sort()
-            let (profile, reason) = try chooseDevice(settings, inventory)
-            let auditor = LaunchAuditor(inventory: inventory, device: profile, config: settings)
-            let options = TraceOptions(launchEndPattern: settings.launchEnd)
-            for (index, log) in logs.enumerated() {
-                auditor.beginLog(log)
-                let summary = try TraceReader.read(contentsOf: log, options: options) { load in
-                    onLoad(load, index, auditor.add(load))
-                }
-                auditor.endLog(summary)
-            }
-            var result = auditor.finish()
-            result.deviceReason = reason
-            return (result, settings)
+            return try AuditSession.run(request(baseline: baseline), onLoad: onLoad)
         } catch let error as InputError {
             throw failInput(error)
         }
-    }
-
-    private func loadConfig() throws -> AuditConfig {
-        let path = config ?? (FileManager.default.fileExists(atPath: ConfigFile.defaultName) ? ConfigFile.defaultName : nil)
-        guard let path else { return AuditConfig() }
-        do {
-            return try ConfigFile.load(path: path)
-        } catch let error as InputError {
-            throw failInput(error)
-        }
-    }
-
-    /// `--device`, else the config's device, else one chosen from the app's platform (with why).
-    private func chooseDevice(_ settings: AuditConfig, _ inventory: BundleInventory) throws -> (DeviceProfile, String?) {
-        if let device { return (DeviceProfile.named(device)!, nil) }
-        guard let name = settings.device else {
-            let app = inventory.bundles.first { $0.kind != .systemImages }
-            let chosen = DeviceProfile.defaultFor(platform: app?.info?.platform, appKit: app?.usesAppKitNames ?? false)
-            return (chosen.profile, "chosen for \(chosen.reason); --device overrides")
-        }
-        guard let profile = DeviceProfile.named(name) else {
-            throw failInput(InputError(path: config ?? ConfigFile.defaultName, reason: "unknown device `\(name)`; `imgtrace devices` lists them"))
-        }
-        return (profile, nil)
-    }
-
-    private func readInventory() throws -> BundleInventory {
-        var inventory: BundleInventory?
-        for (index, bundle) in bundles.enumerated() {
-            do {
-                let next = try BundleReader.inventory(of: bundle, systemImages: index == 0 ? systemImages : [])
-                if inventory == nil { inventory = next } else {
-                    inventory!.append(next, as: PathText.lastComponent(bundle))
-                }
-            } catch let error as InputError {
-                throw error
-            } catch {
-                throw InputError(path: bundle, reason: "\(error)")
-            }
-        }
-        return inventory ?? BundleInventory()
     }
 }

@@ -24,7 +24,7 @@ struct BaselineCommand: ParsableCommand {
         var output: String = "imgtrace-baseline.json"
 
         func run() throws {
-            let (result, _) = try inputs.audit()
+            let result = try inputs.audit().result
             try ReportFile.write(to: output) { $0.write(Baseline(result).render()) }
         }
     }

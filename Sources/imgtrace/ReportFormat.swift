@@ -1,8 +1,27 @@
 import ArgumentParser
+import Reporters
 
-/// The formats `imgtrace analyze` writes, to stdout (`--format`) or files (`--report FORMAT:PATH`).
-enum ReportFormat: String, ExpressibleByArgument, CaseIterable {
-    case text, json, markdown, html, sarif, github, gitlab, junit, checkstyle
+/// A `--format` value: the id of a format in `AuditReporters`. Completion and help read the
+/// registry, so a new format needs no change here.
+struct ReportFormat: ExpressibleByArgument {
+    let reporter: any AuditReporter
+
+    init?(argument: String) {
+        guard let reporter = AuditReporters.named(argument) else { return nil }
+        self.reporter = reporter
+    }
+
+    init(_ reporter: any AuditReporter) { self.reporter = reporter }
+
+    static var allValueStrings: [String] { AuditReporters.ids }
+    static var defaultCompletionKind: CompletionKind { .list(AuditReporters.ids) }
+    var defaultValueDescription: String { reporter.id }
+
+    /// The formats for help text: `text, json, … or checkstyle`.
+    static var listed: String {
+        let ids = AuditReporters.ids
+        return ids.dropLast().joined(separator: ", ") + " or " + (ids.last ?? "")
+    }
 }
 
 /// One `--report FORMAT:PATH`.
@@ -12,7 +31,7 @@ struct ReportDestination: ExpressibleByArgument {
 
     init?(argument: String) {
         guard let colon = argument.firstIndex(of: ":"),
-              let format = ReportFormat(rawValue: String(argument[..<colon])) else { return nil }
+              let format = ReportFormat(argument: String(argument[..<colon])) else { return nil }
         let path = String(argument[argument.index(after: colon)...])
         // `-` is standard output, which belongs to --format/--output; a report needs a file.
         guard !path.isEmpty, path != "-" else { return nil }

@@ -3,6 +3,7 @@ import Foundation
 import Glibc
 #endif
 import LaunchTrace
+import ImgtraceSupport
 import Reporters
 import XCTest
 

@@ -1,10 +1,21 @@
+import ImgtraceSupport
 import LaunchAudit
 
 /// `imgtrace analyze --format junit`: one test suite per rule, one test case per finding (a
 /// `failure` when it fails the policy, passing with its text otherwise), a passing case for a
 /// rule without findings. Jenkins, GitLab, Bitrise and CircleCI read it.
-public enum AnalyzeJUnitReport {
-    public static func render(_ result: AuditResult, bundlePath: String, logPaths: [String]) -> String {
+public struct JUnitReporter: AuditReporter {
+    public let id = "junit"
+    public let fileExtension = "xml"
+    public let summary = "JUnit XML: a test suite per rule, a test case per finding (Jenkins, GitLab, Bitrise, CircleCI)."
+
+    public init() {}
+
+    public func render(_ input: ReportInput, to sink: ByteSink) {
+        sink.write(Self.document(input.result, bundlePath: input.bundlePath, logPaths: input.logPaths))
+    }
+
+    static func document(_ result: AuditResult, bundlePath: String, logPaths: [String]) -> String {
         let failing = Set(result.failingFindings.map(\.fingerprint))
         var suites = ""
         var total = 0, failures = 0

@@ -3,11 +3,21 @@ import LaunchAudit
 
 /// `imgtrace analyze --format html`: one self-contained page (inline CSS, inline SVG charts drawn
 /// here, a few lines of inline script to sort the table; nothing fetched from the network).
-public enum AnalyzeHTMLReport {
+public struct HTMLReporter: AuditReporter {
+    public let id = "html"
+    public let fileExtension = "html"
+    public let summary = "One self-contained page with charts and a sortable table of every launch image."
+
+    public init() {}
+
+    public func render(_ input: ReportInput, to sink: ByteSink) {
+        sink.write(Self.document(input.result))
+    }
+
     static let chartRows = 25
     static let timelineRows = 30
 
-    public static func render(_ result: AuditResult) -> String {
+    static func document(_ result: AuditResult) -> String {
         let launch = result.uses.filter { $0.launchLoads > 0 }
         let d = result.device
         var out = """
@@ -141,7 +151,7 @@ public enum AnalyzeHTMLReport {
         text.count <= limit ? text : "…" + String(text.suffix(limit - 1))
     }
 
-    static func fixed(_ value: Double) -> String { AnalyzeTextReport.fixed(value, 1) }
+    static func fixed(_ value: Double) -> String { TextReporter.fixed(value, 1) }
 
     /// Escaped text whose `backtick` spans become `<code>`, as in the text report's wording.
     static func prose(_ text: String) -> String {

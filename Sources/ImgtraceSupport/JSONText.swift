@@ -1,36 +1,36 @@
-/// A minimal deterministic JSON writer: keys in the order written, no whitespace variance,
+/// A minimal deterministic JSON writer (reports, the baseline file): keys in the order written, no whitespace variance,
 /// strings escaped per RFC 8259. Output is built into a byte buffer.
-public struct JSONText {
-    public private(set) var bytes: [UInt8] = []
+package struct JSONText {
+    package private(set) var bytes: [UInt8] = []
     private var needsComma: [Bool] = [false]
 
-    public init() {}
+    package init() {}
 
-    public mutating func beginObject() { separate(); bytes.append(UInt8(ascii: "{")); needsComma.append(false) }
-    public mutating func endObject() { needsComma.removeLast(); bytes.append(UInt8(ascii: "}")) }
-    public mutating func beginArray() { separate(); bytes.append(UInt8(ascii: "[")); needsComma.append(false) }
-    public mutating func endArray() { needsComma.removeLast(); bytes.append(UInt8(ascii: "]")) }
+    package mutating func beginObject() { separate(); bytes.append(UInt8(ascii: "{")); needsComma.append(false) }
+    package mutating func endObject() { needsComma.removeLast(); bytes.append(UInt8(ascii: "}")) }
+    package mutating func beginArray() { separate(); bytes.append(UInt8(ascii: "[")); needsComma.append(false) }
+    package mutating func endArray() { needsComma.removeLast(); bytes.append(UInt8(ascii: "]")) }
 
     /// Writes `"key":`; the value written next belongs to it.
-    public mutating func key(_ key: String) {
+    package mutating func key(_ key: String) {
         separate()
         appendString(key)
         bytes.append(UInt8(ascii: ":"))
         needsComma[needsComma.count - 1] = false
     }
 
-    public mutating func string(_ value: String?) {
+    package mutating func string(_ value: String?) {
         separate()
         if let value { appendString(value) } else { bytes.append(contentsOf: "null".utf8) }
     }
 
-    public mutating func int(_ value: Int?) {
+    package mutating func int(_ value: Int?) {
         separate()
         bytes.append(contentsOf: (value.map(String.init) ?? "null").utf8)
     }
 
     /// A real number with at most three decimals, trailing zeros dropped, so output is stable.
-    public mutating func number(_ value: Double?) {
+    package mutating func number(_ value: Double?) {
         separate()
         guard let value, value.isFinite else { bytes.append(contentsOf: "null".utf8); return }
         let thousandths = (value * 1000).rounded()
@@ -50,28 +50,28 @@ public struct JSONText {
         }
     }
 
-    public mutating func bool(_ value: Bool) {
+    package mutating func bool(_ value: Bool) {
         separate()
         bytes.append(contentsOf: (value ? "true" : "false").utf8)
     }
 
-    public mutating func null() { separate(); bytes.append(contentsOf: "null".utf8) }
+    package mutating func null() { separate(); bytes.append(contentsOf: "null".utf8) }
 
     /// Inserts already-encoded JSON as one value.
-    public mutating func raw(_ encoded: [UInt8]) { separate(); bytes.append(contentsOf: encoded) }
+    package mutating func raw(_ encoded: [UInt8]) { separate(); bytes.append(contentsOf: encoded) }
 
-    public mutating func field(_ name: String, _ value: String?) { key(name); string(value) }
-    public mutating func field(_ name: String, _ value: Int?) { key(name); int(value) }
-    public mutating func field(_ name: String, _ value: Bool) { key(name); bool(value) }
-    public mutating func field(_ name: String, number value: Double?) { key(name); number(value) }
-    public mutating func field(_ name: String, strings: [String]) {
+    package mutating func field(_ name: String, _ value: String?) { key(name); string(value) }
+    package mutating func field(_ name: String, _ value: Int?) { key(name); int(value) }
+    package mutating func field(_ name: String, _ value: Bool) { key(name); bool(value) }
+    package mutating func field(_ name: String, number value: Double?) { key(name); number(value) }
+    package mutating func field(_ name: String, strings: [String]) {
         key(name)
         beginArray()
         for s in strings { string(s) }
         endArray()
     }
 
-    public mutating func removeAll() {
+    package mutating func removeAll() {
         bytes.removeAll(keepingCapacity: true)
         needsComma = [false]
     }

@@ -1,11 +1,10 @@
 import Foundation
 import ImgtraceSupport
-import LaunchAudit
 
 /// What `imgtrace baseline write` records: the launch figures and every finding's fingerprint.
 /// Pretty-printed, one finding per line, sorted by fingerprint, so it diffs well in review.
-public struct Baseline: Equatable {
-    public struct Entry: Equatable {
+public struct Baseline: Equatable, Sendable {
+    public struct Entry: Equatable, Sendable {
         public var fingerprint: String
         public var rule: String
         public var severity: String
@@ -104,7 +103,7 @@ public struct Baseline: Equatable {
 }
 
 /// A result (or a second baseline) measured against a baseline.
-public struct BaselineComparison {
+public struct BaselineComparison: Sendable {
     /// Findings whose fingerprint the baseline lacks, in report order.
     public var newFindings: [Baseline.Entry]
     /// Baseline findings that are gone.
@@ -141,19 +140,5 @@ public struct BaselineComparison {
             return severity <= failOn
         }
         regressions = BaselineRegressionRule.regressions(old: old.launch, new: new.launch, tolerance: tolerance)
-    }
-
-    /// The comparison for people: what is new, what is fixed, which figures got worse.
-    public func text() -> String {
-        var out = "BASELINE: \(newFindings.count) new, \(fixed.count) fixed"
-        out += regressions.isEmpty ? ", figures within tolerance" : ", \(regressions.count) figure\(regressions.count == 1 ? "" : "s") worse"
-        out += fails ? " — FAIL\n" : " — PASS\n"
-        if deviceChanged { out += "  note: the baseline was written for another device; fingerprints include the device\n" }
-        for regression in regressions {
-            out += "  worse: \(regression.metric) \(regression.before) → \(regression.after) (allowed up to \(regression.allowed))\n"
-        }
-        for entry in newFindings { out += "  new \(entry.severity) \(entry.rule): \(TextTable.escapeName(entry.message))\n" }
-        for entry in fixed { out += "  fixed \(entry.rule): \(TextTable.escapeName(entry.message))\n" }
-        return out
     }
 }

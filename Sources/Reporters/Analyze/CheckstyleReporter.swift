@@ -1,9 +1,20 @@
+import ImgtraceSupport
 import LaunchAudit
 
 /// `imgtrace analyze --format checkstyle`: `checkstyle/file[@name]/error[@line,@severity,@message,@source]`,
 /// for Jenkins warnings-ng and Danger. Files sorted by name, errors in report order.
-public enum AnalyzeCheckstyleReport {
-    public static func render(_ result: AuditResult, bundlePath: String, logPaths: [String]) -> String {
+public struct CheckstyleReporter: AuditReporter {
+    public let id = "checkstyle"
+    public let fileExtension = "xml"
+    public let summary = "Checkstyle XML for Jenkins warnings-ng and Danger."
+
+    public init() {}
+
+    public func render(_ input: ReportInput, to sink: ByteSink) {
+        sink.write(Self.document(input.result, bundlePath: input.bundlePath, logPaths: input.logPaths))
+    }
+
+    static func document(_ result: AuditResult, bundlePath: String, logPaths: [String]) -> String {
         var byFile: [String: [(severity: String, line: Int?, message: String, source: String)]] = [:]
         for finding in result.findings {
             let location = FindingLocation(finding, bundlePath: bundlePath, logPaths: logPaths)

@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import ImgtraceSupport
 
 /// Where a report's bytes go: a file descriptor (standard output by default), buffered.
@@ -16,16 +11,29 @@ public final class ByteSink {
     /// `errno` of the first failed write, or a reason of our own.
     public private(set) var failure: String?
 
+    /// Keeps everything in memory (`collected`) instead of writing it out.
+    private let collects: Bool
+
     /// A sink writing to `fd` (standard output by default).
     public init(fd: Int32 = 1) {
         self.fd = fd
+        collects = false
         buffer.reserveCapacity(limit)
     }
+
+    /// A sink that keeps what is written, for a report that goes on inside another one.
+    public init(collecting: Void) {
+        fd = -1
+        collects = true
+    }
+
+    /// Everything written to a collecting sink.
+    public var collected: [UInt8] { buffer }
 
     public func write(_ bytes: [UInt8]) {
         guard failure == nil else { return }
         buffer.append(contentsOf: bytes)
-        if buffer.count >= limit { flush() }
+        if buffer.count >= limit, !collects { flush() }
     }
 
     public func write(_ text: String) { write(Array(text.utf8)) }
@@ -37,6 +45,7 @@ public final class ByteSink {
 
     /// Writes out what is buffered; a failure is recorded, not thrown (see `finish()`).
     public func flush() {
+        guard !collects else { return }
         defer { buffer.removeAll(keepingCapacity: true) }
         guard failure == nil else { return }
         buffer.withUnsafeBytes { raw in

@@ -3,12 +3,22 @@ import LaunchAudit
 
 /// `imgtrace analyze --format markdown`: a pull-request comment or GitHub job summary — the
 /// verdict and figures, the findings (most severe and costliest first, capped), the costliest images.
-public enum AnalyzeMarkdownReport {
+public struct MarkdownReporter: AuditReporter {
+    public let id = "markdown"
+    public let fileExtension = "md"
+    public let summary = "A pull-request comment or GitHub job summary."
+
+    public init() {}
+
+    public func render(_ input: ReportInput, to sink: ByteSink) {
+        sink.write(Self.document(input.result))
+    }
+
     /// Findings listed before the rest are counted; keeps a comment far below GitHub's 1 MiB summary cap.
     static let maxFindings = 50
     static let maxImages = 20
 
-    public static func render(_ result: AuditResult) -> String {
+    static func document(_ result: AuditResult) -> String {
         var out = "## imgtrace launch audit: \(result.fails ? "❌ fail" : "✅ pass")\n\n"
         let d = result.device
         out += "`\(cell(result.bundleNames.first ?? "?"))` on **\(cell(d.id))** (\(d.pointWidth)×\(d.pointHeight) pt @\(d.scale)x)"

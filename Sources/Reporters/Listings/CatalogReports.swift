@@ -73,7 +73,7 @@ public enum CatalogJSONReport {
     }
 
     /// One image with the contract's fields; shared by `analyze` for resolved assets.
-    public static func writeImage(_ image: BundleImage, _ w: inout JSONText) {
+    package static func writeImage(_ image: BundleImage, _ w: inout JSONText) {
         w.beginObject()
         w.field("id", image.id)
         w.field("bundle", image.bundle)

@@ -1,3 +1,4 @@
+import ImgtraceSupport
 /// Plain-text tables with aligned columns, for the human-readable formats.
 public enum TextTable {
     /// Renders rows under a header; columns in `rightAligned` are right-aligned (numbers).

@@ -1,12 +1,23 @@
+import ImgtraceSupport
 import LaunchAudit
 
 /// `imgtrace analyze --format github`: GitHub Actions workflow commands. GitHub shows only 10
 /// annotations of each type per step, so the most severe and costliest come first and the rest
 /// are counted in one notice (the job summary and SARIF have them all).
-public enum AnalyzeGitHubReport {
+public struct GitHubReporter: AuditReporter {
+    public let id = "github"
+    public let fileExtension = "txt"
+    public let summary = "GitHub Actions annotations (workflow commands)."
+
+    public init() {}
+
+    public func render(_ input: ReportInput, to sink: ByteSink) {
+        sink.write(Self.document(input.result, bundlePath: input.bundlePath, logPaths: input.logPaths))
+    }
+
     public static let annotationsPerType = 10
 
-    public static func render(_ result: AuditResult, bundlePath: String, logPaths: [String]) -> String {
+    static func document(_ result: AuditResult, bundlePath: String, logPaths: [String]) -> String {
         var out = ""
         var shown: [String: Int] = [:]
         var hidden: [String: Int] = [:]

@@ -1,45 +1,23 @@
+import ImgtraceSupport
 import LaunchAudit
 import LaunchTrace
 
 /// `imgtrace analyze --format json`: `{"schemaVersion":1,"device":{…},"inputs":{…},"metrics":{…},
-/// "verdict":{…},"names":[…],"loads":[…],"findings":[…]}`.
-///
-/// Loads are encoded as they stream in and held in a `SpillBuffer`, so a log of any size is
-/// reported with bounded memory while the figures still come first.
-public final class AnalyzeJSONReport {
-    private let loads = SpillBuffer()
-    private var first = true
-    private var writer = JSONText()
+/// "verdict":{…},"names":[…],"loads":[…],"findings":[…]}`, the contract in the README. The loads
+/// come from `ReportInput.loads` (an empty list when the caller kept none).
+public struct JSONReporter: AuditReporter {
+    public let id = "json"
+    public let fileExtension = "json"
+    public let summary = "The JSON contract: figures, verdict, names, every load with its resolution, findings."
+    public let needsLoadRecords = true
 
     public init() {}
 
-    /// Encodes one load of log `log` with what it resolved to (nil for hits without a name).
-    public func add(_ load: ImageLoad, log: Int, resolution: Resolution?) {
-        writer.removeAll()
-        writer.beginObject()
-        writer.field("log", log)
-        TraceJSONReport.encodeFields(load, into: &writer)
-        writer.key("resolved")
-        if let image = resolution?.image {
-            writer.beginObject()
-            writer.field("id", image.id)
-            writer.field("source", image.source.rawValue)
-            writer.field("bundle", image.bundle)
-            writer.field("path", image.path)
-            writer.field("how", resolution?.how)
-            writer.endObject()
-        } else {
-            writer.null()
-        }
-        writer.field("missingReason", resolution?.image == nil ? resolution?.how : nil)
-        writer.endObject()
-        if !first { loads.append([UInt8(ascii: ",")]) }
-        first = false
-        loads.append(writer.bytes)
+    public func render(_ input: ReportInput, to sink: ByteSink) {
+        write(input.result, baseline: input.baseline, loads: input.loads, to: sink)
     }
 
-    /// Writes the whole document; can be called again for another destination.
-    public func write(_ result: AuditResult, baseline: BaselineComparison? = nil, to sink: ByteSink) {
+    private func write(_ result: AuditResult, baseline: BaselineComparison?, loads: LoadRecords?, to sink: ByteSink) {
         var w = JSONText()
         w.beginObject()
         w.field("schemaVersion", 1)
@@ -133,7 +111,7 @@ public final class AnalyzeJSONReport {
         var head = w.bytes
         head.append(UInt8(ascii: "["))
         sink.write(head)
-        loads.replay(into: sink)
+        loads?.replay(into: sink)
         var tail = JSONText()
         tail.beginArray()
         for finding in result.findings { Self.writeFinding(finding, result: result, &tail) }

@@ -1,8 +1,19 @@
+import ImgtraceSupport
 import LaunchAudit
 
 /// `imgtrace analyze --format gitlab`: a GitLab Code Quality report (`artifacts: reports: codequality`).
-public enum AnalyzeGitLabReport {
-    public static func render(_ result: AuditResult, bundlePath: String, logPaths: [String]) -> [UInt8] {
+public struct GitLabReporter: AuditReporter {
+    public let id = "gitlab"
+    public let fileExtension = "json"
+    public let summary = "A GitLab Code Quality report."
+
+    public init() {}
+
+    public func render(_ input: ReportInput, to sink: ByteSink) {
+        sink.write(Self.document(input.result, bundlePath: input.bundlePath, logPaths: input.logPaths))
+    }
+
+    static func document(_ result: AuditResult, bundlePath: String, logPaths: [String]) -> [UInt8] {
         var w = JSONText()
         w.beginArray()
         var used = Set<String>()

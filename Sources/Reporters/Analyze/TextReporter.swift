@@ -3,7 +3,17 @@ import LaunchAudit
 
 /// `imgtrace analyze --format text`: a launch audit read top to bottom — the verdict and key
 /// figures, then findings by severity with their fixes, then every image loaded at launch by cost.
-public enum AnalyzeTextReport {
+public struct TextReporter: AuditReporter {
+    public let id = "text"
+    public let fileExtension = "txt"
+    public let summary = "A launch audit to read in a terminal or a build log: verdict, figures, findings with fixes, every launch image by cost."
+
+    public init() {}
+
+    public func render(_ input: ReportInput, to sink: ByteSink) {
+        sink.write(Self.document(input.result, baseline: input.baseline, color: input.color))
+    }
+
     /// How many log lines a finding lists before it counts the rest.
     static let linesShown = 8
 
@@ -20,7 +30,7 @@ public enum AnalyzeTextReport {
         }
     }
 
-    public static func render(_ result: AuditResult, baseline: BaselineComparison? = nil, color: Bool = false) -> String {
+    static func document(_ result: AuditResult, baseline: BaselineComparison? = nil, color: Bool = false) -> String {
         let style = Style(enabled: color)
         var out = "imgtrace launch audit\n"
         out += "app      \(result.bundleNames.first ?? "?") (\(result.inventoryImages) images in the inventory)\n"

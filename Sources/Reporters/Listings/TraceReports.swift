@@ -1,3 +1,4 @@
+import ImgtraceSupport
 import LaunchTrace
 
 /// `imgtrace trace --format json`: `{"schemaVersion":1,"summary":{…},"events":[…]}`.
@@ -36,14 +37,14 @@ public final class TraceJSONReport {
     }
 
     /// The JSON object of one event, keys in contract order.
-    public static func encode(_ load: ImageLoad, into w: inout JSONText) {
+    package static func encode(_ load: ImageLoad, into w: inout JSONText) {
         w.beginObject()
         encodeFields(load, into: &w)
         w.endObject()
     }
 
     /// The event's fields, in contract order, into an object the caller has opened.
-    public static func encodeFields(_ load: ImageLoad, into w: inout JSONText) {
+    package static func encodeFields(_ load: ImageLoad, into w: inout JSONText) {
         w.field("seq", load.seq)
         w.field("line", load.line)
         w.field("name", load.name)
@@ -57,7 +58,7 @@ public final class TraceJSONReport {
         w.field("phase", load.phase.rawValue)
     }
 
-    public static func encode(_ s: TraceSummary, into w: inout JSONText) {
+    package static func encode(_ s: TraceSummary, into w: inout JSONText) {
         w.beginObject()
         w.field("debugger", s.debugger.rawValue)
         w.field("debuggerVersion", s.debuggerVersion)

@@ -1,3 +1,4 @@
+import ImgtraceSupport
 import LaunchAudit
 
 /// `imgtrace analyze --format sarif`: SARIF 2.1.0 for code scanning (GitHub, Azure DevOps, IDEs).
@@ -6,11 +7,21 @@ import LaunchAudit
 /// asset as the first location (its path inside the bundle as given on the command line, so it is
 /// relative when the bundle path is) and the first log line as the second; the fingerprint in
 /// `partialFingerprints`, the measured values in `properties`.
-public enum AnalyzeSARIFReport {
+public struct SARIFReporter: AuditReporter {
+    public let id = "sarif"
+    public let fileExtension = "sarif"
+    public let summary = "SARIF 2.1.0 for GitHub code scanning and other static-analysis viewers."
+
+    public init() {}
+
+    public func render(_ input: ReportInput, to sink: ByteSink) {
+        sink.write(Self.document(input.result, bundlePath: input.bundlePath, logPaths: input.logPaths, version: input.toolVersion))
+    }
+
     public static let schema = "https://json.schemastore.org/sarif-2.1.0.json"
 
     /// `bundlePath` and `logPaths` are the inputs as given, used to build location URIs.
-    public static func render(_ result: AuditResult, bundlePath: String, logPaths: [String], version: String) -> [UInt8] {
+    static func document(_ result: AuditResult, bundlePath: String, logPaths: [String], version: String) -> [UInt8] {
         var w = JSONText()
         w.beginObject()
         w.field("$schema", schema)

@@ -1,0 +1,124 @@
+import AppBundle
+import Foundation
+import ImgtraceSupport
+import LaunchTrace
+
+/// What to audit and how: the inputs, and the settings that override the config file's.
+public struct AuditRequest: Sendable {
+    /// Debugger logs, one per launch (`-` is standard input).
+    public var logs: [String]
+    /// The built app first, then any bundle it ships with (`.app`, `.ipa`, `.xcarchive`, …).
+    public var bundles: [String]
+    /// Folders of framework or OS images that names may resolve to.
+    public var systemImages: [String] = []
+    /// A device profile id (`imgtrace devices`); nil: the config's, else one chosen for the app.
+    public var device: String?
+    /// A regular expression whose first match ends the launch window.
+    public var launchEnd: String?
+    /// The config file; nil: `.imgtrace.yml` in the working directory when there is one.
+    public var configPath: String?
+    /// Replaces the config's fail level; `.some(nil)` never fails.
+    public var failOn: Severity??
+    /// Replaces the config's `budgets.minLaunchLoads`.
+    public var minLaunchLoads: Int?
+    /// A baseline from `imgtrace baseline write`: only what is new or worse than it fails.
+    public var baselinePath: String?
+
+    public init(logs: [String], bundles: [String]) {
+        self.logs = logs
+        self.bundles = bundles
+    }
+}
+
+/// The audit with its verdict.
+public struct AuditOutcome: Sendable {
+    public var result: AuditResult
+    /// The settings the audit ran with (config file and overrides together).
+    public var settings: AuditConfig
+    /// The audit measured against the baseline, when one was given.
+    public var baseline: BaselineComparison?
+
+    /// Whether the run fails the policy: with a baseline, new failing findings; without, any
+    /// failing finding (budgets, missing evidence and regressions are findings too).
+    public var fails: Bool { baseline?.fails ?? result.fails }
+}
+
+/// Runs a whole audit: reads the config, the bundles and every log (streamed), judges every
+/// load, then budgets and the baseline. This is the entry point for tools that embed imgtrace;
+/// the command line is a thin shell over it.
+public enum AuditSession {
+    /// Audits `request`. `onLoad` sees each load as it streams by, with the index of its log and
+    /// its resolution (nil for a hit without a name). Every unreadable input is an `InputError`.
+    public static func run(_ request: AuditRequest,
+                           onLoad: @escaping (ImageLoad, Int, Resolution?) -> Void = { _, _, _ in }) throws -> AuditOutcome {
+        let baseline = try request.baselinePath.map { try Baseline.load(path: $0) }
+        var settings = try config(for: request)
+        settings.baselineLaunch = baseline?.launch
+        var inventory = try readInventory(request)
+        inventory.junk.sort()
+        let (profile, reason) = try chooseDevice(request, settings, inventory)
+        let auditor = LaunchAuditor(inventory: inventory, device: profile, config: settings)
+        let options = TraceOptions(launchEndPattern: settings.launchEnd)
+        for (index, log) in request.logs.enumerated() {
+            auditor.beginLog(log)
+            let summary = try TraceReader.read(contentsOf: log, options: options) { load in
+                onLoad(load, index, auditor.add(load))
+            }
+            auditor.endLog(summary)
+        }
+        var result = auditor.finish()
+        result.deviceReason = reason
+        let comparison = baseline.map { BaselineComparison(baseline: $0, result: result, tolerance: settings.baselineTolerance) }
+        return AuditOutcome(result: result, settings: settings, baseline: comparison)
+    }
+
+    /// The config file's settings with the request's overrides.
+    static func config(for request: AuditRequest) throws -> AuditConfig {
+        let path = request.configPath ?? (FileManager.default.fileExists(atPath: ConfigFile.defaultName) ? ConfigFile.defaultName : nil)
+        var settings = try path.map { try ConfigFile.load(path: $0) } ?? AuditConfig()
+        if let failOn = request.failOn { settings.failOn = failOn }
+        if let launchEnd = request.launchEnd { settings.launchEnd = launchEnd }
+        if let minLoads = request.minLaunchLoads { settings.budgets.minLaunchLoads = minLoads }
+        return settings
+    }
+
+    /// The request's device, else the config's, else one chosen from the app's platform (with why).
+    static func chooseDevice(_ request: AuditRequest, _ settings: AuditConfig,
+                             _ inventory: BundleInventory) throws -> (DeviceProfile, String?) {
+        if let id = request.device {
+            guard let profile = DeviceProfile.named(id) else {
+                throw InputError(path: "--device", reason: "unknown device `\(id)`; `imgtrace devices` lists them")
+            }
+            return (profile, nil)
+        }
+        guard let name = settings.device else {
+            let app = inventory.bundles.first { $0.kind != .systemImages }
+            let chosen = DeviceProfile.defaultFor(platform: app?.info?.platform, appKit: app?.usesAppKitNames ?? false)
+            return (chosen.profile, "chosen for \(chosen.reason); --device overrides")
+        }
+        guard let profile = DeviceProfile.named(name) else {
+            throw InputError(path: request.configPath ?? ConfigFile.defaultName, reason: "unknown device `\(name)`; `imgtrace devices` lists them")
+        }
+        return (profile, nil)
+    }
+
+    /// Every bundle's inventory, the first one's with the system image folders.
+    static func readInventory(_ request: AuditRequest) throws -> BundleInventory {
+        var inventory: BundleInventory?
+        for (index, bundle) in request.bundles.enumerated() {
+            do {
+                let next = try BundleReader.inventory(of: bundle, systemImages: index == 0 ? request.systemImages : [])
+                if inventory == nil {
+                    inventory = next
+                } else {
+                    inventory!.append(next, as: PathText.lastComponent(bundle))
+                }
+            } catch let error as InputError {
+                throw error
+            } catch {
+                throw InputError(path: bundle, reason: "\(error)")
+            }
+        }
+        return inventory ?? BundleInventory()
+    }
+}

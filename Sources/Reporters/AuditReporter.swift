@@ -1,0 +1,66 @@
+import LaunchAudit
+
+/// Everything a launch-audit report can be made from. Each format takes what it needs.
+public struct ReportInput {
+    /// The audit.
+    public var result: AuditResult
+    /// The audit measured against a baseline, when one was given.
+    public var baseline: BaselineComparison?
+    /// The built app, as given on the command line: locations of bundle findings start here.
+    public var bundlePath: String
+    /// The logs, as given: locations of log findings point into them.
+    public var logPaths: [String]
+    /// The version the tool reports (SARIF's `driver.version`).
+    public var toolVersion: String
+    /// ANSI colour, for formats that have it (the text report on a terminal).
+    public var color: Bool
+    /// Every load with its resolution, for formats that list loads (`needsLoadRecords`).
+    public var loads: LoadRecords?
+
+    public init(result: AuditResult, baseline: BaselineComparison? = nil, bundlePath: String, logPaths: [String],
+                toolVersion: String = "", color: Bool = false, loads: LoadRecords? = nil) {
+        self.result = result
+        self.baseline = baseline
+        self.bundlePath = bundlePath
+        self.logPaths = logPaths
+        self.toolVersion = toolVersion
+        self.color = color
+        self.loads = loads
+    }
+}
+
+/// One output format of `imgtrace analyze`. Every format is one type behind this protocol and
+/// listed once in `AuditReporters.all`, which `--format`, `--report`, shell completion, `imgtrace
+/// help` and the README's table all read.
+public protocol AuditReporter: Sendable {
+    /// The name users type: `--format ID`, `--report ID:PATH`.
+    var id: String { get }
+    /// The extension a file of this format usually has (`sarif`, `xml`), without the dot.
+    var fileExtension: String { get }
+    /// One line for help and the README: what the format is for.
+    var summary: String { get }
+    /// The format lists every load, so the audit must keep them as they stream by.
+    var needsLoadRecords: Bool { get }
+    /// Writes the report. Write errors are the sink's to record (`ByteSink.finish()` throws them).
+    func render(_ input: ReportInput, to sink: ByteSink)
+}
+
+extension AuditReporter {
+    public var needsLoadRecords: Bool { false }
+}
+
+/// The registry of `imgtrace analyze` formats, in the order help lists them.
+public enum AuditReporters {
+    public static let all: [any AuditReporter] = [
+        TextReporter(), JSONReporter(), MarkdownReporter(), HTMLReporter(), SARIFReporter(),
+        GitHubReporter(), GitLabReporter(), JUnitReporter(), CheckstyleReporter(),
+    ]
+
+    /// The format with this id.
+    public static func named(_ id: String) -> (any AuditReporter)? {
+        all.first { $0.id == id }
+    }
+
+    /// Every id, in order: what completion offers and what help lists.
+    public static var ids: [String] { all.map(\.id) }
+}
