@@ -34,10 +34,12 @@ let package = Package(
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]
         ),
-        .target(name: "LaunchAudit", dependencies: [
-            "ImgtraceSupport", "LaunchTrace", "AppBundle", "ImageHeaders", .product(name: "Crypto", package: "swift-crypto"),
-            .product(name: "Yams", package: "Yams"),
-        ]),
+        .target(
+            name: "LaunchAudit",
+            dependencies: [
+                "ImgtraceSupport", "LaunchTrace", "AppBundle", "ImageHeaders", .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Yams", package: "Yams"),
+            ]),
         .target(name: "Reporters", dependencies: ["ImgtraceSupport", "LaunchTrace", "AssetCatalog", "AppBundle", "LaunchAudit"]),
         .executableTarget(
             name: "imgtrace",
@@ -55,16 +57,20 @@ let package = Package(
         // Fuzz targets for every reader (scripts/fuzz.sh); built plainly it replays Fuzz/Regressions.
         .executableTarget(
             name: "imgtrace-fuzz",
-            dependencies: ["LaunchTrace", "AssetCatalog", "ImageHeaders", "AppBundle", "LaunchAudit", "Reporters",
-                           "ImgtraceSupport", "TestSupport"],
+            dependencies: [
+                "LaunchTrace", "AssetCatalog", "ImageHeaders", "AppBundle", "LaunchAudit", "Reporters",
+                "ImgtraceSupport", "TestSupport",
+            ],
             path: "Fuzz/Targets"
         ),
         .testTarget(name: "LaunchTraceTests", dependencies: ["LaunchTrace", "TestSupport"]),
         .testTarget(name: "AssetCatalogTests", dependencies: ["AssetCatalog", "TestSupport"]),
         .testTarget(name: "ImageHeadersTests", dependencies: ["ImageHeaders", "TestSupport"]),
-        .testTarget(name: "AppBundleTests", dependencies: [
-            "AppBundle", "AssetCatalog", "ImageHeaders", "ImgtraceSupport", "TestSupport", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
-        ]),
+        .testTarget(
+            name: "AppBundleTests",
+            dependencies: [
+                "AppBundle", "AssetCatalog", "ImageHeaders", "ImgtraceSupport", "TestSupport", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            ]),
         .testTarget(name: "LaunchAuditTests", dependencies: ["LaunchAudit", "LaunchTrace", "AppBundle", "ImgtraceSupport", "TestSupport"]),
         .testTarget(name: "ReportersTests", dependencies: ["Reporters", "LaunchAudit", "LaunchTrace", "ImgtraceSupport", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "imgtrace"], exclude: ["Golden"]),

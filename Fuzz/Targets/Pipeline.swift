@@ -5,11 +5,6 @@ import LaunchAudit
 import LaunchTrace
 import Reporters
 import TestSupport
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// The whole of `imgtrace analyze` on one log, against an app built once in memory: the names
 /// in the log reach the resolver, the rules and every report format.
@@ -34,11 +29,13 @@ enum Pipeline {
         let auditor = LaunchAuditor(inventory: inventory, device: .default, config: AuditConfig())
         let loads = LoadRecords()
         auditor.beginLog("fuzz.log")
-        guard let summary = try? bytes.withUnsafeBytes({ raw in
-            try TraceReader.read(raw, options: TraceOptions(launchEndPattern: nil)) { load in
-                loads.add(load, log: 0, resolution: auditor.add(load))
-            }
-        }) else { return }
+        guard
+            let summary = try? bytes.withUnsafeBytes({ raw in
+                try TraceReader.read(raw, options: TraceOptions(launchEndPattern: nil)) { load in
+                    loads.add(load, log: 0, resolution: auditor.add(load))
+                }
+            })
+        else { return }
         auditor.endLog(summary)
         let input = ReportInput(result: auditor.finish(), bundlePath: "App.app", logPaths: ["fuzz.log"], toolVersion: "fuzz", loads: loads)
         // Every registered format, so a new one is fuzzed without a change here.

@@ -23,10 +23,14 @@ enum Samples {
         try file("nested.app/Info.plist", Seeds.infoPlist)
         // Thousands of renditions sharing one 64 KiB key block and one value block.
         let many = (0..<20_000).map { CatalogWriter.Image(facet: "f", name: "n\($0).png") }
-        try file("shared-blocks.car", CatalogWriter.catalog(many, entries: { bom, entries in
-            let key = bom.add(le16(2) + le16(1) + le16(1) + [UInt8](repeating: 7, count: 65_530))
-            return entries.map { _ in (key: key, value: entries[0].value) }
-        }))
+        try file(
+            "shared-blocks.car",
+            CatalogWriter.catalog(
+                many,
+                entries: { bom, entries in
+                    let key = bom.add(le16(2) + le16(1) + le16(1) + [UInt8](repeating: 7, count: 65_530))
+                    return entries.map { _ in (key: key, value: entries[0].value) }
+                }))
         // A log of 200,000 hits mixing every value shape, names interned and rejected.
         var log = ""
         for i in 0..<50_000 {

@@ -6,20 +6,34 @@ import TestSupport
 enum Seeds {
     static let smallPNG = ImageWriter.png(width: 60, height: 60)
     static let hugeJPEG = ImageWriter.jpeg(width: 4032, height: 3024)
-    static let infoPlist = BinaryPlistWriter.build(.dict([
-        ("CFBundleIdentifier", .string("com.example.fuzz")), ("CFBundleExecutable", .string("App")),
-        ("CFBundleIconFiles", .array([.string("AppIcon60x60"), .string("Icon")])),
-        ("CFBundleIcons", .dict([("CFBundlePrimaryIcon", .dict([("CFBundleIconName", .string("AppIcon")),
-                                                                ("CFBundleIconFiles", .array([.string("AppIcon60x60")]))]))])),
-        ("UILaunchImages", .array([.dict([("UILaunchImageName", .string("Default"))])])),
-        ("UIDeviceFamily", .array([.int(1), .int(2)])), ("DTPlatformName", .string("iphoneos")),
-    ]))
+    static let infoPlist = BinaryPlistWriter.build(
+        .dict([
+            ("CFBundleIdentifier", .string("com.example.fuzz")), ("CFBundleExecutable", .string("App")),
+            ("CFBundleIconFiles", .array([.string("AppIcon60x60"), .string("Icon")])),
+            (
+                "CFBundleIcons",
+                .dict([
+                    (
+                        "CFBundlePrimaryIcon",
+                        .dict([
+                            ("CFBundleIconName", .string("AppIcon")),
+                            ("CFBundleIconFiles", .array([.string("AppIcon60x60")])),
+                        ])
+                    )
+                ])
+            ),
+            ("UILaunchImages", .array([.dict([("UILaunchImageName", .string("Default"))])])),
+            ("UIDeviceFamily", .array([.int(1), .int(2)])), ("DTPlatformName", .string("iphoneos")),
+        ]))
 
     static func logs() -> [(name: String, bytes: [UInt8])] {
         let shapes: [(String, String)] = [
             ("lldb-po", "(lldb)  po $arg3\nAppIcon\n(lldb)  po $arg3\ntab_home\n(lldb)  po $arg3\n<nil>\n"),
             ("lldb-p-old", "(lldb)  p (char *)[(id)$arg3 UTF8String]\n(char *) $0 = 0x0000600000c8 \"tab\\\"q\\n\"\n"),
-            ("lldb-p-new", "Breakpoint 1: where = UIKitCore`+[UIImage imageNamed:], address = 0x1\n(lldb)  p (const char *)[(id)$arg3 UTF8String]\n(const char *) 0x00006000 \"hero.jpg\"\n"),
+            (
+                "lldb-p-new",
+                "Breakpoint 1: where = UIKitCore`+[UIImage imageNamed:], address = 0x1\n(lldb)  p (const char *)[(id)$arg3 UTF8String]\n(const char *) 0x00006000 \"hero.jpg\"\n"
+            ),
             ("xcode-bare", "2024-01-01 10:00:00.000 App[1:2] start\nAppIcon\ntab\n2024-01-01 10:00:00.100 App[1:2] imgtrace-launch-end\ntab\n"),
             ("gdb", "Breakpoint 1, 0x00007ffff in +[NSImage imageNamed:] ()\n$1 = 0x555555556113 \"Gridlock.tiff\"\n$2 = 0x0\n"),
             ("x-s", "0x7fffffffe000: \"common_ret\"\n0x7fffffffe000:\t\"red.tiff\"\n"),
@@ -39,28 +53,34 @@ enum Seeds {
             CatalogWriter.Image(facet: "tab", name: "tab@3x.png", scale: 3),
             CatalogWriter.Image(facet: "hero", name: "hero.png", scale: 1, idiom: 2, width: 4000, height: 3000),
         ]
-        let multisize = CatalogWriter.catalog([images[0]], entries: { bom, entries in
-            var record = Array(CatalogWriter.csi(images[0]).prefix(184))
-            record.replaceSubrange(168..<172, with: le32(0))
-            record.replaceSubrange(180..<184, with: le32(24))
-            let value = bom.add(record + Array("SISM".utf8) + le32(0) + le32(.max) + le32(20) + le32(20) + le16(1) + le16(1))
-            return entries.map { (key: $0.key, value: value) }
-        })
-        return [("small", CatalogWriter.catalog(images)), ("deep", CatalogWriter.catalog(images + images, perNode: 2)),
-                ("hostile-multisize-count", multisize)]
+        let multisize = CatalogWriter.catalog(
+            [images[0]],
+            entries: { bom, entries in
+                var record = Array(CatalogWriter.csi(images[0]).prefix(184))
+                record.replaceSubrange(168..<172, with: le32(0))
+                record.replaceSubrange(180..<184, with: le32(24))
+                let value = bom.add(record + Array("SISM".utf8) + le32(0) + le32(.max) + le32(20) + le32(20) + le16(1) + le16(1))
+                return entries.map { (key: $0.key, value: value) }
+            })
+        return [
+            ("small", CatalogWriter.catalog(images)), ("deep", CatalogWriter.catalog(images + images, perNode: 2)),
+            ("hostile-multisize-count", multisize),
+        ]
     }
 
     static func images() -> [(name: String, bytes: [UInt8])] {
-        [("png", smallPNG), ("cgbi", ImageWriter.png(width: 120, height: 120, cgbi: true)), ("jpeg", hugeJPEG),
-         ("gif", ImageWriter.gif(width: 10, height: 20)), ("tiff-le", ImageWriter.tiff(width: 30, height: 40, bigEndian: false)),
-         ("tiff-be", ImageWriter.tiff(width: 30, height: 40, bigEndian: true)), ("heic", ImageWriter.heic(width: 4032, height: 3024)),
-         ("svg", Array(#"<svg xmlns="http://www.w3.org/2000/svg" width="24pt" height="2in" viewBox="0 0 24 24"></svg>"#.utf8)),
-         ("pdf", Array("%PDF-1.4\n1 0 obj << /Type /Page /MediaBox [0 0 612.5 792] >>".utf8)),
-         ("bmp", [0x42, 0x4D] + [UInt8](repeating: 0, count: 12) + le32(40) + le32(16) + le32(UInt32(bitPattern: -16)) + le16(1) + le16(32)),
-         ("hostile-png-4294967295", ImageWriter.png(width: .max, height: .max)),
-         ("hostile-heif-two-ispe", hostileHEIF),
-         ("hostile-svg-1e300", Array(#"<svg width="1e300" height="inf" viewBox="0 0 1e300 nan"/>"#.utf8)),
-         ("webp", Array("RIFF".utf8) + le32(30) + Array("WEBPVP8X".utf8) + le32(10) + [0, 0, 0, 0] + [99, 0, 0, 49, 0, 0])]
+        [
+            ("png", smallPNG), ("cgbi", ImageWriter.png(width: 120, height: 120, cgbi: true)), ("jpeg", hugeJPEG),
+            ("gif", ImageWriter.gif(width: 10, height: 20)), ("tiff-le", ImageWriter.tiff(width: 30, height: 40, bigEndian: false)),
+            ("tiff-be", ImageWriter.tiff(width: 30, height: 40, bigEndian: true)), ("heic", ImageWriter.heic(width: 4032, height: 3024)),
+            ("svg", Array(#"<svg xmlns="http://www.w3.org/2000/svg" width="24pt" height="2in" viewBox="0 0 24 24"></svg>"#.utf8)),
+            ("pdf", Array("%PDF-1.4\n1 0 obj << /Type /Page /MediaBox [0 0 612.5 792] >>".utf8)),
+            ("bmp", [0x42, 0x4D] + [UInt8](repeating: 0, count: 12) + le32(40) + le32(16) + le32(UInt32(bitPattern: -16)) + le16(1) + le16(32)),
+            ("hostile-png-4294967295", ImageWriter.png(width: .max, height: .max)),
+            ("hostile-heif-two-ispe", hostileHEIF),
+            ("hostile-svg-1e300", Array(#"<svg width="1e300" height="inf" viewBox="0 0 1e300 nan"/>"#.utf8)),
+            ("webp", Array("RIFF".utf8) + le32(30) + Array("WEBPVP8X".utf8) + le32(10) + [0, 0, 0, 0] + [99, 0, 0, 49, 0, 0]),
+        ]
     }
 
     static let hostileHEIF: [UInt8] = {
@@ -70,75 +90,121 @@ enum Seeds {
     }()
 
     static func binaryPlists() -> [(name: String, bytes: [UInt8])] {
-        [("info", infoPlist), ("keyed-nib", BinaryPlistWriter.keyedNib(images: ["tab", "hero"])),
-         ("wide-refs", BinaryPlistWriter.build([.array([1, 2]), .string("a"), .int(7)], refSize: 8)),
-         ("hostile-count-2e62", BinaryPlistWriter.build([.lyingArray(count: 1 << 62, refs: [0])], refSize: 8)),
-         ("hostile-negative-ref", BinaryPlistWriter.build([.array([0x8000_0000_0000_0000]), .string("x")], refSize: 8)),
-         ("hostile-self", BinaryPlistWriter.build([.array([0])]))]
+        [
+            ("info", infoPlist), ("keyed-nib", BinaryPlistWriter.keyedNib(images: ["tab", "hero"])),
+            ("wide-refs", BinaryPlistWriter.build([.array([1, 2]), .string("a"), .int(7)], refSize: 8)),
+            ("hostile-count-2e62", BinaryPlistWriter.build([.lyingArray(count: 1 << 62, refs: [0])], refSize: 8)),
+            ("hostile-negative-ref", BinaryPlistWriter.build([.array([0x8000_0000_0000_0000]), .string("x")], refSize: 8)),
+            ("hostile-self", BinaryPlistWriter.build([.array([0])])),
+        ]
     }
 
     static func textPlists() -> [(name: String, bytes: [UInt8])] {
-        [("xml", Array(#"""
-        <?xml version="1.0" encoding="UTF-8"?>
-        <plist version="1.0"><dict><key>CFBundleIconFiles</key><array><string>Icon</string></array>
-        <key>UIDeviceFamily</key><array><integer>1</integer></array><key>X</key><real>1.5</real><key>D</key><data>AAEC</data></dict></plist>
-        """#.utf8)),
-         ("openstep", Array(#"{ ApplicationName = Gridlock; NSIcon = "Gridlock.tiff"; NSTypes = ( { NSIcon = a.tiff; } ); }"#.utf8))]
+        [
+            (
+                "xml",
+                Array(
+                    #"""
+                    <?xml version="1.0" encoding="UTF-8"?>
+                    <plist version="1.0"><dict><key>CFBundleIconFiles</key><array><string>Icon</string></array>
+                    <key>UIDeviceFamily</key><array><integer>1</integer></array><key>X</key><real>1.5</real><key>D</key><data>AAEC</data></dict></plist>
+                    """#.utf8)
+            ),
+            ("openstep", Array(#"{ ApplicationName = Gridlock; NSIcon = "Gridlock.tiff"; NSTypes = ( { NSIcon = a.tiff; } ); }"#.utf8)),
+        ]
     }
 
     static func nibs() -> [(name: String, bytes: [UInt8])] {
-        [("nibarchive", NibWriter.nib(imageNames: ["tab", "hero.jpg", "ünïcode"])), ("keyed", BinaryPlistWriter.keyedNib(images: ["logo"])),
-         ("hostile-uid-self", BinaryPlistWriter.build(.dict([("$objects", .array([
-             .string("$null"), .dict([("$class", .uid(2)), ("UIResourceName", .uid(3))]),
-             .dict([("$classname", .string("UIImageNibPlaceholder"))]), .dict([("NS.string", .uid(3))])]))])))]
+        [
+            ("nibarchive", NibWriter.nib(imageNames: ["tab", "hero.jpg", "ünïcode"])), ("keyed", BinaryPlistWriter.keyedNib(images: ["logo"])),
+            (
+                "hostile-uid-self",
+                BinaryPlistWriter.build(
+                    .dict([
+                        (
+                            "$objects",
+                            .array([
+                                .string("$null"), .dict([("$class", .uid(2)), ("UIResourceName", .uid(3))]),
+                                .dict([("$classname", .string("UIImageNibPlaceholder"))]), .dict([("NS.string", .uid(3))]),
+                            ])
+                        )
+                    ]))
+            ),
+        ]
     }
 
     static func contentsJSON() -> [(name: String, bytes: [UInt8])] {
-        [("imageset", Array(#"""
-        {"images":[{"idiom":"universal","filename":"a.png","scale":"2x"},{"idiom":"iphone","scale":"3x"},
-        {"idiom":"universal","filename":"a.png","scale":"1x","appearances":[{"appearance":"luminosity","value":"dark"}]},
-        {"idiom":"ipad","filename":"b.pdf","scale":"1x"}],"info":{"version":1,"author":"xcode"},
-        "properties":{"preserves-vector-representation":true,"template-rendering-intent":"template"}}
-        """#.utf8)), ("hostile-scales", hostileScales)]
+        [
+            (
+                "imageset",
+                Array(
+                    #"""
+                    {"images":[{"idiom":"universal","filename":"a.png","scale":"2x"},{"idiom":"iphone","scale":"3x"},
+                    {"idiom":"universal","filename":"a.png","scale":"1x","appearances":[{"appearance":"luminosity","value":"dark"}]},
+                    {"idiom":"ipad","filename":"b.pdf","scale":"1x"}],"info":{"version":1,"author":"xcode"},
+                    "properties":{"preserves-vector-representation":true,"template-rendering-intent":"template"}}
+                    """#.utf8)
+            ), ("hostile-scales", hostileScales),
+        ]
     }
 
     static let hostileScales = Array(#"{"images":[{"idiom":"universal","filename":"a.png","scale":"3037000500x"},{"filename":"a.png","scale":"-9223372036854775807x"}]}"#.utf8)
 
     static func zips() -> [(name: String, bytes: [UInt8])] {
-        [("ipa", ZipWriter.zip([("Payload/App.app/Info.plist", infoPlist), ("Payload/App.app/tab@2x.png", smallPNG),
-                                ("Payload/App.app/Assets.car", catalogs()[0].bytes)], links: [("Payload/App.app/link.png", "tab@2x.png")])),
-         ("hostile-zip64", ZipWriter.zip([ZipWriter.Entry(path: "Payload/App.app/a.png", bytes: smallPNG, zip64: (.max, 100))])),
-         ("hostile-link-4gib", ZipWriter.zip([ZipWriter.Entry(path: "Payload/App.app/b.png", bytes: Array("a.png".utf8), isSymlink: true, claimedSize: .max)]))]
+        [
+            (
+                "ipa",
+                ZipWriter.zip(
+                    [
+                        ("Payload/App.app/Info.plist", infoPlist), ("Payload/App.app/tab@2x.png", smallPNG),
+                        ("Payload/App.app/Assets.car", catalogs()[0].bytes),
+                    ], links: [("Payload/App.app/link.png", "tab@2x.png")])
+            ),
+            ("hostile-zip64", ZipWriter.zip([ZipWriter.Entry(path: "Payload/App.app/a.png", bytes: smallPNG, zip64: (.max, 100))])),
+            ("hostile-link-4gib", ZipWriter.zip([ZipWriter.Entry(path: "Payload/App.app/b.png", bytes: Array("a.png".utf8), isSymlink: true, claimedSize: .max)])),
+        ]
     }
 
     static func configs() -> [(name: String, bytes: [UInt8])] {
-        [("full", Array("""
-        device: iphone-se
-        launchEnd: "viewDidAppear"
-        failOn: warning
-        thresholds:
-          repeatedLoadWarning: 10
-          largeFileBytes: 500000
-        budgets:
-          maxLaunchImages: 40
-          maxLaunchDecodedBytes: 52428800
-        ignore:
-          names: ["placeholder", "debug_*"]
-          rules: [loose-image]
-        severity:
-          large-file: warning
-        baseline:
-          launchDecodedBytes: 0.05
-          launchImages: 0
-        """.utf8))]
+        [
+            (
+                "full",
+                Array(
+                    """
+                    device: iphone-se
+                    launchEnd: "viewDidAppear"
+                    failOn: warning
+                    thresholds:
+                      repeatedLoadWarning: 10
+                      largeFileBytes: 500000
+                    budgets:
+                      maxLaunchImages: 40
+                      maxLaunchDecodedBytes: 52428800
+                    ignore:
+                      names: ["placeholder", "debug_*"]
+                      rules: [loose-image]
+                    severity:
+                      large-file: warning
+                    baseline:
+                      launchDecodedBytes: 0.05
+                      launchImages: 0
+                    """.utf8)
+            )
+        ]
     }
 
     static func baselines() -> [(name: String, bytes: [UInt8])] {
-        [("baseline", Array("""
-        {"schemaVersion":1,"kind":"imgtrace-baseline","device":"iphone-17-pro-max",
-        "launch":{"loads":3,"names":2,"images":2,"decodedBytes":1000,"bytesOnDisk":200,"missing":0,"repeated":1,"unreadable":0,"largestImageDecodedBytes":800},
-        "findings":[{"fingerprint":"0123456789abcdef","rule":"repeated-load","severity":"note","message":"x"}]}
-        """.utf8))]
+        [
+            (
+                "baseline",
+                Array(
+                    """
+                    {"schemaVersion":1,"kind":"imgtrace-baseline","device":"iphone-17-pro-max",
+                    "launch":{"loads":3,"names":2,"images":2,"decodedBytes":1000,"bytesOnDisk":200,"missing":0,"repeated":1,"unreadable":0,"largestImageDecodedBytes":800},
+                    "findings":[{"fingerprint":"0123456789abcdef","rule":"repeated-load","severity":"note","message":"x"}]}
+                    """.utf8)
+            )
+        ]
     }
 
     static func strings() -> [(name: String, bytes: [UInt8])] {

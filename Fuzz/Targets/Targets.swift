@@ -10,54 +10,80 @@ import Reporters
 /// Every fuzz target, one per reader that takes bytes from outside.
 enum Targets {
     static let all: [FuzzTarget] = [
-        FuzzTarget(id: "log", summary: "a debugger console log (lldb, gdb, Xcode)", run: { bytes in
-            _ = try? bytes.withUnsafeBytes { try TraceReader.read($0, options: TraceOptions(launchEndPattern: nil)) { _ in } }
-        }, seeds: Seeds.logs),
-        FuzzTarget(id: "analyze", summary: "a log audited against a small app and rendered in every format", run: { bytes in
-            Pipeline.audit(bytes)
-        }, seeds: Seeds.logs),
-        FuzzTarget(id: "car", summary: "a compiled asset catalog (BOM store with CAR content)", run: { bytes in
-            guard let catalog = try? bytes.withUnsafeBytes({ try CarCatalog.parse($0) }) else { return }
-            _ = CarJSONReport.render(catalog)
-            _ = CarTextReport.render(catalog, file: "fuzz.car")
-        }, seeds: Seeds.catalogs),
-        FuzzTarget(id: "image", summary: "the first bytes of an image file of any format", run: { bytes in
-            bytes.withUnsafeBytes { raw in
-                _ = ImageHeaderReader.sniff(raw)
-                if let info = try? ImageHeaderReader.read(raw, fileSize: raw.count) { _ = info.decodedBytes }
-            }
-        }, seeds: Seeds.images),
-        FuzzTarget(id: "bplist", summary: "a binary property list (Info.plist, keyed-archive nib)", run: { bytes in
-            guard let plist = try? PropertyList.parse(bytes) else { return }
-            _ = InfoPlistFacts(plist)
-        }, seeds: Seeds.binaryPlists),
-        FuzzTarget(id: "xmlplist", summary: "an XML or OpenStep property list (Info.plist, Info-gnustep.plist)", run: { bytes in
-            guard let plist = try? PropertyList.parse(bytes) else { return }
-            _ = InfoPlistFacts(plist)
-        }, seeds: Seeds.textPlists),
-        FuzzTarget(id: "nib", summary: "a compiled nib: NIBArchive or keyed archive", run: { bytes in
-            _ = try? NibReferences.imageNames(in: bytes)
-        }, seeds: Seeds.nibs),
-        FuzzTarget(id: "xcassets", summary: "an imageset's Contents.json inside a source asset catalog", run: { bytes in
-            let tree = MemoryTree(["A.xcassets/Contents.json": Array(#"{"info":{"version":1}}"#.utf8),
-                                   "A.xcassets/g/Contents.json": Array(#"{"properties":{"provides-namespace":true}}"#.utf8),
-                                   "A.xcassets/g/x.imageset/Contents.json": bytes,
-                                   "A.xcassets/g/x.imageset/a.png": Seeds.smallPNG,
-                                   "A.xcassets/g/x.imageset/b.pdf": Array("%PDF-1.4 /MediaBox [0 0 24 24]".utf8)])
-            _ = try? BundleReader.inventory(ofTree: tree, name: "A.xcassets")
-        }, seeds: Seeds.contentsJSON),
-        FuzzTarget(id: "zip", summary: "an .ipa or .app.zip archive", run: { bytes in
-            Scratch.withFile(bytes, name: "fuzz.ipa") { path in _ = try? BundleReader.inventory(of: path) }
-        }, seeds: Seeds.zips),
-        FuzzTarget(id: "config", summary: "a .imgtrace.yml configuration", run: { bytes in
-            _ = try? ConfigFile.parse(String(decoding: bytes, as: UTF8.self), path: ".imgtrace.yml")
-        }, seeds: Seeds.configs),
-        FuzzTarget(id: "baseline", summary: "a baseline JSON file", run: { bytes in
-            _ = try? Baseline.parse(bytes, path: "baseline.json")
-        }, seeds: Seeds.baselines),
-        FuzzTarget(id: "strings", summary: "an old-style strings file (GNUstep nsmapping.strings)", run: { bytes in
-            _ = ImageAliases.parseStrings(bytes)
-        }, seeds: Seeds.strings),
+        FuzzTarget(
+            id: "log", summary: "a debugger console log (lldb, gdb, Xcode)",
+            run: { bytes in
+                _ = try? bytes.withUnsafeBytes { try TraceReader.read($0, options: TraceOptions(launchEndPattern: nil)) { _ in } }
+            }, seeds: Seeds.logs),
+        FuzzTarget(
+            id: "analyze", summary: "a log audited against a small app and rendered in every format",
+            run: { bytes in
+                Pipeline.audit(bytes)
+            }, seeds: Seeds.logs),
+        FuzzTarget(
+            id: "car", summary: "a compiled asset catalog (BOM store with CAR content)",
+            run: { bytes in
+                guard let catalog = try? bytes.withUnsafeBytes({ try CarCatalog.parse($0) }) else { return }
+                _ = CarJSONReport.render(catalog)
+                _ = CarTextReport.render(catalog, file: "fuzz.car")
+            }, seeds: Seeds.catalogs),
+        FuzzTarget(
+            id: "image", summary: "the first bytes of an image file of any format",
+            run: { bytes in
+                bytes.withUnsafeBytes { raw in
+                    _ = ImageHeaderReader.sniff(raw)
+                    if let info = try? ImageHeaderReader.read(raw, fileSize: raw.count) { _ = info.decodedBytes }
+                }
+            }, seeds: Seeds.images),
+        FuzzTarget(
+            id: "bplist", summary: "a binary property list (Info.plist, keyed-archive nib)",
+            run: { bytes in
+                guard let plist = try? PropertyList.parse(bytes) else { return }
+                _ = InfoPlistFacts(plist)
+            }, seeds: Seeds.binaryPlists),
+        FuzzTarget(
+            id: "xmlplist", summary: "an XML or OpenStep property list (Info.plist, Info-gnustep.plist)",
+            run: { bytes in
+                guard let plist = try? PropertyList.parse(bytes) else { return }
+                _ = InfoPlistFacts(plist)
+            }, seeds: Seeds.textPlists),
+        FuzzTarget(
+            id: "nib", summary: "a compiled nib: NIBArchive or keyed archive",
+            run: { bytes in
+                _ = try? NibReferences.imageNames(in: bytes)
+            }, seeds: Seeds.nibs),
+        FuzzTarget(
+            id: "xcassets", summary: "an imageset's Contents.json inside a source asset catalog",
+            run: { bytes in
+                let tree = MemoryTree([
+                    "A.xcassets/Contents.json": Array(#"{"info":{"version":1}}"#.utf8),
+                    "A.xcassets/g/Contents.json": Array(#"{"properties":{"provides-namespace":true}}"#.utf8),
+                    "A.xcassets/g/x.imageset/Contents.json": bytes,
+                    "A.xcassets/g/x.imageset/a.png": Seeds.smallPNG,
+                    "A.xcassets/g/x.imageset/b.pdf": Array("%PDF-1.4 /MediaBox [0 0 24 24]".utf8),
+                ])
+                _ = try? BundleReader.inventory(ofTree: tree, name: "A.xcassets")
+            }, seeds: Seeds.contentsJSON),
+        FuzzTarget(
+            id: "zip", summary: "an .ipa or .app.zip archive",
+            run: { bytes in
+                Scratch.withFile(bytes, name: "fuzz.ipa") { path in _ = try? BundleReader.inventory(of: path) }
+            }, seeds: Seeds.zips),
+        FuzzTarget(
+            id: "config", summary: "a .imgtrace.yml configuration",
+            run: { bytes in
+                _ = try? ConfigFile.parse(String(decoding: bytes, as: UTF8.self), path: ".imgtrace.yml")
+            }, seeds: Seeds.configs),
+        FuzzTarget(
+            id: "baseline", summary: "a baseline JSON file",
+            run: { bytes in
+                _ = try? Baseline.parse(bytes, path: "baseline.json")
+            }, seeds: Seeds.baselines),
+        FuzzTarget(
+            id: "strings", summary: "an old-style strings file (GNUstep nsmapping.strings)",
+            run: { bytes in
+                _ = ImageAliases.parseStrings(bytes)
+            }, seeds: Seeds.strings),
     ]
 
     static func named(_ id: String) -> FuzzTarget? { all.first { $0.id == id } }

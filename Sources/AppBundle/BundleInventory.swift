@@ -15,8 +15,10 @@ public struct BundleInventory: Sendable {
     /// Names that a system image folder's mapping file sends to another file, sorted by folder and name.
     public var aliases: [ImageAlias]
 
-    public init(bundles: [BundleInfo] = [], images: [BundleImage] = [], references: [ImageReference] = [],
-                junk: [String] = [], warnings: [String] = [], aliases: [ImageAlias] = []) {
+    public init(
+        bundles: [BundleInfo] = [], images: [BundleImage] = [], references: [ImageReference] = [],
+        junk: [String] = [], warnings: [String] = [], aliases: [ImageAlias] = []
+    ) {
         self.bundles = bundles
         self.images = images
         self.references = references
@@ -48,8 +50,10 @@ public struct BundleInfo: Equatable, Sendable {
     /// Localisations present (`en`, `Base`, …), sorted.
     public var localizations: [String]
 
-    public init(id: String, kind: BundleKind, name: String, resourceRoot: String, infoPlistPath: String? = nil,
-                info: InfoPlistFacts? = nil, localizations: [String] = []) {
+    public init(
+        id: String, kind: BundleKind, name: String, resourceRoot: String, infoPlistPath: String? = nil,
+        info: InfoPlistFacts? = nil, localizations: [String] = []
+    ) {
         self.id = id
         self.kind = kind
         self.name = name
@@ -123,11 +127,13 @@ public struct BundleImage: Equatable, Sendable {
     /// Catalog rendition facts (`layout`, `compression`, `template`, …) kept for reports.
     public var details: [String: String]
 
-    public init(id: String, bundle: String, path: String, source: ImageSource, name: String, format: String? = nil,
-                cgbi: Bool = false, pixelWidth: Int? = nil, pixelHeight: Int? = nil, pointWidth: Double? = nil,
-                pointHeight: Double? = nil, scale: Int = 1, idiom: String = "universal", appearance: String? = nil,
-                localization: String? = nil, fileExtension: String = "", bytesOnDisk: Int = 0,
-                decodedBytes: Int? = nil, digest: String? = nil, isVector: Bool = false, details: [String: String] = [:]) {
+    public init(
+        id: String, bundle: String, path: String, source: ImageSource, name: String, format: String? = nil,
+        cgbi: Bool = false, pixelWidth: Int? = nil, pixelHeight: Int? = nil, pointWidth: Double? = nil,
+        pointHeight: Double? = nil, scale: Int = 1, idiom: String = "universal", appearance: String? = nil,
+        localization: String? = nil, fileExtension: String = "", bytesOnDisk: Int = 0,
+        decodedBytes: Int? = nil, digest: String? = nil, isVector: Bool = false, details: [String: String] = [:]
+    ) {
         self.id = id
         self.bundle = bundle
         self.path = path

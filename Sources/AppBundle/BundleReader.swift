@@ -104,8 +104,9 @@ private struct InventoryBuilder {
     private func archivedApp(_ tree: DirectoryTree, path: String) throws -> String {
         let folders = Set(tree.entries.filter { $0.kind == .directory }.map(\.path))
         if let bytes = try? tree.contents("Info.plist", maxBytes: BundleReader.maxPlistBytes),
-           let plist = try? PropertyList.parse(bytes),
-           let app = plist["ApplicationProperties"]?["ApplicationPath"]?.string, folders.contains("Products/" + app) {
+            let plist = try? PropertyList.parse(bytes),
+            let app = plist["ApplicationProperties"]?["ApplicationPath"]?.string, folders.contains("Products/" + app)
+        {
             return "Products/" + app
         }
         if let app = folders.sorted().first(where: { $0.hasPrefix("Products/Applications/") && $0.hasSuffix(".app") && $0.split(separator: "/").count == 3 }) {
@@ -142,8 +143,10 @@ private struct InventoryBuilder {
         var bundleRoots: [String] = [""]
         var catalogs: [(root: String, bundle: String)] = []
         var topKind = BundleReader.bundleKinds[extensionOf(name)] ?? .folder
-        if topKind == .folder, files.contains("Info.plist") || files.contains("Contents/Info.plist")
-            || files.contains("Resources/Info-gnustep.plist") {
+        if topKind == .folder,
+            files.contains("Info.plist") || files.contains("Contents/Info.plist")
+                || files.contains("Resources/Info-gnustep.plist")
+        {
             topKind = .app
         }
         for entry in tree.entries {
@@ -172,16 +175,18 @@ private struct InventoryBuilder {
             }
         }
         let versionedResources = InventoryBuilder.versionedResourceFolders(folders)
-        let foldersWithDefaultPNG = Set(files.filter {
-            let name = lastComponent($0)
-            return name.hasPrefix("Default") && name.hasSuffix(".png")
-        }.map(parentPath))
+        let foldersWithDefaultPNG = Set(
+            files.filter {
+                let name = lastComponent($0)
+                return name.hasPrefix("Default") && name.hasSuffix(".png")
+            }.map(parentPath))
         var infos: [String: BundleInfo] = [:]
         for root in bundleRoots {
             let id = root.isEmpty ? "." : root
             let kind = root.isEmpty ? topKind : BundleReader.bundleKinds[extensionOf(lastComponent(root))] ?? .bundle
-            var info = BundleInfo(id: id, kind: kind, name: root.isEmpty ? name : lastComponent(root),
-                                  resourceRoot: resourceRoot(root, folders: folders, files: files, versioned: versionedResources))
+            var info = BundleInfo(
+                id: id, kind: kind, name: root.isEmpty ? name : lastComponent(root),
+                resourceRoot: resourceRoot(root, folders: folders, files: files, versioned: versionedResources))
             let p = root.isEmpty ? "" : root + "/"
             let candidates = [p + "Info.plist", p + "Contents/Info.plist", p + "Resources/Info-gnustep.plist", p + "Resources/Info.plist"]
             if let plistPath = candidates.first(where: files.contains) {
@@ -229,8 +234,9 @@ private struct InventoryBuilder {
             let info = infos[bundle]
             let relative = lookupPath(path, bundle: bundle, resourceRoot: info?.resourceRoot ?? "")
             let before = inventory.images.count
-            addFile(tree, treeIndex: index, path: path, size: entry.size, bundle: bundle, relative: relative,
-                    source: .file, appKitNames: usesAppKitNames(info), mustBeImage: hasImageExtension)
+            addFile(
+                tree, treeIndex: index, path: path, size: entry.size, bundle: bundle, relative: relative,
+                source: .file, appKitNames: usesAppKitNames(info), mustBeImage: hasImageExtension)
             // Read through a symbolic link (an installed GNUstep app's `Resources`): say so.
             if let link = entry.link, inventory.images.count > before { inventory.images[before].details["link"] = link }
         }
@@ -307,15 +313,18 @@ private struct InventoryBuilder {
         if let image = facts.launchScreenImage { add(image, .launchScreen) }
         // Before launch keys existed, `Default*.png` at the root was the launch image by convention.
         if facts.launchImages.isEmpty, facts.launchStoryboard == nil, !facts.hasLaunchScreen,
-           foldersWithDefaultPNG.contains(info.resourceRoot) {
+            foldersWithDefaultPNG.contains(info.resourceRoot)
+        {
             add("Default", .launchImage)
         }
     }
 
     // MARK: Images
 
-    private mutating func addFile(_ tree: FileTree, treeIndex: Int, path: String, size: Int, bundle: String, relative: String,
-                                  source: ImageSource, appKitNames: Bool, mustBeImage: Bool, idPrefix: String = "") {
+    private mutating func addFile(
+        _ tree: FileTree, treeIndex: Int, path: String, size: Int, bundle: String, relative: String,
+        source: ImageSource, appKitNames: Bool, mustBeImage: Bool, idPrefix: String = ""
+    ) {
         let fileName = lastComponent(relative)
         let parsed = LooseImageName(fileName: fileName)
         var header: ImageInfo?
@@ -341,12 +350,13 @@ private struct InventoryBuilder {
         }
         let directory = parentPath(relative)
         let base = appKitNames || source == .systemImages ? parsed.base : parsed.lookupName
-        var image = BundleImage(id: idPrefix + path, bundle: bundle, path: path, source: source,
-                                name: directory.isEmpty ? base : directory + "/" + base, format: format,
-                                cgbi: header?.cgbi ?? false, pixelWidth: header?.pixelWidth, pixelHeight: header?.pixelHeight,
-                                pointWidth: header?.pointWidth, pointHeight: header?.pointHeight, scale: parsed.scale,
-                                idiom: parsed.idiom, fileExtension: parsed.fileExtension, bytesOnDisk: size,
-                                decodedBytes: header?.decodedBytes, isVector: header?.format.isVector ?? false)
+        var image = BundleImage(
+            id: idPrefix + path, bundle: bundle, path: path, source: source,
+            name: directory.isEmpty ? base : directory + "/" + base, format: format,
+            cgbi: header?.cgbi ?? false, pixelWidth: header?.pixelWidth, pixelHeight: header?.pixelHeight,
+            pointWidth: header?.pointWidth, pointHeight: header?.pointHeight, scale: parsed.scale,
+            idiom: parsed.idiom, fileExtension: parsed.fileExtension, bytesOnDisk: size,
+            decodedBytes: header?.decodedBytes, isVector: header?.format.isVector ?? false)
         if image.isVector { image.scale = 0 }
         if let lproj = path.split(separator: "/").dropLast().last(where: { $0.hasSuffix(".lproj") }) {
             image.localization = String(lproj.dropLast(6))
@@ -368,8 +378,9 @@ private struct InventoryBuilder {
         let sizes = Dictionary(tree.entries.map { ($0.path, $0.size) }, uniquingKeysWith: { a, _ in a })
         for slot in reader.images {
             let before = inventory.images.count
-            addFile(tree, treeIndex: treeIndex, path: slot.path, size: sizes[slot.path] ?? 0, bundle: bundle,
-                    relative: slot.name, source: .sourceCatalog, appKitNames: false, mustBeImage: true)
+            addFile(
+                tree, treeIndex: treeIndex, path: slot.path, size: sizes[slot.path] ?? 0, bundle: bundle,
+                relative: slot.name, source: .sourceCatalog, appKitNames: false, mustBeImage: true)
             guard inventory.images.count > before else { continue }
             var image = inventory.images[before]
             image.name = slot.name
@@ -418,16 +429,19 @@ private struct InventoryBuilder {
             if let name = rendition.name { details["renditionName"] = name }
             if let format = rendition.pixelFormat { details["pixelFormat"] = format }
             if rendition.atlasFrame != nil { details["packed"] = "true" }
-            var image = BundleImage(id: id, bundle: bundle, path: carPath, source: .assetCatalog, name: facet,
-                                    format: InventoryBuilder.format(of: rendition), pixelWidth: width, pixelHeight: height,
-                                    scale: rendition.scale, idiom: idiom, appearance: appearance,
-                                    bytesOnDisk: rendition.sizeOnDisk, isVector: vector, details: details)
+            var image = BundleImage(
+                id: id, bundle: bundle, path: carPath, source: .assetCatalog, name: facet,
+                format: InventoryBuilder.format(of: rendition), pixelWidth: width, pixelHeight: height,
+                scale: rendition.scale, idiom: idiom, appearance: appearance,
+                bytesOnDisk: rendition.sizeOnDisk, isVector: vector, details: details)
             if let w = width, let h = height {
                 image.decodedBytes = ImageInfo.decodedBytes(width: w, height: h, bytesPerPixel: InventoryBuilder.bytesPerPixel(rendition))
             }
             if let payload = InventoryBuilder.payload(of: rendition, in: bytes) {
-                stored[id] = (.rendition(car: carPath, offset: payload.offset, length: payload.length), payload.length,
-                              prefixHash(Array(bytes[payload.offset..<min(payload.offset + 4096, payload.offset + payload.length)])))
+                stored[id] = (
+                    .rendition(car: carPath, offset: payload.offset, length: payload.length), payload.length,
+                    prefixHash(Array(bytes[payload.offset..<min(payload.offset + 4096, payload.offset + payload.length)]))
+                )
             }
             noteImplausible(image)
             inventory.images.append(image)
@@ -475,8 +489,9 @@ private struct InventoryBuilder {
         for entry in tree.entries where entry.kind == .file && !isJunk(entry.path) {
             let ext = extensionOf(lastComponent(entry.path)).lowercased()
             guard LooseImageName.imageExtensions.contains(ext) || ext.isEmpty else { continue }
-            addFile(tree, treeIndex: index, path: entry.path, size: entry.size, bundle: id, relative: entry.path,
-                    source: .systemImages, appKitNames: true, mustBeImage: !ext.isEmpty, idPrefix: id + "/")
+            addFile(
+                tree, treeIndex: index, path: entry.path, size: entry.size, bundle: id, relative: entry.path,
+                source: .systemImages, appKitNames: true, mustBeImage: !ext.isEmpty, idPrefix: id + "/")
         }
         if tree.entries.contains(where: { $0.path == ImageAliases.mappingFile && $0.kind == .file }) {
             do {

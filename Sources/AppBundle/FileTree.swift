@@ -154,7 +154,8 @@ struct DirectoryTree: FileTree {
             switch info.st_mode & S_IFMT {
             case S_IFDIR:
                 if through != link, let real = DirectoryTree.realPath(root + "/" + path),
-                   real == "/" || realRoot == real || realRoot.hasPrefix(real + "/") {
+                    real == "/" || realRoot == real || realRoot.hasPrefix(real + "/")
+                {
                     warnings.append("\(path): symbolic link to a folder that holds the bundle itself; not followed")
                     continue
                 }
@@ -282,7 +283,8 @@ struct ZipTree: FileTree {
                 let (sum, overflow) = totalDeclared.addingReportingOverflow(declared)
                 totalDeclared = overflow ? .max : sum
                 if declared > TreeLimits.maxEntryBytes
-                    || (declared > TreeLimits.ratioFloor && declared / max(packed, 1) > TreeLimits.maxRatio) {
+                    || (declared > TreeLimits.ratioFloor && declared / max(packed, 1) > TreeLimits.maxRatio)
+                {
                     warnings.append("\(path): declares \(declared) bytes from \(packed) compressed (zip bomb?); refused")
                     continue
                 }

@@ -20,10 +20,12 @@ public struct InfoPlistFacts: Equatable, Sendable {
     /// `NSMainNibFile` / `UIMainStoryboardFile`.
     public var mainInterface: String?
 
-    public init(bundleIdentifier: String? = nil, executable: String? = nil, platform: String? = nil,
-                deviceFamily: [Int] = [], iconFiles: [String] = [], iconNames: [String] = [],
-                launchImages: [String] = [], launchStoryboard: String? = nil, hasLaunchScreen: Bool = false,
-                launchScreenImage: String? = nil, launchScreenColor: String? = nil, mainInterface: String? = nil) {
+    public init(
+        bundleIdentifier: String? = nil, executable: String? = nil, platform: String? = nil,
+        deviceFamily: [Int] = [], iconFiles: [String] = [], iconNames: [String] = [],
+        launchImages: [String] = [], launchStoryboard: String? = nil, hasLaunchScreen: Bool = false,
+        launchScreenImage: String? = nil, launchScreenColor: String? = nil, mainInterface: String? = nil
+    ) {
         self.bundleIdentifier = bundleIdentifier
         self.executable = executable
         self.platform = platform
@@ -43,7 +45,8 @@ public struct InfoPlistFacts: Equatable, Sendable {
         self.init()
         bundleIdentifier = plist["CFBundleIdentifier"]?.string
         executable = (plist["CFBundleExecutable"] ?? plist["NSExecutable"])?.string
-        platform = plist["DTPlatformName"]?.string
+        platform =
+            plist["DTPlatformName"]?.string
             ?? plist["CFBundleSupportedPlatforms"]?.strings.first?.lowercased()
             ?? (plist["NSExecutable"] != nil || plist["ApplicationName"] != nil ? "gnustep" : nil)
         deviceFamily = plist["UIDeviceFamily"]?.array?.compactMap { $0.integer ?? $0.string.flatMap { Int($0) } } ?? []

@@ -39,7 +39,8 @@ public struct LooseImageName: Equatable, Sendable {
         }
         scale = 1
         if stem.count > 3, stem.hasSuffix("x"), let at = stem.lastIndex(of: "@"),
-           let n = Int(stem[stem.index(after: at)..<stem.index(before: stem.endIndex)]), LooseImageName.scales.contains(n) {
+            let n = Int(stem[stem.index(after: at)..<stem.index(before: stem.endIndex)]), LooseImageName.scales.contains(n)
+        {
             scale = n
             stem = stem[..<at]
         }

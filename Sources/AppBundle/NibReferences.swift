@@ -35,7 +35,8 @@ public enum NibReferences {
         var names = Set<String>()
         for object in objects {
             guard let dict = object.dictionary, let classRef = dict["$class"]?.uid, objects.indices.contains(classRef),
-                  let className = objects[classRef]["$classname"]?.string, placeholderClasses.contains(className) else { continue }
+                let className = objects[classRef]["$classname"]?.string, placeholderClasses.contains(className)
+            else { continue }
             for key in resourceKeys {
                 if let name = string(dict[key]), !name.isEmpty { names.insert(name) }
             }

@@ -54,7 +54,8 @@ package struct SourceCatalogReader {
             }
             var namespace = inherited
             if let json = readJSON(entry.path + "/Contents.json", files: files),
-               (json["properties"] as? [String: Any])?["provides-namespace"] as? Bool == true {
+                (json["properties"] as? [String: Any])?["provides-namespace"] as? Bool == true
+            {
                 namespace = inherited + name + "/"
             }
             namespaces[relative] = namespace
@@ -116,8 +117,10 @@ package struct SourceCatalogReader {
             for key in ["size", "subtype", "display-gamut", "width-class", "height-class", "orientation", "extent"] {
                 if let value = slot[key] as? String { details[key] = value }
             }
-            images.append(SourceCatalogImage(path: path, name: name, scale: scale, idiom: idiom, appearance: appearance,
-                                             details: details))
+            images.append(
+                SourceCatalogImage(
+                    path: path, name: name, scale: scale, idiom: idiom, appearance: appearance,
+                    details: details))
         }
         // A vector in the 1x slot with the 2x/3x slots empty is rasterised at 1x only (a common slip).
         let hasEmptyScaledSlots = slots.contains { $0["filename"] == nil && ($0["scale"] as? String ?? "") != "1x" && $0["scale"] != nil }

@@ -38,7 +38,8 @@ package struct ZipDirectory {
         // ZIPFoundation takes the ZIP64 end record from its fixed place right before the locator
         // whenever both are there, whatever the 32-bit fields say: vet exactly that record.
         if end > 76, r.matches(end - 20, "PK\u{06}\u{07}"), r.matches(end - 76, "PK\u{06}\u{06}"),
-           try r.u16le(end - 76 + 14) >= 45 {
+            try r.u16le(end - 76 + 14) >= 45
+        {
             let at = end - 76
             let pointer = try u64(r, end - 20 + 8)
             guard pointer == UInt64(at) else {
@@ -129,8 +130,9 @@ package struct ZipDirectory {
             throw FormatError(offset: at + 24, reason: "`\(path)`: declares \(uncompressed) bytes, more than the archive can hold")
         }
         let unixMode = madeBy >> 8 == 3 ? external >> 16 : 0
-        let entry = Entry(path: path, method: method, compressedSize: compressed, uncompressedSize: uncompressed,
-                          localHeaderOffset: localOffset, isSymlink: unixMode & 0o170000 == 0o120000, recordOffset: at)
+        let entry = Entry(
+            path: path, method: method, compressedSize: compressed, uncompressedSize: uncompressed,
+            localHeaderOffset: localOffset, isSymlink: unixMode & 0o170000 == 0o120000, recordOffset: at)
         return (entry, extraEnd + commentLength)
     }
 
@@ -140,8 +142,9 @@ package struct ZipDirectory {
         let r = ByteReader(bytes)
         let at = Int(entry.localHeaderOffset)
         guard entry.method == 0, entry.compressedSize <= UInt64(maxLinkTarget), r.matches(at, "PK\u{03}\u{04}"),
-              let nameLength = try? r.u16le(at + 26), let extraLength = try? r.u16le(at + 28),
-              let target = try? r.slice(at + 30 + Int(nameLength) + Int(extraLength), Int(entry.compressedSize)) else { return nil }
+            let nameLength = try? r.u16le(at + 26), let extraLength = try? r.u16le(at + 28),
+            let target = try? r.slice(at + 30 + Int(nameLength) + Int(extraLength), Int(entry.compressedSize))
+        else { return nil }
         return String(decoding: target, as: UTF8.self)
     }
 }

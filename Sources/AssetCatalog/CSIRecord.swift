@@ -36,8 +36,9 @@ enum CSIRecord {
                 let count = min(Int(try r.u32le(data)), length - 8)
                 rendition.uti = try r.paddedString(data + 8, count)
             case 1010 where length >= 26 && r.matches(data, "KLNI"):
-                var frame = AtlasFrame(x: Int(try r.u32le(data + 8)), y: Int(try r.u32le(data + 12)),
-                                       width: Int(try r.u32le(data + 16)), height: Int(try r.u32le(data + 20)), atlasKey: [])
+                var frame = AtlasFrame(
+                    x: Int(try r.u32le(data + 8)), y: Int(try r.u32le(data + 12)),
+                    width: Int(try r.u32le(data + 16)), height: Int(try r.u32le(data + 20)), atlasKey: [])
                 var p = data + 30
                 while p + 4 <= data + length {
                     let attribute = try r.u16le(p)
@@ -71,8 +72,10 @@ enum CSIRecord {
             let count = min(Int(try r.u32le(payload + 8)), max(0, (end - payload - 12) / 12))
             var p = payload + 12
             for _ in 0..<count {
-                rendition.multisize.append(MultisizeEntry(width: Int(try r.u32le(p)), height: Int(try r.u32le(p + 4)),
-                                                          index: Int(try r.u16le(p + 8)), idiom: Int(try r.u16le(p + 10))))
+                rendition.multisize.append(
+                    MultisizeEntry(
+                        width: Int(try r.u32le(p)), height: Int(try r.u32le(p + 4)),
+                        index: Int(try r.u16le(p + 8)), idiom: Int(try r.u16le(p + 10))))
                 p += 12
             }
         }

@@ -159,10 +159,12 @@ public struct CarCatalog: Sendable {
             renditions.append(rendition)
         }
         if longKeys > 0 {
-            warnings.append("\(longKeys) rendition key block\(longKeys == 1 ? " is" : "s are") longer than \(max(keyFormat.count, maxKeyAttributes)) attributes; the rest is ignored")
+            warnings.append(
+                "\(longKeys) rendition key block\(longKeys == 1 ? " is" : "s are") longer than \(max(keyFormat.count, maxKeyAttributes)) attributes; the rest is ignored")
         }
-        return CarCatalog(header: header, metadata: metadata, keyFormat: keyFormat, appearances: appearances,
-                          facets: facets, renditions: renditions, renditionTree: treeInfo, warnings: warnings)
+        return CarCatalog(
+            header: header, metadata: metadata, keyFormat: keyFormat, appearances: appearances,
+            facets: facets, renditions: renditions, renditionTree: treeInfo, warnings: warnings)
     }
 
     /// Real keys have one attribute per KEYFORMAT slot (under 20); more is a corrupt block.
@@ -178,12 +180,13 @@ public struct CarCatalog: Sendable {
             throw CatalogFormatError(offset: block.offset, reason: "CARHEADER is \(block.length) bytes, expected 436")
         }
         let o = block.offset
-        return CarHeader(coreUIVersion: Int(try r.u32le(o + 4)), storageVersion: Int(try r.u32le(o + 8)),
-                         timestamp: Int(try r.u32le(o + 12)), renditionCount: Int(try r.u32le(o + 16)),
-                         mainVersion: try r.paddedString(o + 20, 128).trimmingNewlines(),
-                         versionString: try r.paddedString(o + 148, 256),
-                         uuid: Array(try r.slice(o + 404, 16)), schemaVersion: Int(try r.u32le(o + 424)),
-                         colorSpaceID: Int(try r.u32le(o + 428)), keySemantics: Int(try r.u32le(o + 432)))
+        return CarHeader(
+            coreUIVersion: Int(try r.u32le(o + 4)), storageVersion: Int(try r.u32le(o + 8)),
+            timestamp: Int(try r.u32le(o + 12)), renditionCount: Int(try r.u32le(o + 16)),
+            mainVersion: try r.paddedString(o + 20, 128).trimmingNewlines(),
+            versionString: try r.paddedString(o + 148, 256),
+            uuid: Array(try r.slice(o + 404, 16)), schemaVersion: Int(try r.u32le(o + 424)),
+            colorSpaceID: Int(try r.u32le(o + 428)), keySemantics: Int(try r.u32le(o + 432)))
     }
 
     static func parseMetadata(_ bom: BOMStore, _ index: UInt32) throws -> ExtendedMetadata? {
@@ -191,8 +194,9 @@ public struct CarCatalog: Sendable {
         let r = bom.reader
         guard block.length >= 1028, r.matches(block.offset, "META") else { return nil }
         let o = block.offset + 4
-        return ExtendedMetadata(thinningArguments: try r.paddedString(o, 256), deploymentPlatformVersion: try r.paddedString(o + 256, 256),
-                                deploymentPlatform: try r.paddedString(o + 512, 256), authoringTool: try r.paddedString(o + 768, 256))
+        return ExtendedMetadata(
+            thinningArguments: try r.paddedString(o, 256), deploymentPlatformVersion: try r.paddedString(o + 256, 256),
+            deploymentPlatform: try r.paddedString(o + 512, 256), authoringTool: try r.paddedString(o + 768, 256))
     }
 
     static func parseKeyFormat(_ bom: BOMStore, _ index: UInt32) throws -> [UInt16] {
@@ -236,9 +240,10 @@ extension String {
 extension Rendition {
     /// A rendition whose value block is known but not yet decoded (or is no CSI record).
     static func unread(_ block: BOMStore.Block) -> Rendition {
-        Rendition(facet: nil, name: nil, key: [], sizeOnDisk: block.length, layoutRaw: nil, pixelFormat: nil, compression: nil,
-                  pixelWidth: 0, pixelHeight: 0, sizeSource: nil, csiScaleFactor: 0, csiFlags: 0, bitmapFlags: nil,
-                  dataLength: nil, uti: nil, atlasFrame: nil, multisize: [], appearanceName: nil, offset: block.offset)
+        Rendition(
+            facet: nil, name: nil, key: [], sizeOnDisk: block.length, layoutRaw: nil, pixelFormat: nil, compression: nil,
+            pixelWidth: 0, pixelHeight: 0, sizeSource: nil, csiScaleFactor: 0, csiFlags: 0, bitmapFlags: nil,
+            dataLength: nil, uti: nil, atlasFrame: nil, multisize: [], appearanceName: nil, offset: block.offset)
     }
 }
 

@@ -183,8 +183,10 @@ public struct Rendition: Equatable, Sendable {
 
     /// CoreUI's names of bitmap compressions.
     public static func compressionName(_ raw: UInt32) -> String {
-        let names = ["uncompressed", "rle", "zip", "lzvn", "lzfse", "jpeg-lzfse", "blurred", "astc",
-                     "palette-img", "hevc", "deepmap-lzfse", "deepmap2", "dxtc"]
+        let names = [
+            "uncompressed", "rle", "zip", "lzvn", "lzfse", "jpeg-lzfse", "blurred", "astc",
+            "palette-img", "hevc", "deepmap-lzfse", "deepmap2", "dxtc",
+        ]
         return raw < names.count ? names[Int(raw)] : "compression-\(raw)"
     }
 }

@@ -45,7 +45,8 @@ enum HEIFHeader {
             chosen = try associations(of: primary, ipma: ipma, in: r)
         }
         // Without a primary association, the largest extent is the full image (tiles are smaller).
-        let extent = chosen.compactMap { extents[$0] }.first
+        let extent =
+            chosen.compactMap { extents[$0] }.first
             ?? extents.values.max { UInt64($0.0) * UInt64($0.1) < UInt64($1.0) * UInt64($1.1) }
         guard let extent else { throw malformed(format, ipco.start, "no ispe property") }
         let (w, h) = try checkedSize(format, extent.0, extent.1, at: ipco.start)

@@ -66,8 +66,10 @@ public enum ImageHeaderReader {
     }
 
     /// Reads the header, asking `readPrefix` for longer prefixes while the header needs them (up to `limit` bytes).
-    public static func read(fileSize: Int, limit: Int = 16 << 20,
-                            readPrefix: (Int) throws -> [UInt8]) throws -> ImageInfo? {
+    public static func read(
+        fileSize: Int, limit: Int = 16 << 20,
+        readPrefix: (Int) throws -> [UInt8]
+    ) throws -> ImageInfo? {
         var length = min(fileSize, typicalPrefix)
         while true {
             let bytes = try readPrefix(length)
@@ -79,8 +81,9 @@ public enum ImageHeaderReader {
             case let .failure(.needMoreBytes(n)) where n > length && length < limit:
                 length = min(n, limit)
             case .failure(.needMoreBytes):
-                throw ImageHeaderError.malformed(format: sniffArray(bytes) ?? .png, offset: length,
-                                                 reason: "no size within the first \(length) bytes")
+                throw ImageHeaderError.malformed(
+                    format: sniffArray(bytes) ?? .png, offset: length,
+                    reason: "no size within the first \(length) bytes")
             case let .failure(error):
                 throw error
             }

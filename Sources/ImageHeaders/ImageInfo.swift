@@ -30,9 +30,11 @@ public struct ImageInfo: Equatable, Sendable {
     /// Apple's crushed PNG (a `CgBI` chunk before `IHDR`).
     public var cgbi: Bool
 
-    public init(format: ImageFormat, pixelWidth: Int? = nil, pixelHeight: Int? = nil, pointWidth: Double? = nil,
-                pointHeight: Double? = nil, bitsPerComponent: Int? = nil, channels: Int? = nil, hasAlpha: Bool? = nil,
-                colorModel: ColorModel? = nil, cgbi: Bool = false) {
+    public init(
+        format: ImageFormat, pixelWidth: Int? = nil, pixelHeight: Int? = nil, pointWidth: Double? = nil,
+        pointHeight: Double? = nil, bitsPerComponent: Int? = nil, channels: Int? = nil, hasAlpha: Bool? = nil,
+        colorModel: ColorModel? = nil, cgbi: Bool = false
+    ) {
         self.format = format
         self.pixelWidth = pixelWidth
         self.pixelHeight = pixelHeight

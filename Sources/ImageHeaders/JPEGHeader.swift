@@ -24,8 +24,9 @@ enum JPEGHeader {
                 let components = Int(try r.u8(offset + 7))
                 let (w, h) = try checkedSize(.jpeg, width, height, at: offset + 3)
                 let model: ColorModel = components == 1 ? .gray : components == 4 ? .cmyk : .ycbcr
-                return ImageInfo(format: .jpeg, pixelWidth: w, pixelHeight: h, bitsPerComponent: precision,
-                                 channels: components, hasAlpha: false, colorModel: model)
+                return ImageInfo(
+                    format: .jpeg, pixelWidth: w, pixelHeight: h, bitsPerComponent: precision,
+                    channels: components, hasAlpha: false, colorModel: model)
             }
             offset += length
         }

@@ -28,8 +28,9 @@ enum PNGHeader {
                 case 6: (model, channels) = (.rgb, 4)
                 default: throw malformed(.png, offset + 17, "unknown colour type \(colorType)")
                 }
-                info = ImageInfo(format: .png, pixelWidth: w, pixelHeight: h, bitsPerComponent: depth, channels: channels,
-                                 hasAlpha: colorType == 4 || colorType == 6, colorModel: model, cgbi: cgbi)
+                info = ImageInfo(
+                    format: .png, pixelWidth: w, pixelHeight: h, bitsPerComponent: depth, channels: channels,
+                    hasAlpha: colorType == 4 || colorType == 6, colorModel: model, cgbi: cgbi)
             } else if type == "tRNS" {
                 info?.hasAlpha = true
             } else if type == "IDAT" || type == "IEND" {

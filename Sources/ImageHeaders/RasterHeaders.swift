@@ -16,24 +16,27 @@ enum RasterHeaders {
                 throw malformed(.webp, 23, "VP8 start code missing")
             }
             let (w, h) = try checkedSize(.webp, Int(try r.u16le(26) & 0x3FFF), Int(try r.u16le(28) & 0x3FFF), at: 26)
-            return ImageInfo(format: .webp, pixelWidth: w, pixelHeight: h, bitsPerComponent: 8, channels: 3,
-                             hasAlpha: false, colorModel: .rgb)
+            return ImageInfo(
+                format: .webp, pixelWidth: w, pixelHeight: h, bitsPerComponent: 8, channels: 3,
+                hasAlpha: false, colorModel: .rgb)
         case "VP8L":
             guard try r.u8(20) == 0x2F else { throw malformed(.webp, 20, "VP8L signature missing") }
             let bits = try r.u32le(21)
             let w = Int(bits & 0x3FFF) + 1
             let h = Int((bits >> 14) & 0x3FFF) + 1
             let alpha = (bits >> 28) & 1 == 1
-            return ImageInfo(format: .webp, pixelWidth: w, pixelHeight: h, bitsPerComponent: 8, channels: alpha ? 4 : 3,
-                             hasAlpha: alpha, colorModel: .rgb)
+            return ImageInfo(
+                format: .webp, pixelWidth: w, pixelHeight: h, bitsPerComponent: 8, channels: alpha ? 4 : 3,
+                hasAlpha: alpha, colorModel: .rgb)
         case "VP8X":
             let flags = try r.u8(20)
             func u24(_ o: Int) throws -> Int { Int(try r.u8(o)) | Int(try r.u8(o + 1)) << 8 | Int(try r.u8(o + 2)) << 16 }
             let w = try u24(24) + 1
             let h = try u24(27) + 1
             let alpha = flags & 0x10 != 0
-            return ImageInfo(format: .webp, pixelWidth: w, pixelHeight: h, bitsPerComponent: 8, channels: alpha ? 4 : 3,
-                             hasAlpha: alpha, colorModel: .rgb)
+            return ImageInfo(
+                format: .webp, pixelWidth: w, pixelHeight: h, bitsPerComponent: 8, channels: alpha ? 4 : 3,
+                hasAlpha: alpha, colorModel: .rgb)
         default:
             throw malformed(.webp, 12, "unknown first chunk `\(chunk)`")
         }
@@ -54,8 +57,9 @@ enum RasterHeaders {
             throw malformed(.bmp, 14, "unknown DIB header size \(dibSize)")
         }
         let (w, h) = try checkedSize(.bmp, width, height, at: 18)
-        return ImageInfo(format: .bmp, pixelWidth: w, pixelHeight: h, bitsPerComponent: min(8, bits),
-                         channels: bits == 32 ? 4 : 3, hasAlpha: bits == 32, colorModel: bits <= 8 ? .indexed : .rgb)
+        return ImageInfo(
+            format: .bmp, pixelWidth: w, pixelHeight: h, bitsPerComponent: min(8, bits),
+            channels: bits == 32 ? 4 : 3, hasAlpha: bits == 32, colorModel: bits <= 8 ? .indexed : .rgb)
     }
 
     /// ICO: the largest entry of the directory.
@@ -70,8 +74,9 @@ enum RasterHeaders {
             if best.map({ w * h > $0.w * $0.h }) ?? true { best = (w, h, bits) }
         }
         guard let best else { throw malformed(.ico, 4, "no images in the directory") }
-        return ImageInfo(format: .ico, pixelWidth: best.w, pixelHeight: best.h, bitsPerComponent: 8,
-                         hasAlpha: best.bits == 32 ? true : nil, colorModel: .rgb)
+        return ImageInfo(
+            format: .ico, pixelWidth: best.w, pixelHeight: best.h, bitsPerComponent: 8,
+            hasAlpha: best.bits == 32 ? true : nil, colorModel: .rgb)
     }
 
     /// Pixel edge of each ICNS element type that holds one square image.
@@ -96,7 +101,8 @@ enum RasterHeaders {
             offset += length
         }
         guard edge > 0 else { throw malformed(.icns, 8, "no image elements") }
-        return ImageInfo(format: .icns, pixelWidth: edge, pixelHeight: edge, bitsPerComponent: 8, channels: 4,
-                         hasAlpha: true, colorModel: .rgb)
+        return ImageInfo(
+            format: .icns, pixelWidth: edge, pixelHeight: edge, bitsPerComponent: 8, channels: 4,
+            hasAlpha: true, colorModel: .rgb)
     }
 }

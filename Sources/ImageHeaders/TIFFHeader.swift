@@ -40,7 +40,8 @@ enum TIFFHeader {
         }
         let colorSamples = model == .gray || model == .indexed ? 1 : model == .cmyk ? 4 : 3
         let alpha = extraSamples > 0 || samples > colorSamples
-        return ImageInfo(format: .tiff, pixelWidth: w, pixelHeight: h, bitsPerComponent: bits, channels: samples,
-                         hasAlpha: alpha, colorModel: model)
+        return ImageInfo(
+            format: .tiff, pixelWidth: w, pixelHeight: h, bitsPerComponent: bits, channels: samples,
+            hasAlpha: alpha, colorModel: model)
     }
 }

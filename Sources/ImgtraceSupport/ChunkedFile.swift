@@ -1,4 +1,3 @@
-
 /// A file read front to back in fixed-size chunks: memory stays bounded by the chunk size.
 public struct ChunkedFile {
     public let path: String
@@ -22,7 +21,7 @@ public struct ChunkedFile {
         let fd = isStandardInput ? 0 : try MappedFile.openRegularFile(path).fd
         defer { if !isStandardInput { close(fd) } }
         #if os(Linux)
-        if !isStandardInput { _ = posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL) }
+            if !isStandardInput { _ = posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL) }
         #endif
         let buffer = UnsafeMutableRawPointer.allocate(byteCount: chunkSize, alignment: 16)
         defer { buffer.deallocate() }

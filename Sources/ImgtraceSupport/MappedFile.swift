@@ -1,4 +1,3 @@
-
 /// A read-only file mapped into memory, so large inputs are read in place as bytes.
 ///
 /// The mapping lives as long as the value; use `withBytes` to read it.
@@ -55,8 +54,12 @@ public final class MappedFile: @unchecked Sendable {
         let kind = info.st_mode & S_IFMT
         guard kind == S_IFREG else {
             close(fd)
-            throw InputError(path: path, reason: kind == S_IFDIR ? "is a directory, expected a file" : kind == S_IFIFO
-                ? "is a named pipe, expected a regular file" : "is not a regular file")
+            throw InputError(
+                path: path,
+                reason: kind == S_IFDIR
+                    ? "is a directory, expected a file"
+                    : kind == S_IFIFO
+                        ? "is a named pipe, expected a regular file" : "is not a regular file")
         }
         return (fd, Int(info.st_size))
     }

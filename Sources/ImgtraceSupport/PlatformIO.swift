@@ -2,9 +2,9 @@
 // the POSIX calls from here (Glibc on Linux, Darwin on macOS). `scripts/check-portable.sh`
 // fails the build when another file names a platform module or a Linux-only API.
 #if canImport(Glibc)
-@_exported import Glibc
+    @_exported import Glibc
 #elseif canImport(Darwin)
-@_exported import Darwin
+    @_exported import Darwin
 #endif
 
 /// The C library calls whose module name differs between Linux (Glibc) and macOS (Darwin),
@@ -14,9 +14,9 @@ public enum PlatformIO {
     @inline(__always)
     public static func write(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
         #if canImport(Glibc)
-        return Glibc.write(fd, bytes, count)
+            return Glibc.write(fd, bytes, count)
         #else
-        return Darwin.write(fd, bytes, count)
+            return Darwin.write(fd, bytes, count)
         #endif
     }
 
@@ -24,9 +24,9 @@ public enum PlatformIO {
     @inline(__always)
     public static func read(_ fd: Int32, _ bytes: UnsafeMutableRawPointer, _ count: Int) -> Int {
         #if canImport(Glibc)
-        return Glibc.read(fd, bytes, count)
+            return Glibc.read(fd, bytes, count)
         #else
-        return Darwin.read(fd, bytes, count)
+            return Darwin.read(fd, bytes, count)
         #endif
     }
 

@@ -1,4 +1,3 @@
-
 /// Whole-file reads of small documents (config, baseline), through the same regular-file
 /// check as every other input, so a pipe, a device or a huge file is refused, not waited on.
 public enum SmallFile {

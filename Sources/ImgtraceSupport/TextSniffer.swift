@@ -18,12 +18,14 @@ public enum TextSniffer {
         if starts([0x89, 0x50, 0x4E, 0x47]) || starts([0xFF, 0xD8, 0xFF]) || starts(Array("GIF8".utf8))
             || starts([0x49, 0x49, 0x2A, 0x00]) || starts([0x4D, 0x4D, 0x00, 0x2A]) || starts(Array("%PDF".utf8))
             || (bytes.count >= 12 && starts(Array("RIFF".utf8)) && Array(bytes[8..<12]) == Array("WEBP".utf8))
-            || (bytes.count >= 8 && Array(bytes[4..<8]) == Array("ftyp".utf8)) {
+            || (bytes.count >= 8 && Array(bytes[4..<8]) == Array("ftyp".utf8))
+        {
             return "an image, not a log: give the app that holds it with --bundle"
         }
         if starts([0x7F, 0x45, 0x4C, 0x46]) { return "an ELF executable or library, not a log" }
         if starts([0xCF, 0xFA, 0xED, 0xFE]) || starts([0xCE, 0xFA, 0xED, 0xFE]) || starts([0xCA, 0xFE, 0xBA, 0xBE])
-            || starts([0xFE, 0xED, 0xFA, 0xCF]) {
+            || starts([0xFE, 0xED, 0xFA, 0xCF])
+        {
             return "a Mach-O executable, not a log: give the app with --bundle and the debugger's console output as the log"
         }
         if starts([0x1F, 0x8B]) { return "gzip-compressed: decompress it first (`gunzip`)" }

@@ -49,8 +49,10 @@ public struct AuditOutcome: Sendable {
 public enum AuditSession {
     /// Audits `request`. `onLoad` sees each load as it streams by, with the index of its log and
     /// its resolution (nil for a hit without a name). Every unreadable input is an `InputError`.
-    public static func run(_ request: AuditRequest,
-                           onLoad: @escaping (ImageLoad, Int, Resolution?) -> Void = { _, _, _ in }) throws -> AuditOutcome {
+    public static func run(
+        _ request: AuditRequest,
+        onLoad: @escaping (ImageLoad, Int, Resolution?) -> Void = { _, _, _ in }
+    ) throws -> AuditOutcome {
         let baseline = try request.baselinePath.map { try Baseline.load(path: $0) }
         var settings = try config(for: request)
         settings.baselineLaunch = baseline?.launch
@@ -83,8 +85,10 @@ public enum AuditSession {
     }
 
     /// The request's device, else the config's, else one chosen from the app's platform (with why).
-    static func chooseDevice(_ request: AuditRequest, _ settings: AuditConfig,
-                             _ inventory: BundleInventory) throws -> (DeviceProfile, String?) {
+    static func chooseDevice(
+        _ request: AuditRequest, _ settings: AuditConfig,
+        _ inventory: BundleInventory
+    ) throws -> (DeviceProfile, String?) {
         if let id = request.device {
             guard let profile = DeviceProfile.named(id) else {
                 throw InputError(path: "--device", reason: "unknown device `\(id)`; `imgtrace devices` lists them")

@@ -27,9 +27,11 @@ public struct Baseline: Equatable, Sendable {
 
     /// The figures a baseline keeps, by their JSON names.
     static func figures(_ m: PhaseMetrics) -> [(String, Int)] {
-        [("loads", m.loads), ("names", m.names), ("images", m.images), ("decodedBytes", m.decodedBytes),
-         ("bytesOnDisk", m.bytesOnDisk), ("missing", m.missing), ("repeated", m.repeated), ("unreadable", m.unreadable),
-         ("largestImageDecodedBytes", m.largestImageDecodedBytes)]
+        [
+            ("loads", m.loads), ("names", m.names), ("images", m.images), ("decodedBytes", m.decodedBytes),
+            ("bytesOnDisk", m.bytesOnDisk), ("missing", m.missing), ("repeated", m.repeated), ("unreadable", m.unreadable),
+            ("largestImageDecodedBytes", m.largestImageDecodedBytes),
+        ]
     }
 
     public func render() -> [UInt8] {
@@ -38,10 +40,14 @@ public struct Baseline: Equatable, Sendable {
         out += Self.figures(launch).map { "\"\($0.0)\": \($0.1)" }.joined(separator: ", ") + "},\n  \"findings\": ["
         // Budget, evidence and regression findings are judged afresh every run: none is recorded.
         let recorded = findings.filter { !Self.alwaysJudged.contains($0.rule) }
-        out += recorded.isEmpty ? "" : "\n" + recorded.map { entry in
-            "    {\"fingerprint\": \(Self.quoted(entry.fingerprint)), \"rule\": \(Self.quoted(entry.rule)), "
-                + "\"severity\": \(Self.quoted(entry.severity)), \"message\": \(Self.quoted(entry.message))}"
-        }.joined(separator: ",\n") + "\n  "
+        out +=
+            recorded.isEmpty
+            ? ""
+            : "\n"
+                + recorded.map { entry in
+                    "    {\"fingerprint\": \(Self.quoted(entry.fingerprint)), \"rule\": \(Self.quoted(entry.rule)), "
+                        + "\"severity\": \(Self.quoted(entry.severity)), \"message\": \(Self.quoted(entry.message))}"
+                }.joined(separator: ",\n") + "\n  "
         out += "]\n}\n"
         return Array(out.utf8)
     }
@@ -67,7 +73,8 @@ public struct Baseline: Equatable, Sendable {
             throw InputError(path: path, reason: "not an imgtrace baseline (schemaVersion 1, kind imgtrace-baseline)")
         }
         guard let device = object["device"] as? String, let launch = object["launch"] as? [String: Any],
-              let entries = object["findings"] as? [[String: Any]] else {
+            let entries = object["findings"] as? [[String: Any]]
+        else {
             throw InputError(path: path, reason: "a baseline needs `device`, `launch` and `findings`")
         }
         var metrics = PhaseMetrics()

@@ -40,7 +40,9 @@ public enum ConfigFile {
                 config.launchEnd = pattern
             case "failOn":
                 let level = try reader.string(value, key.name)
-                if level == "never" { config.failOn = nil } else {
+                if level == "never" {
+                    config.failOn = nil
+                } else {
                     guard let severity = Severity(rawValue: level) else {
                         throw reader.error(value, "`failOn` must be error, warning, note or never, not `\(level)`")
                     }
@@ -53,8 +55,10 @@ public enum ConfigFile {
                     case "oversizedTolerance": config.thresholds.oversizedTolerance = try reader.fraction(v, k.name)
                     case "oversizedMemoryBytes": config.thresholds.oversizedMemoryBytes = try reader.count(v, k.name)
                     case "largeFileBytes": config.thresholds.largeFileBytes = try reader.count(v, k.name)
-                    default: throw reader.unknown(k, in: "thresholds",
-                                                  known: ["repeatedLoadWarning", "oversizedTolerance", "oversizedMemoryBytes", "largeFileBytes"])
+                    default:
+                        throw reader.unknown(
+                            k, in: "thresholds",
+                            known: ["repeatedLoadWarning", "oversizedTolerance", "oversizedMemoryBytes", "largeFileBytes"])
                     }
                 }
             case "budgets":
@@ -68,9 +72,14 @@ public enum ConfigFile {
                     case "maxImageDecodedBytes": config.budgets.maxImageDecodedBytes = limit
                     case "maxMissingImages": config.budgets.maxMissingImages = limit
                     case "minLaunchLoads": config.budgets.minLaunchLoads = limit
-                    default: throw reader.unknown(k, in: "budgets", known: ["maxLaunchLoads", "maxLaunchImages", "maxLaunchDecodedBytes",
-                                                                             "maxLaunchBytesOnDisk", "maxImageDecodedBytes", "maxMissingImages",
-                                                                             "minLaunchLoads"])
+                    default:
+                        throw reader.unknown(
+                            k, in: "budgets",
+                            known: [
+                                "maxLaunchLoads", "maxLaunchImages", "maxLaunchDecodedBytes",
+                                "maxLaunchBytesOnDisk", "maxImageDecodedBytes", "maxMissingImages",
+                                "minLaunchLoads",
+                            ])
                     }
                 }
             case "ignore":
@@ -105,8 +114,13 @@ public enum ConfigFile {
                     case "launchBytesOnDiskTolerance": config.baselineTolerance.launchBytesOnDisk = try reader.fraction(v, k.name)
                     case "launchImagesTolerance": config.baselineTolerance.launchImages = try reader.count(v, k.name)
                     case "launchLoadsTolerance": config.baselineTolerance.launchLoads = try reader.count(v, k.name)
-                    default: throw reader.unknown(k, in: "baseline", known: ["launchDecodedBytesTolerance", "launchBytesOnDiskTolerance",
-                                                                              "launchImagesTolerance", "launchLoadsTolerance"])
+                    default:
+                        throw reader.unknown(
+                            k, in: "baseline",
+                            known: [
+                                "launchDecodedBytesTolerance", "launchBytesOnDiskTolerance",
+                                "launchImagesTolerance", "launchLoadsTolerance",
+                            ])
                     }
                 }
             default:

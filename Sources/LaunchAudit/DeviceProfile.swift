@@ -34,19 +34,22 @@ public struct DeviceProfile: Sendable, Equatable {
         .init(id: "iphone-11", models: ["iPhone XR", "iPhone 11"], pointWidth: 414, pointHeight: 896, scale: 2, idiom: "phone"),
         .init(id: "iphone-13-mini", models: ["iPhone 12 mini", "iPhone 13 mini"], pointWidth: 375, pointHeight: 812, scale: 3, idiom: "phone"),
         .init(id: "iphone-11-pro-max", models: ["iPhone XS Max", "iPhone 11 Pro Max"], pointWidth: 414, pointHeight: 896, scale: 3, idiom: "phone"),
-        .init(id: "iphone-14", models: ["iPhone 12", "iPhone 12 Pro", "iPhone 13", "iPhone 13 Pro", "iPhone 14", "iPhone 16e"],
-              pointWidth: 390, pointHeight: 844, scale: 3, idiom: "phone"),
+        .init(
+            id: "iphone-14", models: ["iPhone 12", "iPhone 12 Pro", "iPhone 13", "iPhone 13 Pro", "iPhone 14", "iPhone 16e"],
+            pointWidth: 390, pointHeight: 844, scale: 3, idiom: "phone"),
         .init(id: "iphone-16", models: ["iPhone 14 Pro", "iPhone 15", "iPhone 15 Pro", "iPhone 16"], pointWidth: 393, pointHeight: 852, scale: 3, idiom: "phone"),
         .init(id: "iphone-17-pro", models: ["iPhone 16 Pro", "iPhone 17", "iPhone 17 Pro"], pointWidth: 402, pointHeight: 874, scale: 3, idiom: "phone"),
         .init(id: "iphone-air", models: ["iPhone Air"], pointWidth: 420, pointHeight: 912, scale: 3, idiom: "phone"),
         .init(id: "iphone-14-plus", models: ["iPhone 12 Pro Max", "iPhone 13 Pro Max", "iPhone 14 Plus"], pointWidth: 428, pointHeight: 926, scale: 3, idiom: "phone"),
-        .init(id: "iphone-16-plus", models: ["iPhone 14 Pro Max", "iPhone 15 Plus", "iPhone 15 Pro Max", "iPhone 16 Plus"],
-              pointWidth: 430, pointHeight: 932, scale: 3, idiom: "phone"),
+        .init(
+            id: "iphone-16-plus", models: ["iPhone 14 Pro Max", "iPhone 15 Plus", "iPhone 15 Pro Max", "iPhone 16 Plus"],
+            pointWidth: 430, pointHeight: 932, scale: 3, idiom: "phone"),
         .init(id: "iphone-17-pro-max", models: ["iPhone 16 Pro Max", "iPhone 17 Pro Max"], pointWidth: 440, pointHeight: 956, scale: 3, idiom: "phone"),
         .init(id: "ipad-mini", models: ["iPad mini (6th gen)", "iPad mini (A17 Pro)"], pointWidth: 744, pointHeight: 1133, scale: 2, idiom: "pad"),
         .init(id: "ipad-air-11", models: ["iPad (10th gen)", "iPad (A16)", "iPad Air 11\""], pointWidth: 820, pointHeight: 1180, scale: 2, idiom: "pad"),
-        .init(id: "ipad-pro-11", models: ["iPad Pro 11\" (1st gen)", "iPad Pro 11\" (2nd gen)", "iPad Pro 11\" (3rd gen)", "iPad Pro 11\" (4th gen)"],
-              pointWidth: 834, pointHeight: 1194, scale: 2, idiom: "pad"),
+        .init(
+            id: "ipad-pro-11", models: ["iPad Pro 11\" (1st gen)", "iPad Pro 11\" (2nd gen)", "iPad Pro 11\" (3rd gen)", "iPad Pro 11\" (4th gen)"],
+            pointWidth: 834, pointHeight: 1194, scale: 2, idiom: "pad"),
         .init(id: "ipad-pro-11-m4", models: ["iPad Pro 11\" (M4)"], pointWidth: 834, pointHeight: 1210, scale: 2, idiom: "pad"),
         .init(id: "ipad-pro-12.9", models: ["iPad Pro 12.9\"", "iPad Air 13\""], pointWidth: 1024, pointHeight: 1366, scale: 2, idiom: "pad"),
         .init(id: "ipad-pro-13-m4", models: ["iPad Pro 13\" (M4)"], pointWidth: 1032, pointHeight: 1376, scale: 2, idiom: "pad"),
@@ -54,8 +57,9 @@ public struct DeviceProfile: Sendable, Equatable {
         // MacBook Air 13" looks like 1470×956; 3024×1964 and 3456×2234 MacBook Pros are exact 2x;
         // a 5120×2880 27" 5K display (Studio Display, iMac 27" 5K) is 2560×1440 at 2x; a 1080p
         // display (the usual GNUstep desktop) is 1x.
-        .init(id: "macbook-air-13", models: ["MacBook Air 13\" (M2)", "MacBook Air 13\" (M3)", "MacBook Air 13\" (M4)"],
-              pointWidth: 1470, pointHeight: 956, scale: 2, idiom: "mac"),
+        .init(
+            id: "macbook-air-13", models: ["MacBook Air 13\" (M2)", "MacBook Air 13\" (M3)", "MacBook Air 13\" (M4)"],
+            pointWidth: 1470, pointHeight: 956, scale: 2, idiom: "mac"),
         .init(id: "macbook-pro-14", models: ["MacBook Pro 14\""], pointWidth: 1512, pointHeight: 982, scale: 2, idiom: "mac"),
         .init(id: "macbook-pro-16", models: ["MacBook Pro 16\""], pointWidth: 1728, pointHeight: 1117, scale: 2, idiom: "mac"),
         .init(id: "display-5k-27", models: ["Studio Display", "iMac 27\" (5K)"], pointWidth: 2560, pointHeight: 1440, scale: 2, idiom: "mac"),

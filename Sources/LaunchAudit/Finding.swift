@@ -60,9 +60,11 @@ public struct Finding: Sendable, Equatable {
     /// More log lines than this are counted, not listed.
     public static let maxLines = 100
 
-    public init(rule: String, severity: Severity, identity: String, device: String, message: String, fix: String,
-                names: [String] = [], assets: [String] = [], paths: [String] = [], lines: [LogLine] = [],
-                values: [String: FindingValue] = [:], cost: Int = 0, occurrences: Int = 0) {
+    public init(
+        rule: String, severity: Severity, identity: String, device: String, message: String, fix: String,
+        names: [String] = [], assets: [String] = [], paths: [String] = [], lines: [LogLine] = [],
+        values: [String: FindingValue] = [:], cost: Int = 0, occurrences: Int = 0
+    ) {
         self.rule = rule
         self.severity = severity
         self.fingerprint = Finding.fingerprint(rule: rule, identity: identity, device: device)

@@ -99,8 +99,10 @@ public final class LaunchAuditor {
             case .empty: resolution = Resolution(image: nil, how: "the app passed an empty name", cause: .emptyName)
             default: resolution = resolver.resolve(name ?? "", kind: kind)
             }
-            uses.append(NameUse(name: name, status: load.status, kind: kind, resolution: resolution, apis: [],
-                                launchLoads: 0, afterLaunchLoads: 0, maxLaunchLoadsPerLog: 0, firstLine: here, launchLines: []))
+            uses.append(
+                NameUse(
+                    name: name, status: load.status, kind: kind, resolution: resolution, apis: [],
+                    launchLoads: 0, afterLaunchLoads: 0, maxLaunchLoadsPerLog: 0, firstLine: here, launchLines: []))
             apiSets.append([])
             lastAPI.append(nil)
             logLaunch.append(0)
@@ -178,9 +180,10 @@ public final class LaunchAuditor {
             combined.afterLaunch?.repeated = logs.reduce(0) { $0 + ($1.metrics.afterLaunch?.repeated ?? 0) }
         }
         let hits = unreadable.values.sorted { $0.status < $1.status }
-        let context = RuleContext(device: device, config: config, inventory: inventory,
-                                  uses: uses.filter { $0.launchLoads > 0 }, unreadable: hits, logs: logs, metrics: combined,
-                                  systemBundles: systemBundles)
+        let context = RuleContext(
+            device: device, config: config, inventory: inventory,
+            uses: uses.filter { $0.launchLoads > 0 }, unreadable: hits, logs: logs, metrics: combined,
+            systemBundles: systemBundles)
         var findings: [Finding] = []
         // Images in --system-images folders are the toolkit's: findings only about them are notes.
         let systemImages = Set(inventory.images.filter { systemBundles.contains($0.bundle) }.map(\.id))
@@ -204,15 +207,18 @@ public final class LaunchAuditor {
         let top = inventory.bundles.filter { $0.kind != .systemImages }.map(\.name)
         var warnings = inventory.warnings.map { AuditWarning(source: "bundle", message: $0) }
         if !inventory.images.contains(where: { !systemBundles.contains($0.bundle) }) {
-            warnings.append(AuditWarning(source: "bundle", message: "the app ships no image at all: check that --bundle names the built app (symbolic links are followed in folders, not in archives)"))
+            warnings.append(
+                AuditWarning(
+                    source: "bundle", message: "the app ships no image at all: check that --bundle names the built app (symbolic links are followed in folders, not in archives)"))
         }
         for log in logs {
             warnings += log.summary.warnings.map { AuditWarning(source: log.path, line: $0.line, message: $0.message) }
         }
-        return AuditResult(device: device, logs: logs, metrics: combined, uses: ordered, unreadable: hits,
-                           findings: findings, bundleNames: top, inventoryImages: inventory.images.count,
-                           budgetBreaches: BudgetExceededRule.worstBreaches(logs, config.budgets), failOn: config.failOn,
-                           warnings: warnings)
+        return AuditResult(
+            device: device, logs: logs, metrics: combined, uses: ordered, unreadable: hits,
+            findings: findings, bundleNames: top, inventoryImages: inventory.images.count,
+            budgetBreaches: BudgetExceededRule.worstBreaches(logs, config.budgets), failOn: config.failOn,
+            warnings: warnings)
     }
 
     private func isIgnored(_ finding: Finding) -> Bool {

@@ -112,7 +112,8 @@ public struct NameResolver: Sendable {
             return found
         }
         if name == "NSApplicationIcon", let top = inventory.bundles.first,
-           let icon = top.info?.iconFiles.first ?? top.info?.iconNames.first, icon != name, var found = lookUp(icon) {
+            let icon = top.info?.iconFiles.first ?? top.info?.iconNames.first, icon != name, var found = lookUp(icon)
+        {
             found.how = "AppKit's application icon: `\(icon)` from Info.plist, \(found.how)"
             return found
         }
@@ -133,7 +134,8 @@ public struct NameResolver: Sendable {
             fileExtension = parsedExtension
             base = parsedExtension.isEmpty ? name : String(name.dropLast(parsedExtension.count + 1))
             let literalName = LooseImageName(fileName: lastPathComponent(base) + ".png")
-            literal = literalName.scale != 1 || literalName.idiom != "universal" || lastPathComponent(base).hasSuffix("@1x")
+            literal =
+                literalName.scale != 1 || literalName.idiom != "universal" || lastPathComponent(base).hasSuffix("@1x")
                 ? literalName : nil
         }
 
@@ -171,12 +173,15 @@ public struct NameResolver: Sendable {
             if let literal = request.literal, let stem = request.literalStem {
                 let hits = (looseByStem[stem] ?? []).map { inventory.images[$0] }.filter {
                     $0.bundle == bundle && $0.scale == literal.scale && $0.idiom == literal.idiom
-                        && (request.fileExtension.isEmpty ? $0.fileExtension.lowercased() == "png" || appKitNames
+                        && (request.fileExtension.isEmpty
+                            ? $0.fileExtension.lowercased() == "png" || appKitNames
                             : $0.fileExtension == request.fileExtension)
                 }
                 if let best = hits.min(by: { $0.id < $1.id }) {
-                    return Resolution(image: best, how: looseText(best, bundle: bundle)
-                        + " — the name includes `\(literalSuffix(literal))`, so this file loads whatever the screen")
+                    return Resolution(
+                        image: best,
+                        how: looseText(best, bundle: bundle)
+                            + " — the name includes `\(literalSuffix(literal))`, so this file loads whatever the screen")
                 }
             }
         }
@@ -203,8 +208,9 @@ public struct NameResolver: Sendable {
                 return found
             }
             if !path.hasPrefix("/"), let found = lookUp(path) { return found }
-            return Resolution(image: nil, how: "not found: `\(path)` is outside the app bundle (documents, caches or a download); imgtrace cannot see it",
-                              cause: .outsideBundle)
+            return Resolution(
+                image: nil, how: "not found: `\(path)` is outside the app bundle (documents, caches or a download); imgtrace cannot see it",
+                cause: .outsideBundle)
         }
         let relative = parts[(appIndex + 1)...].joined(separator: "/")
         let parsed = LooseImageName(fileName: lastPathComponent(relative))
@@ -217,8 +223,9 @@ public struct NameResolver: Sendable {
             return Resolution(image: image, how: looseText(image, bundle: image.bundle) + " (by path)")
         }
         if let found = lowered[key.lowercased()]?.map({ inventory.images[$0] }).first(where: { $0.source == .file }) {
-            return Resolution(image: nil, how: "not found: `\(found.path)` exists — case differs (device file systems are case-sensitive)",
-                              cause: .caseDiffers)
+            return Resolution(
+                image: nil, how: "not found: `\(found.path)` exists — case differs (device file systems are case-sensitive)",
+                cause: .caseDiffers)
         }
         return Resolution(image: nil, how: "not found: no file `\(relative)` in the app", cause: .notFound)
     }
@@ -253,10 +260,15 @@ public struct NameResolver: Sendable {
 
     private func rank(_ image: BundleImage) -> [Int] {
         let scale: Int
-        if image.scale == device.scale { scale = 0 }
-        else if image.scale == 0 { scale = 1 }
-        else if image.scale < device.scale { scale = 2 + device.scale - image.scale }
-        else { scale = 20 + image.scale - device.scale }
+        if image.scale == device.scale {
+            scale = 0
+        } else if image.scale == 0 {
+            scale = 1
+        } else if image.scale < device.scale {
+            scale = 2 + device.scale - image.scale
+        } else {
+            scale = 20 + image.scale - device.scale
+        }
         let idiom = image.idiom == "universal" ? 1 : 0
         let appearance = image.appearance == nil ? 0 : image.appearance == "light" ? 1 : 2
         return [scale, idiom, appearance]
@@ -266,31 +278,38 @@ public struct NameResolver: Sendable {
 
     private func missing(_ name: String) -> Resolution {
         let request = Request(name)
-        let images = (catalogByName[name] ?? []).map { inventory.images[$0] }
+        let images =
+            (catalogByName[name] ?? []).map { inventory.images[$0] }
             + (looseByStem[request.base] ?? []).map { inventory.images[$0] }.filter { extensionMatches($0, request) }
         if !images.isEmpty {
             let other = Set(images.map(\.idiom)).sorted().joined(separator: ", ")
             let example = images.map { lastPathComponent($0.source == .file ? $0.path : $0.id) }.sorted().first ?? name
             return Resolution(image: nil, how: "not found for a \(device.idiom): only `\(example)` (\(other)) exists", cause: .otherIdiom)
         }
-        if request.fileExtension.isEmpty, let hit = (looseByStem[name] ?? []).map({ inventory.images[$0] }).filter({
-            $0.source == .file && !$0.fileExtension.isEmpty && $0.fileExtension.lowercased() != "png"
-        }).min(by: { $0.id < $1.id }) {
-            return Resolution(image: nil, how: "not found: `\(lastPathComponent(hit.path))` exists — formats other than PNG need their extension (`\(name).\(hit.fileExtension)`)",
-                              cause: .needsExtension)
+        if request.fileExtension.isEmpty,
+            let hit = (looseByStem[name] ?? []).map({ inventory.images[$0] }).filter({
+                $0.source == .file && !$0.fileExtension.isEmpty && $0.fileExtension.lowercased() != "png"
+            }).min(by: { $0.id < $1.id })
+        {
+            return Resolution(
+                image: nil, how: "not found: `\(lastPathComponent(hit.path))` exists — formats other than PNG need their extension (`\(name).\(hit.fileExtension)`)",
+                cause: .needsExtension)
         }
         let wanted = request.fileExtension.lowercased() == "png" ? request.base : name
         let differentCase = ((lowered[wanted.lowercased()] ?? []) + (lowered[request.base.lowercased()] ?? [])).map { inventory.images[$0] }
             .filter { $0.name != wanted && NameResolver.stem(of: $0) != request.base }
         if let hit = differentCase.min(by: { $0.id < $1.id }) {
             let shown = hit.source == .assetCatalog || hit.source == .sourceCatalog ? hit.name : lastPathComponent(hit.path)
-            return Resolution(image: nil, how: "not found: `\(shown)` exists — case differs (device file systems are case-sensitive)",
-                              cause: .caseDiffers)
+            return Resolution(
+                image: nil, how: "not found: `\(shown)` exists — case differs (device file systems are case-sensitive)",
+                cause: .caseDiffers)
         }
         if let literal = request.literal, let stem = request.literalStem,
-           looseByStem[stem] != nil || catalogByName[stem] != nil {
-            return Resolution(image: nil, how: "not found: the name includes `\(literalSuffix(literal))`; ask for `\(stem)` and let the system pick the variant",
-                              cause: .scaleInName)
+            looseByStem[stem] != nil || catalogByName[stem] != nil
+        {
+            return Resolution(
+                image: nil, how: "not found: the name includes `\(literalSuffix(literal))`; ask for `\(stem)` and let the system pick the variant",
+                cause: .scaleInName)
         }
         let last = lastPathComponent(name)
         if let spaced = namespaced[name]?.min() {

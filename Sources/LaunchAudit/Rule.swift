@@ -65,11 +65,14 @@ public struct RuleContext: Sendable {
     }
 
     /// A finding about one image, with the names that loaded it and their lines.
-    public func finding(_ rule: any AuditRule.Type, severity: Severity? = nil, image: BundleImage, uses: [NameUse],
-                        message: String, fix: String, values: [String: FindingValue], cost: Int) -> Finding {
-        Finding(rule: rule.id, severity: severity ?? rule.defaultSeverity, identity: image.id, device: device.id,
-                message: message, fix: fix, names: uses.compactMap(\.name), assets: [image.id], paths: [image.path],
-                lines: uses.flatMap(\.launchLines), values: values, cost: cost, occurrences: uses.reduce(0) { $0 + $1.launchLoads })
+    public func finding(
+        _ rule: any AuditRule.Type, severity: Severity? = nil, image: BundleImage, uses: [NameUse],
+        message: String, fix: String, values: [String: FindingValue], cost: Int
+    ) -> Finding {
+        Finding(
+            rule: rule.id, severity: severity ?? rule.defaultSeverity, identity: image.id, device: device.id,
+            message: message, fix: fix, names: uses.compactMap(\.name), assets: [image.id], paths: [image.path],
+            lines: uses.flatMap(\.launchLines), values: values, cost: cost, occurrences: uses.reduce(0) { $0 + $1.launchLoads })
     }
 }
 

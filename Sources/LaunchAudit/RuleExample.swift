@@ -51,8 +51,10 @@ public struct RuleExample: Sendable {
     /// Whether the rule fires.
     public var fires: Bool
 
-    public init(_ summary: String, images: [Image], loads: [Load], junk: [String] = [], minLaunchLoads: Int? = nil,
-                maxLaunchImages: Int? = nil, baselineImages: Int? = nil, fires: Bool) {
+    public init(
+        _ summary: String, images: [Image], loads: [Load], junk: [String] = [], minLaunchLoads: Int? = nil,
+        maxLaunchImages: Int? = nil, baselineImages: Int? = nil, fires: Bool
+    ) {
         self.baselineImages = baselineImages
         self.minLaunchLoads = minLaunchLoads
         self.maxLaunchImages = maxLaunchImages
@@ -65,17 +67,19 @@ public struct RuleExample: Sendable {
 
     /// The example's inventory: one iOS app bundle with these images.
     public var inventory: BundleInventory {
-        let app = BundleInfo(id: ".", kind: .app, name: "Example.app", resourceRoot: "",
-                             info: InfoPlistFacts(platform: "iphoneos"))
+        let app = BundleInfo(
+            id: ".", kind: .app, name: "Example.app", resourceRoot: "",
+            info: InfoPlistFacts(platform: "iphoneos"))
         let bundleImages = images.map { image -> BundleImage in
             let decoded = ImageInfo.decodedBytes(width: image.width, height: image.height, bytesPerPixel: 4)
             if let hash = image.path.firstIndex(of: "#") {
                 let car = String(image.path[..<hash])
                 let parsed = LooseImageName(fileName: String(image.path[image.path.index(after: hash)...]) + ".png")
-                return BundleImage(id: "\(car)#\(parsed.base)[\(parsed.idiom),\(parsed.scale)x,any]", bundle: ".", path: car,
-                                   source: .assetCatalog, name: parsed.base, format: "png", pixelWidth: image.width,
-                                   pixelHeight: image.height, scale: parsed.scale, idiom: parsed.idiom,
-                                   bytesOnDisk: image.bytes, decodedBytes: decoded, digest: image.digest)
+                return BundleImage(
+                    id: "\(car)#\(parsed.base)[\(parsed.idiom),\(parsed.scale)x,any]", bundle: ".", path: car,
+                    source: .assetCatalog, name: parsed.base, format: "png", pixelWidth: image.width,
+                    pixelHeight: image.height, scale: parsed.scale, idiom: parsed.idiom,
+                    bytesOnDisk: image.bytes, decodedBytes: decoded, digest: image.digest)
             }
             let parsed = LooseImageName(fileName: lastPathComponent(image.path))
             var directory = parentDirectory(image.path)
@@ -84,12 +88,13 @@ public struct RuleExample: Sendable {
                 localization = String(lastPathComponent(directory).dropLast(6))
                 directory = parentDirectory(directory)
             }
-            return BundleImage(id: image.path, bundle: ".", path: image.path, source: .file,
-                               name: (directory.isEmpty ? "" : directory + "/") + parsed.lookupName,
-                               format: parsed.fileExtension.lowercased() == "jpg" ? "jpeg" : "png",
-                               pixelWidth: image.width, pixelHeight: image.height, scale: parsed.scale, idiom: parsed.idiom,
-                               localization: localization, fileExtension: parsed.fileExtension, bytesOnDisk: image.bytes,
-                               decodedBytes: decoded, digest: image.digest)
+            return BundleImage(
+                id: image.path, bundle: ".", path: image.path, source: .file,
+                name: (directory.isEmpty ? "" : directory + "/") + parsed.lookupName,
+                format: parsed.fileExtension.lowercased() == "jpg" ? "jpeg" : "png",
+                pixelWidth: image.width, pixelHeight: image.height, scale: parsed.scale, idiom: parsed.idiom,
+                localization: localization, fileExtension: parsed.fileExtension, bytesOnDisk: image.bytes,
+                decodedBytes: decoded, digest: image.digest)
         }
         return BundleInventory(bundles: [app], images: bundleImages.sorted { $0.id < $1.id }, junk: junk)
     }
@@ -139,4 +144,3 @@ public struct RuleExample: Sendable {
         return auditor.finish()
     }
 }
-

@@ -81,7 +81,8 @@ struct BreakpointTable {
     /// A hit proves its breakpoint resolved, whatever the log said when it was set.
     mutating func hitResolves(_ breakpoint: String) {
         guard anyPending, let number = breakpoint.split(separator: ".").first, let at = index[String(number)],
-              breakpoints[at].pending else { return }
+            breakpoints[at].pending
+        else { return }
         breakpoints[at].pending = false
     }
 
@@ -97,8 +98,9 @@ struct BreakpointTable {
         if let cached = commands.firstIndex(where: { trimmed.equals($0.bytes) }) { return cached }
         let text = trimmed.string
         let kind = DebuggerCommand.classify(text)
-        let command = Command(bytes: trimmed.bytes, text: text, kind: kind, startsHit: startsHit(text, kind: kind),
-                              breakpoint: breakpoint(withFirstAction: text))
+        let command = Command(
+            bytes: trimmed.bytes, text: text, kind: kind, startsHit: startsHit(text, kind: kind),
+            breakpoint: breakpoint(withFirstAction: text))
         if commands.count >= 16 { commands.removeFirst() }
         commands.append(command)
         return commands.count - 1

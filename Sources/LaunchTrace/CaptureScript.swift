@@ -50,8 +50,10 @@ public struct CaptureOptions: Sendable {
 
     public static let defaultLaunchEndSymbol = "-[UIViewController viewDidAppear:]"
 
-    public init(arch: CaptureArch = .portable, apis: [CaptureAPI] = CaptureAPI.allCases, symbols: [String] = [],
-                backtraceFrames: Int = 0, timestamps: Bool = false, launchEndSymbol: String? = CaptureOptions.defaultLaunchEndSymbol) {
+    public init(
+        arch: CaptureArch = .portable, apis: [CaptureAPI] = CaptureAPI.allCases, symbols: [String] = [],
+        backtraceFrames: Int = 0, timestamps: Bool = false, launchEndSymbol: String? = CaptureOptions.defaultLaunchEndSymbol
+    ) {
         self.arch = arch
         self.apis = apis
         self.symbols = symbols
@@ -76,12 +78,12 @@ public enum CaptureScript {
     /// An lldb command file: `lldb -s FILE -- ./App` or `command source FILE`, then `run` or `process attach`.
     public static func lldb(_ options: CaptureOptions) -> String {
         var out = """
-        # imgtrace lldb-script: breakpoints that print every image name an app asks for.
-        # Load with `lldb -s THIS_FILE -- /path/to/App` (or `command source THIS_FILE` in Xcode's console),
-        # then `run`, or `process attach --name App --waitfor`. Save the console to a file and give it
-        # to `imgtrace trace` or `imgtrace analyze`. Each breakpoint continues by itself.
+            # imgtrace lldb-script: breakpoints that print every image name an app asks for.
+            # Load with `lldb -s THIS_FILE -- /path/to/App` (or `command source THIS_FILE` in Xcode's console),
+            # then `run`, or `process attach --name App --waitfor`. Save the console to a file and give it
+            # to `imgtrace trace` or `imgtrace analyze`. Each breakpoint continues by itself.
 
-        """
+            """
         if options.timestamps {
             out += "script import datetime\n"
             out += "script exec(\(pythonLiteral(callbackSource(backtraceFrames: options.backtraceFrames))))\n"
@@ -147,49 +149,49 @@ public enum CaptureScript {
     /// A shareable Xcode `Breakpoints_v2.xcbkptlist` with the same breakpoints (debugger-command actions, auto-continue).
     public static func xcode(_ options: CaptureOptions) -> String {
         var out = """
-        <?xml version="1.0" encoding="UTF-8"?>
-        <Bucket
-           uuid = "\(uuid("bucket"))"
-           type = "1"
-           version = "2.0">
-           <Breakpoints>
+            <?xml version="1.0" encoding="UTF-8"?>
+            <Bucket
+               uuid = "\(uuid("bucket"))"
+               type = "1"
+               version = "2.0">
+               <Breakpoints>
 
-        """
+            """
         var entries = options.targets.map { (symbol: $0.symbol, commands: ["p \($0.expression)"] + (options.backtraceFrames > 0 ? ["bt \(options.backtraceFrames)"] : [])) }
         if let marker = options.launchEndSymbol { entries.append((marker, ["script print('\(LaunchMarker.text)')"])) }
         for entry in entries {
             out += """
-                  <BreakpointProxy
-                     BreakpointExtensionID = "Xcode.Breakpoint.SymbolicBreakpoint">
-                     <BreakpointContent
-                        uuid = "\(uuid(entry.symbol))"
-                        shouldBeEnabled = "Yes"
-                        ignoreCount = "0"
-                        continueAfterRunningActions = "Yes"
-                        symbolName = "\(xml(entry.symbol))"
-                        moduleName = "">
-                        <Actions>
-
-            """
-            for command in entry.commands {
-                out += """
-                              <BreakpointActionProxy
-                                 ActionExtensionID = "Xcode.BreakpointAction.DebuggerCommand">
-                                 <ActionContent
-                                    consoleCommand = "\(xml(command))">
-                                 </ActionContent>
-                              </BreakpointActionProxy>
+                      <BreakpointProxy
+                         BreakpointExtensionID = "Xcode.Breakpoint.SymbolicBreakpoint">
+                         <BreakpointContent
+                            uuid = "\(uuid(entry.symbol))"
+                            shouldBeEnabled = "Yes"
+                            ignoreCount = "0"
+                            continueAfterRunningActions = "Yes"
+                            symbolName = "\(xml(entry.symbol))"
+                            moduleName = "">
+                            <Actions>
 
                 """
+            for command in entry.commands {
+                out += """
+                                  <BreakpointActionProxy
+                                     ActionExtensionID = "Xcode.BreakpointAction.DebuggerCommand">
+                                     <ActionContent
+                                        consoleCommand = "\(xml(command))">
+                                     </ActionContent>
+                                  </BreakpointActionProxy>
+
+                    """
             }
             out += """
-                        </Actions>
-                        <Locations>
-                        </Locations>
-                     </BreakpointContent>
-                  </BreakpointProxy>
+                            </Actions>
+                            <Locations>
+                            </Locations>
+                         </BreakpointContent>
+                      </BreakpointProxy>
 
-            """
+                """
         }
         out += "   </Breakpoints>\n</Bucket>\n"
         return out
@@ -198,12 +200,12 @@ public enum CaptureScript {
     /// A gdb command file: `gdb -x THIS_FILE --args ./App`. gdb has no `$arg3`, so an architecture is required.
     public static func gdb(_ options: CaptureOptions) -> String {
         var out = """
-        # imgtrace lldb-script --format gdb: breakpoints that print every image name, then continue.
-        # Load with `gdb -x THIS_FILE --args /path/to/App`, then `run`.
-        set breakpoint pending on
-        set pagination off
+            # imgtrace lldb-script --format gdb: breakpoints that print every image name, then continue.
+            # Load with `gdb -x THIS_FILE --args /path/to/App`, then `run`.
+            set breakpoint pending on
+            set pagination off
 
-        """
+            """
         for target in options.targets {
             out += "break \(target.symbol)\ncommands\nsilent\nprint \(target.expression)\n"
             if options.backtraceFrames > 0 { out += "bt \(options.backtraceFrames)\n" }

@@ -37,7 +37,8 @@ enum DebuggerCommand {
             return .printValue
         case "expr", "expression", "e":
             // `-O` (object description) prints like `po`.
-            return words.contains(where: { $0 == "-O" || $0 == "--object-description" || ($0.hasPrefix("-") && !$0.hasPrefix("--") && $0.contains("O")) }) ? .printObject : .printValue
+            return words.contains(where: { $0 == "-O" || $0 == "--object-description" || ($0.hasPrefix("-") && !$0.hasPrefix("--") && $0.contains("O")) })
+                ? .printObject : .printValue
         case "script":
             return command.contains("print") ? .printObject : .other
         case "bt":
@@ -85,7 +86,9 @@ enum DebuggerCommand {
                 case "-o", "--one-shot":
                     setup.oneShot = value != "false" && value != "0"
                     i += 2
-                case "-G", "--auto-continue", "-i", "--ignore-count", "-c", "--condition", "-s", "--shlib", "-f", "--file", "-l", "--line", "-N", "--breakpoint-name", "-t", "--thread-id", "-T", "--thread-name", "-q", "--queue-name", "-x", "--thread-index", "-L", "--language", "-K", "--skip-prologue", "-m", "--move-to-nearest-code", "-u", "--column", "-E", "--language-exception", "-X", "--source-regexp-function":
+                case "-G", "--auto-continue", "-i", "--ignore-count", "-c", "--condition", "-s", "--shlib", "-f", "--file", "-l", "--line", "-N", "--breakpoint-name", "-t",
+                    "--thread-id", "-T", "--thread-name", "-q", "--queue-name", "-x", "--thread-index", "-L", "--language", "-K", "--skip-prologue", "-m", "--move-to-nearest-code",
+                    "-u", "--column", "-E", "--language-exception", "-X", "--source-regexp-function":
                     i += 2
                 default:
                     i += 1

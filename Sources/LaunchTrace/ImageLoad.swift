@@ -52,9 +52,11 @@ public struct ImageLoad: Sendable, Equatable {
     /// consumer can count per name without hashing the string; nil when there is no name.
     public var nameID: Int?
 
-    public init(seq: Int, line: Int, name: String?, status: LoadStatus, detail: String? = nil,
-                api: String? = nil, breakpoint: String? = nil, thread: String? = nil,
-                timestamp: String? = nil, backtrace: [String] = [], phase: LaunchPhase = .launch, nameID: Int? = nil) {
+    public init(
+        seq: Int, line: Int, name: String?, status: LoadStatus, detail: String? = nil,
+        api: String? = nil, breakpoint: String? = nil, thread: String? = nil,
+        timestamp: String? = nil, backtrace: [String] = [], phase: LaunchPhase = .launch, nameID: Int? = nil
+    ) {
         self.seq = seq
         self.line = line
         self.name = name

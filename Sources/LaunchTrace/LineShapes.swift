@@ -89,8 +89,9 @@ enum Timestamp {
     /// Length of a leading `YYYY-MM-DD HH:MM:SS[.fff][+ZZZZ]` (or `T` separator), or nil.
     static func length(_ line: ByteLine) -> Int? {
         guard line.count >= 19, line.digitRun(from: 0) == 4, line[4] == 0x2D, line.digitRun(from: 5) == 2, line[7] == 0x2D,
-              line.digitRun(from: 8) == 2, line[10] == 0x20 || line[10] == 0x54, line.digitRun(from: 11) == 2,
-              line[13] == 0x3A, line.digitRun(from: 14) == 2, line[16] == 0x3A, line.digitRun(from: 17) == 2 else { return nil }
+            line.digitRun(from: 8) == 2, line[10] == 0x20 || line[10] == 0x54, line.digitRun(from: 11) == 2,
+            line[13] == 0x3A, line.digitRun(from: 14) == 2, line[16] == 0x3A, line.digitRun(from: 17) == 2
+        else { return nil }
         var i = 19
         if i < line.count, line[i] == 0x2E { i += 1 + line.digitRun(from: i + 1) }
         if i < line.count, line[i] == 0x2B || line[i] == 0x2D, line.digitRun(from: i + 1) == 4 { i += 5 }

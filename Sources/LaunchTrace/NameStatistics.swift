@@ -41,8 +41,10 @@ struct NameStatistics {
         var out: [NameTally] = []
         for id in tallies.indices where tallies[id].count > 0 {
             let tally = tallies[id]
-            out.append(NameTally(name: table.strings[id], count: tally.count, launchCount: tally.launchCount,
-                                 firstLine: tally.firstLine, apis: tally.apis.sorted()))
+            out.append(
+                NameTally(
+                    name: table.strings[id], count: tally.count, launchCount: tally.launchCount,
+                    firstLine: tally.firstLine, apis: tally.apis.sorted()))
         }
         out.sort { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
         return out

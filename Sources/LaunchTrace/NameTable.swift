@@ -22,7 +22,8 @@ struct NameTable {
             let id = Int(slots[slot])
             if id < 0 { break }
             if hashes[id] == hash, lengths[id] == count,
-               storage.withUnsafeBufferPointer({ memcmp($0.baseAddress! + starts[id], base, count) == 0 }) {
+                storage.withUnsafeBufferPointer({ memcmp($0.baseAddress! + starts[id], base, count) == 0 })
+            {
                 return id
             }
             slot = (slot + 1) & (slots.count - 1)
@@ -75,4 +76,3 @@ struct NameTable {
         return h ^ (h >> 32)
     }
 }
-

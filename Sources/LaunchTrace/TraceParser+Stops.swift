@@ -53,7 +53,6 @@ extension TraceParser {
         }
     }
 
-
     /// lldb's `WARNING:  Unable to resolve breakpoint to any actual locations.` follows the
     /// breakpoint it is about; `1 location added to breakpoint 1` resolves one later.
     mutating func resolution(_ line: ByteLine) {
@@ -69,8 +68,6 @@ extension TraceParser {
             if summary.undefinedFunctions.count < 64, !summary.undefinedFunctions.contains(name) { summary.undefinedFunctions.append(name) }
         }
     }
-
-
 
     mutating func gdbThreadHit(_ line: ByteLine, hitAt: Int, number: Int) {
         statistics.gdbEvidence += 1
@@ -134,8 +131,9 @@ extension TraceParser {
                 current = hit
             } else {
                 var hit = OpenHit(line: number, breakpoint: id, thread: thread)
-                hit.setOutcome(.skipped, detail: "another thread was selected at this stop; the action printed only its name",
-                               line: number, timestamp: lastTimestamp)
+                hit.setOutcome(
+                    .skipped, detail: "another thread was selected at this stop; the action printed only its name",
+                    line: number, timestamp: lastTimestamp)
                 deferredSkips.append(hit)
             }
         case .backtrace where echoMode:
@@ -194,7 +192,8 @@ extension TraceParser {
     mutating func digitLine(_ line: ByteLine, number: Int) throws -> Bool {
         if let stampLength = Timestamp.length(line) {
             if stampLength + 1 < line.count, line[stampLength] == 0x20, line[stampLength + 1] == 0x5B,
-               let hit = ActionLine.parse(line.dropFirst(stampLength + 1)) {
+                let hit = ActionLine.parse(line.dropFirst(stampLength + 1))
+            {
                 // Output of a timestamping breakpoint callback: `TIME [thread] api: 'name'`.
                 try settleOpenHit()
                 var open = OpenHit(line: number, thread: hit.thread)
@@ -223,7 +222,7 @@ extension TraceParser {
             return true
         }
         let digits = line.digitRun(from: 0)
-        if digits < line.count, line[digits] == 0x09 { return true } // gdb source listing
+        if digits < line.count, line[digits] == 0x09 { return true }  // gdb source listing
         if line.contains(" added to breakpoint ") {
             resolution(line)
             return true

@@ -79,8 +79,9 @@ extension TraceParser {
             guard status == .ok, current!.status != .ok, current!.nameLines.isEmpty else { return }
         }
         let stamp = lastTimestamp
-        current!.setOutcome(status, detail: status == .addressOnly ? "only an address was printed, not the string" : nil,
-                            line: line, timestamp: stamp)
+        current!.setOutcome(
+            status, detail: status == .addressOnly ? "only an address was printed, not the string" : nil,
+            line: line, timestamp: stamp)
         current!.nameID = id
     }
 

@@ -226,10 +226,12 @@ struct TraceParser {
             statistics.names.record(id, line: line, inLaunch: phase == .launch, api: api)
         }
         if let emit {
-            try emit(ImageLoad(seq: seq, line: line, name: name, status: status, detail: hit.detail, api: api,
-                               breakpoint: breakpoint, thread: hit.thread,
-                               timestamp: hit.timestamp, backtrace: hit.backtrace, phase: phase,
-                               nameID: name == nil ? nil : hit.nameID))
+            try emit(
+                ImageLoad(
+                    seq: seq, line: line, name: name, status: status, detail: hit.detail, api: api,
+                    breakpoint: breakpoint, thread: hit.thread,
+                    timestamp: hit.timestamp, backtrace: hit.backtrace, phase: phase,
+                    nameID: name == nil ? nil : hit.nameID))
         }
     }
 
@@ -253,10 +255,14 @@ struct TraceParser {
         (summary.debugger, summary.debuggerVersion) = statistics.debugger
         summary.breakpoints = breakpoints.breakpoints
         summary.names = statistics.names.summary()
-        summary.warnings = statistics.warnings(truncatedAt: truncatedAt, launchEndPattern: launchEndPattern,
-                                               launchEndFound: summary.launchEnd != nil)
+        summary.warnings = statistics.warnings(
+            truncatedAt: truncatedAt, launchEndPattern: launchEndPattern,
+            launchEndFound: summary.launchEnd != nil)
         if cutLines.count > 0 {
-            summary.warnings.append(TraceWarning(line: cutLines.first, message: "\(cutLines.count) line\(cutLines.count == 1 ? " was" : "s were") longer than \(TraceReader.maxLineLength / 1024) KiB and cut there"))
+            summary.warnings.append(
+                TraceWarning(
+                    line: cutLines.first,
+                    message: "\(cutLines.count) line\(cutLines.count == 1 ? " was" : "s were") longer than \(TraceReader.maxLineLength / 1024) KiB and cut there"))
         }
     }
 }

@@ -8,13 +8,16 @@ import ImgtraceSupport
 /// the caller one by one.
 public enum TraceReader {
     /// Reads `bytes`, calling `onLoad` for every hit in order, and returns the summary.
-    public static func read(_ bytes: UnsafeRawBufferPointer, options: TraceOptions = TraceOptions(),
-                            onLoad: ((ImageLoad) throws -> Void)?) throws -> TraceSummary {
+    public static func read(
+        _ bytes: UnsafeRawBufferPointer, options: TraceOptions = TraceOptions(),
+        onLoad: ((ImageLoad) throws -> Void)?
+    ) throws -> TraceSummary {
         var parser = try TraceParser(options: options, emit: onLoad)
         var splitter = LineSplitter()
         try splitter.feed(bytes, final: true) { line, number in try parser.consume(line, number: number) }
-        try parser.finish(lines: splitter.lineNumber, bytes: bytes.count, launchEndPattern: options.launchEndPattern,
-                          cutLines: (splitter.cutLines, splitter.firstCutLine))
+        try parser.finish(
+            lines: splitter.lineNumber, bytes: bytes.count, launchEndPattern: options.launchEndPattern,
+            cutLines: (splitter.cutLines, splitter.firstCutLine))
         return parser.summary
     }
 
@@ -30,13 +33,17 @@ public enum TraceReader {
     /// Reads the log at `path` in fixed-size chunks, so memory stays bounded whatever the
     /// file's size. Throws `InputError` when it cannot be read.
     /// Pass `onLoad: nil` when only the summary is wanted: events are then not built at all.
-    public static func read(contentsOf path: String, options: TraceOptions = TraceOptions(),
-                            onLoad: ((ImageLoad) throws -> Void)?) throws -> TraceSummary {
+    public static func read(
+        contentsOf path: String, options: TraceOptions = TraceOptions(),
+        onLoad: ((ImageLoad) throws -> Void)?
+    ) throws -> TraceSummary {
         try read(contentsOf: path, options: options, chunkSize: 1 << 20, onLoad: onLoad)
     }
 
-    static func read(contentsOf path: String, options: TraceOptions, chunkSize: Int,
-                     onLoad: ((ImageLoad) throws -> Void)?) throws -> TraceSummary {
+    static func read(
+        contentsOf path: String, options: TraceOptions, chunkSize: Int,
+        onLoad: ((ImageLoad) throws -> Void)?
+    ) throws -> TraceSummary {
         let file = try ChunkedFile(path: path, chunkSize: chunkSize)
         if path != ChunkedFile.standardInput, let what = TextSniffer.nonLogDescription(fileName: PathText.lastComponent(path)) {
             throw InputError(path: path, reason: "is \(what)")
@@ -55,8 +62,9 @@ public enum TraceReader {
         try splitter.feed(UnsafeRawBufferPointer(start: nil, count: 0), final: true) { line, number in
             try parser.consume(line, number: number)
         }
-        try parser.finish(lines: splitter.lineNumber, bytes: total, launchEndPattern: options.launchEndPattern,
-                          cutLines: (splitter.cutLines, splitter.firstCutLine))
+        try parser.finish(
+            lines: splitter.lineNumber, bytes: total, launchEndPattern: options.launchEndPattern,
+            cutLines: (splitter.cutLines, splitter.firstCutLine))
         return parser.summary
     }
 
@@ -79,8 +87,10 @@ public enum TraceReader {
             if room > 0 { carry.append(contentsOf: UnsafeBufferPointer(start: base, count: min(room, count))) }
         }
 
-        mutating func feed(_ bytes: UnsafeRawBufferPointer, final: Bool,
-                           _ body: (ByteLine, Int) throws -> Void) throws {
+        mutating func feed(
+            _ bytes: UnsafeRawBufferPointer, final: Bool,
+            _ body: (ByteLine, Int) throws -> Void
+        ) throws {
             var start = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self)
             var count = bytes.count
             if !carry.isEmpty, let base = start {

@@ -75,7 +75,10 @@ struct TraceStatistics {
         let counts = countsByStatus
         let ok = counts[.ok] ?? 0
         if hits == 0 {
-            out.append(TraceWarning(line: nil, message: "no image loads found: expected the output of a breakpoint action such as `po $arg3` on +[UIImage imageNamed:] (see `imgtrace lldb-script`)"))
+            out.append(
+                TraceWarning(
+                    line: nil, message: "no image loads found: expected the output of a breakpoint action such as `po $arg3` on +[UIImage imageNamed:] (see `imgtrace lldb-script`)"
+                ))
         } else if ok == 0 {
             out.append(noNameWarning(counts))
         } else {
@@ -87,10 +90,17 @@ struct TraceStatistics {
             }
         }
         if let skips = counts[.skipped], skips > 0 {
-            out.append(TraceWarning(line: firstSkipLine, message: "\(skips) hit\(skips == 1 ? " was" : "s were") skipped by the debugger: \(skips == 1 ? "its name is" : "their names are") lost and the audit is incomplete"))
+            out.append(
+                TraceWarning(
+                    line: firstSkipLine,
+                    message:
+                        "\(skips) hit\(skips == 1 ? " was" : "s were") skipped by the debugger: \(skips == 1 ? "its name is" : "their names are") lost and the audit is incomplete")
+            )
         }
         if invalidNames > 0 {
-            out.append(TraceWarning(line: firstInvalidNameLine, message: "\(invalidNames) name\(invalidNames == 1 ? "" : "s") contained invalid UTF-8, kept with U+FFFD replacement characters"))
+            out.append(
+                TraceWarning(
+                    line: firstInvalidNameLine, message: "\(invalidNames) name\(invalidNames == 1 ? "" : "s") contained invalid UTF-8, kept with U+FFFD replacement characters"))
         }
         if let truncatedAt {
             out.append(TraceWarning(line: truncatedAt, message: "the log ends inside a hit (truncated capture)"))
@@ -110,7 +120,8 @@ struct TraceStatistics {
             return TraceWarning(line: firstErrorLine, message: "every hit failed: \(firstErrorDetail ?? "the action reported an error")")
         }
         if (counts[.addressOnly] ?? 0) > 0 && (counts[.error] ?? 0) == 0 && (counts[.skipped] ?? 0) == 0 {
-            return TraceWarning(line: nil, message: "every hit printed an address, not a name: the debugger found no object description — print the string with `p (char *)[$arg3 UTF8String]`")
+            return TraceWarning(
+                line: nil, message: "every hit printed an address, not a name: the debugger found no object description — print the string with `p (char *)[$arg3 UTF8String]`")
         }
         return TraceWarning(line: nil, message: "no hit printed a name")
     }

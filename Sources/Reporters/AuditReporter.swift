@@ -17,8 +17,10 @@ public struct ReportInput {
     /// Every load with its resolution, for formats that list loads (`needsLoadRecords`).
     public var loads: LoadRecords?
 
-    public init(result: AuditResult, baseline: BaselineComparison? = nil, bundlePath: String, logPaths: [String],
-                toolVersion: String = "", color: Bool = false, loads: LoadRecords? = nil) {
+    public init(
+        result: AuditResult, baseline: BaselineComparison? = nil, bundlePath: String, logPaths: [String],
+        toolVersion: String = "", color: Bool = false, loads: LoadRecords? = nil
+    ) {
         self.result = result
         self.baseline = baseline
         self.bundlePath = bundlePath

@@ -11,12 +11,12 @@ struct AnalyzeCommand: ParsableCommand {
         commandName: "analyze",
         abstract: "Audit the images a launch loaded: resolve every name against the app and flag waste.",
         discussion: """
-        Reads one or more debugger logs of the same build (each is a launch) and the built app, resolves
-        every image name the way UIKit/AppKit would on the chosen device, and reports findings.
-        Settings come from .imgtrace.yml in the working directory (or --config); flags override it.
-        Exit codes: 0 nothing fails the policy; 1 findings at or above --fail-on, or a budget exceeded;
-        2 an input could not be read; 64 usage error.
-        """
+            Reads one or more debugger logs of the same build (each is a launch) and the built app, resolves
+            every image name the way UIKit/AppKit would on the chosen device, and reports findings.
+            Settings come from .imgtrace.yml in the working directory (or --config); flags override it.
+            Exit codes: 0 nothing fails the policy; 1 findings at or above --fail-on, or a budget exceeded;
+            2 an input could not be read; 64 usage error.
+            """
     )
 
     @OptionGroup var inputs: AuditInputs
@@ -46,8 +46,9 @@ struct AnalyzeCommand: ParsableCommand {
         let outcome = try inputs.audit(baseline: baseline) { load, log, resolution in
             loads?.add(load, log: log, resolution: resolution)
         }
-        var input = ReportInput(result: outcome.result, baseline: outcome.baseline, bundlePath: inputs.bundles[0],
-                                logPaths: inputs.logs, toolVersion: Imgtrace.configuration.version, loads: loads)
+        var input = ReportInput(
+            result: outcome.result, baseline: outcome.baseline, bundlePath: inputs.bundles[0],
+            logPaths: inputs.logs, toolVersion: Imgtrace.configuration.version, loads: loads)
         // Files first: stdout is written last, so a failure leaves no report half-printed.
         for report in reports {
             try ReportFile.write(to: report.path) { report.format.reporter.render(input, to: $0) }
@@ -56,7 +57,8 @@ struct AnalyzeCommand: ParsableCommand {
         try ReportFile.write(to: output) { format.reporter.render(input, to: $0) }
         // In GitHub Actions the annotations go to the log and the full report to the job summary.
         if chosen.contains(where: { $0.id == GitHubReporter().id }),
-           let summary = ProcessInfo.processInfo.environment["GITHUB_STEP_SUMMARY"], !summary.isEmpty {
+            let summary = ProcessInfo.processInfo.environment["GITHUB_STEP_SUMMARY"], !summary.isEmpty
+        {
             let markdown = ByteSink(collecting: ())
             MarkdownReporter().render(input, to: markdown)
             appendStepSummary(markdown.collected, to: summary)

@@ -27,7 +27,9 @@ struct AuditInputs: ParsableArguments {
     @Option(name: .customLong("fail-on"), help: "The lowest severity that fails the run: error, warning, note or never.")
     var failOn: FailLevel?
 
-    @Option(name: .customLong("min-loads"), help: ArgumentHelp("The fewest readable image loads a real launch has; fewer is a `no-evidence` error (config: budgets.minLaunchLoads).", valueName: "n"))
+    @Option(
+        name: .customLong("min-loads"),
+        help: ArgumentHelp("The fewest readable image loads a real launch has; fewer is a `no-evidence` error (config: budgets.minLaunchLoads).", valueName: "n"))
     var minLoads: Int?
 
     enum FailLevel: String, ExpressibleByArgument, CaseIterable {
@@ -62,8 +64,10 @@ struct AuditInputs: ParsableArguments {
     }
 
     /// Runs the audit; an unreadable input exits 2 with its one-line reason.
-    func audit(baseline: String? = nil,
-               onLoad: @escaping (ImageLoad, Int, Resolution?) -> Void = { _, _, _ in }) throws -> AuditOutcome {
+    func audit(
+        baseline: String? = nil,
+        onLoad: @escaping (ImageLoad, Int, Resolution?) -> Void = { _, _, _ in }
+    ) throws -> AuditOutcome {
         do {
             return try AuditSession.run(request(baseline: baseline), onLoad: onLoad)
         } catch let error as InputError {

@@ -54,8 +54,9 @@ struct BaselineCommand: ParsableCommand {
             } catch let error as InputError {
                 throw failInput(error)
             }
-            let comparison = BaselineComparison(old: before, new: after, failOn: failOn == .never ? nil : Severity(rawValue: failOn.rawValue),
-                                                tolerance: settings.baselineTolerance)
+            let comparison = BaselineComparison(
+                old: before, new: after, failOn: failOn == .never ? nil : Severity(rawValue: failOn.rawValue),
+                tolerance: settings.baselineTolerance)
             let sink = ByteSink()
             sink.write(comparison.text())
             try ReportFile.finishStandardOutput(sink)
@@ -63,4 +64,3 @@ struct BaselineCommand: ParsableCommand {
         }
     }
 }
-

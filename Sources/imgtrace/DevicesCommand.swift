@@ -12,8 +12,10 @@ struct DevicesCommand: ParsableCommand {
     func run() throws {
         let rows = DeviceProfile.builtIn.map { d -> [String] in
             let mark = d == DeviceProfile.default ? " (default)" : ""
-            return [d.id + mark, "\(d.pointWidth)×\(d.pointHeight)", "@\(d.scale)x", "\(d.pixelWidth)×\(d.pixelHeight)", d.idiom,
-                    d.models.joined(separator: ", ")]
+            return [
+                d.id + mark, "\(d.pointWidth)×\(d.pointHeight)", "@\(d.scale)x", "\(d.pixelWidth)×\(d.pixelHeight)", d.idiom,
+                d.models.joined(separator: ", "),
+            ]
         }
         let sink = ByteSink()
         sink.write(TextTable.render(header: ["ID", "POINTS", "SCALE", "PIXELS", "IDIOM", "MODELS"], rows: rows))

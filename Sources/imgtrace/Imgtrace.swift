@@ -7,11 +7,13 @@ struct Imgtrace: ParsableCommand {
         commandName: "imgtrace",
         abstract: "Audit the images an iOS or macOS app loads at launch, from a debugger log and the built app.",
         discussion: """
-        Exit codes: 0 success; 1 policy failure; 2 an input could not be read; 64 usage error.
-        """,
+            Exit codes: 0 success; 1 policy failure; 2 an input could not be read; 64 usage error.
+            """,
         version: "0.1.0",
-        subcommands: [AnalyzeCommand.self, TraceCommand.self, CarCommand.self, CatalogCommand.self, LldbScriptCommand.self,
-                      BaselineCommand.self, DevicesCommand.self, RulesCommand.self]
+        subcommands: [
+            AnalyzeCommand.self, TraceCommand.self, CarCommand.self, CatalogCommand.self, LldbScriptCommand.self,
+            BaselineCommand.self, DevicesCommand.self, RulesCommand.self,
+        ]
     )
 }
 

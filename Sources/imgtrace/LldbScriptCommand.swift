@@ -14,9 +14,9 @@ struct LldbScriptCommand: ParsableCommand {
         commandName: "lldb-script",
         abstract: "Print debugger breakpoints that log every image name an app loads.",
         discussion: """
-        The script only sets breakpoints; start the app (`run`) or attach (`process attach --name App --waitfor`) yourself.
-        Without --api or --symbol, every UIKit and AppKit image API is covered.
-        """
+            The script only sets breakpoints; start the app (`run`) or attach (`process attach --name App --waitfor`) yourself.
+            Without --api or --symbol, every UIKit and AppKit image API is covered.
+            """
     )
 
     @Option(help: "Where the name argument sits: arm64 ($x2), armv7 ($r2), x86_64 ($rdx) or portable ($arg3).")
@@ -52,9 +52,10 @@ struct LldbScriptCommand: ParsableCommand {
     }
 
     func run() throws {
-        let options = CaptureOptions(arch: arch, apis: apis.isEmpty && symbols.isEmpty ? CaptureAPI.allCases : apis,
-                                     symbols: symbols, backtraceFrames: backtrace, timestamps: timestamps,
-                                     launchEndSymbol: noLaunchEnd ? nil : launchEnd)
+        let options = CaptureOptions(
+            arch: arch, apis: apis.isEmpty && symbols.isEmpty ? CaptureAPI.allCases : apis,
+            symbols: symbols, backtraceFrames: backtrace, timestamps: timestamps,
+            launchEndSymbol: noLaunchEnd ? nil : launchEnd)
         let text: String
         switch format {
         case .lldb: text = CaptureScript.lldb(options)

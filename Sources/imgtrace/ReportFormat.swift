@@ -31,7 +31,8 @@ struct ReportDestination: ExpressibleByArgument {
 
     init?(argument: String) {
         guard let colon = argument.firstIndex(of: ":"),
-              let format = ReportFormat(argument: String(argument[..<colon])) else { return nil }
+            let format = ReportFormat(argument: String(argument[..<colon]))
+        else { return nil }
         let path = String(argument[argument.index(after: colon)...])
         // `-` is standard output, which belongs to --format/--output; a report needs a file.
         guard !path.isEmpty, path != "-" else { return nil }

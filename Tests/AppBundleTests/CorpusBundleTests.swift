@@ -38,8 +38,9 @@ final class CorpusBundleTests: XCTestCase {
             let device = item["device"] as? String
             XCTAssertEqual(image.idiom, device == "ipad" ? "pad" : device == "iphone" ? "phone" : "universal", path, file: file, line: line)
             XCTAssertEqual(image.bytesOnDisk, item["bytes"] as? Int, path, file: file, line: line)
-            XCTAssertEqual(image.decodedBytes, (item["width"] as! Int) * (item["height"] as! Int) * (item["colortype"] as? Int == 4 ? 2 : 4),
-                           path, file: file, line: line)
+            XCTAssertEqual(
+                image.decodedBytes, (item["width"] as! Int) * (item["height"] as! Int) * (item["colortype"] as? Int == 4 ? 2 : 4),
+                path, file: file, line: line)
         }
     }
 
@@ -153,8 +154,10 @@ final class CorpusBundleTests: XCTestCase {
 
     /// An .ipa read in place gives exactly what the same app gives once unzipped.
     func testIpaEqualsItsUnzippedApp() throws {
-        for (folder, file, app) in [("bitbar-reactnative-2023-device-ipa", "BitBarSampleApp.ipa", "BitBarSampleApp.app"),
-                                    ("bitbar-objc-2014-armv7-ipa", "BitbarIOSSample.ipa", "BitbarIOSSample.app")] {
+        for (folder, file, app) in [
+            ("bitbar-reactnative-2023-device-ipa", "BitBarSampleApp.ipa", "BitBarSampleApp.app"),
+            ("bitbar-objc-2014-armv7-ipa", "BitbarIOSSample.ipa", "BitbarIOSSample.app"),
+        ] {
             let ipa = try corpus("bundles/\(folder)/\(file)")
             let temp = try BinaryRunner.temporaryDirectory()
             defer { try? FileManager.default.removeItem(at: temp) }
@@ -202,13 +205,15 @@ final class CorpusBundleTests: XCTestCase {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             try Data(ImageWriter.tiff(width: 4, height: 4, bigEndian: false)).write(to: folder.appendingPathComponent("file_a.tiff"))
         }
-        try Data("""
-        /* comment */ "Old Name" = ThemeA; // trailing comment
-        file_a = ThemeA;
-        Gone = ThemeB;
-        Twice = ThemeB;
-        Twice = ThemeA;
-        """.utf8).write(to: good.appendingPathComponent("nsmapping.strings"))
+        try Data(
+            """
+            /* comment */ "Old Name" = ThemeA; // trailing comment
+            file_a = ThemeA;
+            Gone = ThemeB;
+            Twice = ThemeB;
+            Twice = ThemeA;
+            """.utf8
+        ).write(to: good.appendingPathComponent("nsmapping.strings"))
         try Data("a = ;".utf8).write(to: bad.appendingPathComponent("nsmapping.strings"))
         let inventory = try BundleReader.inventory(of: good.path, systemImages: [good.path, bad.path])
         let aliases = inventory.aliases.filter { $0.bundle == "good" }

@@ -19,14 +19,18 @@ final class HostileBundleTests: XCTestCase {
     }
 
     /// A zip with the given entries (path → bytes), written with ZIPFoundation.
-    private func zip(_ name: String, _ entries: [(String, [UInt8])], compress: Bool = false,
-                     symlinks: [(String, String)] = []) throws -> URL {
+    private func zip(
+        _ name: String, _ entries: [(String, [UInt8])], compress: Bool = false,
+        symlinks: [(String, String)] = []
+    ) throws -> URL {
         let url = temp.appendingPathComponent(name)
         let archive = try Archive(url: url, accessMode: .create)
         for (path, bytes) in entries {
             let data = Data(bytes)
-            try archive.addEntry(with: path, type: .file, uncompressedSize: Int64(data.count),
-                                 compressionMethod: compress ? .deflate : .none) { position, size in
+            try archive.addEntry(
+                with: path, type: .file, uncompressedSize: Int64(data.count),
+                compressionMethod: compress ? .deflate : .none
+            ) { position, size in
                 data.subdata(in: Int(position)..<Int(position) + size)
             }
         }
@@ -42,12 +46,14 @@ final class HostileBundleTests: XCTestCase {
     private let icon = ImageWriter.png(width: 120, height: 120, cgbi: true)
 
     func testTraversingAbsoluteAndSymlinkEntriesNeverLeaveTheBundle() throws {
-        let url = try zip("evil.ipa", [
-            ("Payload/App.app/icon@2x.png", icon),
-            ("Payload/App.app/../../../escaped.png", icon),
-            ("/tmp/absolute.png", icon),
-            ("Payload/App.app/..\\..\\windows.png", icon),
-        ], symlinks: [("Payload/App.app/link.png", "../../../../etc/passwd"), ("Payload/App.app/inside.png", "icon@2x.png")])
+        let url = try zip(
+            "evil.ipa",
+            [
+                ("Payload/App.app/icon@2x.png", icon),
+                ("Payload/App.app/../../../escaped.png", icon),
+                ("/tmp/absolute.png", icon),
+                ("Payload/App.app/..\\..\\windows.png", icon),
+            ], symlinks: [("Payload/App.app/link.png", "../../../../etc/passwd"), ("Payload/App.app/inside.png", "icon@2x.png")])
         let inventory = try BundleReader.inventory(of: url.path)
         XCTAssertEqual(inventory.images.map(\.path), ["icon@2x.png"])
         XCTAssertTrue(inventory.warnings.contains { $0.contains("escaped.png") && $0.contains("leaves the archive") })
@@ -67,8 +73,9 @@ final class HostileBundleTests: XCTestCase {
         try write(ImageWriter.png(width: 90, height: 90), "outside/secret.png")
         let fm = FileManager.default
         try fm.createSymbolicLink(atPath: app.appendingPathComponent("Resources").path, withDestinationPath: "../shared/Resources")
-        try fm.createSymbolicLink(atPath: app.appendingPathComponent("secret.png").path,
-                                  withDestinationPath: temp.appendingPathComponent("outside/secret.png").path)
+        try fm.createSymbolicLink(
+            atPath: app.appendingPathComponent("secret.png").path,
+            withDestinationPath: temp.appendingPathComponent("outside/secret.png").path)
         try fm.createSymbolicLink(atPath: app.appendingPathComponent("up").path, withDestinationPath: "..")
         try fm.createSymbolicLink(atPath: app.appendingPathComponent("self").path, withDestinationPath: ".")
         try fm.createSymbolicLink(atPath: app.appendingPathComponent("again").path, withDestinationPath: "Resources")
@@ -121,8 +128,12 @@ final class HostileBundleTests: XCTestCase {
         XCTAssertTrue(inventory.warnings.contains { $0.hasPrefix("Payload/App.app/bomb.png") && $0.contains("zip bomb") })
 
         // Real: the headers say 200 bytes, the data inflates to 64 KiB; reading stops at the lie.
-        let liar = try zip("liar.ipa", [("Payload/App.app/a.png", icon + [UInt8](repeating: 0, count: 64 << 10)),
-                                        ("Payload/App.app/b.png", icon + [UInt8](repeating: 1, count: 64 << 10))], compress: true)
+        let liar = try zip(
+            "liar.ipa",
+            [
+                ("Payload/App.app/a.png", icon + [UInt8](repeating: 0, count: 64 << 10)),
+                ("Payload/App.app/b.png", icon + [UInt8](repeating: 1, count: 64 << 10)),
+            ], compress: true)
         var bytes = [UInt8](try Data(contentsOf: liar))
         patchUncompressedSizes(&bytes, to: 200)
         try Data(bytes).write(to: liar)
@@ -184,9 +195,13 @@ final class HostileBundleTests: XCTestCase {
     }
 
     func testJunkIsReported() throws {
-        let url = try zip("junk.ipa", [("Payload/App.app/icon.png", icon), ("Payload/App.app/.DS_Store", [0, 0, 0, 1]),
-                                       ("__MACOSX/Payload/App.app/._icon.png", [0, 5, 22, 7]),
-                                       ("Payload/App.app/Thumbs.db", [1])])
+        let url = try zip(
+            "junk.ipa",
+            [
+                ("Payload/App.app/icon.png", icon), ("Payload/App.app/.DS_Store", [0, 0, 0, 1]),
+                ("__MACOSX/Payload/App.app/._icon.png", [0, 5, 22, 7]),
+                ("Payload/App.app/Thumbs.db", [1]),
+            ])
         let inventory = try BundleReader.inventory(of: url.path)
         XCTAssertEqual(inventory.junk, [".DS_Store", "Thumbs.db", "__MACOSX"])
         XCTAssertEqual(inventory.images.map(\.path), ["icon.png"])
@@ -194,20 +209,21 @@ final class HostileBundleTests: XCTestCase {
 
     func testMacOSAppWithFrameworkLocalisationAndXMLPlist() throws {
         let plist = """
-        <?xml version="1.0" encoding="UTF-8"?>
-        <plist version="1.0"><dict>
-        <key>CFBundleIdentifier</key><string>com.example.mac</string>
-        <key>CFBundleIconFile</key><string>AppIcon</string>
-        <key>DTPlatformName</key><string>macosx</string>
-        </dict></plist>
-        """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <plist version="1.0"><dict>
+            <key>CFBundleIdentifier</key><string>com.example.mac</string>
+            <key>CFBundleIconFile</key><string>AppIcon</string>
+            <key>DTPlatformName</key><string>macosx</string>
+            </dict></plist>
+            """
         try write(Array(plist.utf8), "Mac.app/Contents/Info.plist")
         try write(ImageWriter.tiff(width: 64, height: 64, bigEndian: true), "Mac.app/Contents/Resources/toolbar.tiff")
         try write(ImageWriter.png(width: 20, height: 20), "Mac.app/Contents/Resources/en.lproj/hello@2x.png")
         try write(ImageWriter.png(width: 20, height: 20), "Mac.app/Contents/Resources/de.lproj/hello@2x.png")
         try write(ImageWriter.png(width: 8, height: 8), "Mac.app/Contents/Frameworks/Kit.framework/Versions/A/Resources/fw.png")
-        try FileManager.default.createSymbolicLink(atPath: temp.appendingPathComponent("Mac.app/Contents/Frameworks/Kit.framework/Versions/Current").path,
-                                                   withDestinationPath: "A")
+        try FileManager.default.createSymbolicLink(
+            atPath: temp.appendingPathComponent("Mac.app/Contents/Frameworks/Kit.framework/Versions/Current").path,
+            withDestinationPath: "A")
         let inventory = try BundleReader.inventory(of: temp.appendingPathComponent("Mac.app").path)
         XCTAssertEqual(inventory.bundles.map(\.id), [".", "Contents/Frameworks/Kit.framework"])
         XCTAssertEqual(inventory.bundles[0].resourceRoot, "Contents/Resources")
@@ -215,19 +231,21 @@ final class HostileBundleTests: XCTestCase {
         XCTAssertEqual(inventory.bundles[0].localizations, ["de", "en"])
         XCTAssertEqual(inventory.bundles[1].resourceRoot, "Contents/Frameworks/Kit.framework/Versions/A/Resources")
         let names = inventory.images.map { "\($0.bundle) \($0.name) \($0.scale) \($0.localization ?? "-")" }
-        XCTAssertEqual(names, [
-            "Contents/Frameworks/Kit.framework fw 1 -", ". hello 2 de", ". hello 2 en", ". toolbar 1 -",
-        ])
+        XCTAssertEqual(
+            names,
+            [
+                "Contents/Frameworks/Kit.framework fw 1 -", ". hello 2 de", ". hello 2 en", ". toolbar 1 -",
+            ])
         XCTAssertEqual(inventory.warnings, [])
     }
 
     func testXcarchiveFindsItsAppThroughInfoPlist() throws {
         let plist = """
-        <?xml version="1.0" encoding="UTF-8"?>
-        <plist version="1.0"><dict><key>ApplicationProperties</key><dict>
-        <key>ApplicationPath</key><string>Applications/Shop.app</string></dict>
-        <key>ArchiveVersion</key><integer>2</integer></dict></plist>
-        """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <plist version="1.0"><dict><key>ApplicationProperties</key><dict>
+            <key>ApplicationPath</key><string>Applications/Shop.app</string></dict>
+            <key>ArchiveVersion</key><integer>2</integer></dict></plist>
+            """
         try write(Array(plist.utf8), "Shop.xcarchive/Info.plist")
         try write(icon, "Shop.xcarchive/Products/Applications/Shop.app/AppIcon60x60@2x.png")
         try write(ImageWriter.jpeg(width: 1200, height: 800), "Shop.xcarchive/Products/Applications/Shop.app/hero~ipad.jpg")
@@ -255,8 +273,11 @@ final class HostileBundleTests: XCTestCase {
     func testSourceCatalogNamespacesAndMissingFiles() throws {
         try write(Array(#"{"info":{"version":1,"author":"xcode"}}"#.utf8), "A.xcassets/Contents.json")
         try write(Array(#"{"properties":{"provides-namespace":true},"info":{"version":1}}"#.utf8), "A.xcassets/Icons/Contents.json")
-        try write(Array(#"{"images":[{"idiom":"universal","filename":"star.png","scale":"2x"},{"idiom":"universal","filename":"gone.png","scale":"3x"},{"idiom":"universal","scale":"1x"}],"info":{"version":1}}"#.utf8),
-                  "A.xcassets/Icons/star.imageset/Contents.json")
+        try write(
+            Array(
+                #"{"images":[{"idiom":"universal","filename":"star.png","scale":"2x"},{"idiom":"universal","filename":"gone.png","scale":"3x"},{"idiom":"universal","scale":"1x"}],"info":{"version":1}}"#
+                    .utf8),
+            "A.xcassets/Icons/star.imageset/Contents.json")
         try write(ImageWriter.png(width: 48, height: 48), "A.xcassets/Icons/star.imageset/star.png")
         try write(ImageWriter.png(width: 48, height: 48), "A.xcassets/Icons/star.imageset/orphan.png")
         try write(Array("{ not json".utf8), "A.xcassets/broken.imageset/Contents.json")

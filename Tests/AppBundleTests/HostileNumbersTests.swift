@@ -76,12 +76,18 @@ final class HostileNumbersTests: XCTestCase {
     // MARK: Nibs
 
     func testKeyedNibWhoseUIDsPointAtThemselves() throws {
-        let bytes = BinaryPlistWriter.build(.dict([("$objects", .array([
-            .string("$null"),
-            .dict([("$class", .uid(2)), ("UIResourceName", .uid(3))]),
-            .dict([("$classname", .string("UIImageNibPlaceholder"))]),
-            .dict([("NS.string", .uid(3))]),
-        ]))]))
+        let bytes = BinaryPlistWriter.build(
+            .dict([
+                (
+                    "$objects",
+                    .array([
+                        .string("$null"),
+                        .dict([("$class", .uid(2)), ("UIResourceName", .uid(3))]),
+                        .dict([("$classname", .string("UIImageNibPlaceholder"))]),
+                        .dict([("NS.string", .uid(3))]),
+                    ])
+                )
+            ]))
         XCTAssertEqual(try NibReferences.imageNames(in: bytes), [])
         // The same nib with a real string names it, so the chain-following is still used.
         XCTAssertEqual(try NibReferences.imageNames(in: BinaryPlistWriter.keyedNib(images: ["logo"])), ["logo"])
@@ -89,9 +95,15 @@ final class HostileNumbersTests: XCTestCase {
 
     func testKeyedNibWithNegativeAndHugeClassUIDs() throws {
         for classUID in [-1, Int.max, 1 << 40] {
-            let bytes = BinaryPlistWriter.build(.dict([("$objects", .array([
-                .string("$null"), .dict([("$class", .uid(classUID)), ("UIResourceName", .string("x"))]),
-            ]))]))
+            let bytes = BinaryPlistWriter.build(
+                .dict([
+                    (
+                        "$objects",
+                        .array([
+                            .string("$null"), .dict([("$class", .uid(classUID)), ("UIResourceName", .string("x"))]),
+                        ])
+                    )
+                ]))
             XCTAssertEqual((try? NibReferences.imageNames(in: bytes)) ?? [], [], "class UID \(classUID)")
         }
     }
@@ -100,7 +112,8 @@ final class HostileNumbersTests: XCTestCase {
 
     func testHEIFWithTwoHugeExtentsAndNoPrimaryItem() {
         let ispe = ImageWriter.box("ispe", [0, 0, 0, 0] + be32(.max) + be32(.max))
-        let heif = ImageWriter.box("ftyp", Array("heic".utf8) + [0, 0, 0, 0] + Array("mif1heic".utf8))
+        let heif =
+            ImageWriter.box("ftyp", Array("heic".utf8) + [0, 0, 0, 0] + Array("mif1heic".utf8))
             + ImageWriter.box("meta", [0, 0, 0, 0] + ImageWriter.box("iprp", ImageWriter.box("ipco", ispe + ispe)))
         XCTAssertThrowsError(try heif.withUnsafeBytes { try ImageHeaderReader.read($0, fileSize: heif.count) }) { error in
             XCTAssertTrue("\(error)".contains("beyond any real image"), "\(error)")
@@ -205,8 +218,10 @@ final class HostileNumbersTests: XCTestCase {
 
     func testLinkThatClaimsFourGigabytesIsNotAllocated() throws {
         let png = ImageWriter.png(width: 10, height: 10)
-        let zip = ZipWriter.zip([ZipWriter.Entry(path: "Payload/App.app/a.png", bytes: png),
-                                 ZipWriter.Entry(path: "Payload/App.app/b.png", bytes: Array("a.png".utf8), isSymlink: true, claimedSize: .max)])
+        let zip = ZipWriter.zip([
+            ZipWriter.Entry(path: "Payload/App.app/a.png", bytes: png),
+            ZipWriter.Entry(path: "Payload/App.app/b.png", bytes: Array("a.png".utf8), isSymlink: true, claimedSize: .max),
+        ])
         // The claimed size is past the archive, so the whole archive is refused before any read.
         XCTAssertThrowsError(try inventory(ofZip: zip))
         // An honest link is listed, its target read from the directory.

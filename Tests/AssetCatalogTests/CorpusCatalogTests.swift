@@ -74,7 +74,9 @@ final class CorpusCatalogTests: XCTestCase {
                 let got = row(rendition)
                 let want = expected(t)
                 for field in want.keys.sorted() where got[field] != want[field] {
-                    XCTFail("\(name) #\(i) \(want["rendition_name"] as? String ?? "-") \(field): got \(String(describing: got[field] ?? nil)), want \(String(describing: want[field] ?? nil))")
+                    XCTFail(
+                        "\(name) #\(i) \(want["rendition_name"] as? String ?? "-") \(field): got \(String(describing: got[field] ?? nil)), want \(String(describing: want[field] ?? nil))"
+                    )
                 }
                 compared += 1
             }

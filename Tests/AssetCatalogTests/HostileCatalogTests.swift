@@ -95,26 +95,30 @@ final class HostileCatalogCountTests: XCTestCase {
     }
 
     func testMultisizeCountOfFourBillionIsBoundedByTheBlock() throws {
-        let bytes = CatalogWriter.catalog([CatalogWriter.Image(facet: "AppIcon", name: "AppIcon.png")], entries: { bom, entries in
-            var record = Array(CatalogWriter.csi(CatalogWriter.Image(facet: "AppIcon", name: "AppIcon.png")).prefix(184))
-            record.replaceSubrange(168..<172, with: le32(0))  // no TLVs
-            record.replaceSubrange(180..<184, with: le32(36))
-            let payload = Array("SISM".utf8) + le32(0) + le32(.max) + le32(20) + le32(20) + le16(1) + le16(1) + le32(40) + le32(40) + le16(2) + le16(1)
-            let value = bom.add(record + payload)
-            return entries.map { (key: $0.key, value: value) }
-        })
+        let bytes = CatalogWriter.catalog(
+            [CatalogWriter.Image(facet: "AppIcon", name: "AppIcon.png")],
+            entries: { bom, entries in
+                var record = Array(CatalogWriter.csi(CatalogWriter.Image(facet: "AppIcon", name: "AppIcon.png")).prefix(184))
+                record.replaceSubrange(168..<172, with: le32(0))  // no TLVs
+                record.replaceSubrange(180..<184, with: le32(36))
+                let payload = Array("SISM".utf8) + le32(0) + le32(.max) + le32(20) + le32(20) + le16(1) + le16(1) + le32(40) + le32(40) + le16(2) + le16(1)
+                let value = bom.add(record + payload)
+                return entries.map { (key: $0.key, value: value) }
+            })
         let catalog = try parse(bytes)
         XCTAssertEqual(catalog.renditions.first?.multisize.count, 2, "two entries fit the block, whatever the count says")
     }
 
     func testThousandsOfRenditionsSharingOneLargeKeyAndValueBlock() throws {
         let images = (0..<5000).map { CatalogWriter.Image(facet: "f", name: "n\($0).png") }
-        let bytes = CatalogWriter.catalog(images, entries: { bom, entries in
-            // One 64 KiB key block and one value block, shared by every entry.
-            let key = bom.add(le16(2) + le16(1) + le16(1) + [UInt8](repeating: 7, count: 65_530))
-            let value = entries[0].value
-            return entries.map { _ in (key: key, value: value) }
-        })
+        let bytes = CatalogWriter.catalog(
+            images,
+            entries: { bom, entries in
+                // One 64 KiB key block and one value block, shared by every entry.
+                let key = bom.add(le16(2) + le16(1) + le16(1) + [UInt8](repeating: 7, count: 65_530))
+                let value = entries[0].value
+                return entries.map { _ in (key: key, value: value) }
+            })
         let catalog = try parse(bytes)
         XCTAssertEqual(catalog.renditions.count, 5000)
         XCTAssertEqual(catalog.renditions[4999].key.count, 64, "a key is read up to 64 attributes")

@@ -24,8 +24,9 @@ final class AnalyzeCommandTests: XCTestCase {
         let listed = try BinaryRunner.run(["rules"]).stdoutText.split(separator: "\n").dropFirst().map { String($0.split(separator: " ")[0]) }
         XCTAssertEqual(listed.count, 14)
         // The policy rules need a blind capture, a budget or a baseline; `BaselineTests` and `EvidenceTests` show them.
-        XCTAssertEqual(rules, Set(listed).subtracting(["no-evidence", "budget-exceeded", "baseline-regression"]),
-                       "the example shows every audit rule firing")
+        XCTAssertEqual(
+            rules, Set(listed).subtracting(["no-evidence", "budget-exceeded", "baseline-regression"]),
+            "the example shows every audit rule firing")
         for finding in findings {
             for key in ["rule", "severity", "fingerprint", "message", "assets", "lines", "values"] { XCTAssertNotNil(finding[key], key) }
         }

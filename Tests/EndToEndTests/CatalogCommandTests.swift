@@ -15,8 +15,10 @@ final class CatalogCommandTests: XCTestCase {
         XCTAssertEqual(Set(json.keys), ["schemaVersion", "bundles", "images", "references", "junk", "warnings", "aliases"])
         let images = try XCTUnwrap(json["images"] as? [[String: Any]])
         let icon = try XCTUnwrap(images.first { $0["path"] as? String == "AppIcon76x76@2x~ipad.png" })
-        for key in ["id", "bundle", "path", "source", "name", "format", "cgbi", "pixelWidth", "pixelHeight", "scale", "idiom",
-                    "appearance", "bytesOnDisk", "decodedBytes", "digest"] {
+        for key in [
+            "id", "bundle", "path", "source", "name", "format", "cgbi", "pixelWidth", "pixelHeight", "scale", "idiom",
+            "appearance", "bytesOnDisk", "decodedBytes", "digest",
+        ] {
             XCTAssertTrue(icon.keys.contains(key), key)
         }
         XCTAssertEqual(icon["name"] as? String, "AppIcon76x76")

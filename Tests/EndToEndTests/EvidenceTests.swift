@@ -24,8 +24,10 @@ final class EvidenceTests: XCTestCase {
         let doc = try XCTUnwrap(JSONSerialization.jsonObject(with: result.stdout) as? [String: Any], result.stderr)
         let findings = (doc["findings"] as? [[String: Any]] ?? []).filter { $0["rule"] as? String == "no-evidence" }
         XCTAssertTrue(findings.allSatisfy { $0["severity"] as? String == "error" })
-        return (result.status, findings.compactMap { ($0["values"] as? [String: Any])?["reason"] as? String },
-                findings.compactMap { $0["message"] as? String })
+        return (
+            result.status, findings.compactMap { ($0["values"] as? [String: Any])?["reason"] as? String },
+            findings.compactMap { $0["message"] as? String }
+        )
     }
 
     func testAnEmptyLogFails() throws {
@@ -35,33 +37,39 @@ final class EvidenceTests: XCTestCase {
     }
 
     func testBreakpointsThatNeverResolvedFail() throws {
-        let lldb = try log("pending.log", """
-        (lldb) breakpoint set -n "+[UIImage imageNamed:]" -G true
-        Breakpoint 1: no locations (pending).
-        WARNING:  Unable to resolve breakpoint to any actual locations.
-        (lldb) run
-        Process 4242 launched: '/tmp/App' (x86_64)
-        Process 4242 exited with status = 0 (0x00000000)
+        let lldb = try log(
+            "pending.log",
+            """
+            (lldb) breakpoint set -n "+[UIImage imageNamed:]" -G true
+            Breakpoint 1: no locations (pending).
+            WARNING:  Unable to resolve breakpoint to any actual locations.
+            (lldb) run
+            Process 4242 launched: '/tmp/App' (x86_64)
+            Process 4242 exited with status = 0 (0x00000000)
 
-        """)
+            """)
         let found = try evidence(lldb)
         XCTAssertEqual(found.status, 1)
         XCTAssertEqual(found.reasons, ["pending"])
         XCTAssertTrue(found.messages[0].contains("never resolved"), found.messages[0])
-        let gdb = try log("gdb.log", """
-        Function "+[UIImage imageNamed:]" not defined.
-        Make breakpoint pending on future shared library load? (y or [n]) [answered N; input not from terminal]
-        [Inferior 1 (process 77) exited normally]
+        let gdb = try log(
+            "gdb.log",
+            """
+            Function "+[UIImage imageNamed:]" not defined.
+            Make breakpoint pending on future shared library load? (y or [n]) [answered N; input not from terminal]
+            [Inferior 1 (process 77) exited normally]
 
-        """)
+            """)
         XCTAssertEqual(try evidence(gdb).reasons, ["undefined"])
-        let late = try log("late.log", """
-        Breakpoint 1: no locations (pending).
-        1 location added to breakpoint 1
-        (lldb)  po $arg3
-        AppIcon
+        let late = try log(
+            "late.log",
+            """
+            Breakpoint 1: no locations (pending).
+            1 location added to breakpoint 1
+            (lldb)  po $arg3
+            AppIcon
 
-        """)
+            """)
         XCTAssertEqual(try evidence(late).reasons, [], "a breakpoint that resolves later and hits is fine")
     }
 
@@ -161,8 +169,10 @@ final class DeviceChoiceTests: XCTestCase {
         XCTAssertEqual(ios.id, "iphone-17-pro-max")
         XCTAssertEqual(ios.reason, "chosen for the largest current iPhone; --device overrides")
         guard let corpus = Corpus.root?.appendingPathComponent("e2e/gridlock") else { throw XCTSkip(Corpus.missingMessage) }
-        let gnustep = ["analyze", corpus.appendingPathComponent("b-gridlock-gdb-po-silent.txt").path,
-                       "--bundle", corpus.appendingPathComponent("Gridlock.app").path]
+        let gnustep = [
+            "analyze", corpus.appendingPathComponent("b-gridlock-gdb-po-silent.txt").path,
+            "--bundle", corpus.appendingPathComponent("Gridlock.app").path,
+        ]
         XCTAssertEqual(try device(gnustep).id, "display-1080p")
         let named = try device(gnustep + ["--device", "macbook-pro-14"])
         XCTAssertEqual(named.id, "macbook-pro-14")

@@ -42,19 +42,26 @@ final class GoldenReportTests: XCTestCase {
     func testReportsWriteEveryFormatFromOneRun() throws {
         let dir = try BinaryRunner.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let result = try BinaryRunner.run(["analyze", "Examples/launch.log", "--bundle", "Examples/SampleApp.app",
-                                           "--report", "json:\(dir.path)/a.json", "--report", "markdown:\(dir.path)/a.md",
-                                           "--report", "text:\(dir.path)/a.txt"], in: Corpus.packageRoot)
+        let result = try BinaryRunner.run(
+            [
+                "analyze", "Examples/launch.log", "--bundle", "Examples/SampleApp.app",
+                "--report", "json:\(dir.path)/a.json", "--report", "markdown:\(dir.path)/a.md",
+                "--report", "text:\(dir.path)/a.txt",
+            ], in: Corpus.packageRoot)
         XCTAssertEqual(result.status, 1)
         for (file, golden) in [("a.json", "example.json"), ("a.md", "example.md"), ("a.txt", "example.txt")] {
             XCTAssertEqual(try Data(contentsOf: dir.appendingPathComponent(file)), try Data(contentsOf: Self.golden.appendingPathComponent(golden)), file)
         }
         XCTAssertEqual(result.stdout, try Data(contentsOf: Self.golden.appendingPathComponent("example.txt")), "stdout still gets --format")
-        let bad = try BinaryRunner.run(["analyze", "Examples/launch.log", "--bundle", "Examples/SampleApp.app", "--report", "pdf:x.pdf"],
-                                       in: Corpus.packageRoot)
+        let bad = try BinaryRunner.run(
+            ["analyze", "Examples/launch.log", "--bundle", "Examples/SampleApp.app", "--report", "pdf:x.pdf"],
+            in: Corpus.packageRoot)
         XCTAssertEqual(bad.status, 64, bad.stderr)
-        let unwritable = try BinaryRunner.run(["analyze", "Examples/launch.log", "--bundle", "Examples/SampleApp.app",
-                                               "--report", "json:\(dir.path)/no/such/dir/a.json"], in: Corpus.packageRoot)
+        let unwritable = try BinaryRunner.run(
+            [
+                "analyze", "Examples/launch.log", "--bundle", "Examples/SampleApp.app",
+                "--report", "json:\(dir.path)/no/such/dir/a.json",
+            ], in: Corpus.packageRoot)
         XCTAssertEqual(unwritable.status, 2)
         XCTAssertTrue(unwritable.stderr.contains("no/such/dir/a.json"), unwritable.stderr)
     }

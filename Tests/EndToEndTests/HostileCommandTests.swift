@@ -25,7 +25,8 @@ final class HostileCommandTests: XCTestCase {
 
     func testEveryCorpusHostileInputEndsCleanly() throws {
         guard let corpus = Corpus.root?.appendingPathComponent("hostile"),
-              FileManager.default.fileExists(atPath: corpus.path) else { throw XCTSkip(Corpus.missingMessage) }
+            FileManager.default.fileExists(atPath: corpus.path)
+        else { throw XCTSkip(Corpus.missingMessage) }
         let names = try FileManager.default.contentsOfDirectory(atPath: corpus.path).sorted()
         XCTAssertFalse(names.isEmpty)
         for name in names where name != "MANIFEST.md" {
@@ -129,22 +130,26 @@ final class HostileCommandTests: XCTestCase {
         let app = example.appendingPathComponent("SampleApp.app").path
         for figure in ["-9e18", "-1", "1e300", "\"many\""] {
             let baseline = temp.appendingPathComponent("baseline.json")
-            try Data("""
-            {"schemaVersion":1,"kind":"imgtrace-baseline","device":"iphone-17-pro-max",
-             "launch":{"loads":\(figure),"names":1,"images":1,"decodedBytes":1,"bytesOnDisk":1,"missing":0,"repeated":0,"unreadable":0,"largestImageDecodedBytes":1},
-             "findings":[]}
-            """.utf8).write(to: baseline)
+            try Data(
+                """
+                {"schemaVersion":1,"kind":"imgtrace-baseline","device":"iphone-17-pro-max",
+                 "launch":{"loads":\(figure),"names":1,"images":1,"decodedBytes":1,"bytesOnDisk":1,"missing":0,"repeated":0,"unreadable":0,"largestImageDecodedBytes":1},
+                 "findings":[]}
+                """.utf8
+            ).write(to: baseline)
             let result = try run(["analyze", log, "--bundle", app, "--baseline", baseline.path])
             XCTAssertEqual(result.status, 2, "loads \(figure)")
             XCTAssertTrue(result.stderr.contains("launch.loads"), result.stderr)
         }
         // The largest figure a baseline can hold still compares without overflow.
         let big = temp.appendingPathComponent("big.json")
-        try Data("""
-        {"schemaVersion":1,"kind":"imgtrace-baseline","device":"iphone-17-pro-max",
-         "launch":{"loads":9223372036854775807,"names":1,"images":9223372036854775807,"decodedBytes":9223372036854775807,"bytesOnDisk":9223372036854775807,"missing":0,"repeated":0,"unreadable":0,"largestImageDecodedBytes":1},
-         "findings":[]}
-        """.utf8).write(to: big)
+        try Data(
+            """
+            {"schemaVersion":1,"kind":"imgtrace-baseline","device":"iphone-17-pro-max",
+             "launch":{"loads":9223372036854775807,"names":1,"images":9223372036854775807,"decodedBytes":9223372036854775807,"bytesOnDisk":9223372036854775807,"missing":0,"repeated":0,"unreadable":0,"largestImageDecodedBytes":1},
+             "findings":[]}
+            """.utf8
+        ).write(to: big)
         _ = try run(["analyze", log, "--bundle", app, "--baseline", big.path, "--fail-on", "never"])
     }
 }

@@ -7,29 +7,29 @@ import XCTest
 final class LldbScriptTests: XCTestCase {
     /// A C program whose loaders take `(receiver, selector, name)` like an Objective-C message and log each call.
     static let program = #"""
-    #include <stdio.h>
-    static FILE *record;
-    __attribute__((noinline)) void *image_named(void *receiver, const char *selector, const char *name) {
-        fprintf(record, "image_named\t%s\n", name ? name : "(nil)"); fflush(record); return (void *)name;
-    }
-    __attribute__((noinline)) void *image_with_contents_of_file(void *receiver, const char *selector, const char *path) {
-        fprintf(record, "image_with_contents_of_file\t%s\n", path ? path : "(nil)"); fflush(record); return (void *)path;
-    }
-    __attribute__((noinline)) void view_did_appear(void *receiver, const char *selector, int animated) {
-        fprintf(record, "launch-end\t-\n"); fflush(record);
-    }
-    int main(int argc, char **argv) {
-        record = fopen(argv[1], "w");
-        const char *names[] = {"AppIcon", "tab_home", "hero image", "tab_home", "quote'name", "back\\slash", "", 0, "h\xc3\xa9llo"};
-        for (int i = 0; i < 9; i++) image_named(0, "imageNamed:", names[i]);
-        image_with_contents_of_file(0, "imageWithContentsOfFile:", "/var/app/Big.jpg");
-        view_did_appear(0, "viewDidAppear:", 1);
-        image_named(0, "imageNamed:", "after_launch");
-        image_with_contents_of_file(0, "imageWithContentsOfFile:", "/var/app/Big.jpg");
-        fclose(record);
-        return 0;
-    }
-    """#
+        #include <stdio.h>
+        static FILE *record;
+        __attribute__((noinline)) void *image_named(void *receiver, const char *selector, const char *name) {
+            fprintf(record, "image_named\t%s\n", name ? name : "(nil)"); fflush(record); return (void *)name;
+        }
+        __attribute__((noinline)) void *image_with_contents_of_file(void *receiver, const char *selector, const char *path) {
+            fprintf(record, "image_with_contents_of_file\t%s\n", path ? path : "(nil)"); fflush(record); return (void *)path;
+        }
+        __attribute__((noinline)) void view_did_appear(void *receiver, const char *selector, int animated) {
+            fprintf(record, "launch-end\t-\n"); fflush(record);
+        }
+        int main(int argc, char **argv) {
+            record = fopen(argv[1], "w");
+            const char *names[] = {"AppIcon", "tab_home", "hero image", "tab_home", "quote'name", "back\\slash", "", 0, "h\xc3\xa9llo"};
+            for (int i = 0; i < 9; i++) image_named(0, "imageNamed:", names[i]);
+            image_with_contents_of_file(0, "imageWithContentsOfFile:", "/var/app/Big.jpg");
+            view_did_appear(0, "viewDidAppear:", 1);
+            image_named(0, "imageNamed:", "after_launch");
+            image_with_contents_of_file(0, "imageWithContentsOfFile:", "/var/app/Big.jpg");
+            fclose(record);
+            return 0;
+        }
+        """#
 
     /// lldb-16 (what CI installs) or another lldb that runs.
     private static let lldb: String? = {
@@ -71,8 +71,11 @@ final class LldbScriptTests: XCTestCase {
 
     /// Runs the loader under lldb with the script made from `options`; returns the trace JSON and the program's record.
     private func capture(_ options: [String]) throws -> (events: [[String: Any]], summary: [String: Any], record: [(api: String, name: String)]) {
-        let script = try BinaryRunner.run(["lldb-script", "--symbol", "image_named", "--symbol", "image_with_contents_of_file",
-                                           "--launch-end", "view_did_appear"] + options)
+        let script = try BinaryRunner.run(
+            [
+                "lldb-script", "--symbol", "image_named", "--symbol", "image_with_contents_of_file",
+                "--launch-end", "view_did_appear",
+            ] + options)
         XCTAssertEqual(script.status, 0, script.stderr)
         let scriptFile = work.appendingPathComponent("capture.lldb")
         try script.stdout.write(to: scriptFile)
@@ -128,9 +131,9 @@ final class LldbScriptTests: XCTestCase {
 
     func testX86Register() throws {
         #if arch(x86_64)
-        try checkMatchesRecord(["--arch", "x86_64"])
+            try checkMatchesRecord(["--arch", "x86_64"])
         #else
-        throw XCTSkip("$rdx holds the third argument only on x86_64")
+            throw XCTSkip("$rdx holds the third argument only on x86_64")
         #endif
     }
 

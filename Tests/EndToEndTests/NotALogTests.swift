@@ -19,8 +19,10 @@ final class NotALogTests: XCTestCase {
         XCTAssertTrue(try refusal(example.appendingPathComponent("SampleApp.app/favorite@3x.png").path).contains("an image"))
         XCTAssertTrue(try refusal(example.appendingPathComponent("SampleApp.app/HomeViewController.nib").path).contains("compiled nib"))
         XCTAssertTrue(try refusal(BinaryRunner.executable.path).contains("ELF"))
-        let analyze = try BinaryRunner.run(["analyze", example.appendingPathComponent("SampleApp.app/Assets.car").path,
-                                            "--bundle", example.appendingPathComponent("SampleApp.app").path])
+        let analyze = try BinaryRunner.run([
+            "analyze", example.appendingPathComponent("SampleApp.app/Assets.car").path,
+            "--bundle", example.appendingPathComponent("SampleApp.app").path,
+        ])
         XCTAssertEqual(analyze.status, 2)
     }
 
@@ -54,8 +56,10 @@ final class NotALogTests: XCTestCase {
         let fromFile = try BinaryRunner.run(["analyze", log, "--bundle", example.appendingPathComponent("SampleApp.app").path, "--format", "json"])
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", "exec \"$0\" analyze - --bundle \"$1\" --format json < \"$2\"", BinaryRunner.executable.path,
-                             example.appendingPathComponent("SampleApp.app").path, log]
+        process.arguments = [
+            "-c", "exec \"$0\" analyze - --bundle \"$1\" --format json < \"$2\"", BinaryRunner.executable.path,
+            example.appendingPathComponent("SampleApp.app").path, log,
+        ]
         let output = Pipe()
         process.standardOutput = output
         try process.run()

@@ -12,8 +12,9 @@ final class SARIFReportTests: XCTestCase {
     }
 
     func testExampleSARIFIsValidAndPointsAtAssetsAndLogLines() throws {
-        let result = try BinaryRunner.run(["analyze", "Examples/launch.log", "--bundle", "Examples/SampleApp.app", "--format", "sarif"],
-                                          in: Corpus.packageRoot)
+        let result = try BinaryRunner.run(
+            ["analyze", "Examples/launch.log", "--bundle", "Examples/SampleApp.app", "--format", "sarif"],
+            in: Corpus.packageRoot)
         XCTAssertEqual(result.status, 1, result.stderr)
         try validate(result.stdout, "example")
         let doc = try XCTUnwrap(JSONSerialization.jsonObject(with: result.stdout) as? [String: Any])
@@ -36,8 +37,11 @@ final class SARIFReportTests: XCTestCase {
     func testGridlockSARIFIsValid() throws {
         guard let root = Corpus.root else { throw XCTSkip(Corpus.missingMessage) }
         let dir = root.appendingPathComponent("e2e/gridlock")
-        let result = try BinaryRunner.run(["analyze", "b-gridlock-gdb-po-silent.txt", "b-gridlock-lldb-nsprint.txt", "--bundle", "Gridlock.app",
-                                           "--system-images", "system-images", "--format", "sarif"], in: dir)
+        let result = try BinaryRunner.run(
+            [
+                "analyze", "b-gridlock-gdb-po-silent.txt", "b-gridlock-lldb-nsprint.txt", "--bundle", "Gridlock.app",
+                "--system-images", "system-images", "--format", "sarif",
+            ], in: dir)
         XCTAssertEqual(result.status, 1, result.stderr)
         try validate(result.stdout, "gridlock")
         XCTAssertTrue(result.stdoutText.contains("\"uri\":\"b-gridlock-gdb-po-silent.txt\""))

@@ -65,15 +65,17 @@ final class TraceCommandTests: XCTestCase {
     }
 
     func testJSONContractAndDeterminism() throws {
-        let path = try write("launch.log", """
-        (lldb)  po $arg3
-        AppIcon
-        (lldb)  po $arg3
-        AppIcon
-        imgtrace-launch-end
-        (lldb)  po $arg3
-        Logo
-        """)
+        let path = try write(
+            "launch.log",
+            """
+            (lldb)  po $arg3
+            AppIcon
+            (lldb)  po $arg3
+            AppIcon
+            imgtrace-launch-end
+            (lldb)  po $arg3
+            Logo
+            """)
         let first = try BinaryRunner.run(["trace", path, "--format", "json"])
         let second = try BinaryRunner.run(["trace", path, "--format", "json"])
         XCTAssertEqual(first.status, 0)
@@ -94,16 +96,18 @@ final class TraceCommandTests: XCTestCase {
     }
 
     func testTextReportListsNamesAndSummary() throws {
-        let path = try write("launch.log", """
-        (lldb) breakpoint set -n "+[UIImage imageNamed:]" -G true -C "po $arg3"
-        Breakpoint 1: where = UIKitCore`+[UIImage imageNamed:], address = 0x1
-        (lldb)  po $arg3
-        placeholder
-        (lldb)  po $arg3
-        placeholder
-        (lldb)  po $arg3
-        <nil>
-        """)
+        let path = try write(
+            "launch.log",
+            """
+            (lldb) breakpoint set -n "+[UIImage imageNamed:]" -G true -C "po $arg3"
+            Breakpoint 1: where = UIKitCore`+[UIImage imageNamed:], address = 0x1
+            (lldb)  po $arg3
+            placeholder
+            (lldb)  po $arg3
+            placeholder
+            (lldb)  po $arg3
+            <nil>
+            """)
         let result = try BinaryRunner.run(["trace", path])
         XCTAssertEqual(result.status, 0)
         let lines = result.stdoutText.split(separator: "\n").map(String.init)

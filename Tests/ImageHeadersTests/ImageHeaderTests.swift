@@ -38,8 +38,11 @@ final class ImageHeaderTests: XCTestCase {
         XCTAssertEqual(try info(ImageWriter.png(width: 10, height: 10, bitDepth: 16, colorType: 6))?.bytesPerPixel, 8)
         let palette = try XCTUnwrap(try info(ImageWriter.png(width: 10, height: 10, colorType: 3)))
         XCTAssertEqual(palette.hasAlpha, false)
-        let transparent = try XCTUnwrap(try info(ImageWriter.png(width: 10, height: 10, colorType: 3,
-                                                                  extra: [ImageWriter.pngChunk("tRNS", [0])])))
+        let transparent = try XCTUnwrap(
+            try info(
+                ImageWriter.png(
+                    width: 10, height: 10, colorType: 3,
+                    extra: [ImageWriter.pngChunk("tRNS", [0])])))
         XCTAssertEqual(transparent.hasAlpha, true)
     }
 
@@ -65,7 +68,8 @@ final class ImageHeaderTests: XCTestCase {
         let l = try XCTUnwrap(try info(lossless))
         XCTAssertEqual([l.pixelWidth, l.pixelHeight], [100, 50])
         XCTAssertEqual(l.hasAlpha, true)
-        let extended = Array("RIFF".utf8) + le32(30) + Array("WEBPVP8X".utf8) + le32(10) + [0x10, 0, 0, 0]
+        let extended =
+            Array("RIFF".utf8) + le32(30) + Array("WEBPVP8X".utf8) + le32(10) + [0x10, 0, 0, 0]
             + [0xFF, 0x03, 0x00] + [0x57, 0x02, 0x00]
         let x = try XCTUnwrap(try info(extended))
         XCTAssertEqual([x.pixelWidth, x.pixelHeight], [1024, 600])
@@ -92,7 +96,8 @@ final class ImageHeaderTests: XCTestCase {
     }
 
     func testICOAndICNSTakeTheLargestImage() throws {
-        let ico = [0, 0, 1, 0] + le16(2) + [16, 16, 0, 0] + le16(1) + le16(32) + le32(0) + le32(0)
+        let ico =
+            [0, 0, 1, 0] + le16(2) + [16, 16, 0, 0] + le16(1) + le16(32) + le32(0) + le32(0)
             + [0, 0, 0, 0] + le16(1) + le16(32) + le32(0) + le32(0)
         XCTAssertEqual(try info(ico).map { [$0.pixelWidth, $0.pixelHeight] }, [256, 256])
         let icns = Array("icns".utf8) + be32(24) + Array("ic09".utf8) + be32(8) + Array("is32".utf8) + be32(8)

@@ -19,27 +19,28 @@ final class ConfigAndDeviceTests: XCTestCase {
     }
 
     func testAFullConfigParses() throws {
-        let config = try ConfigFile.parse("""
-        device: iphone-se
-        launchEnd: "viewDidAppear"
-        failOn: warning
-        thresholds:
-          repeatedLoadWarning: 4
-          oversizedTolerance: 0.1
-          oversizedMemoryBytes: 8000000
-          largeFileBytes: 100000
-        budgets:
-          maxLaunchImages: 40
-          maxLaunchDecodedBytes: 20000000
-        ignore:
-          names: [legacy_logo]
-          globs: ["Onboarding/*"]
-          rules: [loose-image]
-        severity:
-          repeated-load: warning
-        baseline:
-          launchDecodedBytesTolerance: 0.1
-        """, path: ".imgtrace.yml")
+        let config = try ConfigFile.parse(
+            """
+            device: iphone-se
+            launchEnd: "viewDidAppear"
+            failOn: warning
+            thresholds:
+              repeatedLoadWarning: 4
+              oversizedTolerance: 0.1
+              oversizedMemoryBytes: 8000000
+              largeFileBytes: 100000
+            budgets:
+              maxLaunchImages: 40
+              maxLaunchDecodedBytes: 20000000
+            ignore:
+              names: [legacy_logo]
+              globs: ["Onboarding/*"]
+              rules: [loose-image]
+            severity:
+              repeated-load: warning
+            baseline:
+              launchDecodedBytesTolerance: 0.1
+            """, path: ".imgtrace.yml")
         XCTAssertEqual(config.device, "iphone-se")
         XCTAssertEqual(config.launchEnd, "viewDidAppear")
         XCTAssertEqual(config.failOn, .warning)
@@ -82,8 +83,9 @@ final class ConfigAndDeviceTests: XCTestCase {
     }
 
     func testIgnoresAndSeverityOverridesApply() {
-        let example = RuleExample("", images: [.init("tab@2x.png", 50, 50), .init("Onboarding/a@3x.png", 5, 5)],
-                                  loads: [.named("tab"), .named("Onboarding/a"), .named("gone")], fires: true)
+        let example = RuleExample(
+            "", images: [.init("tab@2x.png", 50, 50), .init("Onboarding/a@3x.png", 5, 5)],
+            loads: [.named("tab"), .named("Onboarding/a"), .named("gone")], fires: true)
         func audit(_ config: AuditConfig) -> [Finding] {
             let auditor = LaunchAuditor(inventory: example.inventory, device: .default, config: config)
             auditor.beginLog("x")

@@ -31,8 +31,9 @@ final class CorpusAuditTests: XCTestCase {
 
     func testGridlockEveryHitIsAccountedFor() throws {
         let dir = try corpus("e2e/gridlock")
-        let inventory = try BundleReader.inventory(of: dir.appendingPathComponent("Gridlock.app").path,
-                                                   systemImages: [dir.appendingPathComponent("system-images").path])
+        let inventory = try BundleReader.inventory(
+            of: dir.appendingPathComponent("Gridlock.app").path,
+            systemImages: [dir.appendingPathComponent("system-images").path])
         let appFiles = Set(try FileManager.default.contentsOfDirectory(atPath: dir.appendingPathComponent("Gridlock.app/Resources").path))
         let systemFiles = Set(try FileManager.default.contentsOfDirectory(atPath: dir.appendingPathComponent("system-images").path))
         // GNUstep's own mapping file, read here with a regular expression: name → theme name.
@@ -137,8 +138,9 @@ final class CorpusAuditTests: XCTestCase {
             let ext = (entry["ext"] as? String ?? "").lowercased()
             let directory = (path as NSString).deletingLastPathComponent
             let name = ext == ".png" || ext.isEmpty ? base : base + ext
-            return LooseTruth(path: path, lookup: directory.isEmpty ? name : directory + "/" + name,
-                              scale: Int((entry["scale"] as? String ?? "1x").dropLast()) ?? 1, device: entry["device"] as? String)
+            return LooseTruth(
+                path: path, lookup: directory.isEmpty ? name : directory + "/" + name,
+                scale: Int((entry["scale"] as? String ?? "1x").dropLast()) ?? 1, device: entry["device"] as? String)
         }
     }
 
@@ -205,8 +207,9 @@ final class CorpusAuditTests: XCTestCase {
                 let byName = Dictionary(uniqueKeysWithValues: result.uses.compactMap { use in use.name.map { ($0, use) } })
                 for name in chosenLoose {
                     let expected = try XCTUnwrap(expectedFile(loose.filter { $0.lookup == name }))
-                    XCTAssertEqual(byName[name]?.resolution.image?.path.hasSuffix(expected.path), true,
-                                   "\(folder): `\(name)` should load \(expected.path), got \(byName[name]?.resolution.how ?? "nothing")")
+                    XCTAssertEqual(
+                        byName[name]?.resolution.image?.path.hasSuffix(expected.path), true,
+                        "\(folder): `\(name)` should load \(expected.path), got \(byName[name]?.resolution.how ?? "nothing")")
                 }
                 for name in chosenFacets {
                     let image = byName[name]?.resolution.image

@@ -18,14 +18,16 @@ final class NameResolverTests: XCTestCase {
         }
         if bundle != ".", directory.hasPrefix(bundle) { directory = String(directory.dropFirst(bundle.count)).trimmingCharacters(in: ["/"]) }
         let name = source == .systemImages ? parsed.base : parsed.lookupName
-        return BundleImage(id: path, bundle: bundle, path: path, source: source, name: directory.isEmpty ? name : directory + "/" + name,
-                           pixelWidth: 10 * parsed.scale, pixelHeight: 10 * parsed.scale, scale: parsed.scale, idiom: parsed.idiom,
-                           localization: localization, fileExtension: parsed.fileExtension, bytesOnDisk: 100, decodedBytes: 400)
+        return BundleImage(
+            id: path, bundle: bundle, path: path, source: source, name: directory.isEmpty ? name : directory + "/" + name,
+            pixelWidth: 10 * parsed.scale, pixelHeight: 10 * parsed.scale, scale: parsed.scale, idiom: parsed.idiom,
+            localization: localization, fileExtension: parsed.fileExtension, bytesOnDisk: 100, decodedBytes: 400)
     }
 
     func rendition(_ facet: String, scale: Int, idiom: String = "universal", appearance: String? = nil) -> BundleImage {
-        BundleImage(id: "Assets.car#\(facet)[\(idiom),\(scale)x,\(appearance ?? "any")]", bundle: ".", path: "Assets.car",
-                    source: .assetCatalog, name: facet, scale: scale, idiom: idiom, appearance: appearance)
+        BundleImage(
+            id: "Assets.car#\(facet)[\(idiom),\(scale)x,\(appearance ?? "any")]", bundle: ".", path: "Assets.car",
+            source: .assetCatalog, name: facet, scale: scale, idiom: idiom, appearance: appearance)
     }
 
     func resolver(_ images: [BundleImage], bundles: [BundleInfo]? = nil, aliases: [ImageAlias] = [], device: DeviceProfile? = nil) -> NameResolver {
@@ -42,8 +44,9 @@ final class NameResolverTests: XCTestCase {
         let lower = resolver([file("a.png"), file("a@2x.png")]).resolve("a", kind: .name)
         XCTAssertEqual(lower.image?.id, "a@2x.png")
         XCTAssertTrue(lower.how.contains("no @3x variant"), lower.how)
-        XCTAssertEqual(resolver([file("a@2x.png"), file("a@3x.png")], device: DeviceProfile.named("iphone-se")).resolve("a", kind: .name).image?.id,
-                       "a@2x.png")
+        XCTAssertEqual(
+            resolver([file("a@2x.png"), file("a@3x.png")], device: DeviceProfile.named("iphone-se")).resolve("a", kind: .name).image?.id,
+            "a@2x.png")
         XCTAssertEqual(resolver([file("a@3x.png")], device: DeviceProfile.named("iphone-se")).resolve("a", kind: .name).image?.id, "a@3x.png")
     }
 
@@ -59,8 +62,10 @@ final class NameResolverTests: XCTestCase {
     }
 
     func testCatalogIdiomAndAppearance() {
-        let images = [rendition("icon", scale: 3, idiom: "phone"), rendition("icon", scale: 2, idiom: "pad"),
-                      rendition("bg", scale: 3, appearance: "dark"), rendition("bg", scale: 3)]
+        let images = [
+            rendition("icon", scale: 3, idiom: "phone"), rendition("icon", scale: 2, idiom: "pad"),
+            rendition("bg", scale: 3, appearance: "dark"), rendition("bg", scale: 3),
+        ]
         XCTAssertEqual(resolver(images).resolve("icon", kind: .name).image?.idiom, "phone")
         XCTAssertEqual(resolver(images, device: pad).resolve("icon", kind: .name).image?.idiom, "pad")
         XCTAssertNil(resolver(images).resolve("bg", kind: .name).image?.appearance, "light mode by default")
@@ -94,20 +99,23 @@ final class NameResolverTests: XCTestCase {
     }
 
     func testPathsResolveInsideTheAppAndAreOutsideOtherwise() {
-        let r = resolver([file("img/a@2x.png"), file("img/a@3x.png"), file("Frameworks/K.framework/k.png", bundle: "Frameworks/K.framework")],
-                         bundles: [app, BundleInfo(id: "Frameworks/K.framework", kind: .framework, name: "K.framework", resourceRoot: "Frameworks/K.framework")])
+        let r = resolver(
+            [file("img/a@2x.png"), file("img/a@3x.png"), file("Frameworks/K.framework/k.png", bundle: "Frameworks/K.framework")],
+            bundles: [app, BundleInfo(id: "Frameworks/K.framework", kind: .framework, name: "K.framework", resourceRoot: "Frameworks/K.framework")])
         XCTAssertEqual(r.resolve("/var/containers/Bundle/Application/X/App.app/img/a.png", kind: .path).image?.id, "img/a@3x.png")
         XCTAssertEqual(r.resolve("/var/containers/Bundle/Application/X/App.app/img/a@2x.png", kind: .path).image?.id, "img/a@2x.png")
-        XCTAssertEqual(r.resolve("/var/containers/Bundle/Application/X/App.app/Frameworks/K.framework/k.png", kind: .path).image?.id,
-                       "Frameworks/K.framework/k.png")
+        XCTAssertEqual(
+            r.resolve("/var/containers/Bundle/Application/X/App.app/Frameworks/K.framework/k.png", kind: .path).image?.id,
+            "Frameworks/K.framework/k.png")
         XCTAssertEqual(r.resolve("/var/mobile/Containers/Data/Application/Y/Documents/a.png", kind: .path).cause, .outsideBundle)
         // By name, a framework's image is found after the app's own.
         XCTAssertEqual(r.resolve("k", kind: .name).image?.bundle, "Frameworks/K.framework")
     }
 
     func testAppKitNamesAliasesAndTheApplicationIcon() {
-        let mac = BundleInfo(id: ".", kind: .app, name: "G.app", resourceRoot: "Resources",
-                             info: InfoPlistFacts(platform: "gnustep", iconFiles: ["G.tiff"]))
+        let mac = BundleInfo(
+            id: ".", kind: .app, name: "G.app", resourceRoot: "Resources",
+            info: InfoPlistFacts(platform: "gnustep", iconFiles: ["G.tiff"]))
         let system = BundleInfo(id: "sys", kind: .systemImages, name: "sys", resourceRoot: "")
         let images = [file("Resources/G.tiff"), file("Resources/red.tiff"), file("sys/common_3DArrowRight.tiff", bundle: "sys", source: .systemImages)]
         let appKit = images.map { image -> BundleImage in

@@ -23,9 +23,13 @@ final class RuleExampleTests: XCTestCase {
             XCTAssertFalse(rule.summary.isEmpty)
         }
         // DESIGN.md's table, and the policy rules: missing evidence and budgets are findings too.
-        XCTAssertEqual(ids, ["missing-image", "repeated-load", "uncached-repeat", "duplicate-content", "oversized-pixels",
-                             "oversized-memory", "large-file", "scale-mismatch", "loose-image", "bundle-junk", "trace-unreadable",
-                             "no-evidence", "budget-exceeded", "baseline-regression"])
+        XCTAssertEqual(
+            ids,
+            [
+                "missing-image", "repeated-load", "uncached-repeat", "duplicate-content", "oversized-pixels",
+                "oversized-memory", "large-file", "scale-mismatch", "loose-image", "bundle-junk", "trace-unreadable",
+                "no-evidence", "budget-exceeded", "baseline-regression",
+            ])
     }
 
     func testRepeatedLoadBecomesAWarningAtTheThresholdAndCostsNothing() throws {
@@ -40,8 +44,9 @@ final class RuleExampleTests: XCTestCase {
 
     func testFingerprintsIgnoreLinesButFollowDeviceAndAsset() throws {
         let a = RuleExample("", images: [.init("tab@2x.png", 50, 50)], loads: [.named("tab")], fires: true)
-        let b = RuleExample("", images: [.init("tab@2x.png", 50, 50), .init("other@3x.png", 5, 5)],
-                            loads: [.named("other"), .named("other"), .named("tab")], fires: true)
+        let b = RuleExample(
+            "", images: [.init("tab@2x.png", 50, 50), .init("other@3x.png", 5, 5)],
+            loads: [.named("other"), .named("other"), .named("tab")], fires: true)
         let fa = try XCTUnwrap(a.audit().findings.first { $0.rule == "scale-mismatch" })
         let fb = try XCTUnwrap(b.audit().findings.first { $0.rule == "scale-mismatch" })
         XCTAssertNotEqual(fa.lines, fb.lines)
@@ -54,8 +59,9 @@ final class RuleExampleTests: XCTestCase {
     }
 
     func testCostRanksFindingsWithinASeverity() {
-        let example = RuleExample("", images: [.init("a@3x.png", 3000, 3000), .init("b@3x.png", 5000, 5000)],
-                                  loads: [.named("a"), .named("b")], fires: true)
+        let example = RuleExample(
+            "", images: [.init("a@3x.png", 3000, 3000), .init("b@3x.png", 5000, 5000)],
+            loads: [.named("a"), .named("b")], fires: true)
         let memory = example.audit().findings.filter { $0.rule == "oversized-memory" }
         XCTAssertEqual(memory.map(\.assets), [["b@3x.png"], ["a@3x.png"]], "the costliest first")
     }

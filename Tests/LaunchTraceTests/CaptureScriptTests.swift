@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(FoundationXML)
-import FoundationXML
+    import FoundationXML
 #endif
 import LaunchTrace
 import XCTest
@@ -9,7 +9,8 @@ final class CaptureScriptTests: XCTestCase {
     func testRegisterPerArchitectureAndObjectiveCExpression() {
         for (arch, register) in [(CaptureArch.arm64, "$x2"), (.armv7, "$r2"), (.x86_64, "$rdx"), (.portable, "$arg3")] {
             let script = CaptureScript.lldb(CaptureOptions(arch: arch, apis: [.imageNamed]))
-            XCTAssertTrue(script.contains(#"breakpoint set --name "+[UIImage imageNamed:]" -G true -C "p (const char *)[(id)\#(register) UTF8String] /* +[UIImage imageNamed:] */""#), script)
+            XCTAssertTrue(
+                script.contains(#"breakpoint set --name "+[UIImage imageNamed:]" -G true -C "p (const char *)[(id)\#(register) UTF8String] /* +[UIImage imageNamed:] */""#), script)
         }
     }
 

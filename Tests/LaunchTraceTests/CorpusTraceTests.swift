@@ -22,14 +22,15 @@ final class CorpusTraceTests: XCTestCase {
 
     /// Names (with `""` for empty and `(nil)` for nil) of the hits that yielded a value.
     private func valued(_ events: [ImageLoad], api: String? = nil, matchAll: Bool = false) -> Multiset {
-        Multiset(events.filter { matchAll || $0.api == api }.compactMap { e -> String? in
-            switch e.status {
-            case .ok: return e.name
-            case .empty: return ""
-            case .nil: return "(nil)"
-            default: return nil
-            }
-        })
+        Multiset(
+            events.filter { matchAll || $0.api == api }.compactMap { e -> String? in
+                switch e.status {
+                case .ok: return e.name
+                case .empty: return ""
+                case .nil: return "(nil)"
+                default: return nil
+                }
+            })
     }
 
     private func truthNames(_ truth: [TruthCall], function: String) -> Multiset {
@@ -37,8 +38,10 @@ final class CorpusTraceTests: XCTestCase {
     }
 
     /// Lossless variants: the names equal the truth as a multiset, per API.
-    private func assertLossless(_ relative: String, functions: [String], apiKnown: Bool = true,
-                                file: StaticString = #filePath, line: UInt = #line) throws {
+    private func assertLossless(
+        _ relative: String, functions: [String], apiKnown: Bool = true,
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws {
         let (events, summary, truth) = try read(relative)
         for function in functions {
             let got = apiKnown ? valued(events, api: function) : valued(events, matchAll: true)
@@ -52,8 +55,10 @@ final class CorpusTraceTests: XCTestCase {
     }
 
     /// Lossy variants: every recovered name is real, and the hit count adds up.
-    private func assertNoInventedNames(_ events: [ImageLoad], _ truth: [TruthCall], function: String,
-                                       file: StaticString = #filePath, line: UInt = #line) {
+    private func assertNoInventedNames(
+        _ events: [ImageLoad], _ truth: [TruthCall], function: String,
+        file: StaticString = #filePath, line: UInt = #line
+    ) {
         let got = valued(events, api: function)
         let expected = truthNames(truth, function: function)
         XCTAssertTrue(got.isSubset(of: expected), "invented: \(got.subtracting(expected))", file: file, line: line)
@@ -181,10 +186,11 @@ final class CorpusTraceTests: XCTestCase {
         let (events, summary, truth) = try read("lldb/gdb-13/a23-gdb-objc-po.txt")
         // Bare `po` text cannot tell a name with a newline from two hits (trace-shapes.md §3.5):
         // `multi\nline` is recovered as its two lines. Everything else is real.
-        let expected = Multiset(truth.filter { $0.function == "+[UIImage imageNamed:]" }.flatMap { call -> [String] in
-            guard let arg = call.argument else { return ["(nil)"] }
-            return arg.contains("\n") ? arg.components(separatedBy: "\n") : [arg]
-        })
+        let expected = Multiset(
+            truth.filter { $0.function == "+[UIImage imageNamed:]" }.flatMap { call -> [String] in
+                guard let arg = call.argument else { return ["(nil)"] }
+                return arg.contains("\n") ? arg.components(separatedBy: "\n") : [arg]
+            })
         let got = valued(events, api: "+[UIImage imageNamed:]").counts.filter { $0.key != "(nil)" }
         XCTAssertTrue(Multiset(got.flatMap { Array(repeating: $0.key, count: $0.value) }).isSubset(of: expected))
         // gdb's `po` of nil aborts the command list: the last hit is the nil one, then nothing.

@@ -46,8 +46,10 @@ final class HostileTraceTests: XCTestCase {
     /// only lossless (quoted) shapes gives back exactly the names in order.
     func testRandomInterleavingsOfEveryShape() throws {
         var generator = SplitMix(seed: 0x16_7ACE)
-        let names = ["AppIcon", "tab home", "quote\"d", "new\nline", "emoji 😀", "back\\slash", "café", "a",
-                     "very/long/path/to/image@2x.png", "tab\ttab"]
+        let names = [
+            "AppIcon", "tab home", "quote\"d", "new\nline", "emoji 😀", "back\\slash", "café", "a",
+            "very/long/path/to/image@2x.png", "tab\ttab",
+        ]
         for round in 0..<400 {
             var lines: [String] = []
             var printed = Set<String>()
@@ -69,8 +71,11 @@ final class HostileTraceTests: XCTestCase {
                 case 9: lines += ["(lldb)  po $r2", "error: <user expression 0>:1:1: use of undeclared identifier '$r2'", "$r2", "^~~"]
                 case 10: lines += ["warning: hit breakpoint while running function, skipping commands and conditions to prevent recursion"]
                 case 11: lines += ["2024-05-01 10:00:00.123 App[123:456] loaded \(name.prefix(3))"]
-                case 12: lines += ["* thread #1, queue = 'com.apple.main-thread', stop reason = breakpoint 1.1",
-                                   "    frame #0: 0x0000000100001000 UIKitCore`+[UIImage imageNamed:]"]
+                case 12:
+                    lines += [
+                        "* thread #1, queue = 'com.apple.main-thread', stop reason = breakpoint 1.1",
+                        "    frame #0: 0x0000000100001000 UIKitCore`+[UIImage imageNamed:]",
+                    ]
                 case 13: lines += ["Breakpoint 1: where = UIKitCore`+[UIImage imageNamed:], address = 0x1"]
                 case 14: lines += ["\u{1B}[31m(lldb)  po $arg3\u{1B}[0m\r", "\(name.replacingOccurrences(of: "\n", with: " "))\r"]
                 case 15: lines += ["imgtrace-launch-end"]
@@ -91,8 +96,9 @@ final class HostileTraceTests: XCTestCase {
             for event in events where event.status == .ok {
                 let name = event.name!
                 let parts = name.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-                XCTAssertTrue(printed.contains(name) || parts.allSatisfy { logLines.contains($0) || printed.contains($0) },
-                              "round \(round): `\(name)` was never printed")
+                XCTAssertTrue(
+                    printed.contains(name) || parts.allSatisfy { logLines.contains($0) || printed.contains($0) },
+                    "round \(round): `\(name)` was never printed")
             }
             if onlyLossless {
                 XCTAssertEqual(events.compactMap(\.name), lossless, "round \(round): lossless shapes must recover exactly")

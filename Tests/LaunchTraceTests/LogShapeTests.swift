@@ -11,18 +11,18 @@ final class LogShapeTests: XCTestCase {
 
     func testXcodeConsoleWithoutEchoes() throws {
         let log = """
-        2024-05-01 12:00:00.123456+0200 Samples[1234:56789] application:didFinishLaunchingWithOptions:
-        AppIcon
-        tab_home
-        2024-05-01 12:00:00.223456+0200 Samples[1234:56789] HomeViewController viewDidLoad
-        Profile Header
-        tab_search@2x
-        <nil>
-        <object returned empty description>
-        [framework] CUICatalog: Invalid asset name supplied: '(null)'
-        placeholder
-        Message from debugger: Terminated due to signal 9
-        """
+            2024-05-01 12:00:00.123456+0200 Samples[1234:56789] application:didFinishLaunchingWithOptions:
+            AppIcon
+            tab_home
+            2024-05-01 12:00:00.223456+0200 Samples[1234:56789] HomeViewController viewDidLoad
+            Profile Header
+            tab_search@2x
+            <nil>
+            <object returned empty description>
+            [framework] CUICatalog: Invalid asset name supplied: '(null)'
+            placeholder
+            Message from debugger: Terminated due to signal 9
+            """
         let (events, summary) = try read(log)
         XCTAssertEqual(names(events), ["AppIcon", "tab_home", "Profile Header", "tab_search@2x", nil, nil, "placeholder"])
         XCTAssertEqual(events.map(\.status), [.ok, .ok, .ok, .ok, .nil, .empty, .ok])
@@ -35,19 +35,19 @@ final class LogShapeTests: XCTestCase {
     func testArmv7PoR2WithEchoAndOldBlankLine() throws {
         // Xcode 6/7-era lldb printed an empty line after every `po`.
         let log = """
-        (lldb) breakpoint set -n "+[UIImage imageNamed:]" -G true -C "po $r2"
-        Breakpoint 1: where = UIKit`+[UIImage imageNamed:], address = 0x2c1f3a2e
-        (lldb)  po $r2
-        AppIcon
+            (lldb) breakpoint set -n "+[UIImage imageNamed:]" -G true -C "po $r2"
+            Breakpoint 1: where = UIKit`+[UIImage imageNamed:], address = 0x2c1f3a2e
+            (lldb)  po $r2
+            AppIcon
 
-        (lldb)  po $r2
-        multi
-        line
+            (lldb)  po $r2
+            multi
+            line
 
-        (lldb)  po $r2
-        <nil>
+            (lldb)  po $r2
+            <nil>
 
-        """
+            """
         let (events, summary) = try read(log)
         XCTAssertEqual(names(events), ["AppIcon", "multi\nline", nil])
         XCTAssertEqual(events.map(\.api), Array(repeating: "+[UIImage imageNamed:]", count: 3))
@@ -57,19 +57,19 @@ final class LogShapeTests: XCTestCase {
 
     func testNSStringSummaryForms() throws {
         let log = """
-        (lldb)  p (NSString *)$arg3
-        (__NSCFConstantString *) $1 = 0x0000000100008098 @"AppIcon"
-        (lldb)  p (NSString *)$arg3
-        (NSTaggedPointerString *) $2 = 0xa6e6f6369707061 @"appicon"
-        (lldb)  p (NSString *)$arg3
-        (NSPathStore2 *) $3 = 0x0000000282d1c000 @"/var/containers/Bundle/Application/9DB7CE45/Samples.app/foo.png"
-        (lldb)  p (NSString *)$arg3
-        (NSString *) $4 = nil
-        (lldb)  p (NSString *)$arg3
-        (__NSCFConstantString *) $5 = 0x0000000100008100 @""
-        (lldb)  p (NSString *)$arg3
-        (__NSCFString *) 0x0000000282d1c010 @"tab \\"quoted\\""
-        """
+            (lldb)  p (NSString *)$arg3
+            (__NSCFConstantString *) $1 = 0x0000000100008098 @"AppIcon"
+            (lldb)  p (NSString *)$arg3
+            (NSTaggedPointerString *) $2 = 0xa6e6f6369707061 @"appicon"
+            (lldb)  p (NSString *)$arg3
+            (NSPathStore2 *) $3 = 0x0000000282d1c000 @"/var/containers/Bundle/Application/9DB7CE45/Samples.app/foo.png"
+            (lldb)  p (NSString *)$arg3
+            (NSString *) $4 = nil
+            (lldb)  p (NSString *)$arg3
+            (__NSCFConstantString *) $5 = 0x0000000100008100 @""
+            (lldb)  p (NSString *)$arg3
+            (__NSCFString *) 0x0000000282d1c010 @"tab \\"quoted\\""
+            """
         let (events, _) = try read(log)
         XCTAssertEqual(names(events), ["AppIcon", "appicon", "/var/containers/Bundle/Application/9DB7CE45/Samples.app/foo.png", nil, nil, "tab \"quoted\""])
         XCTAssertEqual(events.map(\.status), [.ok, .ok, .ok, .nil, .empty, .ok])
@@ -77,7 +77,8 @@ final class LogShapeTests: XCTestCase {
 
     func testCRLFAndANSIMixed() throws {
         let esc = "\u{1B}"
-        let log = "(lldb)  p (char *)$arg3\r\n\(esc)[0;36m(char *)\(esc)[0m $0 = \(esc)[33m0x000055555555612b\(esc)[0m \"AppIcon\"\r\n"
+        let log =
+            "(lldb)  p (char *)$arg3\r\n\(esc)[0;36m(char *)\(esc)[0m $0 = \(esc)[33m0x000055555555612b\(esc)[0m \"AppIcon\"\r\n"
             + "2026-11-21 19:38:50.072502+0100 Samples[15875:15875] viewDidLoad\r\r\n"
             + "(lldb)  p (char *)$arg3\n(char *) $1 = 0x0000555555556133 \"LaunchImage\"\r\r\n"
         let (events, summary) = try read(log)
@@ -88,27 +89,27 @@ final class LogShapeTests: XCTestCase {
 
     func testExamineStringAndLLDB16UTF8EscapeBug() throws {
         let log = """
-        (lldb)  x/s $rdx
-        0x7fffffffe250: "caf\\xffffffc3\\xffffffa9_icon"
-        (lldb)  x/s $rdx
-        0x7fffffffe260: "caf\\xc3\\xa9_icon"
-        (lldb)  x/s $rdx
-        0x55555555612b:\t"tab\\ttab"
-        """
+            (lldb)  x/s $rdx
+            0x7fffffffe250: "caf\\xffffffc3\\xffffffa9_icon"
+            (lldb)  x/s $rdx
+            0x7fffffffe260: "caf\\xc3\\xa9_icon"
+            (lldb)  x/s $rdx
+            0x55555555612b:\t"tab\\ttab"
+            """
         let (events, _) = try read(log)
         XCTAssertEqual(names(events), ["café_icon", "café_icon", "tab\ttab"])
     }
 
     func testGDBValuesAndOctalEscapes() throws {
         let log = """
-        Breakpoint 1 at 0x10d0
-        $1 = 0x555555556113 "AppIcon"
-        $2 = 0x555555556120 "caf\\303\\251"
-        $3 = (NSString *) 0x0
-        $4 = 0x0
-        $5 = 93824992239915
-        [Inferior 1 (process 19320) exited normally]
-        """
+            Breakpoint 1 at 0x10d0
+            $1 = 0x555555556113 "AppIcon"
+            $2 = 0x555555556120 "caf\\303\\251"
+            $3 = (NSString *) 0x0
+            $4 = 0x0
+            $5 = 93824992239915
+            [Inferior 1 (process 19320) exited normally]
+            """
         let (events, summary) = try read(log)
         XCTAssertEqual(names(events), ["AppIcon", "café", nil, nil, nil])
         XCTAssertEqual(events.map(\.status), [.ok, .ok, .nil, .nil, .addressOnly])
@@ -117,14 +118,14 @@ final class LogShapeTests: XCTestCase {
 
     func testGDBStopLinesGiveAPIAndThread() throws {
         let log = """
-        Breakpoint 1 (+[UIImage imageNamed:]) pending.
-        Breakpoint 1, +[UIImage imageNamed:] (self=0x7ffff7fbf5a0 <_OBJC_Class_UIImage>, _cmd=0x5555555596a0, name=0x5555555592c0) at /src/UIImage.m:17
-        17\t  return [self imageWithContentsOfFile:name];
-        AppIcon
-        Thread 2 "thumbnails" hit Breakpoint 1, +[UIImage imageNamed:] (self=0x7ffff7fbf5a0, _cmd=0x5555555596a0, name=0x7ffff0000b70) at /src/UIImage.m:17
-        17\t  return [self imageWithContentsOfFile:name];
-        thumb_01.jpg
-        """
+            Breakpoint 1 (+[UIImage imageNamed:]) pending.
+            Breakpoint 1, +[UIImage imageNamed:] (self=0x7ffff7fbf5a0 <_OBJC_Class_UIImage>, _cmd=0x5555555596a0, name=0x5555555592c0) at /src/UIImage.m:17
+            17\t  return [self imageWithContentsOfFile:name];
+            AppIcon
+            Thread 2 "thumbnails" hit Breakpoint 1, +[UIImage imageNamed:] (self=0x7ffff7fbf5a0, _cmd=0x5555555596a0, name=0x7ffff0000b70) at /src/UIImage.m:17
+            17\t  return [self imageWithContentsOfFile:name];
+            thumb_01.jpg
+            """
         let (events, _) = try read(log)
         XCTAssertEqual(names(events), ["AppIcon", "thumb_01.jpg"])
         XCTAssertEqual(events.map(\.api), ["+[UIImage imageNamed:]", "+[UIImage imageNamed:]"])
@@ -134,13 +135,13 @@ final class LogShapeTests: XCTestCase {
 
     func testWrongRegisterInXcodeConsole() throws {
         let log = """
-        error: use of undeclared identifier '$r2'
-        error: use of undeclared identifier '$r2'
-        2024-05-01 12:00:00.123456+0200 Samples[1234:56789] launched
-        error: <user expression 2>:1:1: use of undeclared identifier '$r2'
-        $r2
-        ^
-        """
+            error: use of undeclared identifier '$r2'
+            error: use of undeclared identifier '$r2'
+            2024-05-01 12:00:00.123456+0200 Samples[1234:56789] launched
+            error: <user expression 2>:1:1: use of undeclared identifier '$r2'
+            $r2
+            ^
+            """
         let (events, summary) = try read(log)
         XCTAssertEqual(events.count, 3)
         XCTAssertTrue(events.allSatisfy { $0.status == .error })
@@ -149,11 +150,11 @@ final class LogShapeTests: XCTestCase {
 
     func testTimestampedCallbackLines() throws {
         let log = """
-        2026-11-21 19:39:43.244053 [Samples] +[UIImage imageNamed:]: 'AppIcon'
-        2026-11-21 19:39:43.250000 [thumbnails] +[UIImage imageNamed:]: "it's"
-        2026-11-21 19:39:43.260000 [Samples] +[UIImage imageNamed:]: None
-        2026-11-21 19:39:43.270000 [Samples] +[UIImage imageNamed:]: 'multi\\nline'
-        """
+            2026-11-21 19:39:43.244053 [Samples] +[UIImage imageNamed:]: 'AppIcon'
+            2026-11-21 19:39:43.250000 [thumbnails] +[UIImage imageNamed:]: "it's"
+            2026-11-21 19:39:43.260000 [Samples] +[UIImage imageNamed:]: None
+            2026-11-21 19:39:43.270000 [Samples] +[UIImage imageNamed:]: 'multi\\nline'
+            """
         let (events, _) = try read(log)
         XCTAssertEqual(names(events), ["AppIcon", "it's", nil, "multi\nline"])
         XCTAssertEqual(events.map(\.thread), ["Samples", "thumbnails", "Samples", "Samples"])
@@ -163,15 +164,15 @@ final class LogShapeTests: XCTestCase {
 
     func testLaunchEndPatternAndMarker() throws {
         let log = """
-        (lldb)  po $arg3
-        AppIcon
-        2024-05-01 12:00:01.000000+0200 Samples[1:2] -[HomeViewController viewDidAppear:]
-        (lldb)  po $arg3
-        later
-        imgtrace-launch-end
-        (lldb)  po $arg3
-        latest
-        """
+            (lldb)  po $arg3
+            AppIcon
+            2024-05-01 12:00:01.000000+0200 Samples[1:2] -[HomeViewController viewDidAppear:]
+            (lldb)  po $arg3
+            later
+            imgtrace-launch-end
+            (lldb)  po $arg3
+            latest
+            """
         let byPattern = try read(log, launchEnd: "viewDidAppear")
         XCTAssertEqual(byPattern.events.map(\.phase), [.launch, .afterLaunch, .afterLaunch])
         XCTAssertEqual(byPattern.summary.launchEnd, LaunchEnd(line: 3, source: "pattern"))
@@ -208,20 +209,20 @@ final class LogShapeTests: XCTestCase {
 
     func testTypedCommandsOutsideAStopAreNotLoads() throws {
         let log = """
-        (lldb) breakpoint set -n main -o true
-        Breakpoint 1: where = App`main, address = 0x1000
-        (lldb) run
-        Process 1 stopped
-        * thread #1, name = 'App', stop reason = one-shot breakpoint 1
-        (lldb) p (char *)"not a load"
-        (char *) $0 = 0x1 "not a load"
-        (lldb) breakpoint set -n "+[UIImage imageNamed:]" -G true -C "p (char *)$arg3"
-        Breakpoint 2: where = UIKitCore`+[UIImage imageNamed:], address = 0x2000
-        (lldb) continue
-        Process 1 resuming
-        (lldb)  p (char *)$arg3
-        (char *) $1 = 0x2 "AppIcon"
-        """
+            (lldb) breakpoint set -n main -o true
+            Breakpoint 1: where = App`main, address = 0x1000
+            (lldb) run
+            Process 1 stopped
+            * thread #1, name = 'App', stop reason = one-shot breakpoint 1
+            (lldb) p (char *)"not a load"
+            (char *) $0 = 0x1 "not a load"
+            (lldb) breakpoint set -n "+[UIImage imageNamed:]" -G true -C "p (char *)$arg3"
+            Breakpoint 2: where = UIKitCore`+[UIImage imageNamed:], address = 0x2000
+            (lldb) continue
+            Process 1 resuming
+            (lldb)  p (char *)$arg3
+            (char *) $1 = 0x2 "AppIcon"
+            """
         let (events, _) = try read(log)
         XCTAssertEqual(names(events), ["AppIcon"])
         XCTAssertEqual(events.first?.breakpoint, "2")
@@ -231,17 +232,17 @@ final class LogShapeTests: XCTestCase {
     func testOldLLDBThreadLineAndSecondActionUpgrade() throws {
         // `po` gives only an address, the second action prints the string: the hit keeps the name.
         let log = """
-        (lldb) breakpoint set -n "+[UIImage imageNamed:]" -C "po $arg3" -C "p (char *)[$arg3 UTF8String]" -G true
-        Breakpoint 1: where = UIKit`+[UIImage imageNamed:], address = 0x1
-        (lldb)  po $arg3
-        4295000000
-        (lldb)  p (char *)[$arg3 UTF8String]
-        (char *) $1 = 0x1 "AppIcon"
-        (lldb)  po $arg3
-        4295000010
-        (lldb)  p (char *)[$arg3 UTF8String]
-        (char *) $2 = 0x1 "Logo"
-        """
+            (lldb) breakpoint set -n "+[UIImage imageNamed:]" -C "po $arg3" -C "p (char *)[$arg3 UTF8String]" -G true
+            Breakpoint 1: where = UIKit`+[UIImage imageNamed:], address = 0x1
+            (lldb)  po $arg3
+            4295000000
+            (lldb)  p (char *)[$arg3 UTF8String]
+            (char *) $1 = 0x1 "AppIcon"
+            (lldb)  po $arg3
+            4295000010
+            (lldb)  p (char *)[$arg3 UTF8String]
+            (char *) $2 = 0x1 "Logo"
+            """
         let (events, _) = try read(log)
         XCTAssertEqual(names(events), ["AppIcon", "Logo"])
         XCTAssertEqual(events.map(\.line), [6, 10])
@@ -249,14 +250,14 @@ final class LogShapeTests: XCTestCase {
 
     func testBacktraceWithoutEchoAttachesToItsHit() throws {
         let log = """
-        AppIcon
-        * thread #1, queue = 'com.apple.main-thread', stop reason = breakpoint 1.1
-          * frame #0: 0x00000001849a1f34 UIKitCore`+[UIImage imageNamed:]
-            frame #1: 0x0000000102f3a1c4 Samples`-[HomeViewController viewDidLoad](self=0x000000010b80c600, _cmd="viewDidLoad") at HomeViewController.m:42:5
-        Logo
-        * thread #1, queue = 'com.apple.main-thread', stop reason = breakpoint 1.1
-          * frame #0: 0x00000001849a1f34 UIKitCore`+[UIImage imageNamed:]
-        """
+            AppIcon
+            * thread #1, queue = 'com.apple.main-thread', stop reason = breakpoint 1.1
+              * frame #0: 0x00000001849a1f34 UIKitCore`+[UIImage imageNamed:]
+                frame #1: 0x0000000102f3a1c4 Samples`-[HomeViewController viewDidLoad](self=0x000000010b80c600, _cmd="viewDidLoad") at HomeViewController.m:42:5
+            Logo
+            * thread #1, queue = 'com.apple.main-thread', stop reason = breakpoint 1.1
+              * frame #0: 0x00000001849a1f34 UIKitCore`+[UIImage imageNamed:]
+            """
         let (events, _) = try read(log)
         XCTAssertEqual(names(events), ["AppIcon", "Logo"])
         XCTAssertEqual(events[0].backtrace.count, 2)

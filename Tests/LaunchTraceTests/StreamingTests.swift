@@ -16,18 +16,19 @@ final class StreamingTests: XCTestCase {
     }
 
     func testChunkBoundariesDoNotChangeEvents() throws {
-        let log = Array("""
-        2024-05-01 12:00:00.123456+0200 Samples[1234:56789] start\r
-        (lldb)  p (char *)$arg3\r\r
-        \u{1B}[0;36m(char *)\u{1B}[0m $0 = 0x1 "AppIcon"
-        (lldb)  po $arg3
-        multi
-        line
-        (lldb)  po $arg3
-        <nil>
-        (lldb)  p (char *)$arg3
-        (char *) $1 = 0x1 "日本語 名前"
-        """.utf8)
+        let log = Array(
+            """
+            2024-05-01 12:00:00.123456+0200 Samples[1234:56789] start\r
+            (lldb)  p (char *)$arg3\r\r
+            \u{1B}[0;36m(char *)\u{1B}[0m $0 = 0x1 "AppIcon"
+            (lldb)  po $arg3
+            multi
+            line
+            (lldb)  po $arg3
+            <nil>
+            (lldb)  p (char *)$arg3
+            (char *) $1 = 0x1 "日本語 名前"
+            """.utf8)
         let path = try temporaryFile(log)
         let whole = try TraceReader.read(log)
         for chunk in [1, 2, 3, 7, 64, 1 << 20] {

@@ -26,8 +26,10 @@ public enum BinaryRunner {
     /// Runs `imgtrace` with `arguments` in `directory`, with `NO_COLOR` set and no terminal.
     /// A run longer than `timeout` seconds is stopped and marked `timedOut` (a hang is a failure,
     /// not a stuck test suite).
-    public static func run(_ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:],
-                           timeout: TimeInterval = 300) throws -> Result {
+    public static func run(
+        _ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:],
+        timeout: TimeInterval = 300
+    ) throws -> Result {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -63,8 +65,9 @@ public enum BinaryRunner {
         process.waitUntilExit()
         try out.close()
         try err.close()
-        return Result(status: process.terminationStatus, stdout: try Data(contentsOf: outURL),
-                      stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self), timedOut: timedOut)
+        return Result(
+            status: process.terminationStatus, stdout: try Data(contentsOf: outURL),
+            stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self), timedOut: timedOut)
     }
 
     /// A fresh temporary folder.

@@ -65,7 +65,8 @@ public struct BOMWriter {
             out += Array(name.utf8)
         }
         let varsLength = out.count - varsOffset
-        let header = Array("BOMStore".utf8) + be32(1) + be32(UInt32(table.count - 1)) + be32(UInt32(indexOffset))
+        let header =
+            Array("BOMStore".utf8) + be32(1) + be32(UInt32(table.count - 1)) + be32(UInt32(indexOffset))
             + be32(UInt32(indexLength)) + be32(UInt32(varsOffset)) + be32(UInt32(varsLength))
         out.replaceSubrange(0..<header.count, with: header)
         return out
@@ -96,9 +97,11 @@ public enum CatalogWriter {
 
     /// A catalog holding `images`; `perNode` controls the RENDITIONS tree's depth.
     /// `entries` may rewrite the RENDITIONS entries (key block, value block) before the tree is built.
-    public static func catalog(_ images: [Image], perNode: Int = 510,
-                               mutate: ((inout BOMWriter, _ renditionsTree: UInt32) -> Void)? = nil,
-                               entries transform: ((inout BOMWriter, [(key: UInt32, value: UInt32)]) -> [(key: UInt32, value: UInt32)])? = nil) -> [UInt8] {
+    public static func catalog(
+        _ images: [Image], perNode: Int = 510,
+        mutate: ((inout BOMWriter, _ renditionsTree: UInt32) -> Void)? = nil,
+        entries transform: ((inout BOMWriter, [(key: UInt32, value: UInt32)]) -> [(key: UInt32, value: UInt32)])? = nil
+    ) -> [UInt8] {
         var bom = BOMWriter()
         var header = Array("RATC".utf8) + le32(498) + le32(15) + le32(0) + le32(UInt32(images.count))
         header += fixed("@(#)PROGRAM:CoreUI  PROJECT:CoreUI-498.40.1\n", 128) + fixed("imgtrace-test", 256)

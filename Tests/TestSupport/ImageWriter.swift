@@ -16,8 +16,10 @@ public enum ImageWriter {
     }
 
     /// A PNG with the given header fields; `cgbi` puts Apple's chunk before IHDR; `extra` chunks follow IHDR.
-    public static func png(width: UInt32, height: UInt32, bitDepth: UInt8 = 8, colorType: UInt8 = 6, cgbi: Bool = false,
-                           extra: [[UInt8]] = []) -> [UInt8] {
+    public static func png(
+        width: UInt32, height: UInt32, bitDepth: UInt8 = 8, colorType: UInt8 = 6, cgbi: Bool = false,
+        extra: [[UInt8]] = []
+    ) -> [UInt8] {
         var out: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
         if cgbi { out += pngChunk("CgBI", [0x50, 0x00, 0x20, 0x02]) }
         out += pngChunk("IHDR", be32(width) + be32(height) + [bitDepth, colorType, 0, 0, 0])

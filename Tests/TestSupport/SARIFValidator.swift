@@ -24,12 +24,12 @@ public enum SARIFValidator {
         let file = dir.appendingPathComponent("doc.sarif")
         try document.write(to: file)
         let script = """
-        import json, sys, jsonschema
-        schema = json.load(open(sys.argv[1]))
-        doc = json.load(open(sys.argv[2]))
-        for e in jsonschema.Draft4Validator(schema).iter_errors(doc):
-            print("/".join(str(p) for p in e.absolute_path) + ": " + e.message)
-        """
+            import json, sys, jsonschema
+            schema = json.load(open(sys.argv[1]))
+            doc = json.load(open(sys.argv[2]))
+            for e in jsonschema.Draft4Validator(schema).iter_errors(doc):
+                print("/".join(str(p) for p in e.absolute_path) + ": " + e.message)
+            """
         let result = try run(python, ["-c", script, schema.path, file.path])
         guard result.status == 0 else { return ["validator failed: \(result.output)"] }
         return result.output.split(separator: "\n").map(String.init)

@@ -16,8 +16,9 @@ public enum TruthFile {
         return text.split(separator: "\n", omittingEmptySubsequences: true).map { line in
             let parts = line.split(separator: "\t", maxSplits: 2, omittingEmptySubsequences: false)
             let raw = parts.count > 2 ? String(parts[2]) : ""
-            return TruthCall(function: String(parts[0]), thread: parts.count > 1 ? String(parts[1]) : "",
-                             argument: raw == "(null)" ? nil : unescape(raw))
+            return TruthCall(
+                function: String(parts[0]), thread: parts.count > 1 ? String(parts[1]) : "",
+                argument: raw == "(null)" ? nil : unescape(raw))
         }
     }
 

@@ -59,8 +59,10 @@ public enum ZipWriter {
     /// its end record, the way ZIP64 writers do. `offset` and `count` default to the archive's
     /// real directory; `locatorPointer` to where the record really is. `keepEndFields` leaves the
     /// end record's 32-bit fields as they were instead of all-ones.
-    public static func withZIP64End(_ zip: [UInt8], count: UInt64? = nil, offset: UInt64? = nil, locatorPointer: UInt64? = nil,
-                                    keepEndFields: Bool = false) -> [UInt8] {
+    public static func withZIP64End(
+        _ zip: [UInt8], count: UInt64? = nil, offset: UInt64? = nil, locatorPointer: UInt64? = nil,
+        keepEndFields: Bool = false
+    ) -> [UInt8] {
         let end = zip.count - 22
         func u16(_ at: Int) -> UInt64 { UInt64(zip[at]) | UInt64(zip[at + 1]) << 8 }
         func u32(_ at: Int) -> UInt64 { u16(at) | u16(at + 2) << 16 }

@@ -22,31 +22,31 @@ func png(_ width: UInt32, _ height: UInt32, _ tag: String) -> [UInt8] {
 }
 
 let info = """
-<?xml version="1.0" encoding="UTF-8"?>
-<!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
-<plist version="1.0">
-<dict>
-\t<key>CFBundleIdentifier</key>
-\t<string>com.example.sample</string>
-\t<key>CFBundleExecutable</key>
-\t<string>Sample</string>
-\t<key>CFBundleIconName</key>
-\t<string>AppIcon</string>
-\t<key>DTPlatformName</key>
-\t<string>iphoneos</string>
-\t<key>UIDeviceFamily</key>
-\t<array>
-\t\t<integer>1</integer>
-\t\t<integer>2</integer>
-\t</array>
-\t<key>UILaunchStoryboardName</key>
-\t<string>LaunchScreen</string>
-\t<key>UIMainStoryboardFile</key>
-\t<string>Main</string>
-</dict>
-</plist>
+    <?xml version="1.0" encoding="UTF-8"?>
+    <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+    <plist version="1.0">
+    <dict>
+    \t<key>CFBundleIdentifier</key>
+    \t<string>com.example.sample</string>
+    \t<key>CFBundleExecutable</key>
+    \t<string>Sample</string>
+    \t<key>CFBundleIconName</key>
+    \t<string>AppIcon</string>
+    \t<key>DTPlatformName</key>
+    \t<string>iphoneos</string>
+    \t<key>UIDeviceFamily</key>
+    \t<array>
+    \t\t<integer>1</integer>
+    \t\t<integer>2</integer>
+    \t</array>
+    \t<key>UILaunchStoryboardName</key>
+    \t<string>LaunchScreen</string>
+    \t<key>UIMainStoryboardFile</key>
+    \t<string>Main</string>
+    </dict>
+    </plist>
 
-"""
+    """
 try write(Array(info.utf8), "Info.plist")
 try write(Array("placeholder executable\n".utf8), "Sample")
 
@@ -72,52 +72,54 @@ try write(Array("Bud1".utf8) + [UInt8](repeating: 0, count: 60), ".DS_Store")
 try write(NibWriter.nib(imageNames: ["tab_home", "tab_search"]), "HomeViewController.nib")
 
 // The compiled asset catalog (idiom 0 universal, 1 phone).
-try write(CatalogWriter.catalog([
-    .init(facet: "AppIcon", name: "AppIcon60x60@2x.png", scale: 2, idiom: 1, width: 120, height: 120),
-    .init(facet: "AppIcon", name: "AppIcon60x60@3x.png", scale: 3, idiom: 1, width: 180, height: 180),
-    .init(facet: "LaunchBackground", name: "launch_background@3x.png", scale: 3, idiom: 0, width: 1290, height: 2796),
-    .init(facet: "logo", name: "logo@2x.png", scale: 2, idiom: 0, width: 240, height: 80),
-    .init(facet: "logo", name: "logo@3x.png", scale: 3, idiom: 0, width: 360, height: 120),
-    .init(facet: "avatar_default", name: "avatar_default@2x.png", scale: 2, idiom: 0, width: 88, height: 88),
-    .init(facet: "avatar_default", name: "avatar_default@3x.png", scale: 3, idiom: 0, width: 132, height: 132),
-    .init(facet: "promo_banner", name: "promo_banner@3x.png", scale: 3, idiom: 0, width: 3600, height: 1200),
-]), "Assets.car")
+try write(
+    CatalogWriter.catalog([
+        .init(facet: "AppIcon", name: "AppIcon60x60@2x.png", scale: 2, idiom: 1, width: 120, height: 120),
+        .init(facet: "AppIcon", name: "AppIcon60x60@3x.png", scale: 3, idiom: 1, width: 180, height: 180),
+        .init(facet: "LaunchBackground", name: "launch_background@3x.png", scale: 3, idiom: 0, width: 1290, height: 2796),
+        .init(facet: "logo", name: "logo@2x.png", scale: 2, idiom: 0, width: 240, height: 80),
+        .init(facet: "logo", name: "logo@3x.png", scale: 3, idiom: 0, width: 360, height: 120),
+        .init(facet: "avatar_default", name: "avatar_default@2x.png", scale: 2, idiom: 0, width: 88, height: 88),
+        .init(facet: "avatar_default", name: "avatar_default@3x.png", scale: 3, idiom: 0, width: 132, height: 132),
+        .init(facet: "promo_banner", name: "promo_banner@3x.png", scale: 3, idiom: 0, width: 3600, height: 1200),
+    ]), "Assets.car")
 
 // The launch as Xcode's console shows it: `po $arg3` output without echoes, between the app's own log lines.
 let bundlePath = "/private/var/containers/Bundle/Application/5C3A9E1B-1F2D-4B6A-9E0C-7A8B9C0D1E2F/SampleApp.app"
 func appLog(_ time: String, _ message: String) -> String { "2026-11-21 09:14:\(time)+0100 Sample[4242:118204] \(message)" }
-let log = [
-    appLog("02.118204", "application:didFinishLaunchingWithOptions:"),
-    "AppIcon",
-    "LaunchBackground",
-    "logo",
-    "tab_home",
-    "tab_search",
-    "tab_profile.png",
-    "Tab_Profile",
-    appLog("02.301877", "[Feed] HomeViewController viewDidLoad"),
-    "hero_banner.jpg",
-    "promo_banner",
-    "star",
-    "favorite",
-    appLog("02.330001", "[Feed] configuring cell 0"),
-    "placeholder",
-    appLog("02.330120", "[Feed] configuring cell 1"),
-    "placeholder",
-    appLog("02.330245", "[Feed] configuring cell 2"),
-    "placeholder",
-    bundlePath + "/onboarding_step1@3x.png",
-    bundlePath + "/onboarding_step1@3x.png",
-    "<nil>",
-    appLog("02.355120", "[framework] CUICatalog: Invalid asset name supplied: '(null)'"),
-    "welcome",
-    "avatar_default",
-    "warning: hit breakpoint while running function, skipping commands and conditions to prevent recursion",
-    "photo_of_the_day",
-    "imgtrace-launch-end",
-    appLog("03.010442", "[Settings] SettingsViewController viewDidAppear:"),
-    "icon_settings",
-    "placeholder",
-].joined(separator: "\n") + "\n"
+let log =
+    [
+        appLog("02.118204", "application:didFinishLaunchingWithOptions:"),
+        "AppIcon",
+        "LaunchBackground",
+        "logo",
+        "tab_home",
+        "tab_search",
+        "tab_profile.png",
+        "Tab_Profile",
+        appLog("02.301877", "[Feed] HomeViewController viewDidLoad"),
+        "hero_banner.jpg",
+        "promo_banner",
+        "star",
+        "favorite",
+        appLog("02.330001", "[Feed] configuring cell 0"),
+        "placeholder",
+        appLog("02.330120", "[Feed] configuring cell 1"),
+        "placeholder",
+        appLog("02.330245", "[Feed] configuring cell 2"),
+        "placeholder",
+        bundlePath + "/onboarding_step1@3x.png",
+        bundlePath + "/onboarding_step1@3x.png",
+        "<nil>",
+        appLog("02.355120", "[framework] CUICatalog: Invalid asset name supplied: '(null)'"),
+        "welcome",
+        "avatar_default",
+        "warning: hit breakpoint while running function, skipping commands and conditions to prevent recursion",
+        "photo_of_the_day",
+        "imgtrace-launch-end",
+        appLog("03.010442", "[Settings] SettingsViewController viewDidAppear:"),
+        "icon_settings",
+        "placeholder",
+    ].joined(separator: "\n") + "\n"
 try Data(log.utf8).write(to: URL(fileURLWithPath: root + "/launch.log"))
 print("wrote \(app) and \(root)/launch.log")

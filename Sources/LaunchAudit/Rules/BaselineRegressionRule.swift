@@ -8,21 +8,26 @@ public enum BaselineRegressionRule: AuditRule {
     public static let defaultSeverity = Severity.error
     public static let parameters = "`--baseline FILE`; `baseline:` tolerances launchDecodedBytes and launchBytesOnDisk (fractions, 0.05), launchImages and launchLoads (counts, 0)"
     public static let examples: [RuleExample] = [
-        RuleExample("one image more than the baseline", images: [.init("a@3x.png", 60, 60), .init("b@3x.png", 60, 60)],
-                    loads: [.named("a"), .named("b")], baselineImages: 1, fires: true),
+        RuleExample(
+            "one image more than the baseline", images: [.init("a@3x.png", 60, 60), .init("b@3x.png", 60, 60)],
+            loads: [.named("a"), .named("b")], baselineImages: 1, fires: true),
         RuleExample("as many images as the baseline", images: [.init("a@3x.png", 60, 60)], loads: [.named("a")], baselineImages: 1, fires: false),
     ]
 
     public static func check(_ context: RuleContext) -> [Finding] {
         guard let old = context.config.baselineLaunch else { return [] }
         return regressions(old: old, new: context.metrics.launch, tolerance: context.config.baselineTolerance).map { regression in
-            Finding(rule: id, severity: defaultSeverity, identity: regression.metric, device: context.device.id,
-                    message: "`\(regression.metric)` is worse than the baseline: \(regression.before) → \(regression.after) (allowed up to \(regression.allowed))",
-                    fix: "Find what the launch added since the baseline; if the growth is intended, write a new baseline (`imgtrace baseline write`) or widen the `baseline:` tolerance.",
-                    values: ["metric": .string(regression.metric), "before": .int(regression.before), "after": .int(regression.after),
-                             "allowed": .int(regression.allowed)],
-                    cost: regression.metric.hasSuffix("Bytes") || regression.metric.hasSuffix("OnDisk") ? max(0, regression.after - regression.before) : 0,
-                    occurrences: 1)
+            Finding(
+                rule: id, severity: defaultSeverity, identity: regression.metric, device: context.device.id,
+                message: "`\(regression.metric)` is worse than the baseline: \(regression.before) → \(regression.after) (allowed up to \(regression.allowed))",
+                fix:
+                    "Find what the launch added since the baseline; if the growth is intended, write a new baseline (`imgtrace baseline write`) or widen the `baseline:` tolerance.",
+                values: [
+                    "metric": .string(regression.metric), "before": .int(regression.before), "after": .int(regression.after),
+                    "allowed": .int(regression.allowed),
+                ],
+                cost: regression.metric.hasSuffix("Bytes") || regression.metric.hasSuffix("OnDisk") ? max(0, regression.after - regression.before) : 0,
+                occurrences: 1)
         }
     }
 

@@ -8,18 +8,20 @@ public enum BudgetExceededRule: AuditRule {
     public static let defaultSeverity = Severity.error
     public static let parameters = "`budgets`: maxLaunchLoads, maxLaunchImages, maxLaunchDecodedBytes, maxLaunchBytesOnDisk, maxImageDecodedBytes, maxMissingImages"
     public static let examples: [RuleExample] = [
-        RuleExample("more images than the budget", images: [.init("a@3x.png", 60, 60), .init("b@3x.png", 60, 60)],
-                    loads: [.named("a"), .named("b")], maxLaunchImages: 1, fires: true),
+        RuleExample(
+            "more images than the budget", images: [.init("a@3x.png", 60, 60), .init("b@3x.png", 60, 60)],
+            loads: [.named("a"), .named("b")], maxLaunchImages: 1, fires: true),
         RuleExample("within the budget", images: [.init("a@3x.png", 60, 60)], loads: [.named("a")], maxLaunchImages: 1, fires: false),
     ]
 
     public static func check(_ context: RuleContext) -> [Finding] {
         worstBreaches(context.logs, context.config.budgets).map { breach in
-            Finding(rule: id, severity: defaultSeverity, identity: breach.budget, device: context.device.id,
-                    message: "budget `\(breach.budget)` exceeded: \(breach.figures)",
-                    fix: "Bring the launch back under the budget, or raise `budgets.\(breach.budget)` in .imgtrace.yml if the growth is intended.",
-                    values: ["budget": .string(breach.budget), "limit": .int(breach.limit), "actual": .int(breach.actual)],
-                    cost: breach.isBytes ? max(0, breach.actual - breach.limit) : 0, occurrences: 1)
+            Finding(
+                rule: id, severity: defaultSeverity, identity: breach.budget, device: context.device.id,
+                message: "budget `\(breach.budget)` exceeded: \(breach.figures)",
+                fix: "Bring the launch back under the budget, or raise `budgets.\(breach.budget)` in .imgtrace.yml if the growth is intended.",
+                values: ["budget": .string(breach.budget), "limit": .int(breach.limit), "actual": .int(breach.actual)],
+                cost: breach.isBytes ? max(0, breach.actual - breach.limit) : 0, occurrences: 1)
         }
     }
 

@@ -8,12 +8,15 @@ public enum DuplicateContentRule: AuditRule {
     public static let defaultSeverity = Severity.warning
     public static let parameters = "none"
     public static let examples: [RuleExample] = [
-        RuleExample("one picture shipped twice", images: [.init("like@3x.png", 90, 90, digest: "aa"), .init("heart@3x.png", 90, 90, digest: "aa")],
-                    loads: [.named("like"), .named("heart")], fires: true),
-        RuleExample("one file under two spellings", images: [.init("like@3x.png", 90, 90)],
-                    loads: [.named("like"), .named("like.png")], fires: true),
-        RuleExample("two different pictures", images: [.init("like@3x.png", 90, 90, digest: "aa"), .init("heart@3x.png", 90, 90, digest: "bb")],
-                    loads: [.named("like"), .named("heart")], fires: false),
+        RuleExample(
+            "one picture shipped twice", images: [.init("like@3x.png", 90, 90, digest: "aa"), .init("heart@3x.png", 90, 90, digest: "aa")],
+            loads: [.named("like"), .named("heart")], fires: true),
+        RuleExample(
+            "one file under two spellings", images: [.init("like@3x.png", 90, 90)],
+            loads: [.named("like"), .named("like.png")], fires: true),
+        RuleExample(
+            "two different pictures", images: [.init("like@3x.png", 90, 90, digest: "aa"), .init("heart@3x.png", 90, 90, digest: "bb")],
+            loads: [.named("like"), .named("heart")], fires: false),
     ]
 
     public static func check(_ context: RuleContext) -> [Finding] {
@@ -34,14 +37,15 @@ public enum DuplicateContentRule: AuditRule {
             let cost = decoded.multipliedReportingOverflow(by: cached.count - 1).partialValue
             let shown = names.sorted().map { "`\($0)`" }.joined(separator: ", ")
             let identity = images.map(\.id).sorted().joined(separator: "|") + "|" + names.sorted().joined(separator: "|")
-            return Finding(rule: id, severity: defaultSeverity, identity: identity, device: context.device.id,
-                           message: "\(shown) load the same content (\(pixelText(images[0])), \(kibibytes(decoded)) decoded) under \(Set(names).count) names",
-                           fix: images.allSatisfy(context.isSystem)
-                               ? "These are the toolkit's own images, not the app's: nothing to ship differently; if the app asks for both names itself, use one."
-                               : images.count > 1 ? "Ship the picture once and use one name for it." : "Use one spelling of the name so it is cached once.",
-                           names: names, assets: images.map(\.id), paths: images.map(\.path), lines: uses.flatMap(\.launchLines),
-                           values: ["names": .int(Set(names).count), "decodedBytes": .int(decoded)], cost: cost,
-                           occurrences: uses.reduce(0) { $0 + $1.launchLoads })
+            return Finding(
+                rule: id, severity: defaultSeverity, identity: identity, device: context.device.id,
+                message: "\(shown) load the same content (\(pixelText(images[0])), \(kibibytes(decoded)) decoded) under \(Set(names).count) names",
+                fix: images.allSatisfy(context.isSystem)
+                    ? "These are the toolkit's own images, not the app's: nothing to ship differently; if the app asks for both names itself, use one."
+                    : images.count > 1 ? "Ship the picture once and use one name for it." : "Use one spelling of the name so it is cached once.",
+                names: names, assets: images.map(\.id), paths: images.map(\.path), lines: uses.flatMap(\.launchLines),
+                values: ["names": .int(Set(names).count), "decodedBytes": .int(decoded)], cost: cost,
+                occurrences: uses.reduce(0) { $0 + $1.launchLoads })
         }
     }
 }

@@ -18,10 +18,11 @@ public enum LooseImageRule: AuditRule {
             guard image.source == .file, context.isUIKit(image) else { return nil }
             let variants = siblings["\(image.bundle)\u{0}\(image.name)"] ?? [image]
             let shipped = variants.map(\.bytesOnDisk).saturatingSum()
-            return context.finding(self, image: image, uses: uses,
-                                   message: "`\(image.name)` is a loose file (\(variants.count) variant\(variants.count == 1 ? "" : "s"), \(kibibytes(shipped)) shipped to every device)",
-                                   fix: "Move it into an asset catalog so the App Store ships each device only its own scale.",
-                                   values: ["variants": .int(variants.count), "bytesShipped": .int(shipped)], cost: shipped - image.bytesOnDisk)
+            return context.finding(
+                self, image: image, uses: uses,
+                message: "`\(image.name)` is a loose file (\(variants.count) variant\(variants.count == 1 ? "" : "s"), \(kibibytes(shipped)) shipped to every device)",
+                fix: "Move it into an asset catalog so the App Store ships each device only its own scale.",
+                values: ["variants": .int(variants.count), "bytesShipped": .int(shipped)], cost: shipped - image.bytesOnDisk)
         }
     }
 }

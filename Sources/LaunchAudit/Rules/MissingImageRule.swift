@@ -29,11 +29,12 @@ public enum MissingImageRule: AuditRule {
             case .nilName, .emptyName: fix = "Find the code path that passes no name (the log lines show where in the launch)."
             default: fix = "Add the image to the app, or remove the load."
             }
-            return Finding(rule: id, severity: defaultSeverity, identity: use.displayName, device: context.device.id,
-                           message: "`\(use.displayName)` loads nothing (\(use.launchLoads)× at launch): \(resolution.how)",
-                           fix: fix, names: use.name.map { [$0] } ?? [], lines: use.launchLines,
-                           values: ["loads": .int(use.launchLoads), "cause": .string((resolution.cause ?? .notFound).rawValue)],
-                           occurrences: use.launchLoads)
+            return Finding(
+                rule: id, severity: defaultSeverity, identity: use.displayName, device: context.device.id,
+                message: "`\(use.displayName)` loads nothing (\(use.launchLoads)× at launch): \(resolution.how)",
+                fix: fix, names: use.name.map { [$0] } ?? [], lines: use.launchLines,
+                values: ["loads": .int(use.launchLoads), "cause": .string((resolution.cause ?? .notFound).rawValue)],
+                occurrences: use.launchLoads)
         }
     }
 }

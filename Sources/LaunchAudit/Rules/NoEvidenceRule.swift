@@ -4,7 +4,8 @@ import LaunchTrace
 /// A log that shows no readable image load: the gate would otherwise pass having seen nothing.
 public enum NoEvidenceRule: AuditRule {
     public static let id = "no-evidence"
-    public static let summary = "A log with no readable image load (empty, breakpoints never resolved, every hit unreadable, or fewer loads than `budgets.minLaunchLoads`): the audit saw nothing, so it must not pass."
+    public static let summary =
+        "A log with no readable image load (empty, breakpoints never resolved, every hit unreadable, or fewer loads than `budgets.minLaunchLoads`): the audit saw nothing, so it must not pass."
     public static let defaultSeverity = Severity.error
     public static let parameters = "`budgets.minLaunchLoads` / `--min-loads N`: the fewest readable loads a real launch has"
     public static let examples: [RuleExample] = [
@@ -18,11 +19,14 @@ public enum NoEvidenceRule: AuditRule {
         context.logs.enumerated().compactMap { index, log -> Finding? in
             guard let (kind, message, fix) = problem(log, minimum: context.config.budgets.minLaunchLoads) else { return nil }
             let name = context.logs.count > 1 ? "log #\(index + 1) (`\(log.path)`): " : ""
-            return Finding(rule: id, severity: defaultSeverity, identity: "\(kind)#\(index + 1)", device: "",
-                           message: name + message, fix: fix,
-                           values: ["reason": .string(kind), "hits": .int(log.summary.hits),
-                                    "readableLaunchLoads": .int(readableLaunchLoads(log))],
-                           occurrences: 1)
+            return Finding(
+                rule: id, severity: defaultSeverity, identity: "\(kind)#\(index + 1)", device: "",
+                message: name + message, fix: fix,
+                values: [
+                    "reason": .string(kind), "hits": .int(log.summary.hits),
+                    "readableLaunchLoads": .int(readableLaunchLoads(log)),
+                ],
+                occurrences: 1)
         }
     }
 
@@ -43,24 +47,33 @@ public enum NoEvidenceRule: AuditRule {
             let pending = summary.pendingBreakpoints
             if !pending.isEmpty {
                 let list = pending.map { "\($0.id)\($0.symbol.map { " (`\($0)`)" } ?? "")" }.joined(separator: ", ")
-                return ("pending", "breakpoint\(pending.count == 1 ? "" : "s") \(list) never resolved (pending) and no image load was seen",
-                        "The symbol is not in the process as written: check its spelling and class (`+[UIImage imageNamed:]`, `+[NSImage imageNamed:]`), that the app really links UIKit or AppKit, and that the binary is not stripped of it; set the breakpoint by name so it resolves when the library loads.")
+                return (
+                    "pending", "breakpoint\(pending.count == 1 ? "" : "s") \(list) never resolved (pending) and no image load was seen",
+                    "The symbol is not in the process as written: check its spelling and class (`+[UIImage imageNamed:]`, `+[NSImage imageNamed:]`), that the app really links UIKit or AppKit, and that the binary is not stripped of it; set the breakpoint by name so it resolves when the library loads."
+                )
             }
             if let function = summary.undefinedFunctions.first {
-                return ("undefined", "the debugger says `\(function)` is not defined and no image load was seen",
-                        "Answer `y` to gdb's \"Make breakpoint pending\" (or `set breakpoint pending on`, as `imgtrace lldb-script --format gdb` does), and check the symbol's spelling.")
+                return (
+                    "undefined", "the debugger says `\(function)` is not defined and no image load was seen",
+                    "Answer `y` to gdb's \"Make breakpoint pending\" (or `set breakpoint pending on`, as `imgtrace lldb-script --format gdb` does), and check the symbol's spelling."
+                )
             }
             return ("no-hits", "no breakpoint hit printed anything: no image loads were found", capture)
         }
         let unreadable = log.metrics.launch.unreadable + (log.metrics.afterLaunch?.unreadable ?? 0)
         if unreadable == loads {
             let advice = summary.warnings.first?.message ?? "every hit printed no name"
-            return ("unreadable", "none of the \(loads) hit\(loads == 1 ? "" : "s") printed a name (\(advice))",
-                    "Print the name with the portable register: `po $arg3` or `p (char *)[(id)$arg3 UTF8String]` (`imgtrace lldb-script` writes it); `$r2`/`$x2`/`$rdx` only exist on their own architecture.")
+            return (
+                "unreadable", "none of the \(loads) hit\(loads == 1 ? "" : "s") printed a name (\(advice))",
+                "Print the name with the portable register: `po $arg3` or `p (char *)[(id)$arg3 UTF8String]` (`imgtrace lldb-script` writes it); `$r2`/`$x2`/`$rdx` only exist on their own architecture."
+            )
         }
         if let minimum, readableLaunchLoads(log) < minimum {
-            return ("too-few", "only \(readableLaunchLoads(log)) readable load\(readableLaunchLoads(log) == 1 ? "" : "s") at launch, fewer than the \(minimum) a real launch has (`budgets.minLaunchLoads`)",
-                    "Check the capture covers the whole launch (the breakpoints were set before the app started, and the log was not cut).")
+            return (
+                "too-few",
+                "only \(readableLaunchLoads(log)) readable load\(readableLaunchLoads(log) == 1 ? "" : "s") at launch, fewer than the \(minimum) a real launch has (`budgets.minLaunchLoads`)",
+                "Check the capture covers the whole launch (the breakpoints were set before the app started, and the log was not cut)."
+            )
         }
         return nil
     }

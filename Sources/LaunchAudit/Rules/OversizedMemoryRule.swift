@@ -16,10 +16,11 @@ public enum OversizedMemoryRule: AuditRule {
         let limit = context.config.thresholds.oversizedMemoryBytes ?? context.device.fullScreenBytes
         return context.usesByImage.compactMap { image, uses -> Finding? in
             guard let decoded = image.decodedBytes, decoded > limit else { return nil }
-            return context.finding(self, image: image, uses: uses,
-                                   message: "`\(lastPathComponent(image.id))` decodes to \(kibibytes(decoded)) (\(pixelText(image))), over the \(kibibytes(limit)) limit",
-                                   fix: "Downsample to the displayed size, split it, or load it after launch.",
-                                   values: ["decodedBytes": .int(decoded), "limitBytes": .int(limit)], cost: decoded)
+            return context.finding(
+                self, image: image, uses: uses,
+                message: "`\(lastPathComponent(image.id))` decodes to \(kibibytes(decoded)) (\(pixelText(image))), over the \(kibibytes(limit)) limit",
+                fix: "Downsample to the displayed size, split it, or load it after launch.",
+                values: ["decodedBytes": .int(decoded), "limitBytes": .int(limit)], cost: decoded)
         }
     }
 }

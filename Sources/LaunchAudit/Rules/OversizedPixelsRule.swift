@@ -24,12 +24,16 @@ public enum OversizedPixelsRule: AuditRule {
             guard !fits else { return nil }
             let decoded = image.decodedBytes ?? 0
             let screen = device.fullScreenBytes
-            return context.finding(self, image: image, uses: uses,
-                                   message: "`\(lastPathComponent(image.id))` is \(pixelText(image)) at @\(image.scale)x (\(Int(saturating: pw))×\(Int(saturating: ph)) pt), larger than the \(device.pointWidth)×\(device.pointHeight) pt screen either way",
-                                   fix: "Ship it at the size it is shown, or downsample with ImageIO (CGImageSourceCreateThumbnailAtIndex) before display.",
-                                   values: ["pixelWidth": .int(w), "pixelHeight": .int(h), "pointWidth": .number(pw), "pointHeight": .number(ph),
-                                            "decodedBytes": .int(decoded)],
-                                   cost: max(0, decoded - screen))
+            return context.finding(
+                self, image: image, uses: uses,
+                message:
+                    "`\(lastPathComponent(image.id))` is \(pixelText(image)) at @\(image.scale)x (\(Int(saturating: pw))×\(Int(saturating: ph)) pt), larger than the \(device.pointWidth)×\(device.pointHeight) pt screen either way",
+                fix: "Ship it at the size it is shown, or downsample with ImageIO (CGImageSourceCreateThumbnailAtIndex) before display.",
+                values: [
+                    "pixelWidth": .int(w), "pixelHeight": .int(h), "pointWidth": .number(pw), "pointHeight": .number(ph),
+                    "decodedBytes": .int(decoded),
+                ],
+                cost: max(0, decoded - screen))
         }
     }
 }

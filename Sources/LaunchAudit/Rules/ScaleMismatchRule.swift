@@ -17,16 +17,19 @@ public enum ScaleMismatchRule: AuditRule {
             guard image.scale > 0, image.scale != scale, !image.isVector, context.isUIKit(image) else { return nil }
             let decoded = image.decodedBytes ?? 0
             let upscaled = image.scale < scale
-            let message = upscaled
+            let message =
+                upscaled
                 ? "`\(lastPathComponent(image.id))` is @\(image.scale)x on a @\(scale)x screen: no @\(scale)x variant, so it is upscaled and blurry"
                 : "`\(lastPathComponent(image.id))` is @\(image.scale)x on a @\(scale)x screen: only a higher scale exists, so it is decoded larger than shown"
             // Decoded bytes beyond what the device's own scale would need.
             let ideal = Double(decoded) * Double(scale * scale) / Double(image.scale * image.scale)
-            return context.finding(self, image: image, uses: uses, message: message,
-                                   fix: upscaled ? "Add a @\(scale)x variant, or use a vector (PDF/SVG) in an asset catalog."
-                                       : "Add a @\(scale)x variant so the device decodes only what it shows.",
-                                   values: ["imageScale": .int(image.scale), "deviceScale": .int(scale)],
-                                   cost: upscaled ? 0 : max(0, decoded - Int(ideal)))
+            return context.finding(
+                self, image: image, uses: uses, message: message,
+                fix: upscaled
+                    ? "Add a @\(scale)x variant, or use a vector (PDF/SVG) in an asset catalog."
+                    : "Add a @\(scale)x variant so the device decodes only what it shows.",
+                values: ["imageScale": .int(image.scale), "deviceScale": .int(scale)],
+                cost: upscaled ? 0 : max(0, decoded - Int(ideal)))
         }
     }
 }

@@ -25,11 +25,12 @@ public enum TraceUnreadableRule: AuditRule {
             var message = "\(hits.count) hit\(hits.count == 1 ? "" : "s") printed no name\(share): \(why)"
             // The reader's warning names the likely cause (a register that does not exist here).
             if hits.status == .error, let advice { message += " (\(advice))" }
-            return Finding(rule: id, severity: defaultSeverity, identity: hits.status.rawValue, device: "",
-                           message: message,
-                           fix: "Capture again with `imgtrace lldb-script` (it prints names as C strings through the portable `$arg3`).",
-                           lines: hits.lines, values: ["hits": .int(hits.count), "status": .string(hits.status.rawValue)],
-                           occurrences: hits.count)
+            return Finding(
+                rule: id, severity: defaultSeverity, identity: hits.status.rawValue, device: "",
+                message: message,
+                fix: "Capture again with `imgtrace lldb-script` (it prints names as C strings through the portable `$arg3`).",
+                lines: hits.lines, values: ["hits": .int(hits.count), "status": .string(hits.status.rawValue)],
+                occurrences: hits.count)
         }
     }
 }

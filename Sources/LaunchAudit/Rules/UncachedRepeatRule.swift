@@ -8,11 +8,15 @@ public enum UncachedRepeatRule: AuditRule {
     public static let defaultSeverity = Severity.warning
     public static let parameters = "none"
     public static let examples: [RuleExample] = [
-        RuleExample("one path read twice", images: [.init("hero@3x.jpg", 1200, 800)],
-                    loads: [.path("/var/containers/Bundle/Application/X/Example.app/hero@3x.jpg"),
-                            .path("/var/containers/Bundle/Application/X/Example.app/hero@3x.jpg")], fires: true),
-        RuleExample("the same name through imageNamed:", images: [.init("hero@3x.png", 1200, 800)],
-                    loads: [.named("hero"), .named("hero")], fires: false),
+        RuleExample(
+            "one path read twice", images: [.init("hero@3x.jpg", 1200, 800)],
+            loads: [
+                .path("/var/containers/Bundle/Application/X/Example.app/hero@3x.jpg"),
+                .path("/var/containers/Bundle/Application/X/Example.app/hero@3x.jpg"),
+            ], fires: true),
+        RuleExample(
+            "the same name through imageNamed:", images: [.init("hero@3x.png", 1200, 800)],
+            loads: [.named("hero"), .named("hero")], fires: false),
     ]
 
     public static func check(_ context: RuleContext) -> [Finding] {
@@ -22,10 +26,11 @@ public enum UncachedRepeatRule: AuditRule {
             guard count >= 2 else { return nil }
             let decoded = image.decodedBytes ?? 0
             let cost = decoded.multipliedReportingOverflow(by: count - 1).partialValue
-            return context.finding(self, image: image, uses: uncached,
-                                   message: "`\(lastPathComponent(image.path))` is read from disk \(count) times in one launch: up to \(kibibytes(cost)) decoded again",
-                                   fix: "Keep the loaded image, or load it with imageNamed: so the system caches it.",
-                                   values: ["loads": .int(count), "decodedBytes": .int(decoded)], cost: cost)
+            return context.finding(
+                self, image: image, uses: uncached,
+                message: "`\(lastPathComponent(image.path))` is read from disk \(count) times in one launch: up to \(kibibytes(cost)) decoded again",
+                fix: "Keep the loaded image, or load it with imageNamed: so the system caches it.",
+                values: ["loads": .int(count), "decodedBytes": .int(decoded)], cost: cost)
         }
     }
 }

@@ -18,8 +18,11 @@ public struct CheckstyleReporter: AuditReporter {
         var byFile: [String: [(severity: String, line: Int?, message: String, source: String)]] = [:]
         for finding in result.findings {
             let location = FindingLocation(finding, bundlePath: bundlePath, logPaths: logPaths)
-            byFile[location.path, default: []].append((finding.severity == .note ? "info" : finding.severity.rawValue, location.line,
-                                                        finding.message + " — fix: " + finding.fix, "imgtrace." + finding.rule))
+            byFile[location.path, default: []].append(
+                (
+                    finding.severity == .note ? "info" : finding.severity.rawValue, location.line,
+                    finding.message + " — fix: " + finding.fix, "imgtrace." + finding.rule
+                ))
         }
         for warning in result.warnings {
             byFile[warning.source == "bundle" ? bundlePath : warning.source, default: []]

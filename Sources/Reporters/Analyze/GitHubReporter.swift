@@ -54,7 +54,8 @@ public struct GitHubReporter: AuditReporter {
         }
         showInputWarnings()
         for command in ["error", "warning", "notice"] where hidden[command, default: 0] > 0 {
-            out += "::notice title=imgtrace::\(message("\(hidden[command]!) more \(command) findings are not annotated (GitHub shows \(annotationsPerType) per type per step); see the job summary or the SARIF report"))\n"
+            out +=
+                "::notice title=imgtrace::\(message("\(hidden[command]!) more \(command) findings are not annotated (GitHub shows \(annotationsPerType) per type per step); see the job summary or the SARIF report"))\n"
         }
         let c = result.severityCounts
         out += "imgtrace: \(result.fails ? "FAIL" : "PASS"): \(c[.error] ?? 0) errors, \(c[.warning] ?? 0) warnings, \(c[.note] ?? 0) notes\n"

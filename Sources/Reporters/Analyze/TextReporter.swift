@@ -56,9 +56,11 @@ public struct TextReporter: AuditReporter {
         out += phase("LAUNCH", result.metrics.launch)
         if let after = result.metrics.afterLaunch { out += phase("AFTER LAUNCH", after) }
         if result.logs.count > 1 {
-            out += "per log (launch): " + result.logs.enumerated().map { i, log in
-                "#\(i + 1) \(log.metrics.launch.loads) loads, \(log.metrics.launch.images) images, \(kibibytes(log.metrics.launch.decodedBytes))"
-            }.joined(separator: "; ") + "\n"
+            out +=
+                "per log (launch): "
+                + result.logs.enumerated().map { i, log in
+                    "#\(i + 1) \(log.metrics.launch.loads) loads, \(log.metrics.launch.images) images, \(kibibytes(log.metrics.launch.decodedBytes))"
+                }.joined(separator: "; ") + "\n"
         }
         out += "\n"
         for severity in Severity.allCases {
@@ -100,7 +102,8 @@ public struct TextReporter: AuditReporter {
         out += "  loads       \(m.loads) (\(plural(m.names, "name")), \(m.repeated) repeated lookups)\n"
         out += "  images      \(m.images): \(kibibytes(m.decodedBytes)) decoded, \(kibibytes(m.bytesOnDisk)) on disk\n"
         if m.systemImages > 0 {
-            out += "              of which \(m.systemImages) system image\(m.systemImages == 1 ? "" : "s") (\(kibibytes(m.systemDecodedBytes)) decoded): the toolkit's, not the app's\n"
+            out +=
+                "              of which \(m.systemImages) system image\(m.systemImages == 1 ? "" : "s") (\(kibibytes(m.systemDecodedBytes)) decoded): the toolkit's, not the app's\n"
         }
         out += "  missing     \(m.missing)\n"
         if m.unreadable > 0 { out += "  unreadable  \(plural(m.unreadable, "hit")) without a name\n" }
@@ -136,8 +139,9 @@ public struct TextReporter: AuditReporter {
             let first = result.logs.count > 1 ? "#\(use.firstLine.log + 1):\(use.firstLine.line)" : "\(use.firstLine.line)"
             return [shortened(TextTable.escapeName(use.displayName)), TextTable.escapeName(resolved), pixels, decoded, file, "\(use.launchLoads)", first]
         }
-        out += TextTable.render(header: ["NAME", "RESOLVED", "PIXELS", "DECODED MiB", "FILE KiB", "LOADS", "FIRST LINE"],
-                                rows: rows, rightAligned: [3, 4, 5, 6])
+        out += TextTable.render(
+            header: ["NAME", "RESOLVED", "PIXELS", "DECODED MiB", "FILE KiB", "LOADS", "FIRST LINE"],
+            rows: rows, rightAligned: [3, 4, 5, 6])
         return out
     }
 

@@ -113,13 +113,16 @@ public enum CarTextReport {
             return an != bn ? an.utf8.lexicographicallyPrecedes(bn.utf8) : a.offset < b.offset
         }.map(\.element)
         let rows = sorted.map { r -> [String] in
-            [r.facet ?? "-", r.name.map(TextTable.escapeName) ?? "(not a CSI record)", r.layout ?? "-",
-             r.idiom?.name ?? "-", r.scale == 0 ? "-" : "@\(r.scale)x", r.appearanceName ?? "-",
-             r.sizeSource == nil ? "-" : "\(r.pixelWidth)x\(r.pixelHeight)", r.pixelFormat ?? "-",
-             r.compression ?? "-", String(r.sizeOnDisk)]
+            [
+                r.facet ?? "-", r.name.map(TextTable.escapeName) ?? "(not a CSI record)", r.layout ?? "-",
+                r.idiom?.name ?? "-", r.scale == 0 ? "-" : "@\(r.scale)x", r.appearanceName ?? "-",
+                r.sizeSource == nil ? "-" : "\(r.pixelWidth)x\(r.pixelHeight)", r.pixelFormat ?? "-",
+                r.compression ?? "-", String(r.sizeOnDisk),
+            ]
         }
-        var out = TextTable.render(header: ["NAME", "RENDITION", "LAYOUT", "IDIOM", "SCALE", "APPEARANCE", "PIXELS", "FORMAT", "COMPRESSION", "BYTES"],
-                                   rows: rows, rightAligned: [9])
+        var out = TextTable.render(
+            header: ["NAME", "RENDITION", "LAYOUT", "IDIOM", "SCALE", "APPEARANCE", "PIXELS", "FORMAT", "COMPRESSION", "BYTES"],
+            rows: rows, rightAligned: [9])
         let total = catalog.renditions.map(\.sizeOnDisk).saturatingSum()
         out += "\n\(file): \(catalog.renditions.count) renditions, \(catalog.facets.count) facets, \(total) bytes of records\n"
         out += "CoreUI \(catalog.header.coreUIVersion), storage \(catalog.header.storageVersion), \(catalog.header.versionString)\n"

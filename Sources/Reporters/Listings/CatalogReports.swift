@@ -136,15 +136,19 @@ public enum CatalogTextReport {
                 (a.decodedBytes ?? -1, b.id) > (b.decodedBytes ?? -1, a.id)
             }
             let rows = sorted.map { image -> [String] in
-                let pixels = image.pixelWidth.flatMap { w in image.pixelHeight.map { "\(w)x\($0)" } }
+                let pixels =
+                    image.pixelWidth.flatMap { w in image.pixelHeight.map { "\(w)x\($0)" } }
                     ?? image.pointWidth.flatMap { w in image.pointHeight.map { "\(formatPoints(w))x\(formatPoints($0))pt" } } ?? "-"
-                return [TextTable.escapeName(image.name), image.scale == 0 ? "-" : "@\(image.scale)x", image.idiom,
-                        image.appearance ?? "-", (image.format ?? "?") + (image.cgbi ? " (CgBI)" : ""), pixels,
-                        image.decodedBytes.map(kibibytes) ?? "-", kibibytes(image.bytesOnDisk),
-                        TextTable.escapeName(image.source == .assetCatalog ? image.id : image.path)]
+                return [
+                    TextTable.escapeName(image.name), image.scale == 0 ? "-" : "@\(image.scale)x", image.idiom,
+                    image.appearance ?? "-", (image.format ?? "?") + (image.cgbi ? " (CgBI)" : ""), pixels,
+                    image.decodedBytes.map(kibibytes) ?? "-", kibibytes(image.bytesOnDisk),
+                    TextTable.escapeName(image.source == .assetCatalog ? image.id : image.path),
+                ]
             }
-            out += TextTable.render(header: ["NAME", "SCALE", "IDIOM", "APPEARANCE", "FORMAT", "PIXELS", "DECODED", "ON DISK", "WHERE"],
-                                    rows: rows, rightAligned: [6, 7])
+            out += TextTable.render(
+                header: ["NAME", "SCALE", "IDIOM", "APPEARANCE", "FORMAT", "PIXELS", "DECODED", "ON DISK", "WHERE"],
+                rows: rows, rightAligned: [6, 7])
             out += "\n"
         }
         let references = inventory.references

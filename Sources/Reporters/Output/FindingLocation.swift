@@ -42,7 +42,6 @@ extension JSONText {
     }
 }
 
-
 /// XML text and attribute escaping; characters XML 1.0 cannot hold become U+FFFD.
 func xmlEscaped(_ text: String) -> String {
     var out = ""

@@ -49,7 +49,8 @@ public enum TextTable {
             if (0x0300...0x036F).contains(v) || v == 0x200D || (0xFE00...0xFE0F).contains(v) { continue }
             if (0x1100...0x115F).contains(v) || (0x2E80...0xA4CF).contains(v) || (0xAC00...0xD7A3).contains(v)
                 || (0xF900...0xFAFF).contains(v) || (0xFF00...0xFF60).contains(v) || (0xFFE0...0xFFE6).contains(v)
-                || (0x1F300...0x1FAFF).contains(v) || (0x20000...0x3FFFD).contains(v) {
+                || (0x1F300...0x1FAFF).contains(v) || (0x20000...0x3FFFD).contains(v)
+            {
                 width += 2
             } else {
                 width += 1
