@@ -73,6 +73,6 @@ let package = Package(
             ]),
         .testTarget(name: "LaunchAuditTests", dependencies: ["LaunchAudit", "LaunchTrace", "AppBundle", "ImgtraceSupport", "TestSupport"]),
         .testTarget(name: "ReportersTests", dependencies: ["Reporters", "LaunchAudit", "LaunchTrace", "ImgtraceSupport", "TestSupport"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "imgtrace"], exclude: ["Golden"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "Reporters", "imgtrace"], exclude: ["Golden"]),
     ]
 )

@@ -30,8 +30,7 @@ final class SARIFReportTests: XCTestCase {
         let fingerprints = results.compactMap { ($0["partialFingerprints"] as? [String: String])?["imgtraceFingerprint/v1"] }
         XCTAssertEqual(Set(fingerprints).count, results.count)
         let url = GoldenReportTests.golden.appendingPathComponent("example.sarif")
-        if ProcessInfo.processInfo.environment["IMGTRACE_UPDATE_GOLDEN"] == "1" { try result.stdout.write(to: url) }
-        XCTAssertEqual(result.stdout, try Data(contentsOf: url), "sarif differs from Golden/example.sarif")
+        Golden.check(result.stdout, against: url)
     }
 
     func testGridlockSARIFIsValid() throws {
