@@ -47,7 +47,7 @@ public struct ImageInfo: Equatable, Sendable {
         self.cgbi = cgbi
     }
 
-    /// Bytes per decoded pixel as iOS stores it (image-facts.md §2.4): 8 for 16-bit components,
+    /// Bytes per decoded pixel as iOS stores it (docs/images.md §2): 8 for 16-bit components,
     /// 1 for grey, 2 for grey with alpha, otherwise 4 (RGB is padded to RGBX).
     public var bytesPerPixel: Int? {
         if format.isVector { return nil }

@@ -28,7 +28,7 @@ public struct DeviceProfile: Sendable, Equatable {
     /// One full screen decoded at 4 bytes per pixel: the default `oversized-memory` threshold.
     public var fullScreenBytes: Int { pixelWidth * pixelHeight * 4 }
 
-    /// The built-in profiles (image-facts.md §2.5), phones then pads, smallest first.
+    /// The built-in profiles (docs/images.md §4), phones then pads, smallest first.
     public static let builtIn: [DeviceProfile] = [
         .init(id: "iphone-se", models: ["iPhone SE (2nd gen)", "iPhone SE (3rd gen)"], pointWidth: 375, pointHeight: 667, scale: 2, idiom: "phone"),
         .init(id: "iphone-11", models: ["iPhone XR", "iPhone 11"], pointWidth: 414, pointHeight: 896, scale: 2, idiom: "phone"),

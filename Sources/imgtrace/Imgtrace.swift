@@ -17,7 +17,7 @@ struct Imgtrace: ParsableCommand {
     )
 }
 
-/// Exit statuses of DESIGN.md.
+/// Exit statuses (README "Exit codes").
 enum ExitStatus {
     static let inputError = ExitCode(2)
 }

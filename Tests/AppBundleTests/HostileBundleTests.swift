@@ -64,7 +64,7 @@ final class HostileBundleTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: temp.appendingPathComponent("escaped.png").path))
     }
 
-    /// A folder is read as the loader reads it: through its links (DESIGN.md), each folder once,
+    /// A folder is read as the loader reads it: through its links (docs/bundles.md §2), each folder once,
     /// with links back up the tree refused.
     func testSymlinksInAFolderBundleAreFollowedAsTheLoaderDoes() throws {
         let app = temp.appendingPathComponent("Linked.app")

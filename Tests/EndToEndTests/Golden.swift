@@ -25,7 +25,8 @@ enum Golden {
             XCTFail("no golden file \(url.path); create it with IMGTRACE_UPDATE_GOLDEN=1", file: file, line: line)
             return
         }
-        XCTAssertEqual(String(decoding: actual, as: UTF8.self), String(decoding: expected, as: UTF8.self),
-                       "differs from \(url.lastPathComponent)", file: file, line: line)
+        XCTAssertEqual(
+            String(decoding: actual, as: UTF8.self), String(decoding: expected, as: UTF8.self),
+            "differs from \(url.lastPathComponent)", file: file, line: line)
     }
 }

@@ -84,7 +84,7 @@ final class LldbScriptTests: XCTestCase {
         let lldb = Process()
         lldb.executableURL = URL(fileURLWithPath: Self.lldb!)
         lldb.arguments = ["-b", "-s", scriptFile.path, "-o", "run", "--", binary.path, recordFile.path]
-        FileManager.default.createFile(atPath: log.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         let handle = try FileHandle(forWritingTo: log)
         lldb.standardOutput = handle
         lldb.standardError = handle

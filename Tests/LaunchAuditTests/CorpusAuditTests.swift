@@ -7,7 +7,7 @@ import XCTest
 
 /// `analyze` on real bundles: Gridlock's two real launch traces, and, for every corpus bundle,
 /// logs generated from the bundle's own image names (taken from its `inventory.json`, not from
-/// imgtrace's reader) in the console shapes of trace-shapes.md.
+/// imgtrace's reader) in the console shapes of docs/trace-logs.md.
 final class CorpusAuditTests: XCTestCase {
     private func corpus(_ path: String) throws -> URL {
         guard let root = Corpus.root else { throw XCTSkip(Corpus.missingMessage) }

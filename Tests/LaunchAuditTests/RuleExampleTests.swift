@@ -22,7 +22,7 @@ final class RuleExampleTests: XCTestCase {
             XCTAssertTrue(rule.examples.contains { !$0.fires }, "\(rule.id) has no quiet example")
             XCTAssertFalse(rule.summary.isEmpty)
         }
-        // DESIGN.md's table, and the policy rules: missing evidence and budgets are findings too.
+        // README's rule table, and the policy rules: missing evidence and budgets are findings too.
         XCTAssertEqual(
             ids,
             [

@@ -184,7 +184,7 @@ final class CorpusTraceTests: XCTestCase {
 
     func testGDBBarePoIsXcodeLike() throws {
         let (events, summary, truth) = try read("lldb/gdb-13/a23-gdb-objc-po.txt")
-        // Bare `po` text cannot tell a name with a newline from two hits (trace-shapes.md §3.5):
+        // Bare `po` text cannot tell a name with a newline from two hits (docs/trace-logs.md §3.5):
         // `multi\nline` is recovered as its two lines. Everything else is real.
         let expected = Multiset(
             truth.filter { $0.function == "+[UIImage imageNamed:]" }.flatMap { call -> [String] in

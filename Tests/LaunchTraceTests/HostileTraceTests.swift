@@ -2,7 +2,7 @@
 import XCTest
 
 /// Logs that once trapped the reader, and a property test over random interleavings of every
-/// line shape of trace-shapes.md.
+/// line shape of docs/trace-logs.md.
 final class HostileTraceTests: XCTestCase {
     private func read(_ text: String) throws -> (events: [ImageLoad], summary: TraceSummary) {
         try TraceReader.read(Array(text.utf8))

@@ -1,7 +1,7 @@
 import LaunchTrace
 import XCTest
 
-/// Small logs written here for the shapes trace-shapes.md describes that the corpus lacks.
+/// Small logs written here for the shapes docs/trace-logs.md describes that the corpus lacks.
 final class LogShapeTests: XCTestCase {
     private func read(_ text: String, launchEnd: String? = nil) throws -> (events: [ImageLoad], summary: TraceSummary) {
         try TraceReader.read(Array(text.utf8), options: TraceOptions(launchEndPattern: launchEnd))

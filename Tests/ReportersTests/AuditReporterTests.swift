@@ -4,7 +4,7 @@ import Reporters
 import XCTest
 
 #if canImport(FoundationXML)
-import FoundationXML
+    import FoundationXML
 #endif
 
 /// Every registered format on small audits built in code: the edge cases the end-to-end golden
@@ -39,8 +39,10 @@ final class AuditReporterTests: XCTestCase {
         final class Counter: NSObject, XMLParserDelegate {
             var counts: [String: Int] = [:]
             var attributes: [[String: String]] = []
-            func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
-                        attributes: [String: String] = [:]) {
+            func parser(
+                _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
+                attributes: [String: String] = [:]
+            ) {
                 counts[name, default: 0] += 1
                 self.attributes.append(attributes)
             }
