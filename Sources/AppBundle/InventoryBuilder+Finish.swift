@@ -1,0 +1,113 @@
+import AssetCatalog
+import Crypto
+import Foundation
+import ImageHeaders
+import ImgtraceSupport
+
+extension InventoryBuilder {
+    // MARK: System images
+
+    mutating func addSystemImages(_ folder: String) throws {
+        let tree = try DirectoryTree(root: folder)
+        let index = register(tree)
+        var id = PathText.lastComponent(folder)
+        while inventory.bundles.contains(where: { $0.id == id }) { id += "+" }
+        inventory.bundles.append(BundleInfo(id: id, kind: .systemImages, name: id, resourceRoot: ""))
+        inventory.warnings += tree.warnings.map { "\(id)/\($0)" }
+        for entry in tree.entries where entry.kind == .file && !isJunk(entry.path) {
+            let ext = extensionOf(lastComponent(entry.path)).lowercased()
+            guard LooseImageName.imageExtensions.contains(ext) || ext.isEmpty else { continue }
+            addFile(
+                tree, treeIndex: index, path: entry.path, size: entry.size, bundle: id, relative: entry.path,
+                source: .systemImages, appKitNames: true, mustBeImage: !ext.isEmpty, idPrefix: id + "/")
+        }
+        if tree.entries.contains(where: { $0.path == ImageAliases.mappingFile && $0.kind == .file }) {
+            do {
+                let bytes = try tree.contents(ImageAliases.mappingFile, maxBytes: BundleReader.maxPlistBytes)
+                guard let pairs = ImageAliases.parseStrings(bytes) else {
+                    inventory.warnings.append("\(id)/\(ImageAliases.mappingFile): not a strings file (`key = value;`)")
+                    return
+                }
+                let names = Set(inventory.images.filter { $0.bundle == id }.map(\.name))
+                inventory.aliases += ImageAliases.aliases(mapping: pairs, existing: names, bundle: id)
+            } catch {
+                inventory.warnings.append("\(id)/\(ImageAliases.mappingFile): \(describe(error))")
+            }
+        }
+    }
+
+    // MARK: Finishing
+
+    /// Digests only where sizes and first 4 KiB collide (as duplicate finders do): anything else cannot have a twin.
+    mutating func finish() throws -> BundleInventory {
+        var groups: [String: [Int]] = [:]
+        // Renditions may share one payload (the same block under many keys): hash it once.
+        var renditionDigests: [String: String] = [:]
+        for (index, image) in inventory.images.enumerated() {
+            guard let (where_, size, prefix) = stored[image.id] else { continue }
+            let kind: String
+            if case .file = where_ { kind = "file" } else { kind = "rendition" }
+            groups["\(kind):\(size):\(prefix)", default: []].append(index)
+        }
+        for (_, members) in groups where members.count > 1 {
+            for index in members {
+                let image = inventory.images[index]
+                guard let (where_, _, _) = stored[image.id] else { continue }
+                switch where_ {
+                case let .file(tree, path):
+                    do {
+                        inventory.images[index].digest = try trees[tree].sha256(path)
+                    } catch {
+                        inventory.warnings.append("\(image.id): \(describe(error))")
+                    }
+                case let .rendition(car, offset, length):
+                    guard let bytes = carBytes[car] else { continue }
+                    let key = "\(car)#\(offset)+\(length)"
+                    if let known = renditionDigests[key] {
+                        inventory.images[index].digest = known
+                        continue
+                    }
+                    let digest = bytes.withUnsafeBytes {
+                        hex(SHA256.hash(data: UnsafeRawBufferPointer(rebasing: $0[offset..<(offset + length)])))
+                    }
+                    renditionDigests[key] = digest
+                    inventory.images[index].digest = digest
+                }
+            }
+        }
+        inventory.images.sort { $0.id < $1.id }
+        let top = inventory.bundles.filter { $0.id == "." }
+        inventory.bundles = top + inventory.bundles.filter { $0.id != "." }.sorted { ($0.kind == .systemImages ? 1 : 0, $0.id) < ($1.kind == .systemImages ? 1 : 0, $1.id) }
+        inventory.references.sort { ($0.bundle, $0.file, $0.name, $0.kind.rawValue) < ($1.bundle, $1.file, $1.name, $1.kind.rawValue) }
+        inventory.junk.sort()
+        return inventory
+    }
+}
+
+// MARK: Path helpers
+
+func parentPath(_ path: String) -> String {
+    guard let slash = path.lastIndex(of: "/") else { return "" }
+    return String(path[..<slash])
+}
+
+func lastComponent(_ path: String) -> String {
+    guard let slash = path.lastIndex(of: "/") else { return path }
+    return String(path[path.index(after: slash)...])
+}
+
+/// The text after the last dot of a file name, `` for none (a leading dot is no extension).
+func extensionOf(_ name: String) -> String {
+    guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return "" }
+    return String(name[name.index(after: dot)...])
+}
+
+/// Files that should never ship: Finder and Explorer metadata, and zip tools' resource-fork folders.
+func isJunk(_ path: String) -> Bool {
+    path.split(separator: "/").contains { $0 == "__MACOSX" || $0 == ".DS_Store" || $0 == "Thumbs.db" || $0.hasPrefix("._") }
+}
+
+func describe(_ error: Error) -> String {
+    if let error = error as? InputError { return error.location.map { "\($0): \(error.reason)" } ?? error.reason }
+    return "\(error)"
+}

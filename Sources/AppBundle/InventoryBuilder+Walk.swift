@@ -1,0 +1,197 @@
+import AssetCatalog
+import Crypto
+import Foundation
+import ImageHeaders
+import ImgtraceSupport
+
+extension InventoryBuilder {
+    // MARK: Walking a bundle
+
+    mutating func addTree(_ tree: FileTree, name: String) { addBundleTree(tree, name: name) }
+
+    mutating func addBundleTree(_ tree: FileTree, name: String) {
+        let index = register(tree)
+        inventory.warnings += tree.warnings
+        let folders = Set(tree.entries.filter { $0.kind == .directory }.map(\.path))
+        let files = Set(tree.entries.filter { $0.kind == .file }.map(\.path))
+        // Each path belongs to the deepest bundle folder above it.
+        var bundleOf: [String: String] = ["": "."]
+        var bundleRoots: [String] = [""]
+        var catalogs: [(root: String, bundle: String)] = []
+        var topKind = BundleReader.bundleKinds[extensionOf(name)] ?? .folder
+        if topKind == .folder,
+            files.contains("Info.plist") || files.contains("Contents/Info.plist")
+                || files.contains("Resources/Info-gnustep.plist")
+        {
+            topKind = .app
+        }
+        for entry in tree.entries {
+            let parent = parentPath(entry.path)
+            if isJunk(entry.path) {
+                if !isJunk(parent) { inventory.junk.append(entry.path) }
+                continue
+            }
+            let owner = bundleOf[parent] ?? "."
+            switch entry.kind {
+            case .directory:
+                let ext = extensionOf(lastComponent(entry.path))
+                if BundleReader.bundleKinds[ext] != nil {
+                    bundleOf[entry.path] = entry.path
+                    bundleRoots.append(entry.path)
+                } else {
+                    bundleOf[entry.path] = owner
+                }
+                if ext == "xcassets" { catalogs.append((entry.path, owner)) }
+            case let .symlink(target):
+                if resolveInside(parent, target) == nil {
+                    inventory.warnings.append("\(entry.path): symbolic link to `\(target)` leaves the bundle; not followed")
+                }
+            case .file:
+                break
+            }
+        }
+        let versionedResources = InventoryBuilder.versionedResourceFolders(folders)
+        let foldersWithDefaultPNG = Set(
+            files.filter {
+                let name = lastComponent($0)
+                return name.hasPrefix("Default") && name.hasSuffix(".png")
+            }.map(parentPath))
+        var infos: [String: BundleInfo] = [:]
+        for root in bundleRoots {
+            let id = root.isEmpty ? "." : root
+            let kind = root.isEmpty ? topKind : BundleReader.bundleKinds[extensionOf(lastComponent(root))] ?? .bundle
+            var info = BundleInfo(
+                id: id, kind: kind, name: root.isEmpty ? name : lastComponent(root),
+                resourceRoot: resourceRoot(root, folders: folders, files: files, versioned: versionedResources))
+            let p = root.isEmpty ? "" : root + "/"
+            let candidates = [p + "Info.plist", p + "Contents/Info.plist", p + "Resources/Info-gnustep.plist", p + "Resources/Info.plist"]
+            if let plistPath = candidates.first(where: files.contains) {
+                info.infoPlistPath = plistPath
+                do {
+                    let plist = try PropertyList.parse(try tree.contents(plistPath, maxBytes: BundleReader.maxPlistBytes))
+                    info.info = InfoPlistFacts(plist)
+                } catch {
+                    inventory.warnings.append("\(plistPath): \(describe(error))")
+                }
+            }
+            infos[id] = info
+        }
+        var localizations: [String: Set<String>] = [:]
+        var nibNames: [String: Set<String>] = [:]  // nib path → names
+        for entry in tree.entries where entry.kind == .file {
+            let path = entry.path
+            let parent = parentPath(path)
+            guard !isJunk(path), !path.contains("_CodeSignature/") else { continue }
+            let bundle = bundleOf[parent] ?? "."
+            let components = path.split(separator: "/")
+            if let lproj = components.dropLast().last(where: { $0.hasSuffix(".lproj") }) {
+                localizations[bundle, default: []].insert(String(lproj.dropLast(6)))
+            }
+            if components.contains(where: { $0.hasSuffix(".xcassets") }) { continue }
+            let fileName = String(components.last!)
+            let ext = extensionOf(fileName)
+            if let nib = components.firstIndex(where: { $0.hasSuffix(".nib") }) {
+                let nibPath = components[...nib].joined(separator: "/")
+                readNib(tree, path: path, nibPath: nibPath, into: &nibNames)
+                continue
+            }
+            if ext == "car" {
+                do {
+                    let bytes = try tree.contents(path, maxBytes: BundleReader.maxCatalogBytes)
+                    let catalog = try bytes.withUnsafeBytes { try CarCatalog.parse($0) }
+                    addRenditions(catalog, bytes: bytes, carPath: path, bundle: bundle)
+                } catch {
+                    inventory.warnings.append("\(path): \(describe(error))")
+                }
+                continue
+            }
+            let hasImageExtension = LooseImageName.imageExtensions.contains(ext.lowercased())
+            guard hasImageExtension || ext.isEmpty else { continue }
+            let info = infos[bundle]
+            let relative = lookupPath(path, bundle: bundle, resourceRoot: info?.resourceRoot ?? "")
+            let before = inventory.images.count
+            addFile(
+                tree, treeIndex: index, path: path, size: entry.size, bundle: bundle, relative: relative,
+                source: .file, appKitNames: usesAppKitNames(info), mustBeImage: hasImageExtension)
+            // Read through a symbolic link (an installed GNUstep app's `Resources`): say so.
+            if let link = entry.link, inventory.images.count > before { inventory.images[before].details["link"] = link }
+        }
+        for (nibPath, names) in nibNames {
+            let bundle = bundleOf[parentPath(nibPath)] ?? "."
+            for name in names { inventory.references.append(ImageReference(bundle: bundle, file: nibPath, name: name, kind: .nib)) }
+        }
+        for catalog in catalogs { addSourceCatalog(tree, treeIndex: index, root: catalog.root, bundle: catalog.bundle) }
+        for root in bundleRoots {
+            let id = root.isEmpty ? "." : root
+            guard var info = infos[id] else { continue }
+            info.localizations = (localizations[id] ?? []).sorted()
+            addPlistReferences(info, foldersWithDefaultPNG: foldersWithDefaultPNG)
+            inventory.bundles.append(info)
+        }
+    }
+
+    /// Resources live in `Contents/Resources` (macOS), `Resources` (GNUstep, macOS frameworks) or the root (iOS).
+    func resourceRoot(_ root: String, folders: Set<String>, files: Set<String>, versioned: [String: String]) -> String {
+        let p = root.isEmpty ? "" : root + "/"
+        if folders.contains(p + "Contents/Resources") { return p + "Contents/Resources" }
+        if folders.contains(p + "Resources"), !files.contains(p + "Info.plist") { return p + "Resources" }
+        return versioned[root] ?? root
+    }
+
+    /// Framework root → its first `Versions/X/Resources` folder (not `Current`), found in one pass
+    /// over the folders rather than one pass per bundle.
+    static func versionedResourceFolders(_ folders: Set<String>) -> [String: String] {
+        var out: [String: String] = [:]
+        for folder in folders where folder.hasSuffix("/Resources") {
+            let parts = folder.split(separator: "/", omittingEmptySubsequences: false)
+            guard parts.count >= 3, parts[parts.count - 3] == "Versions", parts[parts.count - 2] != "Current" else { continue }
+            let root = parts.dropLast(3).joined(separator: "/")
+            if let known = out[root], known < folder { continue }
+            out[root] = folder
+        }
+        return out
+    }
+
+    func usesAppKitNames(_ info: BundleInfo?) -> Bool { info?.usesAppKitNames ?? false }
+
+    /// The path a name would use: relative to the bundle's resource root, without its `.lproj` folder.
+    func lookupPath(_ path: String, bundle: String, resourceRoot: String) -> String {
+        var relative = path
+        if !resourceRoot.isEmpty, path.hasPrefix(resourceRoot + "/") {
+            relative = String(path.dropFirst(resourceRoot.count + 1))
+        } else if bundle != ".", path.hasPrefix(bundle + "/") {
+            relative = String(path.dropFirst(bundle.count + 1))
+        }
+        return relative.split(separator: "/").filter { !$0.hasSuffix(".lproj") }.joined(separator: "/")
+    }
+
+    mutating func readNib(_ tree: FileTree, path: String, nibPath: String, into names: inout [String: Set<String>]) {
+        do {
+            let bytes = try tree.contents(path, maxBytes: BundleReader.maxPlistBytes)
+            if let found = try NibReferences.imageNames(in: bytes) {
+                names[nibPath, default: []].formUnion(found)
+            }
+        } catch {
+            inventory.warnings.append("\(path): \(describe(error))")
+        }
+    }
+
+    mutating func addPlistReferences(_ info: BundleInfo, foldersWithDefaultPNG: Set<String>) {
+        guard let facts = info.info, let plistPath = info.infoPlistPath else {
+            return
+        }
+        func add(_ name: String, _ kind: ReferenceKind) {
+            inventory.references.append(ImageReference(bundle: info.id, file: plistPath, name: name, kind: kind))
+        }
+        for icon in facts.iconFiles { add(icon, .appIcon) }
+        for icon in facts.iconNames { add(icon, .appIcon) }
+        for launch in facts.launchImages { add(launch, .launchImage) }
+        if let image = facts.launchScreenImage { add(image, .launchScreen) }
+        // Before launch keys existed, `Default*.png` at the root was the launch image by convention.
+        if facts.launchImages.isEmpty, facts.launchStoryboard == nil, !facts.hasLaunchScreen,
+            foldersWithDefaultPNG.contains(info.resourceRoot)
+        {
+            add("Default", .launchImage)
+        }
+    }
+}
