@@ -1,5 +1,5 @@
 /// Byte counts for people: `812 B`, `14.2 KiB`, `3.1 MiB`.
-public func kibibytes(_ bytes: Int) -> String {
+package func kibibytes(_ bytes: Int) -> String {
     if bytes < 1024 { return "\(bytes) B" }
     let units = ["KiB", "MiB", "GiB", "TiB"]
     var value = Double(bytes) / 1024

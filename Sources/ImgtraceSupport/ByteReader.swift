@@ -12,58 +12,58 @@ public struct FormatError: Error, Equatable, CustomStringConvertible, Sendable {
 }
 
 /// Bounds-checked reads from a byte buffer; every failure names the offset.
-public struct ByteReader {
-    public let bytes: UnsafeRawBufferPointer
+package struct ByteReader {
+    package let bytes: UnsafeRawBufferPointer
 
-    public init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
+    package init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
 
-    public var count: Int { bytes.count }
+    package var count: Int { bytes.count }
 
-    public func check(_ offset: Int, _ length: Int, _ what: @autoclosure () -> String) throws {
+    package func check(_ offset: Int, _ length: Int, _ what: @autoclosure () -> String) throws {
         guard offset >= 0, length >= 0, offset <= count, length <= count - offset else {
             throw FormatError(offset: offset, reason: "\(what()) needs \(length) bytes but the file has \(max(0, count - max(0, offset))) there")
         }
     }
 
-    public func u8(_ offset: Int) throws -> UInt8 {
+    package func u8(_ offset: Int) throws -> UInt8 {
         try check(offset, 1, "a byte")
         return bytes[offset]
     }
 
-    public func u16le(_ offset: Int) throws -> UInt16 {
+    package func u16le(_ offset: Int) throws -> UInt16 {
         try check(offset, 2, "a 16-bit value")
         return UInt16(bytes[offset]) | UInt16(bytes[offset + 1]) << 8
     }
 
-    public func u32le(_ offset: Int) throws -> UInt32 {
+    package func u32le(_ offset: Int) throws -> UInt32 {
         try check(offset, 4, "a 32-bit value")
         return UInt32(bytes[offset]) | UInt32(bytes[offset + 1]) << 8 | UInt32(bytes[offset + 2]) << 16 | UInt32(bytes[offset + 3]) << 24
     }
 
-    public func u16be(_ offset: Int) throws -> UInt16 {
+    package func u16be(_ offset: Int) throws -> UInt16 {
         try check(offset, 2, "a 16-bit value")
         return UInt16(bytes[offset]) << 8 | UInt16(bytes[offset + 1])
     }
 
-    public func u32be(_ offset: Int) throws -> UInt32 {
+    package func u32be(_ offset: Int) throws -> UInt32 {
         try check(offset, 4, "a 32-bit value")
         return UInt32(bytes[offset]) << 24 | UInt32(bytes[offset + 1]) << 16 | UInt32(bytes[offset + 2]) << 8 | UInt32(bytes[offset + 3])
     }
 
     /// Raw bytes `offset..<offset+length`.
-    public func slice(_ offset: Int, _ length: Int) throws -> UnsafeRawBufferPointer {
+    package func slice(_ offset: Int, _ length: Int) throws -> UnsafeRawBufferPointer {
         try check(offset, length, "a field")
         return UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + length)])
     }
 
     /// A NUL-padded string field (stops at the first NUL, or at the field's end).
-    public func paddedString(_ offset: Int, _ length: Int) throws -> String {
+    package func paddedString(_ offset: Int, _ length: Int) throws -> String {
         let field = try slice(offset, length)
         let end = field.firstIndex(of: 0) ?? field.count
         return String(decoding: field[0..<end], as: UTF8.self)
     }
 
-    public func matches(_ offset: Int, _ ascii: StaticString) -> Bool {
+    package func matches(_ offset: Int, _ ascii: StaticString) -> Bool {
         let n = ascii.utf8CodeUnitCount
         guard offset >= 0, offset + n <= count else { return false }
         for i in 0..<n where bytes[offset + i] != ascii.utf8Start[i] { return false }

@@ -1,13 +1,13 @@
 /// A file read front to back in fixed-size chunks: memory stays bounded by the chunk size.
-public struct ChunkedFile {
-    public let path: String
+package struct ChunkedFile {
+    package let path: String
     private let chunkSize: Int
 
     /// The path that stands for standard input (a pipe: `lldb … | imgtrace analyze -`).
-    public static let standardInput = "-"
+    package static let standardInput = "-"
 
     /// Checks that `path` is a readable regular file (or `-`, standard input); throws `InputError` otherwise.
-    public init(path: String, chunkSize: Int = 1 << 20) throws {
+    package init(path: String, chunkSize: Int = 1 << 20) throws {
         self.path = path
         self.chunkSize = chunkSize
         guard path != ChunkedFile.standardInput else { return }
@@ -16,7 +16,7 @@ public struct ChunkedFile {
     }
 
     /// Calls `body` with each chunk in order. A read error mid-file is an `InputError` with the offset.
-    public func forEachChunk(_ body: (UnsafeRawBufferPointer) throws -> Void) throws {
+    package func forEachChunk(_ body: (UnsafeRawBufferPointer) throws -> Void) throws {
         let isStandardInput = path == ChunkedFile.standardInput
         let fd = isStandardInput ? 0 : try MappedFile.openRegularFile(path).fd
         defer { if !isStandardInput { close(fd) } }

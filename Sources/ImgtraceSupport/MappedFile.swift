@@ -1,16 +1,16 @@
 /// A read-only file mapped into memory, so large inputs are read in place as bytes.
 ///
 /// The mapping lives as long as the value; use `withBytes` to read it.
-public final class MappedFile: @unchecked Sendable {
+package final class MappedFile: @unchecked Sendable {
     /// The path the file was opened from, as given.
-    public let path: String
+    package let path: String
     /// Size of the file in bytes.
-    public let count: Int
+    package let count: Int
     private let base: UnsafeMutableRawPointer?
 
     /// Opens and maps `path`. Throws `InputError` naming the path for a missing file, a
     /// directory, or a file that cannot be read.
-    public init(path: String) throws {
+    package init(path: String) throws {
         self.path = path
         let (fd, size) = try MappedFile.openRegularFile(path)
         defer { close(fd) }
@@ -33,13 +33,13 @@ public final class MappedFile: @unchecked Sendable {
     }
 
     /// Calls `body` with the file's bytes. The buffer must not escape the closure.
-    public func withBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+    package func withBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
         try body(UnsafeRawBufferPointer(start: base.map { UnsafeRawPointer($0) }, count: count))
     }
 
     /// Opens `path` for reading and checks it is a regular file: returns the descriptor
     /// (the caller closes it) and the size, or throws `InputError` naming the path.
-    public static func openRegularFile(_ path: String) throws -> (fd: Int32, size: Int) {
+    package static func openRegularFile(_ path: String) throws -> (fd: Int32, size: Int) {
         // Non-blocking, so a named pipe with no writer answers at once instead of blocking
         // `open(2)` forever; it is then refused below as not a regular file. (On the regular
         // files that pass, O_NONBLOCK changes nothing, so it is left set.)
@@ -64,7 +64,7 @@ public final class MappedFile: @unchecked Sendable {
         return (fd, Int(info.st_size))
     }
 
-    public static func describe(errno code: Int32) -> String {
+    package static func describe(errno code: Int32) -> String {
         switch code {
         case ENOENT: return "no such file"
         case EACCES: return "permission denied"

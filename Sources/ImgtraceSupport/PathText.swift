@@ -1,8 +1,8 @@
 /// Path arithmetic on strings, without Foundation's `NSString` path methods (which trap on
 /// some short paths on Linux).
-public enum PathText {
+package enum PathText {
     /// The last component: `a/b/App.app` → `App.app`; trailing slashes are ignored.
-    public static func lastComponent(_ path: String) -> String {
+    package static func lastComponent(_ path: String) -> String {
         var trimmed = Substring(path)
         while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
         guard let slash = trimmed.lastIndex(of: "/"), trimmed != "/" else { return String(trimmed) }
@@ -10,7 +10,7 @@ public enum PathText {
     }
 
     /// The folder holding `path`: `a/b/out.json` → `a/b`, `out.json` → `.`, `/out.json` → `/`.
-    public static func directory(_ path: String) -> String {
+    package static func directory(_ path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "." }
         if slash == path.startIndex { return "/" }
         return String(path[..<slash])

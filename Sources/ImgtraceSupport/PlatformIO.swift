@@ -9,10 +9,10 @@
 
 /// The C library calls whose module name differs between Linux (Glibc) and macOS (Darwin),
 /// behind one name, so no other file has to spell a platform module.
-public enum PlatformIO {
+package enum PlatformIO {
     /// `write(2)`.
     @inline(__always)
-    public static func write(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
+    package static func write(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
         #if canImport(Glibc)
             return Glibc.write(fd, bytes, count)
         #else
@@ -22,7 +22,7 @@ public enum PlatformIO {
 
     /// `read(2)`.
     @inline(__always)
-    public static func read(_ fd: Int32, _ bytes: UnsafeMutableRawPointer, _ count: Int) -> Int {
+    package static func read(_ fd: Int32, _ bytes: UnsafeMutableRawPointer, _ count: Int) -> Int {
         #if canImport(Glibc)
             return Glibc.read(fd, bytes, count)
         #else
@@ -31,15 +31,15 @@ public enum PlatformIO {
     }
 
     /// The device and inode of a `stat` result, whatever width the platform gives them.
-    public static func identity(_ info: stat) -> (device: UInt64, inode: UInt64) {
+    package static func identity(_ info: stat) -> (device: UInt64, inode: UInt64) {
         (UInt64(truncatingIfNeeded: info.st_dev), UInt64(truncatingIfNeeded: info.st_ino))
     }
 
     /// Whether `fd` is a terminal.
-    public static func isTerminal(_ fd: Int32) -> Bool { isatty(fd) == 1 }
+    package static func isTerminal(_ fd: Int32) -> Bool { isatty(fd) == 1 }
 
     /// Writes all of `text` to standard error, ignoring failures (there is nowhere left to report them).
-    public static func writeStandardError(_ text: String) {
+    package static func writeStandardError(_ text: String) {
         var bytes = Array(text.utf8)
         bytes.withUnsafeMutableBytes { raw in
             var offset = 0

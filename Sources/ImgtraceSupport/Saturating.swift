@@ -1,6 +1,6 @@
 /// Arithmetic on figures that came from an input file. A hostile file can claim any number,
 /// so nothing computed from one may trap: figures that are only shown or compared saturate.
-public extension Int {
+package extension Int {
     /// The nearest `Int` to `value`, clamped to `Int.min...Int.max`; NaN becomes 0.
     init(saturating value: Double) {
         if value.isNaN {
@@ -33,7 +33,7 @@ public extension Int {
     }
 }
 
-public extension Sequence where Element == Int {
+package extension Sequence where Element == Int {
     /// The sum, clamped instead of trapping.
     func saturatingSum() -> Int { reduce(0) { $0.addingSaturating($1) } }
 }

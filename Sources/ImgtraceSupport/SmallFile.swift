@@ -1,12 +1,12 @@
 /// Whole-file reads of small documents (config, baseline), through the same regular-file
 /// check as every other input, so a pipe, a device or a huge file is refused, not waited on.
-public enum SmallFile {
+package enum SmallFile {
     /// The largest config or baseline read: far beyond any real one.
-    public static let maxDocumentBytes = 64 << 20
+    package static let maxDocumentBytes = 64 << 20
 
     /// The bytes of `path`; an `InputError` naming the path when it is not a readable regular
     /// file of at most `maxBytes`.
-    public static func read(_ path: String, maxBytes: Int) throws -> [UInt8] {
+    package static func read(_ path: String, maxBytes: Int) throws -> [UInt8] {
         let (fd, size) = try MappedFile.openRegularFile(path)
         defer { close(fd) }
         guard size <= maxBytes else { throw InputError(path: path, reason: "is \(size) bytes, more than the \(maxBytes) read at most") }

@@ -1,12 +1,12 @@
 /// Recognises files that are not text, so a binary given where a log belongs is named for what
 /// it is instead of being read as hundreds of garbage "names".
-public enum TextSniffer {
+package enum TextSniffer {
     /// How much of the start is examined.
-    public static let prefixLength = 64 << 10
+    package static let prefixLength = 64 << 10
 
     /// What the bytes look like when they are not a text log ("a zip archive (an .ipa?) …"),
     /// with what to do instead; nil when they read as text (a few invalid bytes are fine).
-    public static func nonTextDescription(_ prefix: UnsafeRawBufferPointer) -> String? {
+    package static func nonTextDescription(_ prefix: UnsafeRawBufferPointer) -> String? {
         let bytes = UnsafeRawBufferPointer(rebasing: prefix.prefix(prefixLength))
         func starts(_ magic: [UInt8]) -> Bool { bytes.count >= magic.count && zip(bytes, magic).allSatisfy { $0 == $1 } }
         if starts([0x50, 0x4B, 0x03, 0x04]) || starts([0x50, 0x4B, 0x05, 0x06]) {
@@ -50,7 +50,7 @@ public enum TextSniffer {
     ]
 
     /// What a text file is by its name when that is plainly not a log, with what to do.
-    public static func nonLogDescription(fileName: String) -> String? {
+    package static func nonLogDescription(fileName: String) -> String? {
         guard let dot = fileName.lastIndex(of: "."), dot != fileName.startIndex else { return nil }
         let ext = fileName[fileName.index(after: dot)...].lowercased()
         return notLogExtensions[ext].map { "\($0) by its name, not a debugger log (save the debugger's console output as .log or .txt)" }

@@ -4,6 +4,7 @@ import ImgtraceSupport
 /// What `imgtrace baseline write` records: the launch figures and every finding's fingerprint.
 /// Pretty-printed, one finding per line, sorted by fingerprint, so it diffs well in review.
 public struct Baseline: Equatable, Sendable {
+    /// One recorded finding: its fingerprint and what it said.
     public struct Entry: Equatable, Sendable {
         public var fingerprint: String
         public var rule: String

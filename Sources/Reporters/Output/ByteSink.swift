@@ -79,14 +79,14 @@ public struct SinkError: Error, CustomStringConvertible {
 
 /// Holds encoded items in memory up to a limit, then in an unlinked temporary file, so a
 /// document whose header must come first can still be written from a stream of any length.
-public final class SpillBuffer {
+package final class SpillBuffer {
     private var memory: [UInt8] = []
     private var file: UnsafeMutablePointer<FILE>?
     private let limit: Int
 
-    public init(limit: Int = 8 << 20) { self.limit = limit }
+    package init(limit: Int = 8 << 20) { self.limit = limit }
 
-    public func append(_ bytes: [UInt8]) {
+    package func append(_ bytes: [UInt8]) {
         memory.append(contentsOf: bytes)
         if memory.count >= limit { spill() }
     }
@@ -104,7 +104,7 @@ public final class SpillBuffer {
     }
 
     /// Writes everything held, in order, to `sink`, and lets it go.
-    public func drain(into sink: ByteSink) {
+    package func drain(into sink: ByteSink) {
         replay(into: sink)
         if let file { fclose(file) }
         file = nil
@@ -112,7 +112,7 @@ public final class SpillBuffer {
     }
 
     /// Writes everything held, in order, to `sink`, keeping it for another replay.
-    public func replay(into sink: ByteSink) {
+    package func replay(into sink: ByteSink) {
         if let lost { sink.fail(lost) }
         if let file {
             fflush(file)

@@ -3,11 +3,11 @@ import LaunchAudit
 
 /// Where a finding is shown in tools that want one file and one line: the asset inside the
 /// bundle when there is one, else the first log line, else the bundle.
-public struct FindingLocation: Equatable {
-    public var path: String
-    public var line: Int?
+package struct FindingLocation: Equatable {
+    package var path: String
+    package var line: Int?
 
-    public init(_ finding: Finding, bundlePath: String, logPaths: [String]) {
+    package init(_ finding: Finding, bundlePath: String, logPaths: [String]) {
         if let asset = finding.paths.first {
             path = FindingLocation.assetPath(bundlePath: bundlePath, asset: asset)
             line = nil
@@ -21,7 +21,7 @@ public struct FindingLocation: Equatable {
     }
 
     /// The asset's bundle-relative path (a rendition's `.car`) under the bundle path as given.
-    public static func assetPath(bundlePath: String, asset: String) -> String {
+    package static func assetPath(bundlePath: String, asset: String) -> String {
         var base = bundlePath
         while base.hasSuffix("/") { base.removeLast() }
         if asset.isEmpty { return base }

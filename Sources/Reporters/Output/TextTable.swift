@@ -1,8 +1,8 @@
 import ImgtraceSupport
 /// Plain-text tables with aligned columns, for the human-readable formats.
-public enum TextTable {
+package enum TextTable {
     /// Renders rows under a header; columns in `rightAligned` are right-aligned (numbers).
-    public static func render(header: [String], rows: [[String]], rightAligned: Set<Int> = []) -> String {
+    package static func render(header: [String], rows: [[String]], rightAligned: Set<Int> = []) -> String {
         var widths = header.map(displayWidth)
         for row in rows {
             for (i, cell) in row.enumerated() where i < widths.count { widths[i] = max(widths[i], displayWidth(cell)) }
@@ -23,7 +23,7 @@ public enum TextTable {
     }
 
     /// Names can hold newlines and tabs; a table shows them escaped, on one line.
-    public static func escapeName(_ name: String) -> String {
+    package static func escapeName(_ name: String) -> String {
         var out = ""
         for scalar in name.unicodeScalars {
             switch scalar {
