@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Benchmark: `imgtrace trace --format text` on a generated ~1 GB log, beside `wc -l`.
-# Prints throughput and peak memory. usage: scripts/bench-trace.sh [SIZE_MB] [DISTINCT_NAMES] [NOISE_LINES_PER_HIT]
+# Prints throughput and peak memory. usage: [IMGTRACE_BIN=…] scripts/bench-trace.sh [SIZE_MB] [DISTINCT_NAMES] [NOISE_LINES_PER_HIT]
 # NOISE_LINES_PER_HIT 0 makes a hit-dense worst case; 8 is closer to a chatty real app.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -11,8 +11,13 @@ out=${BENCH_DIR:-bench-out}
 mkdir -p "$out"
 log="$out/trace-${size}MB-${distinct}-noise${noise}.log"
 [ -f "$log" ] || python3 scripts/make-trace-log.py "$log" "$size" "$distinct" "$noise"
-swift build -c release --product imgtrace >/dev/null
-bin=$(swift build -c release --show-bin-path)/imgtrace
+# IMGTRACE_BIN=path measures another build (e.g. the one before a change) on the same log.
+if [ -n "${IMGTRACE_BIN:-}" ]; then
+  bin=$IMGTRACE_BIN
+else
+  swift build -c release --product imgtrace >/dev/null
+  bin=$(swift build -c release --show-bin-path)/imgtrace
+fi
 bytes=$(stat -c %s "$log")
 
 . scripts/bench-measure.sh

@@ -81,21 +81,41 @@ package struct JSONText {
         needsComma[needsComma.count - 1] = true
     }
 
+    /// Appends `s` quoted and escaped. Runs of bytes that need no escape are copied whole: this
+    /// is the hot path of every JSON report (names, paths, messages).
     private mutating func appendString(_ s: String) {
         bytes.append(UInt8(ascii: "\""))
-        for b in s.utf8 {
-            switch b {
-            case 0x22: bytes.append(contentsOf: [0x5C, 0x22])
-            case 0x5C: bytes.append(contentsOf: [0x5C, 0x5C])
-            case 0x0A: bytes.append(contentsOf: [0x5C, UInt8(ascii: "n")])
-            case 0x0D: bytes.append(contentsOf: [0x5C, UInt8(ascii: "r")])
-            case 0x09: bytes.append(contentsOf: [0x5C, UInt8(ascii: "t")])
-            case 0..<0x20, 0x7F:
-                let hex = Array("0123456789abcdef".utf8)
-                bytes.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex[Int(b >> 4)], hex[Int(b & 0xF)]])
-            default: bytes.append(b)
+        var text = s
+        text.withUTF8 { utf8 in
+            var runStart = 0
+            for i in 0..<utf8.count {
+                let b = utf8[i]
+                guard b < 0x20 || b == 0x22 || b == 0x5C || b == 0x7F else { continue }
+                if runStart < i { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<i])) }
+                appendEscape(b)
+                runStart = i + 1
             }
+            if runStart < utf8.count { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...])) }
         }
         bytes.append(UInt8(ascii: "\""))
+    }
+
+    private mutating func appendEscape(_ b: UInt8) {
+        bytes.append(0x5C)
+        switch b {
+        case 0x22, 0x5C: bytes.append(b)
+        case 0x0A: bytes.append(UInt8(ascii: "n"))
+        case 0x0D: bytes.append(UInt8(ascii: "r"))
+        case 0x09: bytes.append(UInt8(ascii: "t"))
+        default:
+            let hex: StaticString = "0123456789abcdef"
+            hex.withUTF8Buffer { digits in
+                bytes.append(UInt8(ascii: "u"))
+                bytes.append(0x30)
+                bytes.append(0x30)
+                bytes.append(digits[Int(b >> 4)])
+                bytes.append(digits[Int(b & 0xF)])
+            }
+        }
     }
 }
