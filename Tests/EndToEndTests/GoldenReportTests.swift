@@ -78,3 +78,14 @@ final class GoldenReportTests: XCTestCase {
         XCTAssertTrue(unwritable.stderr.contains("no/such/dir/a.json"), unwritable.stderr)
     }
 }
+
+/// The README's formats table is the registry's, row for row.
+final class ReadmeFormatsTests: XCTestCase {
+    func testTheReadmeListsEveryRegisteredFormatWithItsSummary() throws {
+        let readme = try String(contentsOf: Corpus.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let rows = readme.split(separator: "\n").filter { $0.hasPrefix("| `") && $0.hasSuffix(". |") }
+        for reporter in AuditReporters.all {
+            XCTAssertTrue(rows.contains("| `\(reporter.id)` | \(reporter.summary) |"), "README formats table: `\(reporter.id)`")
+        }
+    }
+}
