@@ -40,6 +40,18 @@ let package = Package(
                 "ImgtraceSupport", "LaunchTrace", "AppBundle", "ImageHeaders", .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Yams", package: "Yams"),
             ]),
+        // The native tracer (`imgtrace record`): Linux only, on libelf/libdw and a ptrace wrapper.
+        .systemLibrary(
+            name: "CElfutils", path: "Sources/CElfutils", pkgConfig: "libdw",
+            providers: [.apt(["libelf-dev", "libdw-dev"])]),
+        .target(name: "CPtrace", path: "Sources/CPtrace"),
+        .target(
+            name: "NativeTrace",
+            dependencies: [
+                "ImgtraceSupport", "LaunchTrace",
+                .target(name: "CElfutils", condition: .when(platforms: [.linux])),
+                .target(name: "CPtrace", condition: .when(platforms: [.linux])),
+            ]),
         .target(name: "Reporters", dependencies: ["ImgtraceSupport", "LaunchTrace", "AssetCatalog", "AppBundle", "LaunchAudit"]),
         .executableTarget(
             name: "imgtrace",
@@ -72,6 +84,7 @@ let package = Package(
                 "AppBundle", "AssetCatalog", "ImageHeaders", "ImgtraceSupport", "TestSupport", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]),
         .testTarget(name: "LaunchAuditTests", dependencies: ["LaunchAudit", "LaunchTrace", "AppBundle", "ImgtraceSupport", "TestSupport"]),
+        .testTarget(name: "NativeTraceTests", dependencies: ["NativeTrace", "TestSupport"]),
         .testTarget(name: "ReportersTests", dependencies: ["Reporters", "LaunchAudit", "LaunchTrace", "ImgtraceSupport", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "Reporters", "imgtrace"], exclude: ["Golden"]),
     ]

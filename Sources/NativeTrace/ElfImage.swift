@@ -1,0 +1,221 @@
+#if os(Linux)
+    import CElfutils
+    import ImgtraceSupport
+
+    /// An ELF file read with libelf from bytes in memory: its load segments, symbols and dynamic
+    /// relocations, and reads at the virtual addresses the loader gives it. A pure function of the
+    /// bytes: nothing is mapped or run. Malformed input is a `FormatError` with the offset.
+    public final class ElfImage {
+        /// A symbol of `.dynsym` or `.symtab`.
+        public struct Symbol: Equatable, Sendable {
+            public var name: String
+            /// The link-time address; add the load bias for the run-time one.
+            public var value: UInt64
+            public var size: UInt64
+            public var isFunction: Bool
+        }
+
+        /// A `PT_LOAD` segment: which file bytes appear at which addresses.
+        public struct Segment: Equatable, Sendable {
+            public var address: UInt64
+            public var memorySize: UInt64
+            public var offset: UInt64
+            public var fileSize: UInt64
+            public var executable: Bool
+        }
+
+        public let path: String
+        public private(set) var segments: [Segment] = []
+        /// `.dynsym` first, then `.symtab` (absent from stripped libraries).
+        public private(set) var symbols: [Symbol] = []
+        /// `R_X86_64_RELATIVE` relocations of `.rela.dyn`: the pointer stored at `offset` (a link-time
+        /// address) is `addend` plus the load bias. In a position-independent library every pointer
+        /// in its data is one of these.
+        public private(set) var relativePointers: [UInt64: UInt64] = [:]
+        /// Whether it is a shared object or position-independent executable (loaded with a bias).
+        public private(set) var isPositionIndependent = false
+
+        /// The file's bytes, owned here: libelf reads them in place.
+        private final class Storage {
+            let buffer: UnsafeMutableBufferPointer<UInt8>
+            init(_ input: [UInt8]) {
+                buffer = .allocate(capacity: max(1, input.count))
+                _ = buffer.initialize(from: input)
+            }
+            deinit { buffer.deallocate() }
+        }
+
+        private let storage: Storage
+        private var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(storage.buffer) }
+
+        /// Reads `bytes` (the whole file); `path` names it in errors.
+        public init(bytes input: [UInt8], path: String) throws {
+            guard input.count >= 64, input[0] == 0x7F, input[1] == 0x45, input[2] == 0x4C, input[3] == 0x46 else {
+                throw FormatError(offset: 0, reason: "not an ELF file (no \\x7fELF magic)")
+            }
+            guard input[4] == 2, input[5] == 1 else {
+                throw FormatError(offset: 4, reason: "not a 64-bit little-endian ELF file; the tracer reads x86-64 only")
+            }
+            self.path = path
+            storage = Storage(input)
+            _ = elf_version(UInt32(EV_CURRENT))
+            let base = UnsafeMutableRawPointer(storage.buffer.baseAddress!).assumingMemoryBound(to: CChar.self)
+            guard let elf = elf_memory(base, input.count) else {
+                throw FormatError(offset: 0, reason: "libelf cannot read it: \(String(cString: elf_errmsg(-1)))")
+            }
+            defer { elf_end(elf) }
+            try readHeader(elf)
+            try readSegments(elf)
+            try readSections(elf)
+        }
+
+        // MARK: Reading with libelf
+
+        private func readHeader(_ elf: OpaquePointer) throws {
+            var header = GElf_Ehdr()
+            guard gelf_getehdr(elf, &header) != nil else { throw FormatError(offset: 0, reason: "no ELF header") }
+            guard header.e_machine == UInt16(EM_X86_64) else {
+                throw FormatError(offset: 18, reason: "machine \(header.e_machine) is not x86-64")
+            }
+            isPositionIndependent = header.e_type == UInt16(ET_DYN)
+        }
+
+        private func readSegments(_ elf: OpaquePointer) throws {
+            var count = 0
+            guard elf_getphdrnum(elf, &count) == 0 else { throw FormatError(offset: 32, reason: "unreadable program headers") }
+            for index in 0..<min(count, 4096) {
+                var header = GElf_Phdr()
+                guard gelf_getphdr(elf, Int32(index), &header) != nil else { continue }
+                guard header.p_type == UInt32(PT_LOAD) else { continue }
+                guard header.p_offset <= UInt64(bytes.count), header.p_filesz <= UInt64(bytes.count) - header.p_offset else {
+                    throw FormatError(offset: Int(clamping: header.p_offset), reason: "a load segment runs past the end of the file")
+                }
+                segments.append(
+                    Segment(
+                        address: header.p_vaddr, memorySize: header.p_memsz, offset: header.p_offset,
+                        fileSize: header.p_filesz, executable: header.p_flags & UInt32(PF_X) != 0))
+            }
+        }
+
+        private func readSections(_ elf: OpaquePointer) throws {
+            var stringsIndex = 0
+            guard elf_getshdrstrndx(elf, &stringsIndex) == 0 else { throw FormatError(offset: 62, reason: "no section name table") }
+            var dynamic: [Symbol] = [], table: [Symbol] = []
+            var section = elf_nextscn(elf, nil)
+            while let current = section {
+                defer { section = elf_nextscn(elf, current) }
+                var header = GElf_Shdr()
+                guard gelf_getshdr(current, &header) != nil, let data = elf_getdata(current, nil) else { continue }
+                switch header.sh_type {
+                case UInt32(SHT_DYNSYM): dynamic = symbols(in: elf, data: data, header: header)
+                case UInt32(SHT_SYMTAB): table = symbols(in: elf, data: data, header: header)
+                case UInt32(SHT_RELA): readRelocations(data: data, header: header)
+                default: break
+                }
+            }
+            symbols = dynamic + table
+        }
+
+        private func symbols(in elf: OpaquePointer, data: UnsafeMutablePointer<Elf_Data>, header: GElf_Shdr) -> [Symbol] {
+            guard header.sh_entsize > 0 else { return [] }
+            let count = Int(min(header.sh_size / header.sh_entsize, 1 << 24))
+            var out: [Symbol] = []
+            out.reserveCapacity(count)
+            for index in 0..<count {
+                var symbol = GElf_Sym()
+                guard gelf_getsym(data, Int32(index), &symbol) != nil, symbol.st_name != 0,
+                    let name = elf_strptr(elf, Int(header.sh_link), Int(symbol.st_name))
+                else { continue }
+                let type = Int32(symbol.st_info & 0xF)
+                out.append(
+                    Symbol(
+                        name: String(cString: name), value: symbol.st_value, size: symbol.st_size,
+                        isFunction: type == STT_FUNC || type == STT_GNU_IFUNC))
+            }
+            return out
+        }
+
+        private func readRelocations(data: UnsafeMutablePointer<Elf_Data>, header: GElf_Shdr) {
+            guard header.sh_entsize > 0 else { return }
+            let count = Int(min(header.sh_size / header.sh_entsize, 1 << 26))
+            for index in 0..<count {
+                var rela = GElf_Rela()
+                guard gelf_getrela(data, Int32(index), &rela) != nil else { continue }
+                if rela.r_info & 0xFFFF_FFFF == UInt64(R_X86_64_RELATIVE) {
+                    relativePointers[rela.r_offset] = UInt64(bitPattern: rela.r_addend)
+                }
+            }
+        }
+
+        // MARK: Addresses
+
+        /// The first load segment's address: a library's load bias is where its file offset 0 is
+        /// mapped minus this.
+        public var firstLoadAddress: UInt64 { segments.first?.address ?? 0 }
+
+        /// The function symbols with this name, `.dynsym` before `.symtab`.
+        public func functions(named name: String) -> [Symbol] {
+            symbols.filter { $0.isFunction && $0.value != 0 && $0.name == name }
+        }
+
+        /// The file offset that holds the byte at link-time address `address`, when a segment maps one.
+        public func fileOffset(of address: UInt64) -> Int? {
+            for segment in segments where address >= segment.address && address - segment.address < segment.fileSize {
+                return Int(segment.offset + (address - segment.address))
+            }
+            return nil
+        }
+
+        /// Every link-time address holding this NUL-terminated string (with a NUL before it too,
+        /// so `NSImage` never matches the tail of `GSNSImage`).
+        public func addresses(ofString text: String) -> [UInt64] {
+            let needle = [UInt8](text.utf8) + [0]
+            var out: [UInt64] = []
+            guard !needle.isEmpty else { return out }
+            for segment in segments where !segment.executable {
+                let start = Int(segment.offset), end = Int(segment.offset + segment.fileSize)
+                var at = start
+                while at + needle.count <= end {
+                    if bytes[at] == needle[0], at == start || bytes[at - 1] == 0, matches(needle, at: at) {
+                        out.append(segment.address + UInt64(at - start))
+                        at += needle.count
+                    } else {
+                        at += 1
+                    }
+                }
+            }
+            return out
+        }
+
+        private func matches(_ needle: [UInt8], at offset: Int) -> Bool {
+            for i in 0..<needle.count where bytes[offset + i] != needle[i] { return false }
+            return true
+        }
+
+        /// The 64-bit word at link-time address `address`; a relocated pointer reads as its target.
+        public func word(at address: UInt64) -> UInt64? {
+            if let target = relativePointers[address] { return target }
+            guard let offset = fileOffset(of: address), offset + 8 <= bytes.count else { return nil }
+            var value: UInt64 = 0
+            for i in 0..<8 { value |= UInt64(bytes[offset + i]) << (8 * UInt64(i)) }
+            return value
+        }
+
+        /// The 32-bit word at `address`.
+        public func word32(at address: UInt64) -> UInt32? {
+            guard let offset = fileOffset(of: address), offset + 4 <= bytes.count else { return nil }
+            var value: UInt32 = 0
+            for i in 0..<4 { value |= UInt32(bytes[offset + i]) << (8 * UInt32(i)) }
+            return value
+        }
+
+        /// The NUL-terminated string at `address`, at most `limit` bytes.
+        public func string(at address: UInt64, limit: Int = 4096) -> String? {
+            guard let offset = fileOffset(of: address) else { return nil }
+            var end = offset
+            while end < bytes.count, end - offset < limit, bytes[end] != 0 { end += 1 }
+            guard end < bytes.count, bytes[end] == 0 else { return nil }
+            return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[offset..<end]), as: UTF8.self)
+        }
+    }
+#endif

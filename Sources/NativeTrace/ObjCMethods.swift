@@ -1,0 +1,69 @@
+#if os(Linux)
+    /// Finds Objective-C methods in a library built for GCC's Objective-C runtime (`libobjc.so.4`,
+    /// Debian's GNUstep), where a method is a static function with no symbol: its address is in the
+    /// class metadata (docs/native-tracer.md §2).
+    ///
+    /// A class structure (8-byte fields): metaclass +0, superclass +8, name +16, version +24, info
+    /// +32 (`0x1` class, `0x2` metaclass), instance size +40, ivars +48, methods +56. Class methods
+    /// are in the metaclass's method list. A method list: next +0, count (int32) +8, then 24-byte
+    /// entries from +16: selector name +0, types +8, implementation +16. In a position-independent
+    /// library each of those pointers is a relative relocation, read through `ElfImage.word(at:)`.
+    public enum ObjCMethods {
+        /// Lists followed per class before giving up (categories chain more lists; a cycle must end).
+        static let maxLists = 64
+        /// Entries read per list: real lists hold a few hundred at most.
+        static let maxEntries = 1 << 16
+
+        /// A method found in the metadata.
+        public struct Method: Equatable, Sendable {
+            /// `+[NSImage imageNamed:]`.
+            public var name: String
+            /// Link-time address of its implementation; add the load bias for the run-time one.
+            public var implementation: UInt64
+        }
+
+        /// The implementation of `+[className selector]` (or `-[…]` when `classMethod` is false) in
+        /// `image`, when its metadata holds the class.
+        public static func find(className: String, selector: String, classMethod: Bool, in image: ElfImage) -> Method? {
+            let wantedInfo: UInt64 = classMethod ? 0x2 : 0x1
+            let namePointers = Set(image.addresses(ofString: className))
+            guard !namePointers.isEmpty else { return nil }
+            // Every structure whose `name` field (+16) points at the class name is the class or its metaclass.
+            for (field, target) in image.relativePointers where namePointers.contains(target) {
+                guard field >= 16 else { continue }
+                let structure = field - 16
+                guard let info = image.word(at: structure + 32), info & 0x3 == wantedInfo else { continue }
+                if let implementation = method(selector, listAt: image.word(at: structure + 56), in: image) {
+                    return Method(name: "\(classMethod ? "+" : "-")[\(className) \(selector)]", implementation: implementation)
+                }
+            }
+            return nil
+        }
+
+        /// Splits `+[Class selector]` / `-[Class selector]` into its parts.
+        public static func parse(_ text: String) -> (className: String, selector: String, classMethod: Bool)? {
+            guard text.count > 5, let sign = text.first, sign == "+" || sign == "-", text.dropFirst().hasPrefix("["), text.hasSuffix("]") else {
+                return nil
+            }
+            let inner = text.dropFirst(2).dropLast()
+            let parts = inner.split(separator: " ", maxSplits: 1)
+            guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else { return nil }
+            return (String(parts[0]), String(parts[1]), sign == "+")
+        }
+
+        private static func method(_ selector: String, listAt first: UInt64?, in image: ElfImage) -> UInt64? {
+            var list = first
+            var visited = Set<UInt64>()
+            while let at = list, at != 0, visited.count < maxLists, visited.insert(at).inserted {
+                let count = Int(min(image.word32(at: at + 8) ?? 0, UInt32(maxEntries)))
+                for index in 0..<count {
+                    let entry = at + 16 + UInt64(index) * 24
+                    guard let namePointer = image.word(at: entry), let name = image.string(at: namePointer, limit: 1024) else { break }
+                    if name == selector, let implementation = image.word(at: entry + 16), implementation != 0 { return implementation }
+                }
+                list = image.word(at: at)
+            }
+            return nil
+        }
+    }
+#endif
