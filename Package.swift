@@ -57,6 +57,7 @@ let package = Package(
             name: "imgtrace",
             dependencies: [
                 "LaunchTrace", "AssetCatalog", "AppBundle", "LaunchAudit", "Reporters",
+                .target(name: "NativeTrace", condition: .when(platforms: [.linux])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -1,8 +1,12 @@
+#define _GNU_SOURCE
 #include "cptrace.h"
 #include <errno.h>
+#include <string.h>
 
 #ifdef __linux__
 #include <signal.h>
+#include <sys/uio.h>
+#include <sys/wait.h>
 #include <stddef.h>
 #include <sys/ptrace.h>
 #include <sys/user.h>
@@ -40,18 +44,49 @@ long cptrace_poke(pid_t pid, uint64_t address, uint64_t word) {
 long cptrace_getregs(pid_t pid, cptrace_regs *regs) {
     struct user_regs_struct r;
     if (ptrace(PTRACE_GETREGS, pid, NULL, &r) != 0) return -1;
-    regs->rip = r.rip; regs->rsp = r.rsp; regs->rdi = r.rdi; regs->rsi = r.rsi; regs->rdx = r.rdx;
-    regs->rcx = r.rcx; regs->r8 = r.r8; regs->r9 = r.r9; regs->rax = r.rax;
+    uint64_t g[16] = {r.rax, r.rcx, r.rdx, r.rbx, r.rsp, r.rbp, r.rsi, r.rdi, r.r8, r.r9, r.r10, r.r11, r.r12, r.r13, r.r14, r.r15};
+    for (int i = 0; i < 16; i++) regs->gpr[i] = g[i];
+    regs->rip = r.rip;
     return 0;
 }
 
 long cptrace_setregs(pid_t pid, const cptrace_regs *regs) {
     struct user_regs_struct r;
     if (ptrace(PTRACE_GETREGS, pid, NULL, &r) != 0) return -1;
-    r.rip = regs->rip; r.rsp = regs->rsp; r.rdi = regs->rdi; r.rsi = regs->rsi; r.rdx = regs->rdx;
-    r.rcx = regs->rcx; r.r8 = regs->r8; r.r9 = regs->r9; r.rax = regs->rax;
+    const uint64_t *g = regs->gpr;
+    r.rax = g[0]; r.rcx = g[1]; r.rdx = g[2]; r.rbx = g[3]; r.rsp = g[4]; r.rbp = g[5]; r.rsi = g[6]; r.rdi = g[7];
+    r.r8 = g[8]; r.r9 = g[9]; r.r10 = g[10]; r.r11 = g[11]; r.r12 = g[12]; r.r13 = g[13]; r.r14 = g[14]; r.r15 = g[15];
+    r.rip = regs->rip;
     return ptrace(PTRACE_SETREGS, pid, NULL, &r);
 }
+
+long cptrace_read(pid_t pid, uint64_t address, void *buffer, unsigned long length) {
+    struct iovec local = {buffer, length};
+    struct iovec remote = {(void *)address, length};
+    return (long)process_vm_readv(pid, &local, 1, &remote, 1, 0);
+}
+
+const void *cptrace_memmem(const void *haystack, unsigned long length, const void *needle, unsigned long needle_length) {
+    return memmem(haystack, length, needle, needle_length);
+}
+
+pid_t cptrace_wait(pid_t pid, int *status, int nohang) { return waitpid(pid, status, __WALL | (nohang ? WNOHANG : 0)); }
+
+int cptrace_status_kind(int status) {
+    if (WIFEXITED(status)) return 0;
+    if (WIFSIGNALED(status)) return 1;
+    if (WIFSTOPPED(status)) return 2;
+    return 3;
+}
+
+int cptrace_status_value(int status) {
+    if (WIFEXITED(status)) return WEXITSTATUS(status);
+    if (WIFSIGNALED(status)) return WTERMSIG(status);
+    if (WIFSTOPPED(status)) return WSTOPSIG(status);
+    return 0;
+}
+
+int cptrace_status_event(int status) { return (status >> 16) & 0xff; }
 
 pid_t cptrace_spawn(const char *path, char *const argv[], int error_fd) {
     pid_t pid = fork();
@@ -86,4 +121,12 @@ long cptrace_poke(pid_t pid, uint64_t address, uint64_t word) { (void)pid; (void
 long cptrace_getregs(pid_t pid, cptrace_regs *regs) { (void)pid; (void)regs; return unsupported(); }
 long cptrace_setregs(pid_t pid, const cptrace_regs *regs) { (void)pid; (void)regs; return unsupported(); }
 pid_t cptrace_spawn(const char *path, char *const argv[], int error_fd) { (void)path; (void)argv; (void)error_fd; return (pid_t)unsupported(); }
+long cptrace_read(pid_t pid, uint64_t address, void *buffer, unsigned long length) { (void)pid; (void)address; (void)buffer; (void)length; return unsupported(); }
+const void *cptrace_memmem(const void *haystack, unsigned long length, const void *needle, unsigned long needle_length) {
+    (void)haystack; (void)length; (void)needle; (void)needle_length; return NULL;
+}
+pid_t cptrace_wait(pid_t pid, int *status, int nohang) { (void)pid; (void)status; (void)nohang; return (pid_t)unsupported(); }
+int cptrace_status_kind(int status) { (void)status; return 3; }
+int cptrace_status_value(int status) { (void)status; return 0; }
+int cptrace_status_event(int status) { (void)status; return 0; }
 #endif

@@ -1,5 +1,6 @@
 #if os(Linux)
     import CElfutils
+    import CPtrace
     import ImgtraceSupport
 
     /// An ELF file read with libelf from bytes in memory: its load segments, symbols and dynamic
@@ -31,7 +32,23 @@
         /// `R_X86_64_RELATIVE` relocations of `.rela.dyn`: the pointer stored at `offset` (a link-time
         /// address) is `addend` plus the load bias. In a position-independent library every pointer
         /// in its data is one of these.
-        public private(set) var relativePointers: [UInt64: UInt64] = [:]
+        public var relativePointers: [UInt64: UInt64] {
+            if let built = relativeCache { return built }
+            var built: [UInt64: UInt64] = [:]
+            for (offset, count) in relaSections {
+                for index in 0..<count {
+                    let at = offset + index * 24
+                    let info = littleEndianWord(at + 8)
+                    if info & 0xFFFF_FFFF == UInt64(R_X86_64_RELATIVE) { built[littleEndianWord(at)] = littleEndianWord(at + 16) }
+                }
+            }
+            relativeCache = built
+            return built
+        }
+        /// Built on first use: only libraries with Objective-C metadata need it.
+        private var relativeCache: [UInt64: UInt64]?
+        /// File offset and entry count of each `SHT_RELA` section (24-byte `Elf64_Rela` entries).
+        private var relaSections: [(offset: Int, count: Int)] = []
         /// Whether it is a shared object or position-independent executable (loaded with a bias).
         public private(set) var isPositionIndependent = false
 
@@ -109,7 +126,11 @@
                 switch header.sh_type {
                 case UInt32(SHT_DYNSYM): dynamic = symbols(in: elf, data: data, header: header)
                 case UInt32(SHT_SYMTAB): table = symbols(in: elf, data: data, header: header)
-                case UInt32(SHT_RELA): readRelocations(data: data, header: header)
+                case UInt32(SHT_RELA):
+                    // Read straight from the bytes later (`relativePointers`), when and if needed.
+                    if header.sh_entsize == 24, header.sh_offset <= UInt64(bytes.count), header.sh_size <= UInt64(bytes.count) - header.sh_offset {
+                        relaSections.append((Int(header.sh_offset), Int(header.sh_size / 24)))
+                    }
                 default: break
                 }
             }
@@ -135,18 +156,6 @@
             return out
         }
 
-        private func readRelocations(data: UnsafeMutablePointer<Elf_Data>, header: GElf_Shdr) {
-            guard header.sh_entsize > 0 else { return }
-            let count = Int(min(header.sh_size / header.sh_entsize, 1 << 26))
-            for index in 0..<count {
-                var rela = GElf_Rela()
-                guard gelf_getrela(data, Int32(index), &rela) != nil else { continue }
-                if rela.r_info & 0xFFFF_FFFF == UInt64(R_X86_64_RELATIVE) {
-                    relativePointers[rela.r_offset] = UInt64(bitPattern: rela.r_addend)
-                }
-            }
-        }
-
         // MARK: Addresses
 
         /// The first load segment's address: a library's load bias is where its file offset 0 is
@@ -169,20 +178,20 @@
         /// Every link-time address holding this NUL-terminated string (with a NUL before it too,
         /// so `NSImage` never matches the tail of `GSNSImage`).
         public func addresses(ofString text: String) -> [UInt64] {
-            let needle = [UInt8](text.utf8) + [0]
+            let needle = [0] + [UInt8](text.utf8) + [0]
             var out: [UInt64] = []
-            guard !needle.isEmpty else { return out }
+            guard needle.count > 2, let base = bytes.baseAddress else { return out }
             for segment in segments where !segment.executable {
                 let start = Int(segment.offset), end = Int(segment.offset + segment.fileSize)
                 var at = start
-                while at + needle.count <= end {
-                    if bytes[at] == needle[0], at == start || bytes[at - 1] == 0, matches(needle, at: at) {
-                        out.append(segment.address + UInt64(at - start))
-                        at += needle.count
-                    } else {
-                        at += 1
-                    }
+                // memmem finds each candidate at C speed; the leading NUL rules out tails of longer names.
+                while at < end, let found = needle.withUnsafeBytes({ cptrace_memmem(base + at, UInt(end - at), $0.baseAddress, UInt(needle.count)) }) {
+                    let offset = UnsafeRawPointer(found) - base + 1
+                    out.append(segment.address + UInt64(offset - start))
+                    at = offset + needle.count - 1
                 }
+                // A name at the very start of a segment has no NUL before it.
+                if end - start >= needle.count - 1, matches(Array(needle.dropFirst()), at: start) { out.append(segment.address) }
             }
             return out
         }
@@ -200,6 +209,15 @@
             for i in 0..<8 { value |= UInt64(bytes[offset + i]) << (8 * UInt64(i)) }
             return value
         }
+
+        private func littleEndianWord(_ offset: Int) -> UInt64 {
+            var value: UInt64 = 0
+            for i in 0..<8 { value |= UInt64(bytes[offset + i]) << (8 * UInt64(i)) }
+            return value
+        }
+
+        /// Whether the file carries GCC Objective-C metadata (its modules register through `__objc_exec_class`).
+        public var hasObjCMetadata: Bool { symbols.contains { $0.name == "__objc_exec_class" } }
 
         /// The 32-bit word at `address`.
         public func word32(at address: UInt64) -> UInt32? {

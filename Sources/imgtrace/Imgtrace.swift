@@ -11,7 +11,7 @@ struct Imgtrace: ParsableCommand {
             """,
         version: "0.1.0",
         subcommands: [
-            AnalyzeCommand.self, TraceCommand.self, CarCommand.self, CatalogCommand.self, LldbScriptCommand.self,
+            AnalyzeCommand.self, TraceCommand.self, RecordCommand.self, CarCommand.self, CatalogCommand.self, LldbScriptCommand.self,
             BaselineCommand.self, DevicesCommand.self, RulesCommand.self,
         ]
     )

@@ -9,9 +9,11 @@
 extern "C" {
 #endif
 
-/// Registers of a stopped x86-64 thread that the tracer reads and writes.
+/// The general registers of a stopped x86-64 thread, in instruction-encoding order (rax, rcx,
+/// rdx, rbx, rsp, rbp, rsi, rdi, r8 … r15), and rip.
 typedef struct {
-    uint64_t rip, rsp, rdi, rsi, rdx, rcx, r8, r9, rax;
+    uint64_t gpr[16];
+    uint64_t rip;
 } cptrace_regs;
 
 long cptrace_traceme(void);
@@ -35,6 +37,22 @@ extern const unsigned long cptrace_o_exitkill, cptrace_o_traceclone, cptrace_o_t
     cptrace_o_tracevfork, cptrace_o_traceexec, cptrace_o_tracesysgood;
 extern const int cptrace_event_clone, cptrace_event_fork, cptrace_event_vfork, cptrace_event_exec,
     cptrace_event_stop;
+
+/// Reads `length` bytes of the process's memory in one call (process_vm_readv); returns the
+/// number read or -1.
+long cptrace_read(pid_t pid, uint64_t address, void *buffer, unsigned long length);
+
+/// memmem(3), which Swift's Glibc module does not import (a GNU extension).
+const void *cptrace_memmem(const void *haystack, unsigned long length, const void *needle, unsigned long needle_length);
+
+/// waitpid(pid, &status, __WALL | flags): any child, threads included.
+pid_t cptrace_wait(pid_t pid, int *status, int nohang);
+
+/// What a wait status says: 0 exited (value: exit code), 1 killed by a signal (value: signal),
+/// 2 stopped (value: stop signal; event: the PTRACE_EVENT_* in the status' high bits), 3 other.
+int cptrace_status_kind(int status);
+int cptrace_status_value(int status);
+int cptrace_status_event(int status);
 
 /// fork() then, in the child, PTRACE_TRACEME and execv(path, argv); returns the child's pid or
 /// -1. A child that cannot exec exits with status 127 after writing errno to `error_fd`.

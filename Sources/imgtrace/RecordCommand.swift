@@ -1,0 +1,103 @@
+import ArgumentParser
+import Foundation
+import ImgtraceSupport
+import LaunchTrace
+
+#if os(Linux)
+    import NativeTrace
+#endif
+
+/// `imgtrace record -- PROGRAM`: the native tracer (Linux, x86-64).
+struct RecordCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "record",
+        abstract: "Capture a launch yourself: break on the image APIs of a Linux program with ptrace (no debugger).",
+        discussion: """
+            Writes one line per hit in the shape `imgtrace trace` and `analyze` read. The program's own
+            standard output and error pass through untouched, so the log goes to --output, never to them.
+            A PROGRAM that is a `.app` folder runs its executable (GNUstep `Name.app/Name`, or
+            `Contents/MacOS/Name`). Linux on x86-64 only.
+            """
+    )
+
+    @Option(
+        name: .customLong("objc"),
+        help: ArgumentHelp(
+            "An Objective-C method whose third argument is an NSString name (repeatable); default: every image API `lldb-script` knows.", valueName: "+[Class selector]"))
+    var objcMethods: [String] = []
+
+    @Option(name: .customLong("symbol"), help: ArgumentHelp("A C function whose argument ARG (1-based, default 3) is a C string name (repeatable).", valueName: "name[:arg]"))
+    var symbols: [String] = []
+
+    @Option(
+        name: .customLong("launch-end"),
+        help: ArgumentHelp("A function or -[Class selector]: the launch ends when it first returns (default: -[NSApplication finishLaunching]).", valueName: "symbol"))
+    var launchEnd: String?
+
+    @Flag(name: .customLong("no-launch-end"), help: "Mark no launch end: every hit is launch.")
+    var noLaunchEnd = false
+
+    @Option(help: ArgumentHelp("Stop after this many seconds (a GUI program does not exit by itself); the program is then terminated.", valueName: "seconds"))
+    var duration: Double?
+
+    @Option(help: "The log file to write (required: the program's own output keeps standard output).")
+    var output: String?
+
+    @Argument(parsing: .captureForPassthrough, help: ArgumentHelp("The program and its arguments, after `--`.", valueName: "program"))
+    var program: [String] = []
+
+    static let defaultLaunchEnd = "-[NSApplication finishLaunching]"
+
+    func validate() throws {
+        var rest = program
+        if rest.first == "--" { rest.removeFirst() }
+        guard !rest.isEmpty else { throw ValidationError("give the program to run after `--`") }
+        guard let output, output != "-" else {
+            throw ValidationError("--output FILE is required: the program's own output keeps standard output, and the log must not mix with it")
+        }
+        if launchEnd != nil && noLaunchEnd { throw ValidationError("--launch-end and --no-launch-end exclude each other") }
+        if let duration, !(duration > 0 && duration.isFinite) { throw ValidationError("--duration takes a number of seconds > 0") }
+        for method in objcMethods where !method.hasPrefix("+[") && !method.hasPrefix("-[") {
+            throw ValidationError("--objc takes a method as +[Class selector] or -[Class selector], not `\(method)`")
+        }
+        for symbol in symbols { _ = try Self.parseSymbol(symbol) }
+    }
+
+    static func parseSymbol(_ text: String) throws -> (name: String, argument: Int) {
+        guard let colon = text.lastIndex(of: ":"), !text.hasSuffix(":") || text.hasPrefix("+[") else { return (text, 3) }
+        guard let argument = Int(text[text.index(after: colon)...]), (1...6).contains(argument) else {
+            throw ValidationError("--symbol NAME:ARG takes an argument number 1–6, not `\(text)`")
+        }
+        return (String(text[..<colon]), argument)
+    }
+
+    /// The executable of a `.app` folder, else the path itself.
+    static func executable(_ path: String) -> String {
+        guard path.hasSuffix(".app") || path.hasSuffix(".app/") else { return path }
+        let folder = path.hasSuffix("/") ? String(path.dropLast()) : path
+        let name = PathText.lastComponent(folder).replacingOccurrences(of: ".app", with: "")
+        for candidate in [folder + "/" + name, folder + "/Contents/MacOS/" + name] where FileManager.default.isExecutableFile(atPath: candidate) {
+            return candidate
+        }
+        return folder + "/" + name
+    }
+
+    func run() throws {
+        #if os(Linux)
+            var arguments = program
+            if arguments.first == "--" { arguments.removeFirst() }
+            arguments[0] = Self.executable(arguments[0])
+            let methods = objcMethods.isEmpty ? CaptureAPI.allCases.map(\.symbol) : objcMethods
+            let request = RecordRequest(
+                program: arguments, objcMethods: methods, symbols: try symbols.map(Self.parseSymbol),
+                launchEnd: noLaunchEnd ? nil : (launchEnd ?? Self.defaultLaunchEnd), duration: duration)
+            // The log appears only when the recording ran: a program that cannot start leaves none.
+            try ReportFile.write(to: output) { sink in
+                let recorder = Recorder(request) { line in sink.write(line + "\n") }
+                do { _ = try recorder.run() } catch let error as RecordError { throw failInput(error) }
+            }
+        #else
+            throw failInput(InputError(path: "record", reason: "the native tracer runs on Linux (x86-64) only; on macOS use `imgtrace lldb-script`"))
+        #endif
+    }
+}

@@ -1,0 +1,138 @@
+#if os(Linux)
+    import Foundation
+    import TestSupport
+    import XCTest
+
+    /// `imgtrace record` on real programs: one the test compiles (threads, nil, empty, hostile
+    /// names, a launch end), and Debian's Gridlock against the corpus's lldb capture of it.
+    final class RecordCommandTests: XCTestCase {
+        private var work: URL!
+
+        override func setUpWithError() throws {
+            work = FileManager.default.temporaryDirectory.appendingPathComponent("imgtrace-record-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        }
+
+        override func tearDownWithError() throws {
+            if let work { try? FileManager.default.removeItem(at: work) }
+        }
+
+        /// Two threads call `image_named` at once; the program writes its own record of each call.
+        private let program = #"""
+            #include <pthread.h>
+            #include <stdio.h>
+            static FILE *record;
+            static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+            __attribute__((noinline)) const char *image_named(void *cls, void *sel, const char *name) { __asm__ volatile(""); return name; }
+            __attribute__((noinline)) void launch_done(void) { __asm__ volatile(""); }
+            static void load(const char *name) {
+                pthread_mutex_lock(&lock);
+                fprintf(record, "%s\n", name ? name : "(nil)");
+                pthread_mutex_unlock(&lock);
+                image_named(0, 0, name);
+            }
+            static void *worker(void *arg) { for (int i = 0; i < 200; i++) load("worker_icon"); return 0; }
+            int main(int argc, char **argv) {
+                record = fopen(argv[1], "w");
+                pthread_t t;
+                pthread_create(&t, 0, worker, 0);
+                for (int i = 0; i < 200; i++) load("main_icon");
+                load("AppIcon"); load(0); load("");
+                pthread_join(t, 0);
+                launch_done();
+                load("after_launch");
+                fclose(record);
+                puts("the program's own output");
+                return 0;
+            }
+            """#
+
+        private func compile() throws -> URL {
+            let source = work.appendingPathComponent("loader.c"), binary = work.appendingPathComponent("loader")
+            try program.write(to: source, atomically: true, encoding: .utf8)
+            let cc = Process()
+            cc.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            cc.arguments = ["cc", "-O1", "-pthread", "-o", binary.path, source.path]
+            do { try cc.run() } catch { throw XCTSkip("no C compiler: \(error)") }
+            cc.waitUntilExit()
+            guard cc.terminationStatus == 0 else { throw XCTSkip("cc failed") }
+            return binary
+        }
+
+        func testEveryCallOnEveryThreadIsRecordedAndReadBack() throws {
+            let binary = try compile()
+            let log = work.appendingPathComponent("record.log"), truth = work.appendingPathComponent("truth.txt")
+            let run = try BinaryRunner.run(["record", "--symbol", "image_named", "--launch-end", "launch_done", "--output", log.path, "--", binary.path, truth.path])
+            if run.stderr.contains("ptrace refused") { throw XCTSkip("ptrace is not allowed here: \(run.stderr)") }
+            XCTAssertEqual(run.status, 0, run.stderr)
+            XCTAssertEqual(run.stdoutText, "the program's own output\n", "the program's output passes through, the log does not mix in")
+            let trace = try BinaryRunner.run(["trace", log.path, "--format", "json"])
+            XCTAssertEqual(trace.status, 0, trace.stderr)
+            let json = try XCTUnwrap(JSONSerialization.jsonObject(with: trace.stdout) as? [String: Any])
+            let events = try XCTUnwrap(json["events"] as? [[String: Any]])
+            let expected = try String(contentsOf: truth, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+            // Same multiset of calls (two threads interleave differently in the two records).
+            func key(_ event: [String: Any]) -> String {
+                switch event["status"] as? String {
+                case "nil": return "(nil)"
+                case "empty": return ""
+                default: return event["name"] as? String ?? "?"
+                }
+            }
+            XCTAssertEqual(events.map(key).sorted(), expected.map(String.init).sorted())
+            XCTAssertEqual(events.filter { $0["name"] as? String == "worker_icon" }.count, 200, "every hit on the second thread")
+            XCTAssertEqual(events.last?["name"] as? String, "after_launch")
+            XCTAssertEqual(events.last?["phase"] as? String, "afterLaunch")
+            XCTAssertEqual(events.filter { $0["phase"] as? String == "afterLaunch" }.count, 1)
+        }
+
+        func testErrorsAreOneLineAndLeaveNoLog() throws {
+            let log = work.appendingPathComponent("none.log")
+            var run = try BinaryRunner.run(["record", "--symbol", "image_named", "--output", log.path, "--", "/nonexistent/program"])
+            XCTAssertEqual(run.status, 2)
+            XCTAssertTrue(run.stderr.hasPrefix("imgtrace: error: /nonexistent/program"), run.stderr)
+            XCTAssertEqual(run.stderr.split(separator: "\n").count, 1)
+            XCTAssertFalse(FileManager.default.fileExists(atPath: log.path))
+            run = try BinaryRunner.run(["record", "--symbol", "image_named", "--output", log.path, "--", "/etc/passwd"])
+            XCTAssertEqual(run.status, 2)
+            XCTAssertTrue(run.stderr.contains("not an ELF"), run.stderr)
+            let binary = try compile()
+            run = try BinaryRunner.run([
+                "record", "--symbol", "no_such_function", "--objc", "+[NoSuchClass imageNamed:]", "--output", log.path, "--", binary.path, work.appendingPathComponent("t").path,
+            ])
+            if run.stderr.contains("ptrace refused") { throw XCTSkip("ptrace is not allowed here") }
+            XCTAssertEqual(run.status, 2)
+            XCTAssertTrue(run.stderr.contains("no_such_function") && run.stderr.contains("libc.so.6"), "says what it looked for and where: \(run.stderr)")
+            XCTAssertFalse(FileManager.default.fileExists(atPath: log.path))
+            run = try BinaryRunner.run(["record", "--symbol", "image_named", "--", binary.path])
+            XCTAssertEqual(run.status, 64, "the log needs --output")
+        }
+
+        /// Debian's Gridlock under Xvfb: the same names, in the same order, as the corpus's lldb capture.
+        func testGridlockRecordsWhatLldbCaptured() throws {
+            let app = "/usr/lib/GNUstep/Applications/Gridlock.app"
+            guard FileManager.default.fileExists(atPath: app), FileManager.default.isExecutableFile(atPath: "/usr/bin/xvfb-run") else {
+                throw XCTSkip("needs gridlock.app and xvfb (apt-get install gridlock.app xvfb)")
+            }
+            guard let corpus = Corpus.root else { throw XCTSkip(Corpus.missingMessage) }
+            let log = work.appendingPathComponent("gridlock.log")
+            let xvfb = Process()
+            xvfb.executableURL = URL(fileURLWithPath: "/usr/bin/xvfb-run")
+            xvfb.arguments = ["-a", BinaryRunner.executable.path, "record", "--no-launch-end", "--duration", "20", "--output", log.path, "--", app]
+            xvfb.standardOutput = FileHandle.nullDevice
+            xvfb.standardError = FileHandle.nullDevice
+            try xvfb.run()
+            xvfb.waitUntilExit()
+            guard FileManager.default.fileExists(atPath: log.path) else { throw XCTSkip("the recording did not run (ptrace or X not available)") }
+            let recorded = try BinaryRunner.run(["trace", log.path, "--format", "json"])
+            let captured = try BinaryRunner.run(["trace", corpus.appendingPathComponent("e2e/gridlock/b-gridlock-lldb-nsprint.txt").path, "--format", "json"])
+            func names(_ result: BinaryRunner.Result) throws -> [String] {
+                let json = try XCTUnwrap(JSONSerialization.jsonObject(with: result.stdout) as? [String: Any])
+                return (json["events"] as? [[String: Any]] ?? []).map { $0["name"] as? String ?? "(nil)" }
+            }
+            let lldb = try names(captured), ours = try names(recorded)
+            XCTAssertGreaterThan(ours.count, 150, "a 20 s launch loads most of what the 30 s capture did")
+            XCTAssertEqual(Array(ours.prefix(lldb.count)), Array(lldb.prefix(ours.count)), "the same names in the same order")
+        }
+    }
+#endif
