@@ -7,6 +7,9 @@
 #
 # Env: FUZZ_RUNS=N also stops a target after N executions (whichever of the two comes first);
 #      FUZZ_KEEP=1 keeps the grown corpus in .fuzz/TARGET/corpus between runs;
+#      FUZZ_FORK=1 runs libFuzzer's fork mode: inputs run in short-lived child processes, so a
+#      library that leaks a little per input (Foundation's plist parser on malformed XML) cannot
+#      add up to the process limit over millions of runs; crashes, timeouts and OOMs still count;
 #      FUZZ_TIMEOUT (seconds, default 1) and FUZZ_RSS_MB (default 512) are what count as a finding.
 # Time per input is held the same way: libFuzzer's timeout is wall-clock time, which a busy
 # machine stretches, so afterwards every input of the grown corpus is run again, alone, by the
@@ -71,6 +74,7 @@ run_one() {
   [ -d "$work/shared" ] && dirs+=("$work/shared")
   [ -d "Fuzz/Regressions/$target" ] && dirs+=("Fuzz/Regressions/$target")
   local limit=(-max_total_time="$seconds")
+  [ "${FUZZ_FORK:-0}" = 1 ] && limit+=(-fork=1 -ignore_crashes=0 -ignore_timeouts=0 -ignore_ooms=0)
   [ -n "${FUZZ_RUNS:-}" ] && limit+=(-runs="$FUZZ_RUNS")
   local log="$work/fuzz.log" status=0
   IMGTRACE_FUZZ_TARGET=$target SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=0:allocator_may_return_null=1:quarantine_size_mb=16:malloc_context_size=4 \
@@ -79,6 +83,8 @@ run_one() {
     -artifact_prefix="$work/findings/" -print_final_stats=1 -reload=0 >"$log" 2>&1 || status=$?
   local runs time cov ft rss found
   runs=$(awk '/stat::number_of_executed_units/ {print $2}' "$log" | tail -1)
+  # Fork mode prints no final stats: its progress lines carry the executions (`#N`).
+  [ -z "$runs" ] && runs=$(grep -o '^#[0-9]*' "$log" | tail -1 | tr -d '#')
   time=$(awk '/stat::average_exec_per_sec/ {print $2}' "$log" | tail -1)
   rss=$(awk '/stat::peak_rss_mb/ {print $2}' "$log" | tail -1)
   cov=$(grep -o 'cov: [0-9]*' "$log" | tail -1 | cut -d' ' -f2)
