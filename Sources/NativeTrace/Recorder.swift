@@ -71,7 +71,7 @@
         /// Where each target was looked for, for the error when it is found nowhere.
         private var searched: [String] = []
         private let clock = DateFormatter()
-    
+
         public init(_ request: RecordRequest, output: @escaping (String) -> Void) {
             self.request = request
             self.output = output
@@ -177,7 +177,7 @@
         }
 
         private func stopped(_ tid: pid_t, signal: Int32, event: Int32) throws {
-                if event != 0 {
+            if event != 0 {
                 var message: UInt = 0
                 _ = cptrace_geteventmsg(tid, &message)
                 if event == cptrace_event_fork { forkedChildren.insert(pid_t(message)) }
