@@ -108,6 +108,58 @@
             XCTAssertEqual(run.status, 64, "the log needs --output")
         }
 
+        /// A forked child runs the traced function without dying of a stray breakpoint byte, and a
+        /// library loaded later with `dlopen` is searched when the dynamic linker announces it.
+        func testForkedChildrenAndDlopenedLibraries() throws {
+            let library = work.appendingPathComponent("libplugin.so"), main = work.appendingPathComponent("host")
+            let pluginSource = work.appendingPathComponent("plugin.c"), hostSource = work.appendingPathComponent("host.c")
+            try #"""
+            __attribute__((noinline)) const char *plugin_image_named(void *a, void *b, const char *name) { __asm__ volatile(""); return name; }
+            """#.write(to: pluginSource, atomically: true, encoding: .utf8)
+            try #"""
+            #include <dlfcn.h>
+            #include <stdio.h>
+            #include <sys/wait.h>
+            #include <unistd.h>
+            __attribute__((noinline)) const char *image_named(void *a, void *b, const char *name) { __asm__ volatile(""); return name; }
+            int main(int argc, char **argv) {
+                image_named(0, 0, "before_fork");
+                pid_t child = fork();
+                if (child == 0) { image_named(0, 0, "in_child"); _exit(7); }
+                int status = 0;
+                waitpid(child, &status, 0);
+                printf("child %s %d\n", WIFEXITED(status) ? "exited" : "killed", WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
+                void *plugin = dlopen(argv[1], RTLD_NOW);
+                if (!plugin) { printf("dlopen failed\n"); return 1; }
+                const char *(*load)(void *, void *, const char *) = dlsym(plugin, "plugin_image_named");
+                load(0, 0, "from_plugin");
+                image_named(0, 0, "after_plugin");
+                return 0;
+            }
+            """#.write(to: hostSource, atomically: true, encoding: .utf8)
+            for (arguments, what) in [
+                (["-O1", "-shared", "-fPIC", "-o", library.path, pluginSource.path], "plugin"), (["-O1", "-o", main.path, hostSource.path, "-ldl"], "host"),
+            ] {
+                let cc = Process()
+                cc.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+                cc.arguments = ["cc"] + arguments
+                do { try cc.run() } catch { throw XCTSkip("no C compiler: \(error)") }
+                cc.waitUntilExit()
+                guard cc.terminationStatus == 0 else { throw XCTSkip("cc failed on the \(what)") }
+            }
+            let log = work.appendingPathComponent("fork.log")
+            let run = try BinaryRunner.run([
+                "record", "--symbol", "image_named", "--symbol", "plugin_image_named", "--no-launch-end", "--output", log.path, "--", main.path, library.path,
+            ])
+            if run.stderr.contains("ptrace refused") { throw XCTSkip("ptrace is not allowed here") }
+            XCTAssertEqual(run.status, 0, run.stderr)
+            XCTAssertEqual(run.stdoutText, "child exited 7\n", "the child ran its own course, not killed by a breakpoint byte")
+            let text = try String(contentsOf: log, encoding: .utf8)
+            let names = text.split(separator: "\n").compactMap { line in line.split(separator: "\"").dropFirst().first.map(String.init) }
+            XCTAssertEqual(names, ["before_fork", "from_plugin", "after_plugin"], text)
+            XCTAssertTrue(text.contains("] plugin_image_named: \"from_plugin\""), text)
+        }
+
         /// Debian's Gridlock under Xvfb: the same names, in the same order, as the corpus's lldb capture.
         func testGridlockRecordsWhatLldbCaptured() throws {
             let app = "/usr/lib/GNUstep/Applications/Gridlock.app"
