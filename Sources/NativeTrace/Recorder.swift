@@ -16,6 +16,9 @@
         public var launchEnd: String?
         /// Stop after this many seconds.
         public var duration: Double?
+        /// Attach to this running process instead of launching `program`; it is detached at the
+        /// end with every breakpoint byte restored, and keeps running.
+        public var pid: Int32?
 
         public init(
             program: [String], objcMethods: [String], symbols: [(name: String, argument: Int)], launchEnd: String? = nil,
@@ -68,6 +71,10 @@
         private var vforkedChildren = Set<pid_t>()
         private var unknownClasses = Set<String>()
         private var foundAny = false
+        /// Attached to a running process (`pid`): at the end it is detached, not killed.
+        private var attached = false
+        /// Every thread being traced (kept for stopping them all before detaching).
+        private var threads = Set<pid_t>()
         /// Where each target was looked for, for the error when it is found nowhere.
         private var searched: [String] = []
         private let clock = DateFormatter()
@@ -81,6 +88,7 @@
 
         /// Runs the program to its end (or `duration`, or SIGINT/SIGTERM); returns its exit status.
         public func run() throws -> Int32 {
+            if let target = request.pid { return try attach(target) }
             guard let path = request.program.first else { throw RecordError(description: "no program to run") }
             try check(path)
             installSignalHandlers()
@@ -98,6 +106,77 @@
             let code = try loop()
             pid = 0
             return code
+        }
+
+        // MARK: Attaching
+
+        /// Seizes every thread of a running process, breaks in the libraries it has loaded, and
+        /// records until the process ends or recording stops; then detaches, leaving it running.
+        private func attach(_ target: Int32) throws -> Int32 {
+            installSignalHandlers()
+            guard kill(target, 0) == 0 else { throw RecordError(description: "process \(target): \(errnoText())") }
+            attached = true
+            pid = target
+            let options = cptrace_o_traceclone | cptrace_o_tracefork | cptrace_o_tracevfork | cptrace_o_traceexec
+            for tid in taskIDs(target) {
+                guard cptrace_seize(tid, options) == 0 else {
+                    let reason = errno == EPERM ? "ptrace refused (\(ptraceHint()); or it is already traced)" : errnoText()
+                    detachAll()
+                    throw RecordError(description: "process \(target): \(reason)")
+                }
+                threads.insert(tid)
+            }
+            stopAll()
+            resolveLibraries()
+            guard foundAny else {
+                detachAll()
+                throw RecordError(description: "no image API found in process \(target) (looked for \(targetsText) in \(searched.joined(separator: ", ")))")
+            }
+            if let duration = request.duration { arm(duration) }
+            for tid in threads { _ = cptrace_cont(tid, 0) }
+            let code = try loop()
+            pid = 0
+            return code
+        }
+
+        private func taskIDs(_ process: Int32) -> [pid_t] {
+            ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(process)/task")) ?? []).compactMap { pid_t($0) }.sorted()
+        }
+
+        /// Interrupts every traced thread and waits until each has stopped. A thread that stops at
+        /// a breakpoint instead is put back before it, so its call runs once the bytes are restored.
+        private func stopAll() {
+            for tid in threads { _ = cptrace_interrupt(tid) }
+            var pending = threads
+            while !pending.isEmpty {
+                var status: Int32 = 0
+                let tid = cptrace_wait(-1, &status, 0)
+                if tid < 0 {
+                    if errno == EINTR { continue }
+                    break
+                }
+                if cptrace_status_kind(status) != 2 {
+                    threads.remove(tid)
+                    pending.remove(tid)
+                    continue
+                }
+                if cptrace_status_value(status) == SIGTRAP, cptrace_status_event(status) == 0, var regs = Registers(tid),
+                    breakpoints[regs.rip &- 1] != nil
+                {
+                    regs.rip -= 1
+                    regs.store(tid)
+                }
+                if !threads.contains(tid) { threads.insert(tid) }  // a thread cloned meanwhile
+                pending.remove(tid)
+            }
+        }
+
+        /// Restores every breakpoint byte and lets every thread go: the process runs on as before.
+        private func detachAll() {
+            stopAll()
+            for address in Array(breakpoints.keys) { remove(address) }
+            for tid in threads { _ = cptrace_detach(tid, 0) }
+            threads.removeAll()
         }
 
         // MARK: Start
@@ -155,8 +234,12 @@
             var exitCode: Int32 = 0
             while true {
                 if stopRequested != 0 {
-                    kill(pid, SIGKILL)
                     stopRequested = 0
+                    if attached {
+                        detachAll()
+                        return 0
+                    }
+                    kill(pid, SIGKILL)
                 }
                 var status: Int32 = 0
                 let tid = cptrace_wait(-1, &status, 0)
@@ -167,6 +250,7 @@
                 switch cptrace_status_kind(status) {
                 case 0, 1:
                     threadNames[tid] = nil
+                    threads.remove(tid)
                     if tid == pid { exitCode = cptrace_status_kind(status) == 0 ? cptrace_status_value(status) : 128 + cptrace_status_value(status) }
                 case 2:
                     try stopped(tid, signal: cptrace_status_value(status), event: cptrace_status_event(status))
@@ -180,6 +264,7 @@
             if event != 0 {
                 var message: UInt = 0
                 _ = cptrace_geteventmsg(tid, &message)
+                if event == cptrace_event_clone { threads.insert(pid_t(message)) }
                 if event == cptrace_event_fork { forkedChildren.insert(pid_t(message)) }
                 if event == cptrace_event_vfork { vforkedChildren.insert(pid_t(message)) }
                 if event == cptrace_event_exec, tid == pid {

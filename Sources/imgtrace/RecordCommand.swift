@@ -40,8 +40,13 @@ struct RecordCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Stop after this many seconds (a GUI program does not exit by itself); the program is then terminated.", valueName: "seconds"))
     var duration: Double?
 
-    @Option(help: "The log file to write (required: the program's own output keeps standard output).")
+    @Option(help: "The log file to write (required when launching: the program's own output keeps standard output; with --pid, default standard output).")
     var output: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "Attach to this running process instead of launching one; at the end it is detached with every breakpoint byte restored, and keeps running.", valueName: "pid"))
+    var pid: Int32?
 
     @Argument(parsing: .captureForPassthrough, help: ArgumentHelp("The program and its arguments, after `--`.", valueName: "program"))
     var program: [String] = []
@@ -51,9 +56,14 @@ struct RecordCommand: ParsableCommand {
     func validate() throws {
         var rest = program
         if rest.first == "--" { rest.removeFirst() }
-        guard !rest.isEmpty else { throw ValidationError("give the program to run after `--`") }
-        guard let output, output != "-" else {
-            throw ValidationError("--output FILE is required: the program's own output keeps standard output, and the log must not mix with it")
+        if let pid {
+            guard rest.isEmpty else { throw ValidationError("give either --pid or a program to run, not both") }
+            guard pid > 0 else { throw ValidationError("--pid takes a process id > 0") }
+        } else {
+            guard !rest.isEmpty else { throw ValidationError("give the program to run after `--`, or --pid") }
+            guard let output, output != "-" else {
+                throw ValidationError("--output FILE is required: the program's own output keeps standard output, and the log must not mix with it")
+            }
         }
         if launchEnd != nil && noLaunchEnd { throw ValidationError("--launch-end and --no-launch-end exclude each other") }
         if let duration, !(duration > 0 && duration.isFinite) { throw ValidationError("--duration takes a number of seconds > 0") }
@@ -86,11 +96,12 @@ struct RecordCommand: ParsableCommand {
         #if os(Linux)
             var arguments = program
             if arguments.first == "--" { arguments.removeFirst() }
-            arguments[0] = Self.executable(arguments[0])
+            if !arguments.isEmpty { arguments[0] = Self.executable(arguments[0]) }
             let methods = objcMethods.isEmpty ? CaptureAPI.allCases.map(\.symbol) : objcMethods
-            let request = RecordRequest(
+            var request = RecordRequest(
                 program: arguments, objcMethods: methods, symbols: try symbols.map(Self.parseSymbol),
                 launchEnd: noLaunchEnd ? nil : (launchEnd ?? Self.defaultLaunchEnd), duration: duration)
+            request.pid = pid
             // The log appears only when the recording ran: a program that cannot start leaves none.
             try ReportFile.write(to: output) { sink in
                 let recorder = Recorder(request) { line in sink.write(line + "\n") }

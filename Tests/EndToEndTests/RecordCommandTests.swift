@@ -160,6 +160,54 @@
             XCTAssertTrue(text.contains("] plugin_image_named: \"from_plugin\""), text)
         }
 
+        /// Attached to a running program for a second: hits on both threads are recorded, then the
+        /// program is detached with its bytes restored and runs to its own end.
+        func testAttachingRecordsThenLeavesTheProgramRunningHealthy() throws {
+            let source = work.appendingPathComponent("tick.c"), binary = work.appendingPathComponent("tick")
+            try #"""
+            #include <pthread.h>
+            #include <stdio.h>
+            #include <unistd.h>
+            __attribute__((noinline)) const char *image_named(void *a, void *b, const char *name) { __asm__ volatile(""); return name; }
+            static void *worker(void *x) { for (int i = 0; i < 250; i++) { image_named(0, 0, "worker_tick"); usleep(10000); } return 0; }
+            int main(void) {
+                pthread_t t;
+                pthread_create(&t, 0, worker, 0);
+                for (int i = 0; i < 250; i++) { image_named(0, 0, "tick"); usleep(10000); }
+                pthread_join(t, 0);
+                puts("finished");
+                return 5;
+            }
+            """#.write(to: source, atomically: true, encoding: .utf8)
+            let cc = Process()
+            cc.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            cc.arguments = ["cc", "-O1", "-pthread", "-o", binary.path, source.path]
+            do { try cc.run() } catch { throw XCTSkip("no C compiler: \(error)") }
+            cc.waitUntilExit()
+            guard cc.terminationStatus == 0 else { throw XCTSkip("cc failed") }
+            let program = Process(), output = Pipe()
+            program.executableURL = binary
+            program.standardOutput = output
+            try program.run()
+            usleep(300_000)
+            let log = work.appendingPathComponent("attach.log")
+            let run = try BinaryRunner.run([
+                "record", "--pid", "\(program.processIdentifier)", "--symbol", "image_named", "--no-launch-end", "--duration", "1", "--output", log.path,
+            ])
+            if run.stderr.contains("ptrace refused") {
+                program.terminate()
+                throw XCTSkip("ptrace attach is not allowed here: \(run.stderr)")
+            }
+            XCTAssertEqual(run.status, 0, run.stderr)
+            program.waitUntilExit()
+            XCTAssertEqual(program.terminationReason, .exit, "the program was not killed by a leftover breakpoint byte")
+            XCTAssertEqual(program.terminationStatus, 5)
+            XCTAssertEqual(String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self), "finished\n")
+            let text = try String(contentsOf: log, encoding: .utf8)
+            XCTAssertGreaterThan(text.components(separatedBy: "\"worker_tick\"").count - 1, 20, text)
+            XCTAssertGreaterThan(text.components(separatedBy: "\"tick\"").count - 1, 20, text)
+        }
+
         /// Debian's Gridlock under Xvfb: the same names, in the same order, as the corpus's lldb capture.
         func testGridlockRecordsWhatLldbCaptured() throws {
             let app = "/usr/lib/GNUstep/Applications/Gridlock.app"
