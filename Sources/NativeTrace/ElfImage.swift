@@ -49,6 +49,8 @@
         private var relativeCache: [UInt64: UInt64]?
         /// File offset and entry count of each `SHT_RELA` section (24-byte `Elf64_Rela` entries).
         private var relaSections: [(offset: Int, count: Int)] = []
+        /// Where `.eh_frame_hdr` is (the `PT_GNU_EH_FRAME` segment): its address and file offset.
+        private var frameIndex: (address: UInt64, offset: Int, size: Int)?
         /// Whether it is a shared object or position-independent executable (loaded with a bias).
         public private(set) var isPositionIndependent = false
 
@@ -103,6 +105,11 @@
             for index in 0..<min(count, 4096) {
                 var header = GElf_Phdr()
                 guard gelf_getphdr(elf, Int32(index), &header) != nil else { continue }
+                if header.p_type == UInt32(PT_GNU_EH_FRAME), header.p_offset <= UInt64(bytes.count),
+                    header.p_filesz <= UInt64(bytes.count) - header.p_offset
+                {
+                    frameIndex = (header.p_vaddr, Int(header.p_offset), Int(header.p_filesz))
+                }
                 guard header.p_type == UInt32(PT_LOAD) else { continue }
                 guard header.p_offset <= UInt64(bytes.count), header.p_filesz <= UInt64(bytes.count) - header.p_offset else {
                     throw FormatError(offset: Int(clamping: header.p_offset), reason: "a load segment runs past the end of the file")
@@ -213,6 +220,34 @@
         private func littleEndianWord(_ offset: Int) -> UInt64 {
             var value: UInt64 = 0
             for i in 0..<8 { value |= UInt64(bytes[offset + i]) << (8 * UInt64(i)) }
+            return value
+        }
+
+        /// The start of every function the call-frame information covers (static functions too),
+        /// sorted: the binary-search table of `.eh_frame_hdr`. Empty when the table is absent or
+        /// encoded other than the usual way (`datarel|sdata4` entries, as GCC and Clang write them).
+        public var functionStarts: [UInt64] {
+            guard let index = frameIndex, index.size >= 12 else { return [] }
+            let o = index.offset
+            let version = bytes[o], pointerEncoding = bytes[o + 1], countEncoding = bytes[o + 2], tableEncoding = bytes[o + 3]
+            // eh_frame_ptr: a 4-byte value (sdata4/udata4, any base); fde_count: udata4; table: datarel sdata4.
+            guard version == 1, pointerEncoding & 0x0F == 0x0B || pointerEncoding & 0x0F == 0x03, countEncoding == 0x03, tableEncoding == 0x3B else {
+                return []
+            }
+            let count = Int(littleEndianWord32(o + 8))
+            guard count <= (index.size - 12) / 8 else { return [] }
+            var starts: [UInt64] = []
+            starts.reserveCapacity(count)
+            for entry in 0..<count {
+                let relative = Int32(bitPattern: littleEndianWord32(o + 12 + entry * 8))
+                starts.append(UInt64(bitPattern: Int64(bitPattern: index.address) &+ Int64(relative)))
+            }
+            return starts.sorted()
+        }
+
+        private func littleEndianWord32(_ offset: Int) -> UInt32 {
+            var value: UInt32 = 0
+            for i in 0..<4 { value |= UInt32(bytes[offset + i]) << (8 * UInt32(i)) }
             return value
         }
 

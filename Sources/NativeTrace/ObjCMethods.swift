@@ -40,6 +40,42 @@
             return nil
         }
 
+        /// Every method the metadata lists, for naming addresses inside static methods (frames).
+        public static func all(in image: ElfImage) -> [Method] {
+            guard image.hasObjCMetadata else { return [] }
+            var out: [Method] = []
+            var seen = Set<UInt64>()
+            for (field, target) in image.relativePointers where field >= 16 {
+                let structure = field - 16
+                guard seen.insert(structure).inserted, let info = image.word(at: structure + 32), info & 0x3 == 1 || info & 0x3 == 2,
+                    let className = image.string(at: target, limit: 256), !className.isEmpty,
+                    className.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F })
+                else { continue }
+                let sign = info & 0x3 == 2 ? "+" : "-"
+                forEachMethod(listAt: image.word(at: structure + 56), in: image) { selector, implementation in
+                    guard selector.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }),
+                        image.segments.contains(where: { $0.executable && implementation >= $0.address && implementation - $0.address < $0.memorySize })
+                    else { return }
+                    out.append(Method(name: "\(sign)[\(className) \(selector)]", implementation: implementation))
+                }
+            }
+            return out
+        }
+
+        private static func forEachMethod(listAt first: UInt64?, in image: ElfImage, _ body: (String, UInt64) -> Void) {
+            var list = first
+            var visited = Set<UInt64>()
+            while let at = list, at != 0, visited.count < maxLists, visited.insert(at).inserted {
+                guard let count = image.word32(at: at + 8), count < UInt32(maxEntries) else { return }
+                for index in 0..<Int(count) {
+                    let entry = at + 16 + UInt64(index) * 24
+                    guard let namePointer = image.word(at: entry), let name = image.string(at: namePointer, limit: 1024) else { return }
+                    if let implementation = image.word(at: entry + 16), implementation != 0 { body(name, implementation) }
+                }
+                list = image.word(at: at)
+            }
+        }
+
         /// Splits `+[Class selector]` / `-[Class selector]` into its parts.
         public static func parse(_ text: String) -> (className: String, selector: String, classMethod: Bool)? {
             guard text.count > 5, let sign = text.first, sign == "+" || sign == "-", text.dropFirst().hasPrefix("["), text.hasSuffix("]") else {

@@ -16,6 +16,8 @@
         public var launchEnd: String?
         /// Stop after this many seconds.
         public var duration: Double?
+        /// Frames of each hit's stack to write after it (0: none).
+        public var backtrace = 0
         /// Attach to this running process instead of launching `program`; it is detached at the
         /// end with every breakpoint byte restored, and keeps running.
         public var pid: Int32?
@@ -73,6 +75,8 @@
         private var foundAny = false
         /// Attached to a running process (`pid`): at the end it is detached, not killed.
         private var attached = false
+        /// Unwinds hits for `--backtrace`.
+        private var unwinder: Unwinder?
         /// Every thread being traced (kept for stopping them all before detaching).
         private var threads = Set<pid_t>()
         /// Where each target was looked for, for the error when it is found nowhere.
@@ -384,6 +388,11 @@
             case .unreadable: bytes = nil
             }
             output(HitLine.format(timestamp: clock.string(from: Date()), thread: threadName(tid), api: api, name: bytes))
+            if let unwinder {
+                for (index, frame) in unwinder.frames(of: tid, limit: request.backtrace).enumerated() {
+                    output(HitLine.frame(index: index, address: frame.pc, module: frame.module, function: frame.function))
+                }
+            }
         }
 
         private func threadName(_ tid: pid_t) -> String {
@@ -410,6 +419,12 @@
                 else { continue }
                 searched.append(PathText.lastComponent(path))
                 let bias = image.isPositionIndependent ? base &- (image.firstLoadAddress & ~0xFFF) : 0
+                if request.backtrace > 0 {
+                    if unwinder == nil { unwinder = Unwinder(pid: pid) }
+                    unwinder?.librariesChanged()
+                    unwinder?.addMethods(ObjCMethods.all(in: image).map { ($0.implementation &+ bias, $0.name) })
+                    unwinder?.addFunctionStarts(image.functionStarts.map { $0 &+ bias })
+                }
                 for symbol in request.symbols {
                     for function in image.functions(named: symbol.name) {
                         foundAny = insert(function.value &+ bias, .hit(api: symbol.name, argument: symbol.argument, objc: false)) || foundAny

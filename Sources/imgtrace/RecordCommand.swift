@@ -37,6 +37,9 @@ struct RecordCommand: ParsableCommand {
     @Flag(name: .customLong("no-launch-end"), help: "Mark no launch end: every hit is launch.")
     var noLaunchEnd = false
 
+    @Option(help: ArgumentHelp("Write this many frames of each hit's stack after it (libdw).", valueName: "n"))
+    var backtrace = 0
+
     @Option(help: ArgumentHelp("Stop after this many seconds (a GUI program does not exit by itself); the program is then terminated.", valueName: "seconds"))
     var duration: Double?
 
@@ -66,6 +69,7 @@ struct RecordCommand: ParsableCommand {
             }
         }
         if launchEnd != nil && noLaunchEnd { throw ValidationError("--launch-end and --no-launch-end exclude each other") }
+        guard (0...512).contains(backtrace) else { throw ValidationError("--backtrace takes 0 to 512 frames") }
         if let duration, !(duration > 0 && duration.isFinite) { throw ValidationError("--duration takes a number of seconds > 0") }
         for method in objcMethods where !method.hasPrefix("+[") && !method.hasPrefix("-[") {
             throw ValidationError("--objc takes a method as +[Class selector] or -[Class selector], not `\(method)`")
@@ -102,6 +106,7 @@ struct RecordCommand: ParsableCommand {
                 program: arguments, objcMethods: methods, symbols: try symbols.map(Self.parseSymbol),
                 launchEnd: noLaunchEnd ? nil : (launchEnd ?? Self.defaultLaunchEnd), duration: duration)
             request.pid = pid
+            request.backtrace = backtrace
             // The log appears only when the recording ran: a program that cannot start leaves none.
             try ReportFile.write(to: output) { sink in
                 let recorder = Recorder(request) { line in sink.write(line + "\n") }

@@ -86,6 +86,25 @@
             XCTAssertEqual(events.filter { $0["phase"] as? String == "afterLaunch" }.count, 1)
         }
 
+        func testBacktracesNameTheCallersAndReachTheReader() throws {
+            let binary = try compile()
+            let log = work.appendingPathComponent("bt.log"), truth = work.appendingPathComponent("truth.txt")
+            let run = try BinaryRunner.run([
+                "record", "--symbol", "image_named", "--no-launch-end", "--backtrace", "3", "--output", log.path, "--", binary.path, truth.path,
+            ])
+            if run.stderr.contains("ptrace refused") { throw XCTSkip("ptrace is not allowed here") }
+            XCTAssertEqual(run.status, 0, run.stderr)
+            let trace = try BinaryRunner.run(["trace", log.path, "--format", "json"])
+            let json = try XCTUnwrap(JSONSerialization.jsonObject(with: trace.stdout) as? [String: Any])
+            let events = try XCTUnwrap(json["events"] as? [[String: Any]])
+            let appIcon = try XCTUnwrap(events.first { $0["name"] as? String == "AppIcon" })
+            let frames = appIcon["backtrace"] as? [String] ?? []
+            XCTAssertEqual(frames.count, 3, "\(frames)")
+            XCTAssertTrue(frames.first?.hasSuffix("`image_named") == true, "\(frames)")
+            // `load` is static (no exported symbol), but -O1 may inline it; `main` is always there.
+            XCTAssertTrue(frames.contains { $0.hasSuffix("`main") || $0.hasSuffix("`load") }, "\(frames)")
+        }
+
         func testErrorsAreOneLineAndLeaveNoLog() throws {
             let log = work.appendingPathComponent("none.log")
             var run = try BinaryRunner.run(["record", "--symbol", "image_named", "--output", log.path, "--", "/nonexistent/program"])

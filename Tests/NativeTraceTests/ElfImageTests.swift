@@ -67,6 +67,12 @@
             let stripped = try ElfImage(bytes: [UInt8](try Data(contentsOf: library)), path: library.path)
             XCTAssertEqual(stripped.functions(named: "image_named").first?.value, try nmAddress("image_named", in: library, dynamic: true))
             XCTAssertTrue(stripped.functions(named: "hidden_loader").isEmpty)
+            // The call-frame index lists every function, the static ones a stripped file has no symbol for.
+            let starts = image.functionStarts
+            XCTAssertTrue(starts.contains(found.value))
+            XCTAssertTrue(starts.contains(try XCTUnwrap(image.functions(named: "hidden_loader").first).value))
+            XCTAssertEqual(starts, starts.sorted())
+            XCTAssertGreaterThanOrEqual(stripped.functionStarts.count, 3, "image_named, hidden_loader and not_main at least")
             XCTAssertFalse(stripped.relativePointers.isEmpty, "a PIC library relocates its pointers")
         }
 
@@ -118,6 +124,11 @@
             XCTAssertTrue(image.segments.contains { $0.executable && method.implementation >= $0.address && method.implementation < $0.address + $0.memorySize })
             XCTAssertNotNil(ObjCMethods.find(className: "NSApplication", selector: "finishLaunching", classMethod: false, in: image))
             XCTAssertNil(ObjCMethods.find(className: "NSImage", selector: "noSuchSelector:", classMethod: true, in: image))
+            // Every method, for naming frames: the same one is among them, with thousands of others.
+            let all = ObjCMethods.all(in: image)
+            XCTAssertTrue(all.contains { $0.name == "+[NSImage imageNamed:]" && $0.implementation == 0x2f5310 })
+            XCTAssertTrue(all.contains { $0.name == "-[NSApplication finishLaunching]" })
+            XCTAssertGreaterThan(all.count, 1000)
             XCTAssertNil(ObjCMethods.find(className: "NoSuchClass", selector: "imageNamed:", classMethod: true, in: image))
         }
     }
