@@ -252,6 +252,20 @@
             let lldb = try names(captured), ours = try names(recorded)
             XCTAssertGreaterThan(ours.count, 150, "a 20 s launch loads most of what the 30 s capture did")
             XCTAssertEqual(Array(ours.prefix(lldb.count)), Array(lldb.prefix(ours.count)), "the same names in the same order")
+            // And `analyze` judges the recording as it judges the lldb capture: the same findings.
+            let gridlock = corpus.appendingPathComponent("e2e/gridlock")
+            func findings(_ logPath: String) throws -> Set<String> {
+                let result = try BinaryRunner.run([
+                    "analyze", logPath, "--bundle", gridlock.appendingPathComponent("Gridlock.app").path, "--system-images",
+                    gridlock.appendingPathComponent("system-images").path, "--format", "json", "--fail-on", "never",
+                ])
+                XCTAssertEqual(result.status, 0, result.stderr)
+                let json = try XCTUnwrap(JSONSerialization.jsonObject(with: result.stdout) as? [String: Any])
+                return Set((json["findings"] as? [[String: Any]] ?? []).compactMap { $0["fingerprint"] as? String })
+            }
+            if ours.count == lldb.count {
+                XCTAssertEqual(try findings(log.path), try findings(gridlock.appendingPathComponent("b-gridlock-lldb-nsprint.txt").path))
+            }
         }
     }
 #endif
