@@ -16,10 +16,12 @@ public struct ReportInput {
     public var color: Bool
     /// Every load with its resolution, for formats that list loads (`needsLoadRecords`).
     public var loads: LoadRecords?
+    /// Where relative input paths are relative to, for formats that need absolute paths (`xcode`).
+    public var workingDirectory: String
 
     public init(
         result: AuditResult, baseline: BaselineComparison? = nil, bundlePath: String, logPaths: [String],
-        toolVersion: String = "", color: Bool = false, loads: LoadRecords? = nil
+        toolVersion: String = "", color: Bool = false, loads: LoadRecords? = nil, workingDirectory: String = "/"
     ) {
         self.result = result
         self.baseline = baseline
@@ -28,6 +30,7 @@ public struct ReportInput {
         self.toolVersion = toolVersion
         self.color = color
         self.loads = loads
+        self.workingDirectory = workingDirectory
     }
 }
 
@@ -55,7 +58,7 @@ extension AuditReporter {
 public enum AuditReporters {
     public static let all: [any AuditReporter] = [
         TextReporter(), JSONReporter(), MarkdownReporter(), HTMLReporter(), SARIFReporter(),
-        GitHubReporter(), GitLabReporter(), JUnitReporter(), CheckstyleReporter(),
+        GitHubReporter(), GitLabReporter(), JUnitReporter(), CheckstyleReporter(), XcodeReporter(),
     ]
 
     /// The format with this id.

@@ -48,7 +48,8 @@ struct AnalyzeCommand: ParsableCommand {
         }
         var input = ReportInput(
             result: outcome.result, baseline: outcome.baseline, bundlePath: inputs.bundles[0],
-            logPaths: inputs.logs, toolVersion: Imgtrace.configuration.version, loads: loads)
+            logPaths: inputs.logs, toolVersion: Imgtrace.configuration.version, loads: loads,
+            workingDirectory: FileManager.default.currentDirectoryPath)
         // Files first: stdout is written last, so a failure leaves no report half-printed.
         for report in reports {
             try ReportFile.write(to: report.path) { report.format.reporter.render(input, to: $0) }

@@ -20,7 +20,7 @@ final class GoldenReportTests: XCTestCase {
     static let files = [
         "text": "example.txt", "json": "example.json", "markdown": "example.md", "html": "example.html",
         "sarif": "example.sarif", "github": "example.github.txt", "gitlab": "example.gitlab.json",
-        "junit": "example.junit.xml", "checkstyle": "example.checkstyle.xml",
+        "junit": "example.junit.xml", "checkstyle": "example.checkstyle.xml", "xcode": "example.xcode.txt",
     ]
 
     /// A format added to the registry needs its golden file (and its test here).
@@ -32,6 +32,26 @@ final class GoldenReportTests: XCTestCase {
     }
 
     func testText() throws { try check("text", file: "example.txt") }
+
+    /// Xcode's lines carry absolute paths: the checkout's own path is `$ROOT` in the golden file.
+    func testXcode() throws {
+        let arguments = ["analyze", "Examples/launch.log", "--bundle", "Examples/SampleApp.app", "--format", "xcode"]
+        let result = try BinaryRunner.run(arguments, in: Corpus.packageRoot)
+        XCTAssertEqual(result.status, 1, result.stderr)
+        let root = Corpus.packageRoot.standardizedFileURL.path
+        let text = result.stdoutText.replacingOccurrences(of: root, with: "$ROOT")
+        Golden.check(Data(text.utf8), against: Self.golden.appendingPathComponent("example.xcode.txt"))
+        // Every line but the summary is one Xcode reads as an issue: an absolute path, a line ≥ 1.
+        let lines = result.stdoutText.split(separator: "\n").map(String.init)
+        let issue = try NSRegularExpression(pattern: #"^/[^:]+:([1-9][0-9]*):([1-9][0-9]*): (error|warning|note): .+ \[[a-z-]+\]$"#)
+        XCTAssertGreaterThan(lines.count, 1)
+        for line in lines.dropLast() {
+            XCTAssertNotNil(issue.firstMatch(in: line, range: NSRange(line.startIndex..., in: line)), line)
+            let path = String(line.prefix { $0 != ":" })
+            XCTAssertTrue(FileManager.default.fileExists(atPath: path), "points at a real file: \(path)")
+        }
+        XCTAssertEqual(lines.last, "imgtrace: 3 errors, 10 warnings, 11 notes — FAIL")
+    }
     func testJSON() throws { try check("json", file: "example.json") }
     func testMarkdown() throws { try check("markdown", file: "example.md") }
     func testGitHub() throws { try check("github", file: "example.github.txt") }

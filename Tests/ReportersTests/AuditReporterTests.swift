@@ -58,7 +58,7 @@ final class AuditReporterTests: XCTestCase {
 
     func testRegistryHasEveryFormatOnceWithAnExtensionAndASummary() {
         let ids = AuditReporters.ids
-        XCTAssertEqual(ids, ["text", "json", "markdown", "html", "sarif", "github", "gitlab", "junit", "checkstyle"])
+        XCTAssertEqual(ids, ["text", "json", "markdown", "html", "sarif", "github", "gitlab", "junit", "checkstyle", "xcode"])
         XCTAssertEqual(Set(ids).count, ids.count)
         for reporter in AuditReporters.all {
             XCTAssertFalse(reporter.fileExtension.isEmpty || reporter.fileExtension.hasPrefix("."), reporter.id)

@@ -1,0 +1,44 @@
+import ImgtraceSupport
+import LaunchAudit
+
+/// `imgtrace analyze --format xcode`: the lines Xcode turns into Issue navigator entries when a
+/// Run Script build phase prints them — `/absolute/path:LINE:COLUMN: error|warning|note: message
+/// [rule-id]`, one per finding, most severe first — then one summary line. Xcode needs absolute
+/// paths, so relative inputs are made absolute against the working directory.
+public struct XcodeReporter: AuditReporter {
+    public let id = "xcode"
+    public let fileExtension = "txt"
+    public let summary = "Xcode build-log lines (path:line:column: severity: message), for a Run Script phase."
+
+    public init() {}
+
+    public func render(_ input: ReportInput, to sink: ByteSink) {
+        let result = input.result
+        var counts: [Severity: Int] = [:]
+        for finding in result.findings {
+            counts[finding.severity, default: 0] += 1
+            let location = FindingLocation(finding, bundlePath: input.bundlePath, logPaths: input.logPaths)
+            let path = Self.absolute(location.path, in: input.workingDirectory)
+            sink.write("\(path):\(max(1, location.line ?? 1)):1: \(finding.severity.rawValue): \(Self.oneLine(finding.message)) [\(finding.rule)]\n")
+        }
+        let parts = [Severity.error, .warning, .note].map { severity -> String in
+            let n = counts[severity] ?? 0
+            return "\(n) \(severity.rawValue)\(n == 1 ? "" : "s")"
+        }
+        let verdict = result.failOn == nil ? "never fails on findings" : (result.fails ? "FAIL" : "PASS")
+        sink.write("imgtrace: \(parts.joined(separator: ", ")) — \(verdict)\n")
+    }
+
+    /// `path` made absolute against `directory`, with `./` steps removed.
+    static func absolute(_ path: String, in directory: String) -> String {
+        let joined = path.hasPrefix("/") ? path : (directory.hasSuffix("/") ? directory : directory + "/") + path
+        var parts: [Substring] = []
+        for part in joined.split(separator: "/", omittingEmptySubsequences: true) where part != "." { parts.append(part) }
+        return "/" + parts.joined(separator: "/")
+    }
+
+    /// A message on one line: Xcode reads one issue per line.
+    static func oneLine(_ text: String) -> String {
+        String(text.map { $0 == "\n" || $0 == "\r" ? " " : $0 })
+    }
+}
