@@ -15,7 +15,7 @@ struct AuditInputs: ParsableArguments {
     @Option(name: .customLong("system-images"), help: "A folder of framework or OS images names may resolve to (repeatable).")
     var systemImages: [String] = []
 
-    @Option(help: "Device profile to judge for (see `imgtrace devices`); default: the largest current iPhone.")
+    @Option(help: "Device profile to judge for (see `imgtrace devices`); default: the largest current iPhone.", completion: .list(DeviceProfile.builtIn.map(\.id)))
     var device: String?
 
     @Option(name: .customLong("launch-end"), help: "A regular expression; the first matching line ends the launch window.")

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ImgtraceSupport
 import LaunchAudit
 import Reporters
 
@@ -9,16 +10,40 @@ struct DevicesCommand: ParsableCommand {
         abstract: "List the device profiles --device accepts (screen points, scale, idiom)."
     )
 
+    @Option(help: "text (a table) or json.")
+    var format: ListingFormat = .text
+
     func run() throws {
-        let rows = DeviceProfile.builtIn.map { d -> [String] in
-            let mark = d == DeviceProfile.default ? " (default)" : ""
-            return [
-                d.id + mark, "\(d.pointWidth)×\(d.pointHeight)", "@\(d.scale)x", "\(d.pixelWidth)×\(d.pixelHeight)", d.idiom,
-                d.models.joined(separator: ", "),
-            ]
-        }
         let sink = ByteSink()
-        sink.write(TextTable.render(header: ["ID", "POINTS", "SCALE", "PIXELS", "IDIOM", "MODELS"], rows: rows))
+        switch format {
+        case .text:
+            let rows = DeviceProfile.builtIn.map { d -> [String] in
+                let mark = d == DeviceProfile.default ? " (default)" : ""
+                return [
+                    d.id + mark, "\(d.pointWidth)×\(d.pointHeight)", "@\(d.scale)x", "\(d.pixelWidth)×\(d.pixelHeight)", d.idiom,
+                    d.models.joined(separator: ", "),
+                ]
+            }
+            sink.write(TextTable.render(header: ["ID", "POINTS", "SCALE", "PIXELS", "IDIOM", "MODELS"], rows: rows))
+        case .json:
+            var w = JSONText()
+            w.beginArray()
+            for d in DeviceProfile.builtIn {
+                w.beginObject()
+                w.field("id", d.id)
+                w.field("default", d == DeviceProfile.default)
+                w.field("models", strings: d.models)
+                w.field("pointWidth", d.pointWidth)
+                w.field("pointHeight", d.pointHeight)
+                w.field("scale", d.scale)
+                w.field("pixelWidth", d.pixelWidth)
+                w.field("pixelHeight", d.pixelHeight)
+                w.field("idiom", d.idiom)
+                w.endObject()
+            }
+            w.endArray()
+            sink.write(w.bytes + [0x0A])
+        }
         try ReportFile.finishStandardOutput(sink)
     }
 }

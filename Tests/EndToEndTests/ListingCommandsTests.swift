@@ -1,0 +1,49 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// `imgtrace rules [ID] [--format json]`, `imgtrace devices --format json`, and the shell
+/// completions users of similar tools expect.
+final class ListingCommandsTests: XCTestCase {
+    func testOneRuleInFullAndEveryRuleAsJSON() throws {
+        let one = try BinaryRunner.run(["rules", "scale-mismatch"])
+        XCTAssertEqual(one.status, 0, one.stderr)
+        XCTAssertTrue(one.stdoutText.hasPrefix("scale-mismatch (warning)\n"), one.stdoutText)
+        XCTAssertTrue(one.stdoutText.contains("parameters: ") && one.stdoutText.contains("fires:"), one.stdoutText)
+        XCTAssertFalse(one.stdoutText.contains("missing-image"))
+        let all = try BinaryRunner.run(["rules", "--format", "json"])
+        let rules = try XCTUnwrap(JSONSerialization.jsonObject(with: all.stdout) as? [[String: Any]])
+        let table = try BinaryRunner.run(["rules"]).stdoutText
+        XCTAssertEqual(rules.count, table.split(separator: "\n").count - 1, "one JSON entry per table row")
+        for rule in rules {
+            XCTAssertNotNil(rule["id"] as? String)
+            XCTAssertTrue(["error", "warning", "note"].contains(rule["severity"] as? String ?? ""))
+            XCTAssertFalse((rule["examples"] as? [[String: Any]] ?? []).isEmpty, "\(rule["id"] ?? "?") has examples")
+        }
+        let unknown = try BinaryRunner.run(["rules", "no-such-rule"])
+        XCTAssertEqual(unknown.status, 64)
+        XCTAssertTrue(unknown.stderr.contains("missing-image"), "lists the rules: \(unknown.stderr)")
+    }
+
+    func testDevicesAsJSONMarkTheDefault() throws {
+        let run = try BinaryRunner.run(["devices", "--format", "json"])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let devices = try XCTUnwrap(JSONSerialization.jsonObject(with: run.stdout) as? [[String: Any]])
+        XCTAssertEqual(devices.filter { $0["default"] as? Bool == true }.count, 1)
+        for device in devices {
+            let width = try XCTUnwrap(device["pointWidth"] as? Int), scale = try XCTUnwrap(device["scale"] as? Int)
+            XCTAssertEqual(device["pixelWidth"] as? Int, width * scale, "\(device["id"] ?? "?")")
+        }
+    }
+
+    func testCompletionScriptsOfferDevicesFormatsAndRules() throws {
+        let devices = try XCTUnwrap(JSONSerialization.jsonObject(with: try BinaryRunner.run(["devices", "--format", "json"]).stdout) as? [[String: Any]])
+        for shell in ["bash", "zsh", "fish"] {
+            let script = try BinaryRunner.run(["--generate-completion-script", shell])
+            XCTAssertEqual(script.status, 0, script.stderr)
+            for device in devices { XCTAssertTrue(script.stdoutText.contains(device["id"] as? String ?? "?"), "\(shell): --device values") }
+            for format in ["sarif", "checkstyle", "xcode"] { XCTAssertTrue(script.stdoutText.contains(format), "\(shell): --format \(format)") }
+            XCTAssertTrue(script.stdoutText.contains("baseline-regression"), "\(shell): rule ids")
+        }
+    }
+}
