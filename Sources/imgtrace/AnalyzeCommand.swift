@@ -64,6 +64,12 @@ struct AnalyzeCommand: ParsableCommand {
             MarkdownReporter().render(input, to: markdown)
             appendStepSummary(markdown.collected, to: summary)
         }
+        // Someone at a terminal whose report went to a file (or who will only see the exit code)
+        // hears how it went.
+        if output != nil || (outcome.fails && !PlatformIO.isTerminal(1) && PlatformIO.isTerminal(2)) {
+            var stderr = StandardError()
+            print(VerdictLine.text(outcome.result, failing: outcome.fails) + (output.map { "; report: \($0)" } ?? ""), to: &stderr)
+        }
         if outcome.fails { throw ExitCode(1) }
     }
 

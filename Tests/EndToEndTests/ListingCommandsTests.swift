@@ -47,3 +47,18 @@ final class ListingCommandsTests: XCTestCase {
         }
     }
 }
+
+/// A report written to a file leaves one line on stderr that says how the audit went.
+final class VerdictLineTests: XCTestCase {
+    func testAReportWrittenToAFileLeavesAOneLineVerdictOnStderr() throws {
+        let dir = try BinaryRunner.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let output = dir.appendingPathComponent("audit.json").path
+        let run = try BinaryRunner.run(
+            ["analyze", "Examples/launch.log", "--bundle", "Examples/SampleApp.app", "--format", "json", "--output", output],
+            in: Corpus.packageRoot)
+        XCTAssertEqual(run.status, 1)
+        XCTAssertEqual(run.stdoutText, "")
+        XCTAssertEqual(run.stderr, "imgtrace: 3 errors, 10 warnings, 11 notes — FAIL; report: \(output)\n")
+    }
+}

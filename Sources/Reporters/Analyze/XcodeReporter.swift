@@ -14,19 +14,12 @@ public struct XcodeReporter: AuditReporter {
 
     public func render(_ input: ReportInput, to sink: ByteSink) {
         let result = input.result
-        var counts: [Severity: Int] = [:]
         for finding in result.findings {
-            counts[finding.severity, default: 0] += 1
             let location = FindingLocation(finding, bundlePath: input.bundlePath, logPaths: input.logPaths)
             let path = Self.absolute(location.path, in: input.workingDirectory)
             sink.write("\(path):\(max(1, location.line ?? 1)):1: \(finding.severity.rawValue): \(Self.oneLine(finding.message)) [\(finding.rule)]\n")
         }
-        let parts = [Severity.error, .warning, .note].map { severity -> String in
-            let n = counts[severity] ?? 0
-            return "\(n) \(severity.rawValue)\(n == 1 ? "" : "s")"
-        }
-        let verdict = result.failOn == nil ? "never fails on findings" : (result.fails ? "FAIL" : "PASS")
-        sink.write("imgtrace: \(parts.joined(separator: ", ")) — \(verdict)\n")
+        sink.write(VerdictLine.text(result) + "\n")
     }
 
     /// `path` made absolute against `directory`, with `./` steps removed.
@@ -40,5 +33,20 @@ public struct XcodeReporter: AuditReporter {
     /// A message on one line: Xcode reads one issue per line.
     static func oneLine(_ text: String) -> String {
         String(text.map { $0 == "\n" || $0 == "\r" ? " " : $0 })
+    }
+}
+
+/// One line that says how an audit went: `imgtrace: 3 errors, 10 warnings, 11 notes — FAIL`.
+public enum VerdictLine {
+    public static func text(_ result: AuditResult, failing: Bool? = nil) -> String {
+        var counts: [Severity: Int] = [:]
+        for finding in result.findings { counts[finding.severity, default: 0] += 1 }
+        let parts = [Severity.error, .warning, .note].map { severity -> String in
+            let n = counts[severity] ?? 0
+            return "\(n) \(severity.rawValue)\(n == 1 ? "" : "s")"
+        }
+        let fails = failing ?? result.fails
+        let verdict = result.failOn == nil ? "never fails on findings" : (fails ? "FAIL" : "PASS")
+        return "imgtrace: \(parts.joined(separator: ", ")) — \(verdict)"
     }
 }
