@@ -227,6 +227,90 @@
             XCTAssertGreaterThan(text.components(separatedBy: "\"tick\"").count - 1, 20, text)
         }
 
+        /// A program that `exec`s keeps being recorded: the breakpoints are set again in the new image.
+        func testAnExecedProgramIsRecordedOnward() throws {
+            let source = work.appendingPathComponent("ex.c"), binary = work.appendingPathComponent("ex")
+            try #"""
+            #include <unistd.h>
+            __attribute__((noinline)) const char *image_named(void *a, void *b, const char *name) { __asm__ volatile(""); return name; }
+            int main(int argc, char **argv) {
+                if (argc > 1) { image_named(0, 0, "after_exec"); return 0; }
+                image_named(0, 0, "before_exec");
+                execl(argv[0], argv[0], "again", (char *)0);
+                return 1;
+            }
+            """#.write(to: source, atomically: true, encoding: .utf8)
+            let cc = Process()
+            cc.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            cc.arguments = ["cc", "-O1", "-o", binary.path, source.path]
+            do { try cc.run() } catch { throw XCTSkip("no C compiler: \(error)") }
+            cc.waitUntilExit()
+            guard cc.terminationStatus == 0 else { throw XCTSkip("cc failed") }
+            let log = work.appendingPathComponent("ex.log")
+            let run = try BinaryRunner.run(["record", "--symbol", "image_named", "--no-launch-end", "--output", log.path, "--", binary.path])
+            if run.stderr.contains("ptrace refused") { throw XCTSkip("ptrace is not allowed here") }
+            XCTAssertEqual(run.status, 0, run.stderr)
+            let text = try String(contentsOf: log, encoding: .utf8)
+            XCTAssertEqual(text.components(separatedBy: "\n").filter { $0.contains("image_named: ") }.count, 2, text)
+            XCTAssertTrue(text.contains("\"before_exec\"") && text.contains("\"after_exec\""), text)
+        }
+
+        /// SIGTERM to imgtrace ends the recording and the launched program; if imgtrace itself is
+        /// killed, the program dies with it (never left running with breakpoint bytes).
+        func testEndingByASignalOrByImgtraceDyingTakesTheProgramWithIt() throws {
+            let source = work.appendingPathComponent("forever.c"), binary = work.appendingPathComponent("forever")
+            try #"""
+            #include <stdio.h>
+            #include <unistd.h>
+            __attribute__((noinline)) const char *image_named(void *a, void *b, const char *name) { __asm__ volatile(""); return name; }
+            int main(int argc, char **argv) {
+                FILE *f = fopen(argv[1], "w"); fprintf(f, "%d", getpid()); fclose(f);
+                for (;;) { image_named(0, 0, "tick"); usleep(5000); }
+            }
+            """#.write(to: source, atomically: true, encoding: .utf8)
+            let cc = Process()
+            cc.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            cc.arguments = ["cc", "-O1", "-o", binary.path, source.path]
+            do { try cc.run() } catch { throw XCTSkip("no C compiler: \(error)") }
+            cc.waitUntilExit()
+            guard cc.terminationStatus == 0 else { throw XCTSkip("cc failed") }
+            for signal in [SIGTERM, SIGKILL] {
+                let pidFile = work.appendingPathComponent("pid-\(signal)"), log = work.appendingPathComponent("forever-\(signal).log")
+                let recorder = Process()
+                recorder.executableURL = BinaryRunner.executable
+                recorder.arguments = ["record", "--symbol", "image_named", "--no-launch-end", "--output", log.path, "--", binary.path, pidFile.path]
+                recorder.standardError = FileHandle.nullDevice
+                try recorder.run()
+                var programPID: Int32 = 0
+                for _ in 0..<200 where programPID == 0 {
+                    usleep(20_000)
+                    programPID = Int32((try? String(contentsOf: pidFile, encoding: .utf8)) ?? "") ?? 0
+                }
+                guard programPID > 0 else {
+                    recorder.terminate()
+                    throw XCTSkip("the program did not start under imgtrace record (ptrace not allowed?)")
+                }
+                usleep(200_000)
+                kill(recorder.processIdentifier, signal)
+                recorder.waitUntilExit()
+                // The program is gone shortly after (reaped by imgtrace, or killed by the kernel with it).
+                var alive = true
+                for _ in 0..<100 where alive {
+                    usleep(20_000)
+                    let state = (try? String(contentsOfFile: "/proc/\(programPID)/stat", encoding: .utf8)) ?? ""
+                    alive = !state.isEmpty && !state.contains(") Z ")
+                }
+                XCTAssertFalse(alive, "signal \(signal): the program outlived imgtrace")
+                if signal == SIGTERM {
+                    XCTAssertEqual(recorder.terminationStatus, 0)
+                    let text = try String(contentsOf: log, encoding: .utf8)
+                    XCTAssertTrue(text.contains("image_named: \"tick\""), "the hits before the signal are kept")
+                } else {
+                    XCTAssertFalse(FileManager.default.fileExists(atPath: log.path), "no log from a recording that died")
+                }
+            }
+        }
+
         /// Debian's Gridlock under Xvfb: the same names, in the same order, as the corpus's lldb capture.
         func testGridlockRecordsWhatLldbCaptured() throws {
             let app = "/usr/lib/GNUstep/Applications/Gridlock.app"
