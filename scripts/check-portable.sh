@@ -15,7 +15,7 @@ found=0
 while IFS= read -r file; do
   [ "$file" = "$shim" ] && continue
   for dir in $LINUX_ONLY_DIRS; do case "$file" in "$dir"/*) continue 2 ;; esac; done
-  first=$(grep -v -E '^\s*(//.*)?$' "$file" | head -1)
+  first=$(awk '!/^[[:space:]]*(\/\/.*)?$/ { print; exit }' "$file")
   [ "$first" = "#if os(Linux)" ] && continue
   if grep -nE "$pattern" "$file" | sed "s|^|$file:|"; then found=1; fi
 done < <(find Sources Tests Fuzz Benchmarks scripts -name '*.swift' -not -path '*/.build*' | sort)
