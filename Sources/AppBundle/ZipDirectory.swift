@@ -41,17 +41,17 @@ package struct ZipDirectory {
             try r.u16le(end - 76 + 14) >= 45
         {
             let at = end - 76
-            let pointer = try u64(r, end - 20 + 8)
+            let pointer = try r.u64le(end - 20 + 8)
             guard pointer == UInt64(at) else {
                 throw FormatError(offset: end - 20, reason: "ZIP64 locator points at \(pointer), but the ZIP64 end record is at \(at)")
             }
-            let count64 = try u64(r, at + 32)
+            let count64 = try r.u64le(at + 32)
             guard count64 <= UInt64(r.count / 46) else {
                 throw FormatError(offset: at + 32, reason: "ZIP64 end record claims \(count64) entries, more than the archive can hold")
             }
             entryCount = Int(count64)
-            directorySize = try u64(r, at + 40)
-            directoryOffset = try u64(r, at + 48)
+            directorySize = try r.u64le(at + 40)
+            directoryOffset = try r.u64le(at + 48)
         }
         let size = UInt64(r.count)
         guard directoryOffset <= size, directorySize <= size - directoryOffset else {
@@ -108,15 +108,15 @@ package struct ZipDirectory {
                 // fields say each stands for.
                 var probe = field
                 while probe + 8 <= fieldEnd {
-                    let value = try u64(r, probe)
+                    let value = try r.u64le(probe)
                     guard value <= ZipDirectory.maxValue else {
                         throw FormatError(offset: probe, reason: "`\(path)`: ZIP64 field \(value) is beyond any archive")
                     }
                     probe += 8
                 }
-                if uncompressed == 0xFFFF_FFFF, field + 8 <= fieldEnd { uncompressed = try u64(r, field); field += 8 }
-                if compressed == 0xFFFF_FFFF, field + 8 <= fieldEnd { compressed = try u64(r, field); field += 8 }
-                if localOffset == 0xFFFF_FFFF, field + 8 <= fieldEnd { localOffset = try u64(r, field) }
+                if uncompressed == 0xFFFF_FFFF, field + 8 <= fieldEnd { uncompressed = try r.u64le(field); field += 8 }
+                if compressed == 0xFFFF_FFFF, field + 8 <= fieldEnd { compressed = try r.u64le(field); field += 8 }
+                if localOffset == 0xFFFF_FFFF, field + 8 <= fieldEnd { localOffset = try r.u64le(field) }
             }
             extra += 4 + length
         }
@@ -147,8 +147,4 @@ package struct ZipDirectory {
         else { return nil }
         return String(decoding: target, as: UTF8.self)
     }
-}
-
-private func u64(_ r: ByteReader, _ offset: Int) throws -> UInt64 {
-    UInt64(try r.u32le(offset)) | UInt64(try r.u32le(offset + 4)) << 32
 }

@@ -40,6 +40,10 @@ package struct ByteReader {
         return UInt32(bytes[offset]) | UInt32(bytes[offset + 1]) << 8 | UInt32(bytes[offset + 2]) << 16 | UInt32(bytes[offset + 3]) << 24
     }
 
+    package func u64le(_ offset: Int) throws -> UInt64 {
+        UInt64(try u32le(offset)) | UInt64(try u32le(offset + 4)) << 32
+    }
+
     package func u16be(_ offset: Int) throws -> UInt16 {
         try check(offset, 2, "a 16-bit value")
         return UInt16(bytes[offset]) << 8 | UInt16(bytes[offset + 1])

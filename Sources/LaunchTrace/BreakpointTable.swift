@@ -5,7 +5,6 @@ struct BreakpointTable {
     /// An echoed command, classified once: actions repeat on every hit.
     struct Command {
         var bytes: [UInt8]
-        var text: String
         var kind: CommandKind
         /// It begins a new hit (see `startsHit`).
         var startsHit: Bool
@@ -99,7 +98,7 @@ struct BreakpointTable {
         let text = trimmed.string
         let kind = DebuggerCommand.classify(text)
         let command = Command(
-            bytes: trimmed.bytes, text: text, kind: kind, startsHit: startsHit(text, kind: kind),
+            bytes: trimmed.bytes, kind: kind, startsHit: startsHit(text, kind: kind),
             breakpoint: breakpoint(withFirstAction: text))
         if commands.count >= 16 { commands.removeFirst() }
         commands.append(command)

@@ -29,6 +29,8 @@
         public private(set) var segments: [Segment] = []
         /// `.dynsym` first, then `.symtab` (absent from stripped libraries).
         public private(set) var symbols: [Symbol] = []
+        /// Whether the file carries GCC Objective-C metadata (its modules register through `__objc_exec_class`).
+        public private(set) var hasObjCMetadata = false
         /// `R_X86_64_RELATIVE` relocations of `.rela.dyn`: the pointer stored at `offset` (a link-time
         /// address) is `addend` plus the load bias. In a position-independent library every pointer
         /// in its data is one of these.
@@ -38,8 +40,9 @@
             for (offset, count) in relaSections {
                 for index in 0..<count {
                     let at = offset + index * 24
-                    let info = littleEndianWord(at + 8)
-                    if info & 0xFFFF_FFFF == UInt64(R_X86_64_RELATIVE) { built[littleEndianWord(at)] = littleEndianWord(at + 16) }
+                    guard let place = try? reader.u64le(at), let info = try? reader.u64le(at + 8), let addend = try? reader.u64le(at + 16)
+                    else { break }
+                    if info & 0xFFFF_FFFF == UInt64(R_X86_64_RELATIVE) { built[place] = addend }
                 }
             }
             relativeCache = built
@@ -66,6 +69,7 @@
 
         private let storage: Storage
         private var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(storage.buffer) }
+        private var reader: ByteReader { ByteReader(bytes) }
 
         /// Reads `bytes` (the whole file); `path` names it in errors.
         public init(bytes input: [UInt8], path: String) throws {
@@ -142,6 +146,7 @@
                 }
             }
             symbols = dynamic + table
+            hasObjCMetadata = symbols.contains { $0.name == "__objc_exec_class" }
         }
 
         private func symbols(in elf: OpaquePointer, data: UnsafeMutablePointer<Elf_Data>, header: GElf_Shdr) -> [Symbol] {
@@ -211,16 +216,7 @@
         /// The 64-bit word at link-time address `address`; a relocated pointer reads as its target.
         public func word(at address: UInt64) -> UInt64? {
             if let target = relativePointers[address] { return target }
-            guard let offset = fileOffset(of: address), offset + 8 <= bytes.count else { return nil }
-            var value: UInt64 = 0
-            for i in 0..<8 { value |= UInt64(bytes[offset + i]) << (8 * UInt64(i)) }
-            return value
-        }
-
-        private func littleEndianWord(_ offset: Int) -> UInt64 {
-            var value: UInt64 = 0
-            for i in 0..<8 { value |= UInt64(bytes[offset + i]) << (8 * UInt64(i)) }
-            return value
+            return fileOffset(of: address).flatMap { try? reader.u64le($0) }
         }
 
         /// The start of every function the call-frame information covers (static functions too),
@@ -234,32 +230,21 @@
             guard version == 1, pointerEncoding & 0x0F == 0x0B || pointerEncoding & 0x0F == 0x03, countEncoding == 0x03, tableEncoding == 0x3B else {
                 return []
             }
-            let count = Int(littleEndianWord32(o + 8))
+            guard let count = (try? reader.u32le(o + 8)).map(Int.init) else { return [] }
             guard count <= (index.size - 12) / 8 else { return [] }
             var starts: [UInt64] = []
             starts.reserveCapacity(count)
             for entry in 0..<count {
-                let relative = Int32(bitPattern: littleEndianWord32(o + 12 + entry * 8))
+                guard let word = try? reader.u32le(o + 12 + entry * 8) else { break }
+                let relative = Int32(bitPattern: word)
                 starts.append(UInt64(bitPattern: Int64(bitPattern: index.address) &+ Int64(relative)))
             }
             return starts.sorted()
         }
 
-        private func littleEndianWord32(_ offset: Int) -> UInt32 {
-            var value: UInt32 = 0
-            for i in 0..<4 { value |= UInt32(bytes[offset + i]) << (8 * UInt32(i)) }
-            return value
-        }
-
-        /// Whether the file carries GCC Objective-C metadata (its modules register through `__objc_exec_class`).
-        public var hasObjCMetadata: Bool { symbols.contains { $0.name == "__objc_exec_class" } }
-
         /// The 32-bit word at `address`.
         public func word32(at address: UInt64) -> UInt32? {
-            guard let offset = fileOffset(of: address), offset + 4 <= bytes.count else { return nil }
-            var value: UInt32 = 0
-            for i in 0..<4 { value |= UInt32(bytes[offset + i]) << (8 * UInt32(i)) }
-            return value
+            fileOffset(of: address).flatMap { try? reader.u32le($0) }
         }
 
         /// The NUL-terminated string at `address`, at most `limit` bytes.

@@ -33,9 +33,12 @@
                 guard field >= 16 else { continue }
                 let structure = field - 16
                 guard let info = image.word(at: structure + 32), info & 0x3 == wantedInfo else { continue }
-                if let implementation = method(selector, listAt: image.word(at: structure + 56), in: image) {
-                    return Method(name: "\(classMethod ? "+" : "-")[\(className) \(selector)]", implementation: implementation)
+                var found: UInt64?
+                forEachMethod(listAt: image.word(at: structure + 56), in: image) { name, implementation in
+                    if name == selector { found = implementation }
+                    return found != nil
                 }
+                if let found { return Method(name: "\(classMethod ? "+" : "-")[\(className) \(selector)]", implementation: found) }
             }
             return nil
         }
@@ -55,22 +58,26 @@
                 forEachMethod(listAt: image.word(at: structure + 56), in: image) { selector, implementation in
                     guard selector.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }),
                         image.segments.contains(where: { $0.executable && implementation >= $0.address && implementation - $0.address < $0.memorySize })
-                    else { return }
+                    else { return false }
                     out.append(Method(name: "\(sign)[\(className) \(selector)]", implementation: implementation))
+                    return false
                 }
             }
             return out
         }
 
-        private static func forEachMethod(listAt first: UInt64?, in image: ElfImage, _ body: (String, UInt64) -> Void) {
+        /// Calls `body` with each selector and implementation of the method lists chained from
+        /// `first` until it returns true. Bounded by `maxLists` and `maxEntries`; a list whose names
+        /// stop being readable is left for the next.
+        private static func forEachMethod(listAt first: UInt64?, in image: ElfImage, _ body: (String, UInt64) -> Bool) {
             var list = first
             var visited = Set<UInt64>()
             while let at = list, at != 0, visited.count < maxLists, visited.insert(at).inserted {
-                guard let count = image.word32(at: at + 8), count < UInt32(maxEntries) else { return }
-                for index in 0..<Int(count) {
+                let count = Int(min(image.word32(at: at + 8) ?? 0, UInt32(maxEntries)))
+                for index in 0..<count {
                     let entry = at + 16 + UInt64(index) * 24
-                    guard let namePointer = image.word(at: entry), let name = image.string(at: namePointer, limit: 1024) else { return }
-                    if let implementation = image.word(at: entry + 16), implementation != 0 { body(name, implementation) }
+                    guard let namePointer = image.word(at: entry), let name = image.string(at: namePointer, limit: 1024) else { break }
+                    if let implementation = image.word(at: entry + 16), implementation != 0, body(name, implementation) { return }
                 }
                 list = image.word(at: at)
             }
@@ -85,21 +92,6 @@
             let parts = inner.split(separator: " ", maxSplits: 1)
             guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else { return nil }
             return (String(parts[0]), String(parts[1]), sign == "+")
-        }
-
-        private static func method(_ selector: String, listAt first: UInt64?, in image: ElfImage) -> UInt64? {
-            var list = first
-            var visited = Set<UInt64>()
-            while let at = list, at != 0, visited.count < maxLists, visited.insert(at).inserted {
-                let count = Int(min(image.word32(at: at + 8) ?? 0, UInt32(maxEntries)))
-                for index in 0..<count {
-                    let entry = at + 16 + UInt64(index) * 24
-                    guard let namePointer = image.word(at: entry), let name = image.string(at: namePointer, limit: 1024) else { break }
-                    if name == selector, let implementation = image.word(at: entry + 16), implementation != 0 { return implementation }
-                }
-                list = image.word(at: at)
-            }
-            return nil
         }
     }
 #endif

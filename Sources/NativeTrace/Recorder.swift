@@ -81,13 +81,11 @@
         private var threads = Set<pid_t>()
         /// Where each target was looked for, for the error when it is found nowhere.
         private var searched: [String] = []
-        private let clock = DateFormatter()
+        private var clock = HitClock()
 
         public init(_ request: RecordRequest, output: @escaping (String) -> Void) {
             self.request = request
             self.output = output
-            clock.dateFormat = "yyyy-MM-dd HH:mm:ss.SSS"
-            clock.locale = Locale(identifier: "en_US_POSIX")
         }
 
         /// Runs the program to its end (or `duration`, or SIGINT/SIGTERM); returns its exit status.
@@ -222,12 +220,15 @@
         /// time it reaches its entry point (`AT_ENTRY`).
         private func breakAtEntry() throws {
             guard let auxv = readProcFile("/proc/\(pid)/auxv") else { throw RecordError(description: "cannot read /proc/\(pid)/auxv") }
-            var entry: UInt64 = 0
-            var at = 0
-            while at + 16 <= auxv.count {
-                let type = littleEndian(auxv, at), value = littleEndian(auxv, at + 8)
-                if type == 9 { entry = value }  // AT_ENTRY
-                at += 16
+            // (type, value) pairs of 64-bit words; type 9 is AT_ENTRY.
+            let entry: UInt64 = auxv.withUnsafeBytes { raw in
+                let reader = ByteReader(raw)
+                var at = 0
+                while let type = try? reader.u64le(at), let value = try? reader.u64le(at + 8) {
+                    if type == 9 { return value }
+                    at += 16
+                }
+                return 0
             }
             guard entry != 0, insert(entry, .entry) else { throw RecordError(description: "cannot set a breakpoint at the program's entry point") }
         }
@@ -387,7 +388,7 @@
                 bytes = nil
             case .unreadable: bytes = nil
             }
-            output(HitLine.format(timestamp: clock.string(from: Date()), thread: threadName(tid), api: api, name: bytes))
+            output(HitLine.format(timestamp: clock.now(), thread: threadName(tid), api: api, name: bytes))
             if let unwinder {
                 for (index, frame) in unwinder.frames(of: tid, limit: request.backtrace).enumerated() {
                     output(HitLine.frame(index: index, address: frame.pc, module: frame.module, function: frame.function))
@@ -529,6 +530,29 @@
         }
     }
 
+    /// Local wall-clock time as `yyyy-MM-dd HH:mm:ss.mmm`. It is read on every hit, so the date
+    /// part is formatted once per second, not per hit.
+    struct HitClock {
+        private var second = -1
+        private var prefix = ""
+
+        mutating func now() -> String {
+            var spec = timespec()
+            clock_gettime(CLOCK_REALTIME, &spec)
+            if spec.tv_sec != second {
+                var time = spec.tv_sec
+                var parts = tm()
+                localtime_r(&time, &parts)
+                var buffer = [CChar](repeating: 0, count: 32)
+                strftime(&buffer, buffer.count, "%Y-%m-%d %H:%M:%S", &parts)
+                prefix = String(cString: buffer)
+                second = spec.tv_sec
+            }
+            let milliseconds = spec.tv_nsec / 1_000_000
+            return prefix + (milliseconds < 10 ? ".00" : milliseconds < 100 ? ".0" : ".") + String(milliseconds)
+        }
+    }
+
     /// A traced process's memory, read with `process_vm_readv`.
     struct MemoryOf: MemoryReading {
         var pid: pid_t
@@ -541,10 +565,6 @@
     }
 
     private func errnoText() -> String { String(cString: strerror(errno)) }
-
-    private func littleEndian(_ bytes: [UInt8], _ at: Int) -> UInt64 {
-        (0..<8).reduce(0) { $0 | UInt64(bytes[at + $1]) << (8 * UInt64($1)) }
-    }
 
     /// The whole of a file, `/proc` files included (their size is not known in advance).
     func readProcFile(_ path: String) -> [UInt8]? {

@@ -1,3 +1,5 @@
+import ImgtraceSupport
+
 /// Reads another process's memory (or, in tests, bytes standing in for it).
 public protocol MemoryReading {
     /// `count` bytes at `address`, or nil when any of them cannot be read.
@@ -6,13 +8,11 @@ public protocol MemoryReading {
 
 extension MemoryReading {
     func word(at address: UInt64) -> UInt64? {
-        guard let bytes = read(address, count: 8) else { return nil }
-        return bytes.enumerated().reduce(0) { $0 | UInt64($1.element) << (8 * UInt64($1.offset)) }
+        read(address, count: 8)?.withUnsafeBytes { try? ByteReader($0).u64le(0) }
     }
 
     func word32(at address: UInt64) -> UInt32? {
-        guard let bytes = read(address, count: 4) else { return nil }
-        return bytes.enumerated().reduce(0) { $0 | UInt32($1.element) << (8 * UInt32($1.offset)) }
+        read(address, count: 4)?.withUnsafeBytes { try? ByteReader($0).u32le(0) }
     }
 
     /// The NUL-terminated bytes at `address`, read in pages, at most `limit` of them.

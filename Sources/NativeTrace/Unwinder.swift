@@ -71,7 +71,7 @@
                 let module = dwfl_addrmodule(dwfl, pc)
                 var moduleName = "?"
                 if let module, let name = dwfl_module_info(module, nil, nil, nil, nil, nil, nil, nil) {
-                    moduleName = PathTail.last(String(cString: name))
+                    moduleName = PathText.lastComponent(String(cString: name))
                 }
                 let symbol = module.flatMap { dwfl_module_addrname($0, pc) }.map { String(cString: $0) }
                 return (pc, moduleName, method(at: pc, symbol: symbol, module: module))
@@ -110,13 +110,6 @@
                 return nil
             }
             return String(cString: name)
-        }
-    }
-
-    /// The last path component, without Foundation.
-    enum PathTail {
-        static func last(_ path: String) -> String {
-            path.split(separator: "/").last.map(String.init) ?? path
         }
     }
 #endif

@@ -29,17 +29,12 @@ struct DevicesCommand: ParsableCommand {
             var w = JSONText()
             w.beginArray()
             for d in DeviceProfile.builtIn {
-                w.beginObject()
-                w.field("id", d.id)
-                w.field("default", d == DeviceProfile.default)
-                w.field("models", strings: d.models)
-                w.field("pointWidth", d.pointWidth)
-                w.field("pointHeight", d.pointHeight)
-                w.field("scale", d.scale)
-                w.field("pixelWidth", d.pixelWidth)
-                w.field("pixelHeight", d.pixelHeight)
-                w.field("idiom", d.idiom)
-                w.endObject()
+                // The object `analyze --format json` writes, with the pixels and the default mark.
+                JSONReporter.writeDevice(d, &w) { w in
+                    w.field("pixelWidth", d.pixelWidth)
+                    w.field("pixelHeight", d.pixelHeight)
+                    w.field("default", d == DeviceProfile.default)
+                }
             }
             w.endArray()
             sink.write(w.bytes + [0x0A])

@@ -47,16 +47,19 @@
             }
             """#
 
-        private func compile() throws -> URL {
-            let source = work.appendingPathComponent("loader.c"), binary = work.appendingPathComponent("loader")
-            try program.write(to: source, atomically: true, encoding: .utf8)
+        private func compile() throws -> URL { try compile(program, to: "loader") }
+
+        /// Writes `source` to `work/NAME.c` and compiles it to `work/NAME`; skips without a C compiler.
+        private func compile(_ source: String, to name: String, flags: [String] = ["-O1", "-pthread"]) throws -> URL {
+            let file = work.appendingPathComponent(name + ".c"), output = work.appendingPathComponent(name)
+            try source.write(to: file, atomically: true, encoding: .utf8)
             let cc = Process()
             cc.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            cc.arguments = ["cc", "-O1", "-pthread", "-o", binary.path, source.path]
+            cc.arguments = ["cc"] + flags + ["-o", output.path, file.path]
             do { try cc.run() } catch { throw XCTSkip("no C compiler: \(error)") }
             cc.waitUntilExit()
-            guard cc.terminationStatus == 0 else { throw XCTSkip("cc failed") }
-            return binary
+            guard cc.terminationStatus == 0 else { throw XCTSkip("cc failed on \(name).c") }
+            return output
         }
 
         func testEveryCallOnEveryThreadIsRecordedAndReadBack() throws {
@@ -130,42 +133,32 @@
         /// A forked child runs the traced function without dying of a stray breakpoint byte, and a
         /// library loaded later with `dlopen` is searched when the dynamic linker announces it.
         func testForkedChildrenAndDlopenedLibraries() throws {
-            let library = work.appendingPathComponent("libplugin.so"), main = work.appendingPathComponent("host")
-            let pluginSource = work.appendingPathComponent("plugin.c"), hostSource = work.appendingPathComponent("host.c")
-            try #"""
-            __attribute__((noinline)) const char *plugin_image_named(void *a, void *b, const char *name) { __asm__ volatile(""); return name; }
-            """#.write(to: pluginSource, atomically: true, encoding: .utf8)
-            try #"""
-            #include <dlfcn.h>
-            #include <stdio.h>
-            #include <sys/wait.h>
-            #include <unistd.h>
-            __attribute__((noinline)) const char *image_named(void *a, void *b, const char *name) { __asm__ volatile(""); return name; }
-            int main(int argc, char **argv) {
-                image_named(0, 0, "before_fork");
-                pid_t child = fork();
-                if (child == 0) { image_named(0, 0, "in_child"); _exit(7); }
-                int status = 0;
-                waitpid(child, &status, 0);
-                printf("child %s %d\n", WIFEXITED(status) ? "exited" : "killed", WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
-                void *plugin = dlopen(argv[1], RTLD_NOW);
-                if (!plugin) { printf("dlopen failed\n"); return 1; }
-                const char *(*load)(void *, void *, const char *) = dlsym(plugin, "plugin_image_named");
-                load(0, 0, "from_plugin");
-                image_named(0, 0, "after_plugin");
-                return 0;
-            }
-            """#.write(to: hostSource, atomically: true, encoding: .utf8)
-            for (arguments, what) in [
-                (["-O1", "-shared", "-fPIC", "-o", library.path, pluginSource.path], "plugin"), (["-O1", "-o", main.path, hostSource.path, "-ldl"], "host"),
-            ] {
-                let cc = Process()
-                cc.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-                cc.arguments = ["cc"] + arguments
-                do { try cc.run() } catch { throw XCTSkip("no C compiler: \(error)") }
-                cc.waitUntilExit()
-                guard cc.terminationStatus == 0 else { throw XCTSkip("cc failed on the \(what)") }
-            }
+            let library = try compile(
+                #"""
+                __attribute__((noinline)) const char *plugin_image_named(void *a, void *b, const char *name) { __asm__ volatile(""); return name; }
+                """#, to: "libplugin.so", flags: ["-O1", "-shared", "-fPIC"])
+            let main = try compile(
+                #"""
+                #include <dlfcn.h>
+                #include <stdio.h>
+                #include <sys/wait.h>
+                #include <unistd.h>
+                __attribute__((noinline)) const char *image_named(void *a, void *b, const char *name) { __asm__ volatile(""); return name; }
+                int main(int argc, char **argv) {
+                    image_named(0, 0, "before_fork");
+                    pid_t child = fork();
+                    if (child == 0) { image_named(0, 0, "in_child"); _exit(7); }
+                    int status = 0;
+                    waitpid(child, &status, 0);
+                    printf("child %s %d\n", WIFEXITED(status) ? "exited" : "killed", WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
+                    void *plugin = dlopen(argv[1], RTLD_NOW);
+                    if (!plugin) { printf("dlopen failed\n"); return 1; }
+                    const char *(*load)(void *, void *, const char *) = dlsym(plugin, "plugin_image_named");
+                    load(0, 0, "from_plugin");
+                    image_named(0, 0, "after_plugin");
+                    return 0;
+                }
+                """#, to: "host", flags: ["-O1", "-ldl"])
             let log = work.appendingPathComponent("fork.log")
             let run = try BinaryRunner.run([
                 "record", "--symbol", "image_named", "--symbol", "plugin_image_named", "--no-launch-end", "--output", log.path, "--", main.path, library.path,
@@ -182,28 +175,22 @@
         /// Attached to a running program for a second: hits on both threads are recorded, then the
         /// program is detached with its bytes restored and runs to its own end.
         func testAttachingRecordsThenLeavesTheProgramRunningHealthy() throws {
-            let source = work.appendingPathComponent("tick.c"), binary = work.appendingPathComponent("tick")
-            try #"""
-            #include <pthread.h>
-            #include <stdio.h>
-            #include <unistd.h>
-            __attribute__((noinline)) const char *image_named(void *a, void *b, const char *name) { __asm__ volatile(""); return name; }
-            static void *worker(void *x) { for (int i = 0; i < 250; i++) { image_named(0, 0, "worker_tick"); usleep(10000); } return 0; }
-            int main(void) {
-                pthread_t t;
-                pthread_create(&t, 0, worker, 0);
-                for (int i = 0; i < 250; i++) { image_named(0, 0, "tick"); usleep(10000); }
-                pthread_join(t, 0);
-                puts("finished");
-                return 5;
-            }
-            """#.write(to: source, atomically: true, encoding: .utf8)
-            let cc = Process()
-            cc.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            cc.arguments = ["cc", "-O1", "-pthread", "-o", binary.path, source.path]
-            do { try cc.run() } catch { throw XCTSkip("no C compiler: \(error)") }
-            cc.waitUntilExit()
-            guard cc.terminationStatus == 0 else { throw XCTSkip("cc failed") }
+            let binary = try compile(
+                #"""
+                #include <pthread.h>
+                #include <stdio.h>
+                #include <unistd.h>
+                __attribute__((noinline)) const char *image_named(void *a, void *b, const char *name) { __asm__ volatile(""); return name; }
+                static void *worker(void *x) { for (int i = 0; i < 250; i++) { image_named(0, 0, "worker_tick"); usleep(10000); } return 0; }
+                int main(void) {
+                    pthread_t t;
+                    pthread_create(&t, 0, worker, 0);
+                    for (int i = 0; i < 250; i++) { image_named(0, 0, "tick"); usleep(10000); }
+                    pthread_join(t, 0);
+                    puts("finished");
+                    return 5;
+                }
+                """#, to: "tick", flags: ["-O1", "-pthread"])
             let program = Process(), output = Pipe()
             program.executableURL = binary
             program.standardOutput = output
@@ -229,23 +216,17 @@
 
         /// A program that `exec`s keeps being recorded: the breakpoints are set again in the new image.
         func testAnExecedProgramIsRecordedOnward() throws {
-            let source = work.appendingPathComponent("ex.c"), binary = work.appendingPathComponent("ex")
-            try #"""
-            #include <unistd.h>
-            __attribute__((noinline)) const char *image_named(void *a, void *b, const char *name) { __asm__ volatile(""); return name; }
-            int main(int argc, char **argv) {
-                if (argc > 1) { image_named(0, 0, "after_exec"); return 0; }
-                image_named(0, 0, "before_exec");
-                execl(argv[0], argv[0], "again", (char *)0);
-                return 1;
-            }
-            """#.write(to: source, atomically: true, encoding: .utf8)
-            let cc = Process()
-            cc.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            cc.arguments = ["cc", "-O1", "-o", binary.path, source.path]
-            do { try cc.run() } catch { throw XCTSkip("no C compiler: \(error)") }
-            cc.waitUntilExit()
-            guard cc.terminationStatus == 0 else { throw XCTSkip("cc failed") }
+            let binary = try compile(
+                #"""
+                #include <unistd.h>
+                __attribute__((noinline)) const char *image_named(void *a, void *b, const char *name) { __asm__ volatile(""); return name; }
+                int main(int argc, char **argv) {
+                    if (argc > 1) { image_named(0, 0, "after_exec"); return 0; }
+                    image_named(0, 0, "before_exec");
+                    execl(argv[0], argv[0], "again", (char *)0);
+                    return 1;
+                }
+                """#, to: "ex", flags: ["-O1"])
             let log = work.appendingPathComponent("ex.log")
             let run = try BinaryRunner.run(["record", "--symbol", "image_named", "--no-launch-end", "--output", log.path, "--", binary.path])
             if run.stderr.contains("ptrace refused") { throw XCTSkip("ptrace is not allowed here") }
@@ -258,22 +239,16 @@
         /// SIGTERM to imgtrace ends the recording and the launched program; if imgtrace itself is
         /// killed, the program dies with it (never left running with breakpoint bytes).
         func testEndingByASignalOrByImgtraceDyingTakesTheProgramWithIt() throws {
-            let source = work.appendingPathComponent("forever.c"), binary = work.appendingPathComponent("forever")
-            try #"""
-            #include <stdio.h>
-            #include <unistd.h>
-            __attribute__((noinline)) const char *image_named(void *a, void *b, const char *name) { __asm__ volatile(""); return name; }
-            int main(int argc, char **argv) {
-                FILE *f = fopen(argv[1], "w"); fprintf(f, "%d", getpid()); fclose(f);
-                for (;;) { image_named(0, 0, "tick"); usleep(5000); }
-            }
-            """#.write(to: source, atomically: true, encoding: .utf8)
-            let cc = Process()
-            cc.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            cc.arguments = ["cc", "-O1", "-o", binary.path, source.path]
-            do { try cc.run() } catch { throw XCTSkip("no C compiler: \(error)") }
-            cc.waitUntilExit()
-            guard cc.terminationStatus == 0 else { throw XCTSkip("cc failed") }
+            let binary = try compile(
+                #"""
+                #include <stdio.h>
+                #include <unistd.h>
+                __attribute__((noinline)) const char *image_named(void *a, void *b, const char *name) { __asm__ volatile(""); return name; }
+                int main(int argc, char **argv) {
+                    FILE *f = fopen(argv[1], "w"); fprintf(f, "%d", getpid()); fclose(f);
+                    for (;;) { image_named(0, 0, "tick"); usleep(5000); }
+                }
+                """#, to: "forever", flags: ["-O1"])
             for signal in [SIGTERM, SIGKILL] {
                 let pidFile = work.appendingPathComponent("pid-\(signal)"), log = work.appendingPathComponent("forever-\(signal).log")
                 let recorder = Process()

@@ -121,7 +121,8 @@ public struct JSONReporter: AuditReporter {
         sink.write(Array("}\n".utf8))
     }
 
-    static func writeDevice(_ device: DeviceProfile, _ w: inout JSONText) {
+    /// A device profile as the contract writes it; `more` adds fields (`imgtrace devices`).
+    package static func writeDevice(_ device: DeviceProfile, _ w: inout JSONText, more: (inout JSONText) -> Void = { _ in }) {
         w.beginObject()
         w.field("id", device.id)
         w.field("models", strings: device.models)
@@ -129,6 +130,7 @@ public struct JSONReporter: AuditReporter {
         w.field("pointHeight", device.pointHeight)
         w.field("scale", device.scale)
         w.field("idiom", device.idiom)
+        more(&w)
         w.endObject()
     }
 
