@@ -543,9 +543,11 @@
                 var time = spec.tv_sec
                 var parts = tm()
                 localtime_r(&time, &parts)
-                var buffer = [CChar](repeating: 0, count: 32)
-                strftime(&buffer, buffer.count, "%Y-%m-%d %H:%M:%S", &parts)
-                prefix = String(cString: buffer)
+                var buffer = [UInt8](repeating: 0, count: 32)
+                let length = buffer.withUnsafeMutableBufferPointer { raw in
+                    raw.withMemoryRebound(to: CChar.self) { strftime($0.baseAddress, $0.count, "%Y-%m-%d %H:%M:%S", &parts) }
+                }
+                prefix = String(decoding: buffer[..<length], as: UTF8.self)
                 second = spec.tv_sec
             }
             let milliseconds = spec.tv_nsec / 1_000_000
