@@ -133,6 +133,19 @@ enum Seeds {
         ]
     }
 
+    /// Contents.json files and Interface Builder documents, for `--source-root`.
+    static func sourceTexts() -> [(name: String, bytes: [UInt8])] {
+        let xib = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <document type="com.apple.InterfaceBuilder3.CocoaTouch.XIB" version="3.0">
+                <imageView image="logo&amp;x" id="a"/>
+                <state key="normal" image="tab" backgroundImage="bg&#x41;"/>
+                <resources><image name="logo" width="10" height="10"/></resources>
+            </document>
+            """
+        return contentsJSON() + [("xib", Array(xib.utf8)), ("open-attribute", Array("<a image=\"x".utf8))]
+    }
+
     static func contentsJSON() -> [(name: String, bytes: [UInt8])] {
         [
             (

@@ -80,6 +80,17 @@ enum Targets {
                 _ = try? Baseline.parse(bytes, path: "baseline.json")
             }, seeds: Seeds.baselines),
         FuzzTarget(
+            id: "sourcetext", summary: "a source tree's Contents.json or .xib/.storyboard (--source-root)",
+            run: { bytes in
+                _ = SourceText.filenamePositions(inContentsJSON: bytes)
+                _ = SourceText.imageAttributes(inInterface: bytes)
+                let tree = MemoryTree([
+                    "App/A.xcassets/x.imageset/Contents.json": bytes, "App/A.xcassets/x.imageset/a.png": Seeds.smallPNG,
+                    "App/Main.storyboard": bytes,
+                ])
+                _ = SourceIndex(tree: tree)
+            }, seeds: Seeds.sourceTexts),
+        FuzzTarget(
             id: "strings", summary: "an old-style strings file (GNUstep nsmapping.strings)",
             run: { bytes in
                 _ = ImageAliases.parseStrings(bytes)

@@ -83,6 +83,8 @@ struct DirectoryTree: FileTree {
     private var visited: [FolderIdentity: String] = [:]
     /// The root with every link resolved: a link to a folder that contains it is a loop too.
     private var realRoot = ""
+    /// Folder names not to enter (a source tree's build products and version control).
+    private let skipsFolder: @Sendable (String) -> Bool
 
     static func realPath(_ path: String) -> String? {
         guard let resolved = realpath(path, nil) else { return nil }
@@ -98,8 +100,9 @@ struct DirectoryTree: FileTree {
         }
     }
 
-    init(root: String) throws {
+    init(root: String, skipsFolder: @escaping @Sendable (String) -> Bool = { _ in false }) throws {
         self.root = root
+        self.skipsFolder = skipsFolder
         var info = stat()
         guard stat(root, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
             throw InputError(path: root, reason: "no such folder")
@@ -153,6 +156,7 @@ struct DirectoryTree: FileTree {
             }
             switch info.st_mode & S_IFMT {
             case S_IFDIR:
+                if skipsFolder(name) { continue }
                 if through != link, let real = DirectoryTree.realPath(root + "/" + path),
                     real == "/" || realRoot == real || realRoot.hasPrefix(real + "/")
                 {

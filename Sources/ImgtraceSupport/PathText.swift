@@ -15,4 +15,10 @@ package enum PathText {
         if slash == path.startIndex { return "/" }
         return String(path[..<slash])
     }
+
+    /// `path` as seen from `directory`: unchanged when absolute or when `directory` is `.`.
+    package static func resolve(_ path: String, against directory: String) -> String {
+        if path.hasPrefix("/") || directory == "." || directory.isEmpty { return path }
+        return (directory.hasSuffix("/") ? directory : directory + "/") + path
+    }
 }

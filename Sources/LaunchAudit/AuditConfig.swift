@@ -4,6 +4,9 @@ public struct AuditConfig: Sendable, Equatable {
     public var device: String?
     /// A regular expression; the first matching log line ends the launch window.
     public var launchEnd: String?
+    /// The app's source tree: findings point at the catalog entry, image file or interface
+    /// document there (`--source-root`; in the config, relative to the config file).
+    public var sourceRoot: String?
     /// The lowest severity that fails the run (`never` = nil).
     public var failOn: Severity? = .error
     public var thresholds = Thresholds()

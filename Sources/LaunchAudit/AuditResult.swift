@@ -122,4 +122,6 @@ public struct AuditResult: Sendable {
     public var warnings: [AuditWarning] = []
     /// Why the device was chosen when none was asked for (`chosen for a GNUstep app: …`).
     public var deviceReason: String?
+    /// The source root findings' `source` locations are relative to, as given.
+    public var sourceRoot: String?
 }

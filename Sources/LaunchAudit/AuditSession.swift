@@ -23,6 +23,8 @@ public struct AuditRequest: Sendable {
     public var minLaunchLoads: Int?
     /// A baseline from `imgtrace baseline write`: only what is new or worse than it fails.
     public var baselinePath: String?
+    /// Replaces the config's `sourceRoot`: the app's source tree findings are mapped back to.
+    public var sourceRoot: String?
 
     public init(logs: [String], bundles: [String]) {
         self.logs = logs
@@ -70,6 +72,10 @@ public enum AuditSession {
         }
         var result = auditor.finish()
         result.deviceReason = reason
+        if let root = settings.sourceRoot {
+            let index = try SourceIndex.read(root: root)
+            result.locateSources(in: index, root: root, inventory: inventory)
+        }
         let comparison = baseline.map { BaselineComparison(baseline: $0, result: result, tolerance: settings.baselineTolerance) }
         return AuditOutcome(result: result, settings: settings, baseline: comparison)
     }
@@ -81,6 +87,7 @@ public enum AuditSession {
         if let failOn = request.failOn { settings.failOn = failOn }
         if let launchEnd = request.launchEnd { settings.launchEnd = launchEnd }
         if let minLoads = request.minLaunchLoads { settings.budgets.minLaunchLoads = minLoads }
+        if let root = request.sourceRoot { settings.sourceRoot = root }
         return settings
     }
 

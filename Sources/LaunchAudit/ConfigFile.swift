@@ -9,7 +9,7 @@ public enum ConfigFile {
     public static let defaultName = ".imgtrace.yml"
 
     /// The keys a config may have, for error messages and documentation.
-    public static let topKeys = ["device", "launchEnd", "failOn", "thresholds", "budgets", "ignore", "severity", "baseline"]
+    public static let topKeys = ["device", "launchEnd", "failOn", "sourceRoot", "thresholds", "budgets", "ignore", "severity", "baseline"]
 
     public static func load(path: String) throws -> AuditConfig {
         let data = Data(try SmallFile.read(path, maxBytes: SmallFile.maxDocumentBytes))
@@ -32,6 +32,10 @@ public enum ConfigFile {
         for (key, value) in try reader.mapping(root, context: "the top level") {
             switch key.name {
             case "device": config.device = try reader.string(value, key.name)
+            case "sourceRoot":
+                // Relative to the config file, as a checked-in config is read from anywhere.
+                let root = try reader.string(value, key.name)
+                config.sourceRoot = root.hasPrefix("/") ? root : PathText.resolve(root, against: PathText.directory(path))
             case "launchEnd":
                 let pattern = try reader.string(value, key.name)
                 do { _ = try NSRegularExpression(pattern: pattern) } catch {

@@ -1,3 +1,4 @@
+import AppBundle
 import Crypto
 
 /// How bad a finding is. Ordered from most to least severe.
@@ -56,6 +57,9 @@ public struct Finding: Sendable, Equatable {
     public var cost: Int
     /// Loads involved; the tie-breaker after cost.
     public var occurrences: Int
+    /// Where the developer fixes it in the app's sources (relative to the source root), when
+    /// a source root was given and holds the asset or the interface document that names it.
+    public var source: SourceLocation?
 
     /// More log lines than this are counted, not listed.
     public static let maxLines = 100

@@ -40,10 +40,17 @@ struct AnalyzeCommand: ParsableCommand {
     @Option(help: "A baseline from `imgtrace baseline write`: only new findings and metrics worse than it (beyond the config's tolerance) fail the run.")
     var baseline: String?
 
+    @Option(
+        name: .customLong("source-root"),
+        help: ArgumentHelp(
+            "The app's source folder (in Xcode, $SRCROOT): findings point at the .xcassets entry, image file or .xib/.storyboard line to edit (config: sourceRoot).",
+            valueName: "dir"), completion: .directory)
+    var sourceRoot: String?
+
     func run() throws {
         let chosen = [format.reporter] + reports.map(\.format.reporter)
         let loads = chosen.contains { $0.needsLoadRecords } ? LoadRecords() : nil
-        let outcome = try inputs.audit(baseline: baseline) { load, log, resolution in
+        let outcome = try inputs.audit(baseline: baseline, sourceRoot: sourceRoot) { load, log, resolution in
             loads?.add(load, log: log, resolution: resolution)
         }
         var input = ReportInput(

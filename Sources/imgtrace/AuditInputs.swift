@@ -51,7 +51,7 @@ struct AuditInputs: ParsableArguments {
     }
 
     /// The request these options make; `baseline` is the `--baseline` of `analyze`.
-    func request(baseline: String? = nil) -> AuditRequest {
+    func request(baseline: String? = nil, sourceRoot: String? = nil) -> AuditRequest {
         var request = AuditRequest(logs: logs, bundles: bundles)
         request.systemImages = systemImages
         request.device = device
@@ -60,16 +60,17 @@ struct AuditInputs: ParsableArguments {
         request.failOn = failOn.map { $0 == .never ? nil : Severity(rawValue: $0.rawValue) }
         request.minLaunchLoads = minLoads
         request.baselinePath = baseline
+        request.sourceRoot = sourceRoot
         return request
     }
 
     /// Runs the audit; an unreadable input exits 2 with its one-line reason.
     func audit(
-        baseline: String? = nil,
+        baseline: String? = nil, sourceRoot: String? = nil,
         onLoad: @escaping (ImageLoad, Int, Resolution?) -> Void = { _, _, _ in }
     ) throws -> AuditOutcome {
         do {
-            return try AuditSession.run(request(baseline: baseline), onLoad: onLoad)
+            return try AuditSession.run(request(baseline: baseline, sourceRoot: sourceRoot), onLoad: onLoad)
         } catch let error as InputError {
             throw failInput(error)
         }

@@ -1,17 +1,21 @@
 // Writes Examples/: a small iOS app bundle (loose PNGs with scale variants, a JPEG, an Assets.car,
-// an Info.plist, a compiled nib) and the Xcode console log of one launch, built so that every
-// imgtrace rule fires at least once. Run through scripts/make-example.sh; the output is committed.
+// an Info.plist, a compiled nib), the Xcode console log of one launch, built so that every
+// imgtrace rule fires at least once, and the app's source tree (an asset catalog with a dark
+// variant, loose images, a xib and a storyboard) for `--source-root`. Run through
+// scripts/make-example.sh; the output is committed.
 import Foundation
 import TestSupport
 
 let root = CommandLine.arguments.count > 1 ? CommandLine.arguments[1] : "Examples"
 let app = root + "/SampleApp.app"
 let fm = FileManager.default
+let source = root + "/SampleSource"
 try? fm.removeItem(atPath: app)
+try? fm.removeItem(atPath: source)
 try fm.createDirectory(atPath: app, withIntermediateDirectories: true)
 
-func write(_ bytes: [UInt8], _ path: String) throws {
-    let url = URL(fileURLWithPath: app + "/" + path)
+func write(_ bytes: [UInt8], _ path: String, in folder: String = app) throws {
+    let url = URL(fileURLWithPath: folder + "/" + path)
     try fm.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
     try Data(bytes).write(to: url)
 }
@@ -84,6 +88,82 @@ try write(
         .init(facet: "promo_banner", name: "promo_banner@3x.png", scale: 3, idiom: 0, width: 3600, height: 1200),
     ]), "Assets.car")
 
+// The source tree the app was built from, as Xcode lays it out: what `--source-root` maps findings to.
+let project = "SampleApp/"
+func slot(_ file: String?, scale: String?, idiom: String = "universal", dark: Bool = false) -> String {
+    var fields: [String] = []
+    if dark { fields.append("      \"appearances\" : [\n        {\n          \"appearance\" : \"luminosity\",\n          \"value\" : \"dark\"\n        }\n      ]") }
+    if let file { fields.append("      \"filename\" : \"\(file)\"") }
+    fields.append("      \"idiom\" : \"\(idiom)\"")
+    if let scale { fields.append("      \"scale\" : \"\(scale)\"") }
+    return "    {\n" + fields.joined(separator: ",\n") + "\n    }"
+}
+func imageSet(_ name: String, _ slots: [(file: String?, scale: String?, dark: Bool)], kind: String = "imageset") throws {
+    let folder = project + "Assets.xcassets/\(name).\(kind)/"
+    let images = slots.map { slot($0.file, scale: $0.scale, dark: $0.dark) }.joined(separator: ",\n")
+    let json = "{\n  \"images\" : [\n\(images)\n  ],\n  \"info\" : {\n    \"author\" : \"xcode\",\n    \"version\" : 1\n  }\n}\n"
+    try write(Array(json.utf8), folder + "Contents.json", in: source)
+    for case let file? in slots.map(\.file) { try write(png(40, 40, "\(name) \(file)"), folder + file, in: source) }
+}
+try write(Array("{\n  \"info\" : {\n    \"author\" : \"xcode\",\n    \"version\" : 1\n  }\n}\n".utf8), project + "Assets.xcassets/Contents.json", in: source)
+try imageSet("AppIcon", [("AppIcon-1024.png", nil, false)], kind: "appiconset")
+try imageSet("LaunchBackground", [(nil, "1x", false), (nil, "2x", false), ("launch_background@3x.png", "3x", false)])
+try imageSet("logo", [(nil, "1x", false), ("logo@2x.png", "2x", false), ("logo@3x.png", "3x", false), ("logo-dark@3x.png", "3x", true)])
+try imageSet("avatar_default", [(nil, "1x", false), ("avatar_default@2x.png", "2x", false), ("avatar_default@3x.png", "3x", false)])
+try imageSet("promo_banner", [(nil, "1x", false), (nil, "2x", false), ("promo_banner@3x.png", "3x", false)])
+for file in [
+    "tab_home@2x.png", "tab_home@3x.png", "tab_search@2x.png", "tab_profile@2x.png", "tab_profile@3x.png", "star@3x.png",
+    "favorite@3x.png", "placeholder@2x.png", "placeholder@3x.png", "onboarding_step1@2x.png", "onboarding_step1@3x.png",
+    "icon_settings@3x.png", "hero_banner.jpg",
+] {
+    try write(png(40, 40, file), project + "Images/" + file, in: source)
+}
+try write(png(40, 40, "welcome en"), project + "Resources/en.lproj/welcome@3x.png", in: source)
+try write(png(40, 40, "welcome fr"), project + "Resources/fr.lproj/welcome@3x.png", in: source)
+let xib = """
+    <?xml version="1.0" encoding="UTF-8"?>
+    <document type="com.apple.InterfaceBuilder3.CocoaTouch.XIB" version="3.0" toolsVersion="22505">
+        <objects>
+            <view contentMode="scaleToFill" id="iN0-l3-epB">
+                <subviews>
+                    <button opaque="NO" contentMode="scaleToFill" id="b1">
+                        <state key="normal" image="tab_home"/>
+                    </button>
+                    <button opaque="NO" contentMode="scaleToFill" id="b2">
+                        <state key="normal" image="tab_search" backgroundImage="placeholder"/>
+                    </button>
+                </subviews>
+            </view>
+        </objects>
+        <resources>
+            <image name="tab_home" width="25" height="25"/>
+            <image name="tab_search" width="25" height="25"/>
+        </resources>
+    </document>
+
+    """
+try write(Array(xib.utf8), project + "HomeViewController.xib", in: source)
+let storyboard = """
+    <?xml version="1.0" encoding="UTF-8"?>
+    <document type="com.apple.InterfaceBuilder3.CocoaTouch.Storyboard.XIB" version="3.0" toolsVersion="22505">
+        <scenes>
+            <scene sceneID="s1">
+                <objects>
+                    <viewController id="v1" customClass="PhotoViewController" sceneMemberID="viewController">
+                        <view key="view" contentMode="scaleToFill" id="v2">
+                            <subviews>
+                                <imageView clipsSubviews="YES" contentMode="scaleAspectFill" image="photo_of_the_day" id="i1"/>
+                            </subviews>
+                        </view>
+                    </viewController>
+                </objects>
+            </scene>
+        </scenes>
+    </document>
+
+    """
+try write(Array(storyboard.utf8), project + "Base.lproj/Main.storyboard", in: source)
+
 // The launch as Xcode's console shows it: `po $arg3` output without echoes, between the app's own log lines.
 let bundlePath = "/private/var/containers/Bundle/Application/5C3A9E1B-1F2D-4B6A-9E0C-7A8B9C0D1E2F/SampleApp.app"
 func appLog(_ time: String, _ message: String) -> String { "2026-11-21 09:14:\(time)+0100 Sample[4242:118204] \(message)" }
@@ -122,4 +202,4 @@ let log =
         "placeholder",
     ].joined(separator: "\n") + "\n"
 try Data(log.utf8).write(to: URL(fileURLWithPath: root + "/launch.log"))
-print("wrote \(app) and \(root)/launch.log")
+print("wrote \(app), \(source) and \(root)/launch.log")

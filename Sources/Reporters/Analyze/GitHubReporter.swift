@@ -46,9 +46,10 @@ public struct GitHubReporter: AuditReporter {
                 continue
             }
             shown[command, default: 0] += 1
-            let location = FindingLocation(finding, bundlePath: bundlePath, logPaths: logPaths)
+            let location = FindingLocation(finding, bundlePath: bundlePath, logPaths: logPaths, sourceRoot: result.sourceRoot)
             var properties = "file=\(property(location.path))"
             if let line = location.line { properties += ",line=\(line)" }
+            if let column = location.column { properties += ",col=\(column)" }
             properties += ",title=\(property("imgtrace \(finding.rule)"))"
             out += "::\(command) \(properties)::\(message(finding.message + " — fix: " + finding.fix))\n"
         }

@@ -25,7 +25,7 @@ public struct GitLabReporter: AuditReporter {
                 n += 1
                 fingerprint = "\(finding.fingerprint)-\(n)"
             }
-            let location = FindingLocation(finding, bundlePath: bundlePath, logPaths: logPaths)
+            let location = FindingLocation(finding, bundlePath: bundlePath, logPaths: logPaths, sourceRoot: result.sourceRoot)
             w.beginObject()
             w.field("description", finding.message + " — fix: " + finding.fix)
             w.field("check_name", finding.rule)

@@ -28,6 +28,7 @@ public struct JSONReporter: AuditReporter {
         w.beginObject()
         w.field("bundles", strings: result.bundleNames)
         w.field("inventoryImages", result.inventoryImages)
+        w.field("sourceRoot", result.sourceRoot)
         w.key("logs")
         w.beginArray()
         for log in result.logs {
@@ -198,6 +199,16 @@ public struct JSONReporter: AuditReporter {
         w.field("names", strings: f.names)
         w.field("assets", strings: f.assets)
         w.field("paths", strings: f.paths)
+        w.key("source")
+        if let source = f.source {
+            w.beginObject()
+            w.field("path", source.path)
+            w.field("line", source.position?.line)
+            w.field("column", source.position?.column)
+            w.endObject()
+        } else {
+            w.null()
+        }
         w.key("lines")
         w.beginArray()
         for line in f.lines { writeLine(line, &w) }

@@ -30,7 +30,7 @@ public struct JUnitReporter: AuditReporter {
                 suites += "    <testcase classname=\"imgtrace.\(xmlEscaped(rule.id))\" name=\"no findings\"/>\n"
             }
             for finding in findings {
-                let location = FindingLocation(finding, bundlePath: bundlePath, logPaths: logPaths)
+                let location = FindingLocation(finding, bundlePath: bundlePath, logPaths: logPaths, sourceRoot: result.sourceRoot)
                 let name = location.path + (location.line.map { ":\($0)" } ?? "")
                 suites += "    <testcase classname=\"imgtrace.\(xmlEscaped(rule.id))\" name=\"\(xmlEscaped(name)) (\(finding.fingerprint))\">\n"
                 if failing.contains(finding.fingerprint) {

@@ -3,9 +3,10 @@ import LaunchAudit
 
 /// `imgtrace analyze --format sarif`: SARIF 2.1.0 for code scanning (GitHub, Azure DevOps, IDEs).
 ///
-/// One run; every rule in `tool.driver.rules` with stable ids; one result per finding with the
-/// asset as the first location (its path inside the bundle as given on the command line, so it is
-/// relative when the bundle path is) and the first log line as the second; the fingerprint in
+/// One run; every rule in `tool.driver.rules` with stable ids; one result per finding with its
+/// place in the source tree first when a source root was given (relative to the `SRCROOT` base
+/// in `originalUriBaseIds`), then the asset (its path inside the bundle as given on the command
+/// line, so it is relative when the bundle path is), then the first log line; the fingerprint in
 /// `partialFingerprints`, the measured values in `properties`.
 public struct SARIFReporter: AuditReporter {
     public let id = "sarif"
@@ -15,13 +16,21 @@ public struct SARIFReporter: AuditReporter {
     public init() {}
 
     public func render(_ input: ReportInput, to sink: ByteSink) {
-        sink.write(Self.document(input.result, bundlePath: input.bundlePath, logPaths: input.logPaths, version: input.toolVersion))
+        sink.write(
+            Self.document(
+                input.result, bundlePath: input.bundlePath, logPaths: input.logPaths, version: input.toolVersion,
+                workingDirectory: input.workingDirectory))
     }
 
     public static let schema = "https://json.schemastore.org/sarif-2.1.0.json"
 
     /// `bundlePath` and `logPaths` are the inputs as given, used to build location URIs.
-    static func document(_ result: AuditResult, bundlePath: String, logPaths: [String], version: String) -> [UInt8] {
+    /// The `originalUriBaseIds` key source locations are relative to.
+    static let sourceRootBase = "SRCROOT"
+
+    static func document(
+        _ result: AuditResult, bundlePath: String, logPaths: [String], version: String, workingDirectory: String = "/"
+    ) -> [UInt8] {
         var w = JSONText()
         w.beginObject()
         w.field("$schema", schema)
@@ -57,6 +66,18 @@ public struct SARIFReporter: AuditReporter {
         w.endArray()
         w.endObject()
         w.endObject()
+        if let root = result.sourceRoot {
+            // SARIF wants an absolute URI here; relative source locations then resolve against it.
+            w.key("originalUriBaseIds")
+            w.beginObject()
+            w.key(sourceRootBase)
+            w.beginObject()
+            var absolute = XcodeReporter.absolute(root, in: workingDirectory)
+            if !absolute.hasSuffix("/") { absolute += "/" }
+            w.field("uri", "file://" + uriEscaped(absolute))
+            w.endObject()
+            w.endObject()
+        }
         // Input warnings are notifications of the run, not results: SARIF's place for what the
         // tool met while reading (a file it could not read, a link it did not follow).
         w.key("invocations")
@@ -95,6 +116,9 @@ public struct SARIFReporter: AuditReporter {
             w.endObject()
             w.key("locations")
             w.beginArray()
+            if let source = finding.source, result.sourceRoot != nil {
+                location(uri: source.path, base: sourceRootBase, line: source.position?.line, column: source.position?.column, &w)
+            }
             if let path = finding.paths.first {
                 location(uri: FindingLocation.assetPath(bundlePath: bundlePath, asset: path), line: nil, &w)
             }
@@ -127,18 +151,20 @@ public struct SARIFReporter: AuditReporter {
         return bytes
     }
 
-    private static func location(uri: String, line: Int?, _ w: inout JSONText) {
+    private static func location(uri: String, base: String? = nil, line: Int?, column: Int? = nil, _ w: inout JSONText) {
         w.beginObject()
         w.key("physicalLocation")
         w.beginObject()
         w.key("artifactLocation")
         w.beginObject()
         w.field("uri", uriEscaped(uri))
+        if let base { w.field("uriBaseId", base) }
         w.endObject()
         if let line {
             w.key("region")
             w.beginObject()
             w.field("startLine", line)
+            if let column { w.field("startColumn", column) }
             w.endObject()
         }
         w.endObject()

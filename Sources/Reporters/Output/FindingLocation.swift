@@ -1,14 +1,20 @@
 import ImgtraceSupport
 import LaunchAudit
 
-/// Where a finding is shown in tools that want one file and one line: the asset inside the
-/// bundle when there is one, else the first log line, else the bundle.
+/// Where a finding is shown in tools that want one file and one line: the place in the source
+/// tree when a source root was given and holds it, else the asset inside the bundle, else the
+/// first log line, else the bundle.
 package struct FindingLocation: Equatable {
     package var path: String
     package var line: Int?
+    package var column: Int?
 
-    package init(_ finding: Finding, bundlePath: String, logPaths: [String]) {
-        if let asset = finding.paths.first {
+    package init(_ finding: Finding, bundlePath: String, logPaths: [String], sourceRoot: String? = nil) {
+        if let source = finding.source, let sourceRoot {
+            path = FindingLocation.assetPath(bundlePath: sourceRoot, asset: source.path)
+            line = source.position?.line
+            column = source.position?.column
+        } else if let asset = finding.paths.first {
             path = FindingLocation.assetPath(bundlePath: bundlePath, asset: asset)
             line = nil
         } else if let first = finding.lines.first, first.log < logPaths.count {
