@@ -11,3 +11,12 @@ package func kibibytes(_ bytes: Int) -> String {
     let tenths = Int(saturating: (value * 10).rounded())
     return "\(tenths / 10).\(tenths % 10) \(units[unit])"
 }
+
+/// A count with its noun in the right number: `1 error`, `3 errors`, `1 repeated lookup`.
+/// `plural` is for nouns that do not just take an `s`.
+package func counted(_ n: Int, _ singular: String, _ plural: String? = nil) -> String {
+    "\(n) \(n == 1 ? singular : plural ?? singular + "s")"
+}
+
+/// Pixel or point dimensions, written one way in every report: `4032×3024`.
+package func dimensions(_ width: some BinaryInteger, _ height: some BinaryInteger) -> String { "\(width)×\(height)" }

@@ -66,6 +66,19 @@ final class GoldenReportTests: XCTestCase {
         XCTAssertTrue(html.contains("hero_banner.jpg"))
         XCTAssertTrue(html.contains("Fix: "))
         XCTAssertTrue(html.contains("id=\"loads\""), "the sortable table")
+        // One row per load (23 hits in the example, 2 after the launch-end marker), each marked.
+        let loads = try XCTUnwrap(html.components(separatedBy: "<table id=\"loads\">").last?.components(separatedBy: "</table>").first)
+        XCTAssertEqual(loads.components(separatedBy: "<tr").count - 2, 23, "rows after the header row")
+        XCTAssertEqual(loads.components(separatedBy: "<tr class=\"after\">").count - 1, 2)
+        XCTAssertEqual(loads.components(separatedBy: ">after launch</span>").count - 1, 2)
+        XCTAssertTrue(loads.contains("aria-sort=\"ascending\""), "the table says how it is sorted")
+        XCTAssertTrue(html.contains("[aria-sort=descending]::after"), "and shows it")
+        // The timeline has an axis with ticks and the launch end marked.
+        XCTAssertTrue(html.contains(">log line</text>"))
+        XCTAssertGreaterThanOrEqual(html.components(separatedBy: "text-anchor=\"middle\">").count - 1, 4, "tick labels")
+        XCTAssertTrue(html.contains("launch ends (line 28)"))
+        // Nine loose-image notes are one row.
+        XCTAssertTrue(html.contains("9 findings: <code>placeholder</code>"))
     }
     func testGitLab() throws { try check("gitlab", file: "example.gitlab.json") }
     func testJUnit() throws { try check("junit", file: "example.junit.xml") }

@@ -66,7 +66,29 @@ final class AuditReporterTests: XCTestCase {
             XCTAssertEqual(AuditReporters.named(reporter.id)?.id, reporter.id)
         }
         XCTAssertNil(AuditReporters.named("yaml"))
-        XCTAssertEqual(AuditReporters.all.filter(\.needsLoadRecords).map(\.id), ["json"])
+        XCTAssertEqual(AuditReporters.all.filter(\.needsLoadRecords).map(\.id), ["json", "html"])
+    }
+
+    // MARK: Reading
+
+    /// Every line of the text report fits 120 columns; a long name keeps its start and its
+    /// end, and loses its middle, in the findings and in the table.
+    func testTheTextReportFits120ColumnsAndShortensInTheMiddle() throws {
+        let long = "/private/var/containers/Bundle/Application/" + String(repeating: "0123456789", count: 20) + "/App.app/Onboarding_final_v2@3x.png"
+        let wide = String(repeating: "画像", count: 80)
+        let text = render(try reporter("text"), audit(loading: [long, wide, "a", "b", "c", "d"]))
+        for line in text.split(separator: "\n") {
+            XCTAssertLessThanOrEqual(TextTableWidth.columns(String(line)), 120, String(line))
+        }
+        let table = try XCTUnwrap(text.components(separatedBy: "IMAGES LOADED AT LAUNCH").last)
+        let row = try XCTUnwrap(table.split(separator: "\n").first { $0.hasPrefix("/private/") })
+        XCTAssertTrue(row.contains("…"), String(row))
+        XCTAssertTrue(row.split(separator: " ")[0].hasSuffix("v2@3x.png"), "the end of a path is what tells files apart: \(row)")
+        XCTAssertTrue(text.contains("_final_v2@3x.png"), "the finding keeps the name's end")
+        // Plurals: one finding of each kind reads `1 error`.
+        let one = render(try reporter("text"), audit(loading: ["missing"]))
+        XCTAssertTrue(one.contains("1 error, "), one)
+        XCTAssertFalse(one.contains("1 errors") || one.contains("1 names") || one.contains("1 loads") || one.contains("1 hits"), one)
     }
 
     // MARK: No findings
@@ -179,6 +201,16 @@ final class AuditReporterTests: XCTestCase {
             default:
                 XCTAssertFalse(text.isEmpty)
             }
+        }
+    }
+}
+
+/// Terminal columns, counted as the text report counts them (wide CJK characters take two).
+enum TextTableWidth {
+    static func columns(_ line: String) -> Int {
+        line.unicodeScalars.reduce(0) { width, scalar in
+            let v = scalar.value
+            return width + ((0x2E80...0xA4CF).contains(v) || (0xAC00...0xD7A3).contains(v) || (0xFF00...0xFF60).contains(v) ? 2 : 1)
         }
     }
 }

@@ -1,4 +1,5 @@
 import AppBundle
+import ImgtraceSupport
 
 /// Hits that printed no name: the audit cannot see what they loaded.
 public enum TraceUnreadableRule: AuditRule {
@@ -21,7 +22,7 @@ public enum TraceUnreadableRule: AuditRule {
             default: why = "the debugger skipped the action"
             }
             let total = context.logs.reduce(0) { $0 + $1.summary.hits }
-            let share = total > 0 ? " (\(hits.count * 100 / total)% of \(total) hits lost)" : ""
+            let share = total > 0 ? " (\(hits.count * 100 / total)% of \(counted(total, "hit")) lost)" : ""
             var message = "\(hits.count) hit\(hits.count == 1 ? "" : "s") printed no name\(share): \(why)"
             // The reader's warning names the likely cause (a register that does not exist here).
             if hits.status == .error, let advice { message += " (\(advice))" }

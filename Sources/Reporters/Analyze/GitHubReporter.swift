@@ -56,10 +56,10 @@ public struct GitHubReporter: AuditReporter {
         showInputWarnings()
         for command in ["error", "warning", "notice"] where hidden[command, default: 0] > 0 {
             out +=
-                "::notice title=imgtrace::\(message("\(hidden[command]!) more \(command) findings are not annotated (GitHub shows \(annotationsPerType) per type per step); see the job summary or the SARIF report"))\n"
+                "::notice title=imgtrace::\(message("\(counted(hidden[command]!, "more \(command) finding")) \(hidden[command]! == 1 ? "is" : "are") not annotated (GitHub shows \(annotationsPerType) per type per step); see the job summary or the SARIF report"))\n"
         }
         let c = result.severityCounts
-        out += "imgtrace: \(result.fails ? "FAIL" : "PASS"): \(c[.error] ?? 0) errors, \(c[.warning] ?? 0) warnings, \(c[.note] ?? 0) notes\n"
+        out += "imgtrace: \(result.fails ? "FAIL" : "PASS"): \(counted(c[.error] ?? 0, "error")), \(counted(c[.warning] ?? 0, "warning")), \(counted(c[.note] ?? 0, "note"))\n"
         return out
     }
 

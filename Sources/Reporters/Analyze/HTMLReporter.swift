@@ -3,21 +3,23 @@ import LaunchAudit
 
 /// `imgtrace analyze --format html`: one self-contained page (inline CSS, inline SVG charts drawn
 /// here, a few lines of inline script to sort the table; nothing fetched from the network).
+/// Charts scroll sideways on a narrow screen rather than shrink their text past reading.
 public struct HTMLReporter: AuditReporter {
     public let id = "html"
     public let fileExtension = "html"
-    public let summary = "One self-contained page with charts and a sortable table of every launch image."
+    public let summary = "One self-contained page with charts, the findings and a sortable table of every load."
+    public var needsLoadRecords: Bool { true }
 
     public init() {}
 
     public func render(_ input: ReportInput, to sink: ByteSink) {
-        sink.write(Self.document(input.result))
+        sink.write(Self.document(input.result, loads: input.loads))
     }
 
     static let chartRows = 25
     static let timelineRows = 30
 
-    static func document(_ result: AuditResult) -> String {
+    static func document(_ result: AuditResult, loads: LoadRecords? = nil) -> String {
         let launch = result.uses.filter { $0.launchLoads > 0 }
         let d = result.device
         var out = """
@@ -31,23 +33,30 @@ public struct HTMLReporter: AuditReporter {
             .sub{color:#6e6e73}.card{background:#fff;border-radius:10px;padding:16px 18px;box-shadow:0 1px 2px rgba(0,0,0,.08)}
             .verdict{display:inline-block;padding:4px 12px;border-radius:14px;font-weight:600;color:#fff}
             .fail{background:#d70015}.pass{background:#248a3d}
-            .figures{display:grid;grid-template-columns:repeat(auto-fit,minmax(150px,1fr));gap:12px;margin-top:14px}
+            .figures{display:grid;grid-template-columns:repeat(auto-fit,minmax(110px,1fr));gap:12px;margin-top:14px}
             .figure b{display:block;font-size:22px}.figure span{color:#6e6e73;font-size:12px}
             table{border-collapse:collapse;width:100%;background:#fff}th,td{text-align:left;padding:6px 8px;border-bottom:1px solid #e5e5ea;vertical-align:top;overflow-wrap:anywhere}
-            th{cursor:pointer;user-select:none;background:#fafafa;position:sticky;top:0}td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}
+            th{background:#fafafa;position:sticky;top:0}td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}
+            #loads th{cursor:pointer;user-select:none}#loads th::after{content:"\\2195";opacity:.35;margin-left:4px}
+            #loads th[aria-sort=ascending]::after{content:"\\25B2";opacity:1}#loads th[aria-sort=descending]::after{content:"\\25BC";opacity:1}
+            .scroll{overflow-x:auto}.scroll svg{min-width:860px}.scroll table{min-width:900px}
+            tr.after td{background:#f6f3fc}.tag{display:inline-block;font-size:11px;padding:0 6px;border-radius:8px;background:#e9e3f7;color:#5b3fa0;white-space:nowrap}
+            .edit{font-size:12px;color:#6e6e73}
+            @media (max-width:640px){main{padding:12px}.findings thead{display:none}.findings tr{display:block;border-bottom:1px solid #e5e5ea;background:#fff}
+            .findings td{display:block;border:0;padding:2px 10px}.findings td.n{text-align:left}.findings td.n:empty{display:none}}
             td.n,th.n,.sev,th{white-space:nowrap;overflow-wrap:normal}
             .sev{font-weight:600;text-transform:uppercase;font-size:11px}.error{color:#d70015}.warning{color:#b25000}.note{color:#0071a4}
             code{font:12px ui-monospace,Menlo,Consolas,monospace;background:#f2f2f7;padding:1px 4px;border-radius:4px}
             .fix{color:#3a3a3c}svg text{font:11px -apple-system,Helvetica,Arial,sans-serif;fill:#3a3a3c}
             </style></head><body><main>
             <h1>imgtrace launch audit</h1>
-            <div class="sub"><code>\(h(result.bundleNames.first ?? "?"))</code> on <b>\(h(d.id))</b> (\(d.pointWidth)×\(d.pointHeight) pt @\(d.scale)x, \(h(d.idiom)))
+            <div class="sub"><code>\(h(result.bundleNames.first ?? "?"))</code> on <b>\(h(d.id))</b> (\(dimensions(d.pointWidth, d.pointHeight)) pt @\(d.scale)x, \(h(d.idiom)))
             · \(result.logs.map { "<code>\(h($0.path))</code>" }.joined(separator: ", "))</div>
 
             """
         let c = result.severityCounts
         out += "<div class=\"card\" style=\"margin-top:16px\"><span class=\"verdict \(result.fails ? "fail" : "pass")\">\(result.fails ? "FAIL" : "PASS")</span> "
-        out += "\(c[.error] ?? 0) errors, \(c[.warning] ?? 0) warnings, \(c[.note] ?? 0) notes"
+        out += "\(counted(c[.error] ?? 0, "error")), \(counted(c[.warning] ?? 0, "warning")), \(counted(c[.note] ?? 0, "note"))"
         out += result.failOn.map { " · fails at \($0.rawValue)" } ?? " · never fails on findings"
         for breach in result.budgetBreaches { out += "<div class=\"error\">budget <code>\(h(breach.budget))</code> exceeded: \(breach.actual) &gt; \(breach.limit)</div>" }
         for warning in result.warnings { out += "<div class=\"warning\">warning: \(prose(warning.text))</div>" }
@@ -63,40 +72,22 @@ public struct HTMLReporter: AuditReporter {
             out += "<div class=\"figure\"><b>\(h(value))</b><span>\(h(label))</span></div>"
         }
         out += "</div></div>\n"
-        out += "<h2>Timeline of loads (launch order)</h2><div class=\"card\">\(timeline(launch, result))</div>\n"
-        out += "<h2>Decoded memory per image</h2><div class=\"card\">\(memoryChart(launch))</div>\n"
+        out += "<h2>Timeline of loads (launch order)</h2><div class=\"card scroll\">\(timeline(launch, result))</div>\n"
+        out += "<h2>Decoded memory per image</h2><div class=\"card scroll\">\(memoryChart(launch))</div>\n"
         out += "<h2>Findings</h2>"
         if result.findings.isEmpty {
             out += "<div class=\"card\">No findings.</div>"
         } else {
-            out += "<table><thead><tr><th>severity</th><th>rule</th><th>finding and fix</th><th class=\"n\">cost</th></tr></thead><tbody>"
-            for finding in result.findings {
-                out += "<tr><td class=\"sev \(finding.severity.rawValue)\">\(finding.severity.rawValue)</td><td><code>\(h(finding.rule))</code></td>"
-                out += "<td>\(prose(finding.message))<div class=\"fix\">Fix: \(prose(finding.fix))</div></td>"
-                out += "<td class=\"n\">\(finding.cost > 0 ? kibibytes(finding.cost) : "")</td></tr>"
-            }
-            out += "</tbody></table>"
+            out += findingsTable(result)
         }
-        out += "\n<h2>Every load at launch</h2><table id=\"loads\"><thead><tr>"
-        out +=
-            "<th>name</th><th>resolved to</th><th>how</th><th class=\"n\">pixels</th><th class=\"n\">decoded</th><th class=\"n\">on disk</th><th class=\"n\">loads</th><th class=\"n\">first line</th>"
-        out += "</tr></thead><tbody>"
-        for use in launch {
-            let image = use.resolution.image
-            let pixels = image.flatMap { i in i.pixelWidth.flatMap { w in i.pixelHeight.map { (w * $0, "\(w)×\($0)") } } }
-            out += "<tr><td><code>\(h(use.displayName))</code></td><td>\(h(image?.id ?? "—"))</td><td class=\"sub\">\(prose(use.resolution.how))</td>"
-            out += "<td class=\"n\" data-v=\"\(pixels?.0 ?? 0)\">\(pixels?.1 ?? "—")</td>"
-            out += "<td class=\"n\" data-v=\"\(image?.decodedBytes ?? 0)\">\(image?.decodedBytes.map(kibibytes) ?? "—")</td>"
-            out += "<td class=\"n\" data-v=\"\(image?.bytesOnDisk ?? 0)\">\(image.map { kibibytes($0.bytesOnDisk) } ?? "—")</td>"
-            out += "<td class=\"n\" data-v=\"\(use.launchLoads)\">\(use.launchLoads)</td>"
-            out += "<td class=\"n\" data-v=\"\(use.firstLine.log * 1_000_000_000 + use.firstLine.line)\">\(lineText(use.firstLine, result))</td></tr>"
-        }
-        out += "</tbody></table>\n"
+        out += loadsTable(result, loads)
         out += """
-            <p class="sub">Click a column to sort. Generated by imgtrace from the log and the bundle; no data leaves this file.</p>
+            <p class="sub">Generated by imgtrace from the log and the bundle; no data leaves this file.</p>
             </main><script>
             document.querySelectorAll('#loads th').forEach(function(th,i){th.addEventListener('click',function(){
-            var body=th.closest('table').tBodies[0],rows=Array.from(body.rows),dir=th.dataset.dir==='asc'?-1:1;th.dataset.dir=dir===1?'asc':'desc';
+            var body=th.closest('table').tBodies[0],rows=Array.from(body.rows),asc=th.getAttribute('aria-sort')!=='ascending',dir=asc?1:-1;
+            th.closest('tr').querySelectorAll('th').forEach(function(o){o.removeAttribute('aria-sort');});
+            th.setAttribute('aria-sort',asc?'ascending':'descending');
             rows.sort(function(a,b){var x=a.cells[i],y=b.cells[i];var p=x.dataset.v,q=y.dataset.v;
             if(p!==undefined){return dir*(Number(p)-Number(q));}return dir*x.textContent.localeCompare(y.textContent);});
             rows.forEach(function(r){body.appendChild(r);});});});
@@ -106,44 +97,68 @@ public struct HTMLReporter: AuditReporter {
         return out
     }
 
-    /// Each of the costliest names on a row, a tick at every launch load, x = log line.
+    /// Each of the costliest names on a row, a tick at every launch load, x = log line, with
+    /// an axis of line numbers and the launch end marked.
     static func timeline(_ uses: [NameUse], _ result: AuditResult) -> String {
         let rows = Array(uses.prefix(timelineRows))
         guard !rows.isEmpty else { return "No loads." }
         let lastLine = max(1, result.logs.first.map { $0.summary.launchEnd?.line ?? $0.summary.lines } ?? 1)
-        let left = 190.0, width = 860.0, rowHeight = 18.0
-        let height = Double(rows.count) * rowHeight + 30
-        var svg = "<svg role=\"img\" aria-label=\"timeline of image loads\" viewBox=\"0 0 \(Int(left + width + 20)) \(Int(height))\" width=\"100%\">"
+        let left = 190.0, width = 670.0, rowHeight = 18.0, top = 6.0
+        let plotBottom = top + Double(rows.count) * rowHeight
+        let height = plotBottom + 34
+        func x(_ line: Int) -> Double { left + width * Double(line) / Double(lastLine) }
+        var svg = "<svg role=\"img\" aria-label=\"timeline of image loads\" viewBox=\"0 0 \(Int(left + width + 30)) \(Int(height))\" width=\"100%\">"
         for (i, use) in rows.enumerated() {
-            let y = Double(i) * rowHeight + 12
-            svg += "<text x=\"\(Int(left - 8))\" y=\"\(Int(y + 4))\" text-anchor=\"end\">\(h(clip(use.displayName)))</text>"
+            let y = top + Double(i) * rowHeight + 9
+            svg += "<text x=\"\(Int(left - 8))\" y=\"\(Int(y + 4))\" text-anchor=\"end\">\(h(TextTable.middleShortened(use.displayName, width: 30)))</text>"
             svg += "<line x1=\"\(Int(left))\" y1=\"\(Int(y))\" x2=\"\(Int(left + width))\" y2=\"\(Int(y))\" stroke=\"#e5e5ea\"/>"
             let colour = use.resolution.image == nil ? "#d70015" : "#0071e3"
             for line in use.launchLines where line.log == 0 {
-                let x = left + width * Double(line.line) / Double(lastLine)
                 svg +=
-                    "<rect x=\"\(fixed(x - 1.5))\" y=\"\(Int(y - 6))\" width=\"3\" height=\"12\" fill=\"\(colour)\"><title>\(h(use.displayName)) · line \(line.line)</title></rect>"
+                    "<rect x=\"\(fixed(x(line.line) - 1.5))\" y=\"\(Int(y - 6))\" width=\"3\" height=\"12\" fill=\"\(colour)\"><title>\(h(use.displayName)) · line \(line.line)</title></rect>"
             }
         }
-        let axisY = Int(height - 8)
-        svg += "<text x=\"\(Int(left))\" y=\"\(axisY)\">line 1</text><text x=\"\(Int(left + width))\" y=\"\(axisY)\" text-anchor=\"end\">line \(lastLine)</text>"
+        // The axis: a tick at every round step of log lines, labelled.
+        svg += "<line x1=\"\(Int(left))\" y1=\"\(Int(plotBottom))\" x2=\"\(Int(left + width))\" y2=\"\(Int(plotBottom))\" stroke=\"#8e8e93\"/>"
+        let step = tickStep(lastLine)
+        for tick in stride(from: 0, through: lastLine, by: step) {
+            let tx = Int(x(tick))
+            svg += "<line x1=\"\(tx)\" y1=\"\(Int(plotBottom))\" x2=\"\(tx)\" y2=\"\(Int(plotBottom + 5))\" stroke=\"#8e8e93\"/>"
+            svg += "<text x=\"\(tx)\" y=\"\(Int(plotBottom + 17))\" text-anchor=\"middle\">\(tick)</text>"
+        }
+        svg += "<text x=\"\(Int(left - 8))\" y=\"\(Int(plotBottom + 17))\" text-anchor=\"end\">log line</text>"
+        if let end = result.logs.first?.summary.launchEnd {
+            let ex = Int(x(end.line))
+            svg += "<line x1=\"\(ex)\" y1=\"\(Int(top))\" x2=\"\(ex)\" y2=\"\(Int(plotBottom))\" stroke=\"#5b3fa0\" stroke-dasharray=\"4 3\"/>"
+            svg += "<text x=\"\(ex - 4)\" y=\"\(Int(plotBottom + 30))\" text-anchor=\"end\">launch ends (line \(end.line))</text>"
+        }
         svg += "</svg>"
-        if uses.count > timelineRows { svg += "<div class=\"sub\">The \(timelineRows) costliest of \(uses.count) names; red = missing. First log only.</div>" }
+        let note = uses.count > timelineRows ? "The \(timelineRows) costliest of \(uses.count) names; " : ""
+        svg += "<div class=\"sub\">\(note)blue = resolved, red = missing; first log only.</div>"
         return svg
     }
 
-    /// Horizontal bars of decoded bytes for the costliest images.
+    /// A round step (1, 2 or 5 × 10ⁿ) that puts about eight ticks on an axis up to `last`.
+    static func tickStep(_ last: Int) -> Int {
+        var magnitude = 1
+        while magnitude * 10 <= max(1, last / 8) { magnitude *= 10 }
+        for factor in [1, 2, 5, 10] where last / (factor * magnitude) <= 8 { return factor * magnitude }
+        return 10 * magnitude
+    }
+
+    /// Horizontal bars of decoded bytes for the costliest images; the label sits inside a bar
+    /// that leaves it no room outside, so no label runs off the chart.
     static func memoryChart(_ uses: [NameUse]) -> String {
         var seen = Set<String>()
         let images = uses.compactMap { $0.resolution.image }.filter { ($0.decodedBytes ?? 0) > 0 && seen.insert($0.id).inserted }.prefix(chartRows)
         guard let largest = images.first?.decodedBytes, largest > 0 else { return "No decoded sizes." }
-        let left = 260.0, width = 690.0, rowHeight = 20.0
+        let left = 250.0, width = 600.0, rowHeight = 20.0, labelRoom = 80.0
         var svg =
-            "<svg role=\"img\" aria-label=\"decoded memory per image\" viewBox=\"0 0 \(Int(left + width + 110)) \(Int(Double(images.count) * rowHeight + 6))\" width=\"100%\">"
+            "<svg role=\"img\" aria-label=\"decoded memory per image\" viewBox=\"0 0 \(Int(left + width + 10)) \(Int(Double(images.count) * rowHeight + 6))\" width=\"100%\">"
         for (i, image) in images.enumerated() {
             let y = Double(i) * rowHeight + 3
-            let w = max(1, width * Double(image.decodedBytes!) / Double(largest))
-            svg += "<text x=\"\(Int(left - 8))\" y=\"\(Int(y + 13))\" text-anchor=\"end\">\(h(clip(image.id, 40)))</text>"
+            let w = max(1, (width - labelRoom) * Double(image.decodedBytes!) / Double(largest))
+            svg += "<text x=\"\(Int(left - 8))\" y=\"\(Int(y + 13))\" text-anchor=\"end\">\(h(TextTable.middleShortened(image.id, width: 40)))</text>"
             svg +=
                 "<rect x=\"\(Int(left))\" y=\"\(Int(y + 2))\" width=\"\(fixed(w))\" height=\"14\" rx=\"2\" fill=\"#0071e3\"><title>\(h(image.id)): \(kibibytes(image.decodedBytes!))</title></rect>"
             svg += "<text x=\"\(fixed(left + w + 6))\" y=\"\(Int(y + 13))\">\(kibibytes(image.decodedBytes!))</text>"
@@ -151,12 +166,56 @@ public struct HTMLReporter: AuditReporter {
         return svg + "</svg>"
     }
 
-    static func lineText(_ line: LogLine, _ result: AuditResult) -> String {
-        result.logs.count > 1 ? "#\(line.log + 1):\(line.line)" : "\(line.line)"
+    /// The findings, a rule's many notes as one row, each with its fix and where to edit it.
+    static func findingsTable(_ result: AuditResult) -> String {
+        var out = "<table class=\"findings\"><thead><tr><th>severity</th><th>rule</th><th>finding and fix</th><th class=\"n\">cost</th></tr></thead><tbody>"
+        let entries = Severity.allCases.flatMap { severity in
+            TextReporter.entries(result.findings.filter { $0.severity == severity }, grouping: severity == .note)
+        }
+        for entry in entries {
+            let finding = entry.findings[0]
+            var text = prose(finding.message)
+            if entry.findings.count > 1 {
+                text = "\(entry.findings.count) findings: " + entry.findings.map { "<code>\(h(TextReporter.subject($0)))</code>" }.joined(separator: ", ")
+            } else if let source = finding.source, let root = result.sourceRoot {
+                let place = PathText.resolve(source.path, against: root) + (source.position.map { ":\($0.line)" } ?? "")
+                text += "<div class=\"edit\">edit <code>\(h(place))</code></div>"
+            }
+            let cost = entry.findings.map(\.cost).reduce(0, +)
+            out += "<tr><td class=\"sev \(finding.severity.rawValue)\">\(finding.severity.rawValue)</td><td><code>\(h(finding.rule))</code></td>"
+            out += "<td>\(text)<div class=\"fix\">Fix: \(prose(finding.fix))</div></td>"
+            out += "<td class=\"n\">\(cost > 0 ? kibibytes(cost) : "")</td></tr>"
+        }
+        return out + "</tbody></table>"
     }
 
-    static func clip(_ text: String, _ limit: Int = 28) -> String {
-        text.count <= limit ? text : "…" + String(text.suffix(limit - 1))
+    /// Every load, in log order, after-launch loads marked; sortable by any column.
+    static func loadsTable(_ result: AuditResult, _ loads: LoadRecords?) -> String {
+        guard let loads else { return "\n<h2>Every load</h2><div class=\"card\">Not recorded in this run.</div>\n" }
+        var out = "\n<h2>Every load (\(counted(loads.total, "load")))</h2><div class=\"scroll\"><table id=\"loads\"><thead><tr>"
+        out += "<th class=\"n\" aria-sort=\"ascending\">#</th><th class=\"n\">line</th><th>when</th><th>name</th><th>resolved to</th><th>how</th>"
+        out += "<th class=\"n\">pixels</th><th class=\"n\">decoded</th><th class=\"n\">on disk</th></tr></thead><tbody>"
+        for (index, row) in loads.rows.enumerated() {
+            let image = row.image
+            let pixels = image.flatMap { i in i.pixelWidth.flatMap { w in i.pixelHeight.map { (w * $0, dimensions(w, $0)) } } }
+            out += row.afterLaunch ? "<tr class=\"after\">" : "<tr>"
+            out += "<td class=\"n\" data-v=\"\(index)\">\(index + 1)</td>"
+            out += "<td class=\"n\" data-v=\"\(row.log * 1_000_000_000 + row.line)\">\(lineText(LogLine(log: row.log, line: row.line), result))</td>"
+            out += "<td>\(row.afterLaunch ? "<span class=\"tag\">after launch</span>" : "launch")</td>"
+            out += "<td><code>\(h(row.name))</code></td><td>\(h(image?.id ?? "—"))</td><td class=\"sub\">\(prose(row.how))</td>"
+            out += "<td class=\"n\" data-v=\"\(pixels?.0 ?? 0)\">\(pixels?.1 ?? "—")</td>"
+            out += "<td class=\"n\" data-v=\"\(image?.decodedBytes ?? 0)\">\(image?.decodedBytes.map(kibibytes) ?? "—")</td>"
+            out += "<td class=\"n\" data-v=\"\(image?.bytesOnDisk ?? 0)\">\(image.map { kibibytes($0.bytesOnDisk) } ?? "—")</td></tr>"
+        }
+        out += "</tbody></table></div>\n"
+        if loads.total > loads.rows.count {
+            out += "<p class=\"sub\">The first \(loads.rows.count) of \(loads.total) loads; the JSON report lists them all.</p>\n"
+        }
+        return out + "<p class=\"sub\">Click a column to sort; click again to reverse.</p>\n"
+    }
+
+    static func lineText(_ line: LogLine, _ result: AuditResult) -> String {
+        result.logs.count > 1 ? "#\(line.log + 1):\(line.line)" : "\(line.line)"
     }
 
     static func fixed(_ value: Double) -> String { TextReporter.fixed(value, 1) }

@@ -1,3 +1,4 @@
+import AppBundle
 import ImgtraceSupport
 import LaunchAudit
 import LaunchTrace
@@ -9,11 +10,44 @@ public final class LoadRecords {
     private let loads = SpillBuffer()
     private var first = true
     private var writer = JSONText()
+    /// The first `maxRows` loads as tables show them (the HTML report), in log order.
+    public private(set) var rows: [Row] = []
+    /// Every load added, shown or not.
+    public private(set) var total = 0
+    /// A page of more rows than this is too slow to open; the JSON report lists them all.
+    public static let maxRows = 5_000
+
+    /// One load as a table row.
+    public struct Row {
+        public var log: Int
+        public var seq: Int
+        public var line: Int
+        /// The name, or `(nil)`, `(empty)`, `(unreadable)`.
+        public var name: String
+        public var afterLaunch: Bool
+        public var image: BundleImage?
+        /// How the name resolved, or why it did not.
+        public var how: String
+    }
 
     public init() {}
 
     /// Encodes one load of log `log` with what it resolved to (nil for hits without a name).
     public func add(_ load: ImageLoad, log: Int, resolution: Resolution?) {
+        total += 1
+        if rows.count < Self.maxRows {
+            let name: String
+            switch load.status {
+            case .ok: name = load.name ?? "(nil)"
+            case .nil: name = "(nil)"
+            case .empty: name = "(empty)"
+            default: name = "(unreadable: \(load.status.rawValue))"
+            }
+            rows.append(
+                Row(
+                    log: log, seq: load.seq, line: load.line, name: name, afterLaunch: load.phase == .afterLaunch,
+                    image: resolution?.image, how: resolution?.how ?? "no name to resolve"))
+        }
         writer.removeAll()
         writer.beginObject()
         writer.field("log", log)

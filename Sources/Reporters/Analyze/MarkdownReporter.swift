@@ -21,7 +21,7 @@ public struct MarkdownReporter: AuditReporter {
     static func document(_ result: AuditResult) -> String {
         var out = "## imgtrace launch audit: \(result.fails ? "❌ fail" : "✅ pass")\n\n"
         let d = result.device
-        out += "`\(cell(result.bundleNames.first ?? "?"))` on **\(cell(d.id))** (\(d.pointWidth)×\(d.pointHeight) pt @\(d.scale)x)"
+        out += "`\(cell(result.bundleNames.first ?? "?"))` on **\(cell(d.id))** (\(dimensions(d.pointWidth, d.pointHeight)) pt @\(d.scale)x)"
         out += result.logs.count == 1 ? ", 1 log" : ", \(result.logs.count) logs"
         if result.logs.contains(where: { $0.summary.launchEnd == nil }) { out += "; no launch-end marker, so the whole log is the launch" }
         out += ".\n\n"
@@ -37,7 +37,7 @@ public struct MarkdownReporter: AuditReporter {
         row("on disk") { kibibytes($0.bytesOnDisk) }
         row("missing names") { "\($0.missing)" }
         row("repeated lookups") { "\($0.repeated)" }
-        out += "\n**\(c[.error] ?? 0) errors, \(c[.warning] ?? 0) warnings, \(c[.note] ?? 0) notes**"
+        out += "\n**\(counted(c[.error] ?? 0, "error")), \(counted(c[.warning] ?? 0, "warning")), \(counted(c[.note] ?? 0, "note"))**"
         out += result.failOn.map { " (fails at \($0.rawValue))" } ?? " (never fails on findings)"
         out += "\n\n"
         for breach in result.budgetBreaches {
@@ -45,18 +45,30 @@ public struct MarkdownReporter: AuditReporter {
         }
         if !result.budgetBreaches.isEmpty { out += "\n" }
         if !result.warnings.isEmpty {
-            out += "<details><summary>\(result.warnings.count) warning\(result.warnings.count == 1 ? "" : "s") from reading the inputs</summary>\n\n"
+            out += "<details><summary>\(counted(result.warnings.count, "warning")) from reading the inputs</summary>\n\n"
             for warning in result.warnings.prefix(maxFindings) { out += "- ⚠️ \(cell(warning.text))\n" }
             if result.warnings.count > maxFindings { out += "- … and \(result.warnings.count - maxFindings) more\n" }
             out += "\n</details>\n\n"
         }
         if !result.findings.isEmpty {
             out += "### Findings\n\n| severity | rule | finding | fix |\n|---|---|---|---|\n"
-            for finding in result.findings.prefix(maxFindings) {
-                out += "| \(finding.severity.rawValue) | `\(finding.rule)` | \(cell(finding.message)) | \(cell(finding.fix)) |\n"
+            // A rule's many notes are one row, as in the text report.
+            let entries = Severity.allCases.flatMap { severity in
+                TextReporter.entries(result.findings.filter { $0.severity == severity }, grouping: severity == .note)
             }
-            if result.findings.count > maxFindings {
-                out += "\n\(result.findings.count - maxFindings) more findings: see the JSON, SARIF or text report.\n"
+            for entry in entries.prefix(maxFindings) {
+                let finding = entry.findings[0]
+                var text = cell(finding.message)
+                if entry.findings.count > 1 {
+                    text = "\(entry.findings.count) findings: " + entry.findings.map { "`\(cell(TextReporter.subject($0)))`" }.joined(separator: ", ")
+                } else if let source = finding.source, let root = result.sourceRoot {
+                    text += "<br>edit `\(cell(PathText.resolve(source.path, against: root)))\(source.position.map { ":\($0.line)" } ?? "")`"
+                }
+                out += "| \(finding.severity.rawValue) | `\(finding.rule)` | \(text) | \(cell(finding.fix)) |\n"
+            }
+            if entries.count > maxFindings {
+                let hidden = entries.dropFirst(maxFindings).map(\.findings.count).reduce(0, +)
+                out += "\n\(counted(hidden, "more finding")): see the JSON, SARIF or text report.\n"
             }
             out += "\n"
         }
@@ -65,7 +77,7 @@ public struct MarkdownReporter: AuditReporter {
             out += "### Costliest images at launch\n\n| name | resolved | pixels | decoded | on disk | loads |\n|---|---|---:|---:|---:|---:|\n"
             for use in images {
                 let image = use.resolution.image!
-                let pixels = image.pixelWidth.flatMap { w in image.pixelHeight.map { "\(w)×\($0)" } } ?? "–"
+                let pixels = image.pixelWidth.flatMap { w in image.pixelHeight.map { dimensions(w, $0) } } ?? "–"
                 out += "| \(cell(use.displayName)) | \(cell(image.id)) | \(pixels) | \(image.decodedBytes.map(kibibytes) ?? "–") | "
                 out += "\(kibibytes(image.bytesOnDisk)) | \(use.launchLoads) |\n"
             }

@@ -30,26 +30,46 @@ public struct TextReporter: AuditReporter {
         }
     }
 
+    /// Every line of the report fits this many terminal columns.
+    static let width = 120
+    /// Rules with at least this many notes are shown as one entry listing their names.
+    static let groupedNotes = 3
+
+    /// One header line (`app      …`), wrapped under its label.
+    private static func headerLine(_ label: String, _ text: String) -> String {
+        let pad = String(repeating: " ", count: 9)
+        return TextTable.wrapped(TextTable.escapeName(text), width: width, first: label.isEmpty ? pad : label + String(repeating: " ", count: max(1, 9 - label.count)), rest: pad)
+            + "\n"
+    }
+
     static func document(_ result: AuditResult, baseline: BaselineComparison? = nil, color: Bool = false) -> String {
         let style = Style(enabled: color)
         var out = "imgtrace launch audit\n"
-        out += "app      \(result.bundleNames.first ?? "?") (\(result.inventoryImages) images in the inventory)\n"
-        for warning in result.warnings where warning.source == "bundle" { out += "         warning: \(warning.message)\n" }
+        out += headerLine("app", "\(result.bundleNames.first ?? "?") (\(counted(result.inventoryImages, "image")) in the inventory)")
+        for warning in result.warnings where warning.source != "bundle" && !result.logs.contains(where: { $0.path == warning.source }) {
+            out += headerLine("", "warning: \(warning.source): \(warning.message)")
+        }
+        for warning in result.warnings where warning.source == "bundle" { out += headerLine("", "warning: \(warning.message)") }
         let d = result.device
-        out += "device   \(d.id): \(d.models.joined(separator: ", ")); \(d.pointWidth)×\(d.pointHeight) pt @\(d.scale)x, \(d.idiom)"
-        out += (result.deviceReason.map { " (\($0))" } ?? "") + "\n"
+        out += headerLine(
+            "device",
+            "\(d.id): \(d.models.joined(separator: ", ")); \(dimensions(d.pointWidth, d.pointHeight)) pt @\(d.scale)x, \(d.idiom)"
+                + (result.deviceReason.map { " (\($0))" } ?? ""))
+        if let root = result.sourceRoot { out += headerLine("source", "\(root): findings point at the files to edit there") }
         for log in result.logs {
             let s = log.summary
-            var line = "log      \(log.path): \(s.hits) hits in \(s.lines) lines; "
+            var line = "\(log.path): \(counted(s.hits, "hit")) in \(counted(s.lines, "line")); "
             if let end = s.launchEnd {
                 line += "launch ends at line \(end.line) (\(end.source == "marker" ? "imgtrace marker" : "--launch-end"))"
             } else {
                 line += "no launch-end marker, so the whole log is the launch"
             }
-            out += line + "\n"
-            for warning in s.warnings { out += "         warning: \(warning.line.map { "line \($0): " } ?? "")\(warning.message)\n" }
+            out += headerLine("log", line)
+            for warning in s.warnings { out += headerLine("", "warning: \(warning.line.map { "line \($0): " } ?? "")\(warning.message)") }
         }
-        let verdictText = verdict(result, baseline: baseline)
+        let verdictText = verdict(result, baseline: baseline).split(separator: "\n").map {
+            TextTable.wrapped(String($0), width: width, first: "", rest: "  ")
+        }.joined(separator: "\n")
         out += "\n" + (verdictText.hasPrefix("FAIL") ? style.apply("1;31", verdictText) : style.apply("1;32", verdictText)) + "\n"
         if let baseline { out += baseline.text() }
         out += "\n"
@@ -57,20 +77,18 @@ public struct TextReporter: AuditReporter {
         if let after = result.metrics.afterLaunch { out += phase("AFTER LAUNCH", after) }
         if result.logs.count > 1 {
             out +=
-                "per log (launch): "
-                + result.logs.enumerated().map { i, log in
-                    "#\(i + 1) \(log.metrics.launch.loads) loads, \(log.metrics.launch.images) images, \(kibibytes(log.metrics.launch.decodedBytes))"
-                }.joined(separator: "; ") + "\n"
+                TextTable.wrapped(
+                    result.logs.enumerated().map { i, log in
+                        "#\(i + 1) \(counted(log.metrics.launch.loads, "load")), \(counted(log.metrics.launch.images, "image")), \(kibibytes(log.metrics.launch.decodedBytes))"
+                    }.joined(separator: "; "), width: width, first: "per log (launch): ", rest: "  ") + "\n"
         }
         out += "\n"
         for severity in Severity.allCases {
             let findings = result.findings.filter { $0.severity == severity }
             guard !findings.isEmpty else { continue }
             out += style.severity(severity, "\(title(severity)) (\(findings.count))") + "\n"
-            for finding in findings {
-                out += "  \(style.apply("1", finding.rule)): \(TextTable.escapeName(finding.message))\n"
-                out += "      fix: \(finding.fix)\n"
-                if !finding.lines.isEmpty { out += "      at \(lineList(finding, multipleLogs: result.logs.count > 1))\n" }
+            for entry in entries(findings, grouping: severity == .note) {
+                out += entry.text(result, style: style)
             }
             out += "\n"
         }
@@ -79,9 +97,65 @@ public struct TextReporter: AuditReporter {
         return out
     }
 
+    /// One finding, or several notes of one rule shown together.
+    struct Entry {
+        var findings: [Finding]
+
+        func text(_ result: AuditResult, style: Style) -> String {
+            let first = findings[0]
+            let rule = first.rule
+            var message = TextTable.escapeName(first.message)
+            if findings.count > 1 {
+                let names = findings.map { "`" + TextTable.escapeName(TextReporter.subject($0)) + "`" }
+                message = "\(findings.count) findings: " + names.joined(separator: ", ")
+            }
+            var out = TextTable.wrapped(message, width: TextReporter.width, first: "  \(rule): ", rest: "      ")
+            if style.enabled { out = "  " + style.apply("1", rule) + out.dropFirst(2 + rule.count) }
+            out += "\n" + TextTable.wrapped(first.fix, width: TextReporter.width, first: "      fix: ", rest: "           ") + "\n"
+            if findings.count == 1, let source = first.source, let root = result.sourceRoot {
+                let place = PathText.resolve(source.path, against: root) + (source.position.map { ":\($0.line)" } ?? "")
+                out += TextTable.wrapped(place, width: TextReporter.width, first: "      edit ", rest: "      ") + "\n"
+            }
+            let merged = Finding(
+                rule: rule, severity: first.severity, identity: "", device: "", message: "", fix: "",
+                lines: findings.flatMap(\.lines), occurrences: findings.map(\.occurrences).reduce(0, +))
+            if !merged.lines.isEmpty {
+                let list = lineList(merged, multipleLogs: result.logs.count > 1)
+                out += TextTable.wrapped(list, width: TextReporter.width, first: "      at ", rest: "         ") + "\n"
+            }
+            return out
+        }
+    }
+
+    /// What a finding is about, as its message names it first (`placeholder`).
+    static func subject(_ finding: Finding) -> String {
+        let parts = finding.message.split(separator: "`", maxSplits: 2, omittingEmptySubsequences: false)
+        if finding.message.hasPrefix("`"), parts.count == 3 { return String(parts[1]) }
+        return finding.names.first ?? finding.assets.first ?? finding.rule
+    }
+
+    /// Findings in report order; with `grouping`, a rule's notes become one entry once there
+    /// are `groupedNotes` of them (nine loose files are one thing to do, not nine).
+    static func entries(_ findings: [Finding], grouping: Bool) -> [Entry] {
+        guard grouping else { return findings.map { Entry(findings: [$0]) } }
+        var byRule: [String: [Finding]] = [:]
+        for finding in findings { byRule[finding.rule, default: []].append(finding) }
+        var entries: [Entry] = []
+        var shown = Set<String>()
+        for finding in findings {
+            let group = byRule[finding.rule]!
+            if group.count < groupedNotes {
+                entries.append(Entry(findings: [finding]))
+            } else if shown.insert(finding.rule).inserted {
+                entries.append(Entry(findings: group))
+            }
+        }
+        return entries
+    }
+
     static func verdict(_ result: AuditResult, baseline: BaselineComparison?) -> String {
         let c = result.severityCounts
-        let counts = "\(plural(c[.error] ?? 0, "error")), \(plural(c[.warning] ?? 0, "warning")), \(plural(c[.note] ?? 0, "note"))"
+        let counts = "\(counted(c[.error] ?? 0, "error")), \(counted(c[.warning] ?? 0, "warning")), \(counted(c[.note] ?? 0, "note"))"
         // Against a baseline only new findings and worse figures fail (budgets are findings).
         let fails = baseline?.fails ?? result.fails
         var text = fails ? "FAIL" : "PASS"
@@ -99,14 +173,14 @@ public struct TextReporter: AuditReporter {
 
     static func phase(_ title: String, _ m: PhaseMetrics) -> String {
         var out = "\(title)\n"
-        out += "  loads       \(m.loads) (\(plural(m.names, "name")), \(m.repeated) repeated lookups)\n"
+        out += "  loads       \(m.loads) (\(counted(m.names, "name")), \(counted(m.repeated, "repeated lookup")))\n"
         out += "  images      \(m.images): \(kibibytes(m.decodedBytes)) decoded, \(kibibytes(m.bytesOnDisk)) on disk\n"
         if m.systemImages > 0 {
             out +=
                 "              of which \(m.systemImages) system image\(m.systemImages == 1 ? "" : "s") (\(kibibytes(m.systemDecodedBytes)) decoded): the toolkit's, not the app's\n"
         }
         out += "  missing     \(m.missing)\n"
-        if m.unreadable > 0 { out += "  unreadable  \(plural(m.unreadable, "hit")) without a name\n" }
+        if m.unreadable > 0 { out += "  unreadable  \(counted(m.unreadable, "hit")) without a name\n" }
         return out
     }
 
@@ -129,28 +203,23 @@ public struct TextReporter: AuditReporter {
     static func table(_ result: AuditResult) -> String {
         let launch = result.uses.filter { $0.launchLoads > 0 }
         guard !launch.isEmpty else { return "No image loads in the launch window.\n" }
-        var out = "IMAGES LOADED AT LAUNCH (\(launch.count) names, by decoded size)\n"
+        var out = "IMAGES LOADED AT LAUNCH (\(counted(launch.count, "name")), by decoded size)\n"
         let rows = launch.map { use -> [String] in
             let image = use.resolution.image
-            let resolved = image?.id ?? (use.resolution.cause == .outsideBundle ? "outside the bundle" : "missing")
-            let pixels = image.flatMap { i in i.pixelWidth.flatMap { w in i.pixelHeight.map { "\(w)×\($0)" } } } ?? "-"
+            // A rendition of the app's own catalog is known by its facet and traits; the JSON keeps the full id.
+            let shortId = image.map { $0.path == "Assets.car" && $0.id.hasPrefix("Assets.car#") ? String($0.id.dropFirst(11)) : $0.id }
+            let resolved = shortId ?? (use.resolution.cause == .outsideBundle ? "outside the bundle" : "missing")
+            let pixels = image.flatMap { i in i.pixelWidth.flatMap { w in i.pixelHeight.map { dimensions(w, $0) } } } ?? "-"
             let decoded = image?.decodedBytes.map { fixed(Double($0) / 1_048_576, 2) } ?? "-"
             let file = image.map { fixed(Double($0.bytesOnDisk) / 1024, 1) } ?? "-"
             let first = result.logs.count > 1 ? "#\(use.firstLine.log + 1):\(use.firstLine.line)" : "\(use.firstLine.line)"
-            return [shortened(TextTable.escapeName(use.displayName)), TextTable.escapeName(resolved), pixels, decoded, file, "\(use.launchLoads)", first]
+            return [TextTable.escapeName(use.displayName), TextTable.escapeName(resolved), pixels, decoded, file, "\(use.launchLoads)", first]
         }
         out += TextTable.render(
             header: ["NAME", "RESOLVED", "PIXELS", "DECODED MiB", "FILE KiB", "LOADS", "FIRST LINE"],
-            rows: rows, rightAligned: [3, 4, 5, 6])
+            rows: rows, rightAligned: [3, 4, 5, 6], maxWidths: [0: 28, 1: 34])
         return out
     }
-
-    /// Long names (full paths) keep their informative end.
-    static func shortened(_ text: String, limit: Int = 60) -> String {
-        text.count <= limit ? text : "…" + String(text.suffix(limit - 1))
-    }
-
-    static func plural(_ n: Int, _ word: String) -> String { "\(n) \(word)\(n == 1 ? "" : "s")" }
 
     /// A fixed number of decimals without Foundation's locale-dependent formatting.
     static func fixed(_ value: Double, _ decimals: Int) -> String {

@@ -116,7 +116,7 @@ public enum CarTextReport {
             [
                 r.facet ?? "-", r.name.map(TextTable.escapeName) ?? "(not a CSI record)", r.layout ?? "-",
                 r.idiom?.name ?? "-", r.scale == 0 ? "-" : "@\(r.scale)x", r.appearanceName ?? "-",
-                r.sizeSource == nil ? "-" : "\(r.pixelWidth)x\(r.pixelHeight)", r.pixelFormat ?? "-",
+                r.sizeSource == nil ? "-" : dimensions(r.pixelWidth, r.pixelHeight), r.pixelFormat ?? "-",
                 r.compression ?? "-", String(r.sizeOnDisk),
             ]
         }
@@ -124,7 +124,7 @@ public enum CarTextReport {
             header: ["NAME", "RENDITION", "LAYOUT", "IDIOM", "SCALE", "APPEARANCE", "PIXELS", "FORMAT", "COMPRESSION", "BYTES"],
             rows: rows, rightAligned: [9])
         let total = catalog.renditions.map(\.sizeOnDisk).saturatingSum()
-        out += "\n\(file): \(catalog.renditions.count) renditions, \(catalog.facets.count) facets, \(total) bytes of records\n"
+        out += "\n\(file): \(counted(catalog.renditions.count, "rendition")), \(counted(catalog.facets.count, "facet")), \(counted(total, "byte")) of records\n"
         out += "CoreUI \(catalog.header.coreUIVersion), storage \(catalog.header.storageVersion), \(catalog.header.versionString)\n"
         if let thinning = catalog.metadata?.thinningArguments, !thinning.isEmpty { out += "thinned: \(thinning)\n" }
         for warning in catalog.warnings { out += "warning: \(warning)\n" }

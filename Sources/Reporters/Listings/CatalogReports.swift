@@ -137,8 +137,8 @@ public enum CatalogTextReport {
             }
             let rows = sorted.map { image -> [String] in
                 let pixels =
-                    image.pixelWidth.flatMap { w in image.pixelHeight.map { "\(w)x\($0)" } }
-                    ?? image.pointWidth.flatMap { w in image.pointHeight.map { "\(formatPoints(w))x\(formatPoints($0))pt" } } ?? "-"
+                    image.pixelWidth.flatMap { w in image.pixelHeight.map { dimensions(w, $0) } }
+                    ?? image.pointWidth.flatMap { w in image.pointHeight.map { "\(formatPoints(w))×\(formatPoints($0)) pt" } } ?? "-"
                 return [
                     TextTable.escapeName(image.name), image.scale == 0 ? "-" : "@\(image.scale)x", image.idiom,
                     image.appearance ?? "-", (image.format ?? "?") + (image.cgbi ? " (CgBI)" : ""), pixels,
@@ -175,7 +175,7 @@ public enum CatalogTextReport {
             counts.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
         }
         if images.isEmpty { return "no images" }
-        return "\(images.count) images (\(list(bySource)); \(list(byFormat))), \(kibibytes(disk)) on disk, \(kibibytes(decoded)) decoded"
+        return "\(counted(images.count, "image")) (\(list(bySource)); \(list(byFormat))), \(kibibytes(disk)) on disk, \(kibibytes(decoded)) decoded"
     }
 
     static func formatPoints(_ value: Double) -> String {

@@ -1,8 +1,14 @@
 import ImgtraceSupport
 /// Plain-text tables with aligned columns, for the human-readable formats.
 package enum TextTable {
-    /// Renders rows under a header; columns in `rightAligned` are right-aligned (numbers).
-    package static func render(header: [String], rows: [[String]], rightAligned: Set<Int> = []) -> String {
+    /// Renders rows under a header; columns in `rightAligned` are right-aligned (numbers);
+    /// a cell wider than its column's `maxWidths` entry is shortened in the middle.
+    package static func render(
+        header: [String], rows: [[String]], rightAligned: Set<Int> = [], maxWidths: [Int: Int] = [:]
+    ) -> String {
+        let rows = rows.map { row in
+            row.enumerated().map { i, cell in maxWidths[i].map { middleShortened(cell, width: $0) } ?? cell }
+        }
         var widths = header.map(displayWidth)
         for row in rows {
             for (i, cell) in row.enumerated() where i < widths.count { widths[i] = max(widths[i], displayWidth(cell)) }
@@ -39,6 +45,49 @@ package enum TextTable {
             }
         }
         return out
+    }
+
+    /// `text` in at most `width` terminal columns: the middle gives way to `…`, so both the
+    /// start and the informative end (a file name, a scale) stay.
+    package static func middleShortened(_ text: String, width: Int) -> String {
+        guard displayWidth(text) > width, width > 1 else { return text }
+        let characters = Array(text)
+        let budget = width - 1
+        var head = 0, tail = 0, used = 0
+        // Alternate from both ends, the end getting the odd column: file names end there.
+        var takeTail = true
+        while head + tail < characters.count {
+            let next = takeTail ? characters[characters.count - 1 - tail] : characters[head]
+            let w = displayWidth(String(next))
+            guard used + w <= budget else { break }
+            used += w
+            if takeTail { tail += 1 } else { head += 1 }
+            takeTail.toggle()
+        }
+        return String(characters[..<head]) + "…" + String(characters[(characters.count - tail)...])
+    }
+
+    /// `text` wrapped at spaces to `width` columns: the first line starts with `first`, the
+    /// others with `rest`. A word too long for a line is shortened in the middle, never cut.
+    package static func wrapped(_ text: String, width: Int = 120, first: String, rest: String) -> String {
+        var lines: [String] = []
+        var line = first
+        var lineIsEmpty = true
+        for word in text.split(separator: " ", omittingEmptySubsequences: false) {
+            let indent = lineIsEmpty ? line : rest
+            var piece = String(word)
+            let room = width - displayWidth(indent)
+            if displayWidth(piece) > room { piece = middleShortened(piece, width: max(room, 8)) }
+            if !lineIsEmpty, displayWidth(line) + 1 + displayWidth(piece) > width {
+                lines.append(line)
+                line = rest + piece
+            } else {
+                line += (lineIsEmpty ? "" : " ") + piece
+            }
+            lineIsEmpty = false
+        }
+        lines.append(line)
+        return lines.joined(separator: "\n")
     }
 
     /// Terminal columns: East Asian wide characters and emoji take two.
