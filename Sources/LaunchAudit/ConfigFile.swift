@@ -11,6 +11,18 @@ public enum ConfigFile {
     /// The keys a config may have, for error messages and documentation.
     public static let topKeys = ["device", "launchEnd", "failOn", "sourceRoot", "thresholds", "budgets", "ignore", "severity", "baseline"]
 
+    /// The keys each section may have (`severity` takes rule ids), for error messages and the
+    /// README check that every key is documented.
+    public static let sectionKeys: [String: [String]] = [
+        "thresholds": ["repeatedLoadWarning", "oversizedTolerance", "oversizedMemoryBytes", "largeFileBytes"],
+        "budgets": [
+            "maxLaunchLoads", "maxLaunchImages", "maxLaunchDecodedBytes", "maxLaunchBytesOnDisk", "maxImageDecodedBytes",
+            "maxMissingImages", "minLaunchLoads",
+        ],
+        "ignore": ["names", "globs", "rules"],
+        "baseline": ["launchDecodedBytesTolerance", "launchBytesOnDiskTolerance", "launchImagesTolerance", "launchLoadsTolerance"],
+    ]
+
     public static func load(path: String) throws -> AuditConfig {
         let data = Data(try SmallFile.read(path, maxBytes: SmallFile.maxDocumentBytes))
         guard let text = String(data: data, encoding: .utf8) else {
@@ -60,9 +72,7 @@ public enum ConfigFile {
                     case "oversizedMemoryBytes": config.thresholds.oversizedMemoryBytes = try reader.count(v, k.name)
                     case "largeFileBytes": config.thresholds.largeFileBytes = try reader.count(v, k.name)
                     default:
-                        throw reader.unknown(
-                            k, in: "thresholds",
-                            known: ["repeatedLoadWarning", "oversizedTolerance", "oversizedMemoryBytes", "largeFileBytes"])
+                        throw reader.unknown(k, in: "thresholds", known: sectionKeys["thresholds"]!)
                     }
                 }
             case "budgets":
@@ -77,13 +87,7 @@ public enum ConfigFile {
                     case "maxMissingImages": config.budgets.maxMissingImages = limit
                     case "minLaunchLoads": config.budgets.minLaunchLoads = limit
                     default:
-                        throw reader.unknown(
-                            k, in: "budgets",
-                            known: [
-                                "maxLaunchLoads", "maxLaunchImages", "maxLaunchDecodedBytes",
-                                "maxLaunchBytesOnDisk", "maxImageDecodedBytes", "maxMissingImages",
-                                "minLaunchLoads",
-                            ])
+                        throw reader.unknown(k, in: "budgets", known: sectionKeys["budgets"]!)
                     }
                 }
             case "ignore":
@@ -97,7 +101,7 @@ public enum ConfigFile {
                             throw reader.error(v, "`ignore.rules` names an unknown rule `\(rule)` (see `imgtrace rules`)")
                         }
                         config.ignore.rules.formUnion(items)
-                    default: throw reader.unknown(k, in: "ignore", known: ["names", "globs", "rules"])
+                    default: throw reader.unknown(k, in: "ignore", known: sectionKeys["ignore"]!)
                     }
                 }
             case "severity":
@@ -119,12 +123,7 @@ public enum ConfigFile {
                     case "launchImagesTolerance": config.baselineTolerance.launchImages = try reader.count(v, k.name)
                     case "launchLoadsTolerance": config.baselineTolerance.launchLoads = try reader.count(v, k.name)
                     default:
-                        throw reader.unknown(
-                            k, in: "baseline",
-                            known: [
-                                "launchDecodedBytesTolerance", "launchBytesOnDiskTolerance",
-                                "launchImagesTolerance", "launchLoadsTolerance",
-                            ])
+                        throw reader.unknown(k, in: "baseline", known: sectionKeys["baseline"]!)
                     }
                 }
             default:

@@ -57,6 +57,8 @@ struct RecordCommand: ParsableCommand {
     static let defaultLaunchEnd = "-[NSApplication finishLaunching]"
 
     func validate() throws {
+        // The pass-through program swallows `--help` when nothing comes before it.
+        if let first = program.first, first == "--help" || first == "-h" { throw CleanExit.helpRequest(self) }
         var rest = program
         if rest.first == "--" { rest.removeFirst() }
         if let pid {

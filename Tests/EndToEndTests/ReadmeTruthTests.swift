@@ -1,0 +1,188 @@
+import Foundation
+import LaunchAudit
+import TestSupport
+import XCTest
+
+/// The README says only what is true: its usage block lists exactly the options each command's
+/// `--help` has, its config example has every key and is a valid config, and its command
+/// examples run.
+final class ReadmeTruthTests: XCTestCase {
+    private var readme: String {
+        get throws { try String(contentsOf: Corpus.packageRoot.appendingPathComponent("README.md"), encoding: .utf8) }
+    }
+
+    /// The fenced blocks of the README with their language.
+    private func codeBlocks() throws -> [(language: String, lines: [String])] {
+        var blocks: [(String, [String])] = []
+        var current: (String, [String])?
+        for line in try readme.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
+            if line.hasPrefix("```") {
+                if let open = current {
+                    blocks.append(open)
+                    current = nil
+                } else {
+                    current = (String(line.dropFirst(3)), [])
+                }
+            } else if current != nil {
+                current!.1.append(line)
+            }
+        }
+        return blocks
+    }
+
+    /// The long options of an option line of `--help` output (`  --bundle <bundle>   …`).
+    private func helpOptions(_ command: [String]) throws -> Set<String> {
+        let result = try BinaryRunner.run(command + ["--help"])
+        XCTAssertEqual(result.status, 0, "\(command) --help: \(result.stderr)")
+        let option = try NSRegularExpression(pattern: #"^  (?:-[a-zA-Z], )?(--[a-z][a-z-]*)"#, options: .anchorsMatchLines)
+        let text = result.stdoutText
+        var found = Set(
+            option.matches(in: text, range: NSRange(text.startIndex..., in: text)).map { String(text[Range($0.range(at: 1), in: text)!]) })
+        found.subtract(["--help", "--version"])
+        return found
+    }
+
+    func testTheUsageBlockListsExactlyTheOptionsOfEachCommand() throws {
+        let usage = try XCTUnwrap(codeBlocks().first { $0.lines.first?.hasPrefix("imgtrace analyze LOG") == true }, "the usage block")
+        var commands: [(words: [String], text: String)] = []
+        for line in usage.lines where !line.isEmpty {
+            if line.hasPrefix("imgtrace ") {
+                let words = line.split(separator: " ").dropFirst().prefix { $0.range(of: #"^[a-z][a-z-]*$"#, options: .regularExpression) != nil }
+                commands.append((words.map(String.init), line))
+            } else {
+                commands[commands.count - 1].text += " " + line
+            }
+        }
+        XCTAssertEqual(
+            Set(commands.map { $0.words.joined(separator: " ") }),
+            ["analyze", "baseline write", "baseline compare", "devices", "rules", "trace", "car", "catalog", "lldb-script", "record"])
+        let flag = try NSRegularExpression(pattern: #"--[a-z][a-z-]*"#)
+        for (words, text) in commands {
+            let documented = Set(flag.matches(in: text, range: NSRange(text.startIndex..., in: text)).map { String(text[Range($0.range, in: text)!]) })
+            let real = try helpOptions(words)
+            XCTAssertEqual(documented.subtracting(real), [], "`imgtrace \(words.joined(separator: " "))`: in the README, not in --help")
+            XCTAssertEqual(real.subtracting(documented), [], "`imgtrace \(words.joined(separator: " "))`: in --help, not in the README's usage block")
+        }
+    }
+
+    /// The rules table has every rule, with the severity it really has by default, and no other.
+    func testTheRulesTableIsTheRegistry() throws {
+        let rows = try readme.split(separator: "\n").filter { $0.hasPrefix("| `") && $0.split(separator: "|").count == 3 }
+        var documented: [String: String] = [:]
+        for row in rows {
+            let cells = row.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard cells[0].hasPrefix("`"), cells[0].hasSuffix("`"), cells[0].contains("-") else { continue }
+            documented[String(cells[0].dropFirst().dropLast())] = cells[1]
+        }
+        for rule in Rules.all {
+            let severity = try XCTUnwrap(documented[rule.id], "README rules table lacks `\(rule.id)`")
+            XCTAssertTrue(severity.hasPrefix(rule.defaultSeverity.rawValue), "`\(rule.id)`: README says \(severity)")
+        }
+        XCTAssertEqual(Set(documented.keys), Set(Rules.all.map { $0.id }), "rows for rules that do not exist")
+    }
+
+    func testTheConfigExampleHasEveryKeyAndIsAValidConfig() throws {
+        let block = try XCTUnwrap(codeBlocks().first { $0.language == "yaml" && $0.lines.first?.hasPrefix("device:") == true })
+        let text = block.lines.joined(separator: "\n")
+        let config = try ConfigFile.parse(text, path: "README.md")
+        XCTAssertEqual(config.baselineTolerance.launchDecodedBytes, 0.05)
+        XCTAssertEqual(config.sourceRoot, ".", "relative to the config file, which is in the working directory")
+        let keys = Set(block.lines.compactMap { $0.split(separator: ":").first.map { $0.trimmingCharacters(in: .whitespaces) } })
+        for key in ConfigFile.topKeys + ConfigFile.sectionKeys.values.flatMap({ $0 }) {
+            XCTAssertTrue(keys.contains(key), "the README's config example lacks `\(key)`")
+        }
+    }
+
+    /// Every `imgtrace` command in the README's shell and YAML examples, run through `sh` in a
+    /// folder holding the files they name (the example app and log under the README's names).
+    /// `record` examples launch programs and are run by `RecordCommandTests`; fastlane's Ruby
+    /// is not shell.
+    func testTheCommandExamplesRun() throws {
+        let dir = try BinaryRunner.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let fm = FileManager.default
+        let examples = Corpus.packageRoot.appendingPathComponent("Examples")
+        try fm.createSymbolicLink(at: dir.appendingPathComponent("launch.log"), withDestinationURL: examples.appendingPathComponent("launch.log"))
+        try fm.createSymbolicLink(at: dir.appendingPathComponent("App.app"), withDestinationURL: examples.appendingPathComponent("SampleApp.app"))
+        try fm.createDirectory(at: dir.appendingPathComponent("build"), withIntermediateDirectories: true)
+        try fm.createSymbolicLink(at: dir.appendingPathComponent("build/App.app"), withDestinationURL: examples.appendingPathComponent("SampleApp.app"))
+        try fm.createSymbolicLink(at: dir.appendingPathComponent("src"), withDestinationURL: examples.appendingPathComponent("SampleSource"))
+        var files: [(String, [UInt8])] = []
+        let app = examples.appendingPathComponent("SampleApp.app")
+        for case let path as String in fm.enumerator(atPath: app.path)! where !path.hasSuffix(".lproj") {
+            if let data = fm.contents(atPath: app.path + "/" + path) { files.append(("Payload/App.app/" + path, Array(data))) }
+        }
+        try Data(ZipWriter.zip(files)).write(to: dir.appendingPathComponent("App.ipa"))
+        let binDir = BinaryRunner.executable.deletingLastPathComponent().path
+        var environment = ProcessInfo.processInfo.environment
+        environment["PATH"] = binDir + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+        environment["SRCROOT"] = dir.appendingPathComponent("src").path
+        environment["TARGET_BUILD_DIR"] = dir.appendingPathComponent("build").path
+        environment["WRAPPER_NAME"] = "App.app"
+        environment["NO_COLOR"] = "1"
+
+        func sh(_ command: String) throws -> (status: Int32, output: String) {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", command]
+            process.currentDirectoryURL = dir
+            process.environment = environment
+            let out = Pipe()
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = out
+            try process.run()
+            let stderr = out.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return (process.terminationStatus, String(decoding: stderr, as: UTF8.self))
+        }
+
+        // The baseline the CI examples compare against, made the way the README says.
+        XCTAssertEqual(try sh("imgtrace baseline write launch.log --bundle App.app").status, 0)
+        var commands: [String] = []
+        // The usage block is syntax, not an example.
+        for block in try codeBlocks() where ["sh", "", "yaml"].contains(block.language) && !block.lines.contains(where: { $0.contains("LOG...") }) {
+            var pending: String?
+            for raw in block.lines {
+                var line = raw.trimmingCharacters(in: .whitespaces)
+                if line.hasPrefix("- ") { line.removeFirst(2) }
+                if line.hasPrefix("run: ") { line.removeFirst(5) }
+                if var open = pending {
+                    // A YAML folded scalar or a shell line ending in `\` goes on.
+                    if open.hasSuffix("\\") {
+                        open.removeLast()
+                        pending = open + " " + line
+                        continue
+                    }
+                    if line.hasPrefix("--") {
+                        pending = open + " " + line
+                        continue
+                    }
+                    commands.append(open)
+                    pending = nil
+                }
+                let invocation = line.range(of: #"^(swift run )?imgtrace [a-z]"#, options: .regularExpression) != nil
+                if invocation, !line.contains(" record ") { pending = line }
+            }
+            if let open = pending { commands.append(open) }
+        }
+        XCTAssertGreaterThanOrEqual(commands.count, 9, "\(commands)")
+        for command in commands {
+            var runnable = command.replacingOccurrences(of: "swift run imgtrace ", with: "imgtrace ")
+            runnable = runnable.replacingOccurrences(of: "Examples/", with: examples.path + "/")
+            // The Xcode snippet's log sits in the source root; the example source tree has none.
+            runnable = runnable.replacingOccurrences(of: "[ -f \"$SRCROOT/launch.log\" ]", with: "true")
+            runnable = runnable.replacingOccurrences(of: "\"$SRCROOT/launch.log\"", with: "launch.log")
+            if runnable.contains("gridlock.log") {
+                guard let corpus = Corpus.root, fm.fileExists(atPath: "/usr/lib/GNUstep/Applications/Gridlock.app") else { continue }
+                let log = corpus.appendingPathComponent("e2e/gridlock/b-gridlock-lldb-nsprint.txt").path
+                runnable = runnable.replacingOccurrences(of: "gridlock.log", with: log)
+            }
+            let (status, stderr) = try sh(runnable)
+            XCTAssertTrue(status == 0 || status == 1, "`\(command)` exited \(status): \(stderr)")
+            XCTAssertFalse(stderr.contains("Error:"), "`\(command)`: \(stderr)")
+            if command.contains("--fail-on never") || command.contains("lldb-script") {
+                XCTAssertEqual(status, 0, "`\(command)`")
+            }
+        }
+    }
+}
