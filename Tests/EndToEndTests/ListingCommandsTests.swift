@@ -5,6 +5,23 @@ import XCTest
 /// `imgtrace rules [ID] [--format json]`, `imgtrace devices --format json`, and the shell
 /// completions users of similar tools expect.
 final class ListingCommandsTests: XCTestCase {
+    /// Every text listing fits 120 columns: prose wraps under its column, long names give way in the middle.
+    func testTextListingsFit120Columns() throws {
+        let examples = Corpus.packageRoot.appendingPathComponent("Examples").path
+        for arguments in [
+            ["rules"], ["devices"], ["trace", examples + "/launch.log"], ["catalog", examples + "/SampleApp.app"],
+            ["car", examples + "/SampleApp.app/Assets.car", "--format", "text"],
+        ] {
+            let result = try BinaryRunner.run(arguments)
+            XCTAssertEqual(result.status, 0, "\(arguments): \(result.stderr)")
+            for line in result.stdoutText.split(separator: "\n") {
+                XCTAssertLessThanOrEqual(line.unicodeScalars.count, 120, "\(arguments[0]): \(line)")
+            }
+        }
+        let trace = try BinaryRunner.run(["trace", examples + "/launch.log"]).stdoutText
+        XCTAssertTrue(trace.contains("…1E2F/SampleApp.app/onboarding_step1@3x.png"), "a long name keeps both ends: \(trace)")
+    }
+
     func testOneRuleInFullAndEveryRuleAsJSON() throws {
         let one = try BinaryRunner.run(["rules", "scale-mismatch"])
         XCTAssertEqual(one.status, 0, one.stderr)
@@ -14,7 +31,7 @@ final class ListingCommandsTests: XCTestCase {
         let all = try BinaryRunner.run(["rules", "--format", "json"])
         let rules = try XCTUnwrap(JSONSerialization.jsonObject(with: all.stdout) as? [[String: Any]])
         let table = try BinaryRunner.run(["rules"]).stdoutText
-        XCTAssertEqual(rules.count, table.split(separator: "\n").count - 1, "one JSON entry per table row")
+        XCTAssertEqual(rules.count, table.split(separator: "\n").filter { !$0.hasPrefix(" ") }.count - 1, "one JSON entry per table row")
         for rule in rules {
             XCTAssertNotNil(rule["id"] as? String)
             XCTAssertTrue(["error", "warning", "note"].contains(rule["severity"] as? String ?? ""))

@@ -1,31 +1,58 @@
 import ImgtraceSupport
 /// Plain-text tables with aligned columns, for the human-readable formats.
 package enum TextTable {
-    /// Renders rows under a header; columns in `rightAligned` are right-aligned (numbers);
-    /// a cell wider than its column's `maxWidths` entry is shortened in the middle.
+    /// Renders rows under a header in at most `width` columns; columns in `rightAligned` are
+    /// right-aligned (numbers). A cell wider than its column's `maxWidths` entry is shortened in
+    /// the middle. When the table is still too wide, a left-aligned last column (prose) wraps
+    /// under itself, and the widest left-aligned columns give way in the middle.
     package static func render(
-        header: [String], rows: [[String]], rightAligned: Set<Int> = [], maxWidths: [Int: Int] = [:]
+        header: [String], rows: [[String]], rightAligned: Set<Int> = [], maxWidths: [Int: Int] = [:], width: Int = 120
     ) -> String {
-        let rows = rows.map { row in
-            row.enumerated().map { i, cell in maxWidths[i].map { middleShortened(cell, width: $0) } ?? cell }
-        }
         var widths = header.map(displayWidth)
         for row in rows {
-            for (i, cell) in row.enumerated() where i < widths.count { widths[i] = max(widths[i], displayWidth(cell)) }
+            for (i, cell) in row.enumerated() where i < widths.count {
+                widths[i] = max(widths[i], min(displayWidth(cell), maxWidths[i] ?? .max))
+            }
         }
-        func line(_ cells: [String]) -> String {
+        let last = widths.count - 1
+        let lastWraps = last > 0 && !rightAligned.contains(last)
+        func total() -> Int { widths.reduce(0, +) + 2 * last }
+        if total() > width, lastWraps {
+            widths[last] = max(min(widths[last], 30), width - (total() - widths[last]))
+        }
+        while total() > width,
+            let widest = widths.indices.filter({ !rightAligned.contains($0) && !(lastWraps && $0 == last) && widths[$0] > 12 })
+                .max(by: { widths[$0] < widths[$1] })
+        {
+            widths[widest] = max(12, widths[widest] - (total() - width))
+        }
+        func lines(_ cells: [String]) -> String {
             var parts: [String] = []
-            for (i, cell) in cells.enumerated() {
+            var wrapped: [String] = []
+            for (i, raw) in cells.enumerated() where i <= last {
+                if i == last && lastWraps {
+                    wrapped = wrappedLines(raw, width: widths[i])
+                    parts.append(wrapped.first ?? "")
+                    continue
+                }
+                let cell = middleShortened(raw, width: widths[i])
                 let pad = String(repeating: " ", count: max(0, widths[i] - displayWidth(cell)))
-                if i == cells.count - 1 && !rightAligned.contains(i) { parts.append(cell) } else { parts.append(rightAligned.contains(i) ? pad + cell : cell + pad) }
+                parts.append(rightAligned.contains(i) ? pad + cell : cell + pad)
             }
             var text = parts.joined(separator: "  ")
+            let indent = String(repeating: " ", count: widths.dropLast().reduce(0, +) + 2 * last)
+            for more in wrapped.dropFirst() { text += "\n" + indent + more }
             while text.hasSuffix(" ") { text.removeLast() }
             return text
         }
-        var out = line(header) + "\n"
-        for row in rows { out += line(row) + "\n" }
+        var out = lines(header) + "\n"
+        for row in rows { out += lines(row) + "\n" }
         return out
+    }
+
+    /// The lines `wrapped` makes of `text` for a column `width` wide.
+    static func wrappedLines(_ text: String, width: Int) -> [String] {
+        wrapped(text, width: width, first: "", rest: "").split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
     }
 
     /// Names can hold newlines and tabs; a table shows them escaped, on one line.
