@@ -14,7 +14,7 @@ public struct SourceLocation: Sendable, Equatable, Hashable {
     }
 }
 
-/// What a developer edits, found under `--source-root`: the image slots of every source asset
+/// What a developer edits, found under `--source-root` (docs/source-trees.md): the image slots of every source asset
 /// catalog (with the `Contents.json` line that names each file), every loose image file, and
 /// the images every `.xib` and `.storyboard` names. Built products, version control and
 /// dependency folders are not entered: a finding must never point at a copy.
@@ -46,6 +46,11 @@ public struct SourceIndex: Sendable {
     public private(set) var interfaceImages: [InterfaceImage] = []
     /// Problems met while reading (unreadable `Contents.json`, folders not listed).
     public private(set) var warnings: [String] = []
+    /// The same, by lookup name, file name and image name: a finding's place is found in
+    /// constant time, however large the tree.
+    private var slotsByName: [String: [CatalogSlot]] = [:]
+    private var filesByName: [String: [String]] = [:]
+    private var interfaceByName: [String: [InterfaceImage]] = [:]
 
     /// Folder names never entered: build products and archives (copies of what the tree
     /// holds), version control, package managers' checkouts.
@@ -63,22 +68,34 @@ public struct SourceIndex: Sendable {
 
     package init(tree: FileTree) {
         warnings = tree.warnings
-        var catalogs: [String] = []
+        // One pass: each catalog's own entries are gathered, so reading a catalog costs its
+        // size, not the whole tree's (a monorepo may hold hundreds of catalogs).
+        var catalogs: [String: [TreeEntry]] = [:]
         for entry in tree.entries {
-            let name = lastComponent(entry.path)
-            let ext = name.split(separator: ".").last.map { $0.lowercased() } ?? ""
-            if entry.kind == .directory {
-                if ext == "xcassets", !catalogs.contains(where: { entry.path.hasPrefix($0 + "/") }) { catalogs.append(entry.path) }
+            let components = entry.path.split(separator: "/")
+            if let inside = components.dropLast().firstIndex(where: { $0.lowercased().hasSuffix(".xcassets") }) {
+                catalogs[components[...inside].joined(separator: "/"), default: []].append(entry)
                 continue
             }
-            guard entry.kind == .file, !catalogs.contains(where: { entry.path.hasPrefix($0 + "/") }) else { continue }
+            let name = String(components.last ?? "")
+            let ext = name.split(separator: ".").last.map { $0.lowercased() } ?? ""
+            if entry.kind == .directory {
+                if ext == "xcassets", catalogs[entry.path] == nil { catalogs[entry.path] = [entry] }
+                continue
+            }
+            guard entry.kind == .file else { continue }
             if ext == "xib" || ext == "storyboard" {
                 readInterface(entry.path, tree: tree)
             } else if name.contains("."), LooseImageName.imageExtensions.contains(ext) {
                 imageFiles.append(entry.path)
             }
         }
-        for catalog in catalogs { readCatalog(catalog, tree: tree) }
+        for catalog in catalogs.keys.sorted() {
+            readCatalog(catalog, tree: ListedTree(base: tree, entries: catalogs[catalog]!))
+        }
+        slotsByName = Dictionary(grouping: catalogSlots, by: \.name)
+        filesByName = Dictionary(grouping: imageFiles, by: lastComponent)
+        interfaceByName = Dictionary(grouping: interfaceImages, by: \.name)
     }
 
     private mutating func readInterface(_ path: String, tree: FileTree) {
@@ -118,7 +135,7 @@ extension SourceIndex {
     public func location(of image: BundleImage) -> SourceLocation? {
         switch image.source {
         case .assetCatalog, .sourceCatalog:
-            let slots = catalogSlots.filter { $0.name == image.name }
+            let slots = slotsByName[image.name] ?? []
             // The closest slot first (appearance, then idiom, then scale); the first set on a tie.
             let best = slots.min { a, b in
                 let (sa, sb) = (slotScore(a, image), slotScore(b, image))
@@ -127,7 +144,7 @@ extension SourceIndex {
             return best.map(\.entry)
         case .file:
             let fileName = lastComponent(image.path)
-            let candidates = imageFiles.filter { lastComponent($0) == fileName }
+            let candidates = filesByName[fileName] ?? []
             // The file whose folders match the most trailing folders of the bundle path
             // (`en.lproj/`, a resource bundle's folder); then the shallowest; then by name.
             let best = candidates.min { a, b in
@@ -146,7 +163,7 @@ extension SourceIndex {
     /// references it from come first (`Main.storyboardc/…` → `Main.storyboard`, `Foo.nib` →
     /// `Foo.xib`), then any document that names it.
     public func interfaceLocation(of name: String, compiledIn references: [ImageReference]) -> SourceLocation? {
-        let uses = interfaceImages.filter { $0.name == name }
+        let uses = interfaceByName[name] ?? []
         guard !uses.isEmpty else { return nil }
         let stems = Set(references.filter { $0.name == name && $0.kind == .nib }.compactMap { SourceIndex.interfaceStem(ofCompiled: $0.file) })
         let preferred = uses.first { stems.contains(SourceIndex.stem(of: $0.location.path)) }
@@ -182,4 +199,15 @@ extension SourceIndex {
         let (pa, pb) = (a.split(separator: "/").dropLast().reversed(), b.split(separator: "/").dropLast().reversed())
         return zip(pa, pb).prefix { $0 == $1 }.count
     }
+}
+
+/// Some entries of another tree, read through it: one catalog's files without the rest.
+private struct ListedTree: FileTree {
+    let base: FileTree
+    let entries: [TreeEntry]
+    var warnings: [String] { [] }
+
+    func prefix(_ path: String, _ limit: Int) throws -> [UInt8] { try base.prefix(path, limit) }
+    func contents(_ path: String, maxBytes: Int) throws -> [UInt8] { try base.contents(path, maxBytes: maxBytes) }
+    func sha256(_ path: String) throws -> String { try base.sha256(path) }
 }

@@ -11,7 +11,7 @@ public struct TextPosition: Sendable, Equatable, Hashable, Comparable {
     public static func < (a: TextPosition, b: TextPosition) -> Bool { (a.line, a.column) < (b.line, b.column) }
 }
 
-/// Readers of the two kinds of text a developer edits around images: a set's `Contents.json`
+/// Readers of the two kinds of text a developer edits around images (docs/source-trees.md §2, §4): a set's `Contents.json`
 /// and an Interface Builder document. Each is a pure function of the file's bytes; neither
 /// needs the file to be well formed, because a location is a convenience, not a verdict.
 package enum SourceText {
