@@ -158,7 +158,7 @@ public struct HTMLReporter: AuditReporter {
         for (i, image) in images.enumerated() {
             let y = Double(i) * rowHeight + 3
             let w = max(1, (width - labelRoom) * Double(image.decodedBytes!) / Double(largest))
-            svg += "<text x=\"\(Int(left - 8))\" y=\"\(Int(y + 13))\" text-anchor=\"end\">\(h(TextTable.middleShortened(image.id, width: 40)))</text>"
+            svg += "<text x=\"\(Int(left - 8))\" y=\"\(Int(y + 13))\" text-anchor=\"end\">\(h(TextTable.middleShortened(ImageLabel.text(image), width: 40)))</text>"
             svg +=
                 "<rect x=\"\(Int(left))\" y=\"\(Int(y + 2))\" width=\"\(fixed(w))\" height=\"14\" rx=\"2\" fill=\"#0071e3\"><title>\(h(image.id)): \(kibibytes(image.decodedBytes!))</title></rect>"
             svg += "<text x=\"\(fixed(left + w + 6))\" y=\"\(Int(y + 13))\">\(kibibytes(image.decodedBytes!))</text>"
@@ -202,7 +202,7 @@ public struct HTMLReporter: AuditReporter {
             out += "<td class=\"n\" data-v=\"\(index)\">\(index + 1)</td>"
             out += "<td class=\"n\" data-v=\"\(row.log * 1_000_000_000 + row.line)\">\(lineText(LogLine(log: row.log, line: row.line), result))</td>"
             out += "<td>\(row.afterLaunch ? "<span class=\"tag\">after launch</span>" : "launch")</td>"
-            out += "<td><code>\(h(row.name))</code></td><td>\(h(image?.id ?? "—"))</td><td class=\"sub\">\(prose(row.how))</td>"
+            out += "<td><code>\(h(row.name))</code></td><td>\(h(image.map(ImageLabel.text) ?? "—"))</td><td class=\"sub\">\(prose(row.how))</td>"
             out += "<td class=\"n\" data-v=\"\(pixels?.0 ?? 0)\">\(pixels?.1 ?? "—")</td>"
             out += "<td class=\"n\" data-v=\"\(image?.decodedBytes ?? 0)\">\(image?.decodedBytes.map(kibibytes) ?? "—")</td>"
             out += "<td class=\"n\" data-v=\"\(image?.bytesOnDisk ?? 0)\">\(image.map { kibibytes($0.bytesOnDisk) } ?? "—")</td></tr>"

@@ -206,9 +206,7 @@ public struct TextReporter: AuditReporter {
         var out = "IMAGES LOADED AT LAUNCH (\(counted(launch.count, "name")), by decoded size)\n"
         let rows = launch.map { use -> [String] in
             let image = use.resolution.image
-            // A rendition of the app's own catalog is known by its facet and traits; the JSON keeps the full id.
-            let shortId = image.map { $0.path == "Assets.car" && $0.id.hasPrefix("Assets.car#") ? String($0.id.dropFirst(11)) : $0.id }
-            let resolved = shortId ?? (use.resolution.cause == .outsideBundle ? "outside the bundle" : "missing")
+            let resolved = image.map(ImageLabel.text) ?? (use.resolution.cause == .outsideBundle ? "outside the bundle" : "missing")
             let pixels = image.flatMap { i in i.pixelWidth.flatMap { w in i.pixelHeight.map { dimensions(w, $0) } } } ?? "-"
             let decoded = image?.decodedBytes.map { fixed(Double($0) / 1_048_576, 2) } ?? "-"
             let file = image.map { fixed(Double($0.bytesOnDisk) / 1024, 1) } ?? "-"
