@@ -87,6 +87,18 @@ final class SourceRootTests: XCTestCase {
         }
     }
 
+    /// A CI job at the repository root passes `--source-root .`: paths come out repository-relative.
+    func testTheWorkingDirectoryAsSourceRootGivesRelativePaths() throws {
+        let examples = Corpus.packageRoot.appendingPathComponent("Examples")
+        let result = try BinaryRunner.run(
+            [
+                "analyze", examples.path + "/launch.log", "--bundle", examples.path + "/SampleApp.app", "--source-root", ".",
+                "--format", "gitlab",
+            ], in: examples.appendingPathComponent("SampleSource"))
+        XCTAssertEqual(result.status, 1, result.stderr)
+        XCTAssertTrue(result.stdoutText.contains("\"path\":\"SampleApp/Base.lproj/Main.storyboard\""), result.stdoutText)
+    }
+
     func testTheConfigKeyIsRelativeToTheConfigFileAndTheFlagWins() throws {
         let dir = try BinaryRunner.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -11,7 +11,8 @@ package struct FindingLocation: Equatable {
 
     package init(_ finding: Finding, bundlePath: String, logPaths: [String], sourceRoot: String? = nil) {
         if let source = finding.source, let sourceRoot {
-            path = FindingLocation.assetPath(bundlePath: sourceRoot, asset: source.path)
+            // `--source-root .` (a CI job at the repository root) gives repository-relative paths.
+            path = PathText.resolve(source.path, against: sourceRoot)
             line = source.position?.line
             column = source.position?.column
         } else if let asset = finding.paths.first {
