@@ -366,3 +366,12 @@ func parentDirectory(_ path: String) -> String {
     guard let slash = path.lastIndex(of: "/") else { return "" }
     return String(path[..<slash])
 }
+
+/// An image as a finding's message names it: a file by its file name, a catalog rendition by
+/// its facet with the catalog and traits beside it (`` `logo` (Assets.car, universal @3x) ``),
+/// so the first quoted word is always the name a developer searches for.
+func quotedImage(_ image: BundleImage) -> String {
+    guard image.source == .assetCatalog else { return "`\(lastPathComponent(image.id))`" }
+    let appearance = image.appearance.map { ", \($0)" } ?? ""
+    return "`\(image.name)` (\(lastPathComponent(image.path)), \(image.idiom) @\(image.scale)x\(appearance))"
+}

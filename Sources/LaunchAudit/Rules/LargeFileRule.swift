@@ -18,7 +18,7 @@ public enum LargeFileRule: AuditRule {
             guard image.bytesOnDisk > limit else { return nil }
             return context.finding(
                 self, image: image, uses: uses,
-                message: "`\(lastPathComponent(image.id))` is \(kibibytes(image.bytesOnDisk)) on disk, over \(kibibytes(limit))",
+                message: "\(quotedImage(image)) is \(kibibytes(image.bytesOnDisk)) on disk, over \(kibibytes(limit))",
                 fix: "Recompress it (HEIF or a lower JPEG quality), or shrink it to the size it is shown.",
                 values: ["bytesOnDisk": .int(image.bytesOnDisk), "limitBytes": .int(limit)], cost: image.bytesOnDisk)
         }

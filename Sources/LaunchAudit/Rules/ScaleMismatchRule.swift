@@ -19,8 +19,8 @@ public enum ScaleMismatchRule: AuditRule {
             let upscaled = image.scale < scale
             let message =
                 upscaled
-                ? "`\(lastPathComponent(image.id))` is @\(image.scale)x on a @\(scale)x screen: no @\(scale)x variant, so it is upscaled and blurry"
-                : "`\(lastPathComponent(image.id))` is @\(image.scale)x on a @\(scale)x screen: only a higher scale exists, so it is decoded larger than shown"
+                ? "\(quotedImage(image)) is @\(image.scale)x on a @\(scale)x screen: no @\(scale)x variant, so it is upscaled and blurry"
+                : "\(quotedImage(image)) is @\(image.scale)x on a @\(scale)x screen: only a higher scale exists, so it is decoded larger than shown"
             // Decoded bytes beyond what the device's own scale would need.
             let ideal = Double(decoded) * Double(scale * scale) / Double(image.scale * image.scale)
             return context.finding(
