@@ -1,17 +1,19 @@
+import ImgtraceSupport
 import LaunchAudit
 
 extension BaselineComparison {
     /// The comparison for people: what is new, what is fixed, which figures got worse.
-    public func text() -> String {
-        var out = "BASELINE: \(newFindings.count) new, \(fixed.count) fixed"
-        out += regressions.isEmpty ? ", figures within tolerance" : ", \(regressions.count) figure\(regressions.count == 1 ? "" : "s") worse"
-        out += fails ? " — FAIL\n" : " — PASS\n"
-        if deviceChanged { out += "  note: the baseline was written for another device; fingerprints include the device\n" }
-        for regression in regressions {
-            out += "  worse: \(regression.metric) \(regression.before) → \(regression.after) (allowed up to \(regression.allowed))\n"
-        }
-        for entry in newFindings { out += "  new \(entry.severity) \(entry.rule): \(TextTable.escapeName(entry.message))\n" }
-        for entry in fixed { out += "  fixed \(entry.rule): \(TextTable.escapeName(entry.message))\n" }
-        return out
+    /// Every line fits `width` columns, continuations indented under their entry.
+    public func text(width: Int = 120) -> String {
+        var lines: [(first: String, text: String)] = []
+        var head = "BASELINE: \(newFindings.count) new, \(fixed.count) fixed"
+        head += regressions.isEmpty ? ", figures within tolerance" : ", \(counted(regressions.count, "figure")) worse"
+        head += fails ? " — FAIL" : " — PASS"
+        lines.append(("", head))
+        if deviceChanged { lines.append(("  note: ", "the baseline was written for another device; fingerprints include the device")) }
+        for regression in regressions { lines.append(("  worse: ", "\(regression.metric) \(regression.change)")) }
+        for entry in newFindings { lines.append(("  new \(entry.severity) \(entry.rule): ", TextTable.escapeName(entry.message))) }
+        for entry in fixed { lines.append(("  fixed \(entry.rule): ", TextTable.escapeName(entry.message))) }
+        return lines.map { TextTable.wrapped($0.text, width: width, first: $0.first, rest: "      ") + "\n" }.joined()
     }
 }

@@ -64,6 +64,9 @@ final class BaselineTests: XCTestCase {
         XCTAssertEqual(worse.status, 1, "worse figures fail at any fail level")
         XCTAssertTrue(worse.stdoutText.contains("worse: launch.decodedBytes"), worse.stdoutText)
         XCTAssertTrue(worse.stdoutText.contains("worse: launch.images 13 → 14 (allowed up to 13)"), worse.stdoutText)
+        // Sizes read as sizes, and the section fits the text report's 120 columns.
+        XCTAssertNotNil(worse.stdoutText.range(of: #"worse: launch\.decodedBytes [0-9.]+ MiB → [0-9.]+ MiB \(allowed up to [0-9.]+ MiB\)"#, options: .regularExpression))
+        XCTAssertFalse(worse.stdoutText.split(separator: "\n").contains { $0.unicodeScalars.count > 120 })
         let tolerant = dir.appendingPathComponent("tolerant.yml")
         try "baseline:\n  launchDecodedBytesTolerance: 1000\n  launchBytesOnDiskTolerance: 1000\n  launchImagesTolerance: 5\n  launchLoadsTolerance: 5\n"
             .write(to: tolerant, atomically: true, encoding: .utf8)

@@ -1,4 +1,5 @@
 import AppBundle
+import ImgtraceSupport
 
 /// A launch figure worse than the baseline allows (`analyze --baseline`): a finding like any
 /// other, so `--fail-on`, ignores, severities and every report format treat it alike.
@@ -19,14 +20,14 @@ public enum BaselineRegressionRule: AuditRule {
         return regressions(old: old, new: context.metrics.launch, tolerance: context.config.baselineTolerance).map { regression in
             Finding(
                 rule: id, severity: defaultSeverity, identity: regression.metric, device: context.device.id,
-                message: "`\(regression.metric)` is worse than the baseline: \(regression.before) → \(regression.after) (allowed up to \(regression.allowed))",
+                message: "`\(regression.metric)` is worse than the baseline: \(regression.change)",
                 fix:
                     "Find what the launch added since the baseline; if the growth is intended, write a new baseline (`imgtrace baseline write`) or widen the `baseline:` tolerance.",
                 values: [
                     "metric": .string(regression.metric), "before": .int(regression.before), "after": .int(regression.after),
                     "allowed": .int(regression.allowed),
                 ],
-                cost: regression.metric.hasSuffix("Bytes") || regression.metric.hasSuffix("OnDisk") ? max(0, regression.after - regression.before) : 0,
+                cost: regression.isBytes ? max(0, regression.after - regression.before) : 0,
                 occurrences: 1)
         }
     }
@@ -53,4 +54,13 @@ public struct MetricRegression: Equatable, Sendable {
     public var after: Int
     /// The largest value the tolerance allows.
     public var allowed: Int
+
+    /// Whether the figure is a size in bytes (decoded or on disk) rather than a count.
+    public var isBytes: Bool { metric.hasSuffix("Bytes") || metric.hasSuffix("OnDisk") }
+
+    /// `before → after (allowed up to …)`, sizes in KiB/MiB.
+    public var change: String {
+        let show = { (n: Int) in self.isBytes ? kibibytes(n) : "\(n)" }
+        return "\(show(before)) → \(show(after)) (allowed up to \(show(allowed)))"
+    }
 }
