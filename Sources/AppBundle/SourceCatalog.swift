@@ -11,6 +11,8 @@ package struct SourceCatalogImage {
     package var idiom: String
     package var appearance: String?
     package var details: [String: String]
+    /// Where the set's `Contents.json` names the file (docs/source-trees.md §2), when found.
+    package var entry: TextPosition?
 }
 
 /// Reads a source `.xcassets` folder through its `Contents.json` files (Apple's Asset Catalog Format Reference).
@@ -53,7 +55,7 @@ package struct SourceCatalogReader {
                 continue
             }
             var namespace = inherited
-            if let json = readJSON(entry.path + "/Contents.json", files: files),
+            if let json = readJSON(entry.path + "/Contents.json", files: files)?.object,
                 (json["properties"] as? [String: Any])?["provides-namespace"] as? Bool == true
             {
                 namespace = inherited + name + "/"
@@ -62,7 +64,8 @@ package struct SourceCatalogReader {
         }
     }
 
-    private mutating func readJSON(_ path: String, files: Set<String>) -> [String: Any]? {
+    /// The file's object, with its bytes for locating entries in the text.
+    private mutating func readJSON(_ path: String, files: Set<String>) -> (object: [String: Any], bytes: [UInt8])? {
         guard files.contains(path) else { return nil }
         do {
             let bytes = try tree.contents(path, maxBytes: 4 << 20)
@@ -70,7 +73,7 @@ package struct SourceCatalogReader {
                 warnings.append("\(path): not a JSON object")
                 return nil
             }
-            return object
+            return (object, bytes)
         } catch {
             warnings.append("\(path): not readable JSON (\(String(describing: error).prefix(100)))")
             return nil
@@ -78,7 +81,7 @@ package struct SourceCatalogReader {
     }
 
     private mutating func readSet(_ folder: String, name: String, kind: String, files: Set<String>, children: [String]) {
-        guard let json = readJSON(folder + "/Contents.json", files: files) else {
+        guard let (json, bytes) = readJSON(folder + "/Contents.json", files: files) else {
             warnings.append("\(folder): no readable Contents.json; its images are not listed")
             return
         }
@@ -89,6 +92,7 @@ package struct SourceCatalogReader {
         if let intent = properties["symbol-rendering-intent"] as? String { shared["template"] = intent }
         let slots = (json["images"] ?? json["symbols"]) as? [[String: Any]] ?? []
         let firstImage = images.count
+        let positions = SourceText.filenamePositions(inContentsJSON: bytes)
         var referenced = Set<String>()
         for slot in slots {
             guard let filename = slot["filename"] as? String else { continue }  // empty slot
@@ -120,7 +124,7 @@ package struct SourceCatalogReader {
             images.append(
                 SourceCatalogImage(
                     path: path, name: name, scale: scale, idiom: idiom, appearance: appearance,
-                    details: details))
+                    details: details, entry: positions[filename]))
         }
         // A vector in the 1x slot with the 2x/3x slots empty is rasterised at 1x only (a common slip).
         let hasEmptyScaledSlots = slots.contains { $0["filename"] == nil && ($0["scale"] as? String ?? "") != "1x" && $0["scale"] != nil }

@@ -112,14 +112,8 @@ public struct SourceIndex: Sendable {
     private mutating func readCatalog(_ catalog: String, tree: FileTree) {
         let reader = SourceCatalogReader(tree: tree, root: catalog)
         warnings += reader.warnings
-        var positionsBySet: [String: [String: TextPosition]] = [:]
         for image in reader.images {
-            let set = parentPath(image.path)
-            if positionsBySet[set] == nil {
-                let bytes = (try? tree.contents(set + "/Contents.json", maxBytes: 4 << 20)) ?? []
-                positionsBySet[set] = SourceText.filenamePositions(inContentsJSON: bytes)
-            }
-            let entry = SourceLocation(path: set + "/Contents.json", position: positionsBySet[set]?[lastComponent(image.path)])
+            let entry = SourceLocation(path: parentPath(image.path) + "/Contents.json", position: image.entry)
             catalogSlots.append(
                 CatalogSlot(
                     name: image.name, scale: image.scale, idiom: image.idiom, appearance: image.appearance,

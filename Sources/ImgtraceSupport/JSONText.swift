@@ -11,6 +11,18 @@ package struct JSONText {
     package mutating func beginArray() { separate(); bytes.append(UInt8(ascii: "[")); needsComma.append(false) }
     package mutating func endArray() { needsComma.removeLast(); bytes.append(UInt8(ascii: "]")) }
 
+    /// `"key":[{…},{…}]`: one object per item, its fields written by `fields`.
+    package mutating func objects<Items: Sequence>(_ key: String, _ items: Items, _ fields: (inout JSONText, Items.Element) -> Void) {
+        self.key(key)
+        beginArray()
+        for item in items {
+            beginObject()
+            fields(&self, item)
+            endObject()
+        }
+        endArray()
+    }
+
     /// Writes `"key":`; the value written next belongs to it.
     package mutating func key(_ key: String) {
         separate()

@@ -1,4 +1,5 @@
 import AppBundle
+import ImgtraceSupport
 
 /// How a load names its image: by name (`imageNamed:`) or by file path (`imageWithContentsOfFile:`).
 public enum RequestKind: String, Sendable, Hashable {
@@ -321,8 +322,8 @@ public struct NameResolver: Sendable {
         let nested = inventory.bundles.filter { $0.id != "." && $0.kind != .systemImages }.count
         let systems = inventory.bundles.filter { $0.kind == .systemImages }.count
         var searched = "the app"
-        if nested > 0 { searched += ", its \(nested) nested bundle\(nested == 1 ? "" : "s")" }
-        searched += systems > 0 ? " or \(systems) system image folder\(systems == 1 ? "" : "s")" : " (no --system-images given)"
+        if nested > 0 { searched += ", its \(counted(nested, "nested bundle"))" }
+        searched += systems > 0 ? " or \(counted(systems, "system image folder"))" : " (no --system-images given)"
         return Resolution(image: nil, how: "not found in \(searched)", cause: .notFound)
     }
 

@@ -79,5 +79,5 @@ public struct RuleContext: Sendable {
 /// `120×80 px`.
 func pixelText(_ image: BundleImage) -> String {
     guard let w = image.pixelWidth, let h = image.pixelHeight else { return "unknown size" }
-    return "\(w)×\(h) px"
+    return dimensions(w, h) + " px"
 }

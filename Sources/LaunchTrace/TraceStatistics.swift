@@ -1,3 +1,4 @@
+import ImgtraceSupport
 /// What the reader counts while it reads: names and their tallies, hits by status, which
 /// debugger's lines it saw, and the first line of each kind of trouble for the warnings.
 struct TraceStatistics {
@@ -83,10 +84,10 @@ struct TraceStatistics {
             out.append(noNameWarning(counts))
         } else {
             if let errors = counts[.error], errors > 0 {
-                out.append(TraceWarning(line: firstErrorLine, message: "\(errors) hit\(errors == 1 ? "" : "s") failed: \(firstErrorDetail ?? "the action reported an error")"))
+                out.append(TraceWarning(line: firstErrorLine, message: "\(counted(errors, "hit")) failed: \(firstErrorDetail ?? "the action reported an error")"))
             }
             if let addresses = counts[.addressOnly], addresses > 0 {
-                out.append(TraceWarning(line: nil, message: "\(addresses) hit\(addresses == 1 ? "" : "s") printed only an address, not a name"))
+                out.append(TraceWarning(line: nil, message: "\(counted(addresses, "hit")) printed only an address, not a name"))
             }
         }
         if let skips = counts[.skipped], skips > 0 {
@@ -100,7 +101,7 @@ struct TraceStatistics {
         if invalidNames > 0 {
             out.append(
                 TraceWarning(
-                    line: firstInvalidNameLine, message: "\(invalidNames) name\(invalidNames == 1 ? "" : "s") contained invalid UTF-8, kept with U+FFFD replacement characters"))
+                    line: firstInvalidNameLine, message: "\(counted(invalidNames, "name")) contained invalid UTF-8, kept with U+FFFD replacement characters"))
         }
         if let truncatedAt {
             out.append(TraceWarning(line: truncatedAt, message: "the log ends inside a hit (truncated capture)"))

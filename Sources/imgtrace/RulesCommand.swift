@@ -67,15 +67,10 @@ struct RulesCommand: ParsableCommand {
             w.field("severity", rule.defaultSeverity.rawValue)
             w.field("summary", rule.summary)
             w.field("parameters", rule.parameters)
-            w.key("examples")
-            w.beginArray()
-            for example in rule.examples {
-                w.beginObject()
+            w.objects("examples", rule.examples) { w, example in
                 w.field("summary", example.summary)
                 w.field("fires", example.fires)
-                w.endObject()
             }
-            w.endArray()
             w.endObject()
         }
         w.endArray()

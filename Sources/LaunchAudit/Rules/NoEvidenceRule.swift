@@ -1,5 +1,6 @@
 import AppBundle
 import LaunchTrace
+import ImgtraceSupport
 
 /// A log that shows no readable image load: the gate would otherwise pass having seen nothing.
 public enum NoEvidenceRule: AuditRule {
@@ -64,14 +65,14 @@ public enum NoEvidenceRule: AuditRule {
         if unreadable == loads {
             let advice = summary.warnings.first?.message ?? "every hit printed no name"
             return (
-                "unreadable", "none of the \(loads) hit\(loads == 1 ? "" : "s") printed a name (\(advice))",
+                "unreadable", "none of the \(counted(loads, "hit")) printed a name (\(advice))",
                 "Print the name with the portable register: `po $arg3` or `p (char *)[(id)$arg3 UTF8String]` (`imgtrace lldb-script` writes it); `$r2`/`$x2`/`$rdx` only exist on their own architecture."
             )
         }
         if let minimum, readableLaunchLoads(log) < minimum {
             return (
                 "too-few",
-                "only \(readableLaunchLoads(log)) readable load\(readableLaunchLoads(log) == 1 ? "" : "s") at launch, fewer than the \(minimum) a real launch has (`budgets.minLaunchLoads`)",
+                "only \(counted(readableLaunchLoads(log), "readable load")) at launch, fewer than the \(minimum) a real launch has (`budgets.minLaunchLoads`)",
                 "Check the capture covers the whole launch (the breakpoints were set before the app started, and the log was not cut)."
             )
         }

@@ -23,7 +23,7 @@ public enum TraceUnreadableRule: AuditRule {
             }
             let total = context.logs.reduce(0) { $0 + $1.summary.hits }
             let share = total > 0 ? " (\(hits.count * 100 / total)% of \(counted(total, "hit")) lost)" : ""
-            var message = "\(hits.count) hit\(hits.count == 1 ? "" : "s") printed no name\(share): \(why)"
+            var message = "\(counted(hits.count, "hit")) printed no name\(share): \(why)"
             // The reader's warning names the likely cause (a register that does not exist here).
             if hits.status == .error, let advice { message += " (\(advice))" }
             return Finding(

@@ -169,18 +169,10 @@ public struct HTMLReporter: AuditReporter {
     /// The findings, a rule's many notes as one row, each with its fix and where to edit it.
     static func findingsTable(_ result: AuditResult) -> String {
         var out = "<table class=\"findings\"><thead><tr><th>severity</th><th>rule</th><th>finding and fix</th><th class=\"n\">cost</th></tr></thead><tbody>"
-        let entries = Severity.allCases.flatMap { severity in
-            TextReporter.entries(result.findings.filter { $0.severity == severity }, grouping: severity == .note)
-        }
-        for entry in entries {
-            let finding = entry.findings[0]
-            var text = prose(finding.message)
-            if entry.findings.count > 1 {
-                text = "\(entry.findings.count) findings: " + entry.findings.map { "<code>\(h(TextReporter.subject($0)))</code>" }.joined(separator: ", ")
-            } else if let source = finding.source, let root = result.sourceRoot {
-                let place = PathText.resolve(source.path, against: root) + (source.position.map { ":\($0.line)" } ?? "")
-                text += "<div class=\"edit\">edit <code>\(h(place))</code></div>"
-            }
+        for entry in FindingEntry.forReading(result.findings) {
+            let finding = entry.first
+            var text = entry.groupSummary { "<code>\(h($0))</code>" } ?? prose(finding.message)
+            if let place = entry.editPlace(result) { text += "<div class=\"edit\">edit <code>\(h(place))</code></div>" }
             let cost = entry.findings.map(\.cost).reduce(0, +)
             out += "<tr><td class=\"sev \(finding.severity.rawValue)\">\(finding.severity.rawValue)</td><td><code>\(h(finding.rule))</code></td>"
             out += "<td>\(text)<div class=\"fix\">Fix: \(prose(finding.fix))</div></td>"

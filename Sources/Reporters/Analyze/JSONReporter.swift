@@ -29,10 +29,7 @@ public struct JSONReporter: AuditReporter {
         w.field("bundles", strings: result.bundleNames)
         w.field("inventoryImages", result.inventoryImages)
         w.field("sourceRoot", result.sourceRoot)
-        w.key("logs")
-        w.beginArray()
-        for log in result.logs {
-            w.beginObject()
+        w.objects("logs", result.logs) { w, log in
             w.field("path", log.path)
             w.field("debugger", log.summary.debugger.rawValue)
             w.field("lines", log.summary.lines)
@@ -50,20 +47,13 @@ public struct JSONReporter: AuditReporter {
             w.key("metrics")
             Self.writeMetrics(log.metrics, &w)
             w.field("warnings", strings: log.summary.warnings.map { ($0.line.map { "line \($0): " } ?? "") + $0.message })
-            w.endObject()
         }
-        w.endArray()
         w.endObject()
-        w.key("warnings")
-        w.beginArray()
-        for warning in result.warnings {
-            w.beginObject()
+        w.objects("warnings", result.warnings) { w, warning in
             w.field("source", warning.source)
             w.field("line", warning.line)
             w.field("message", warning.message)
-            w.endObject()
         }
-        w.endArray()
         w.key("metrics")
         Self.writeMetrics(result.metrics, &w)
         w.key("verdict")
@@ -74,16 +64,11 @@ public struct JSONReporter: AuditReporter {
         w.beginObject()
         for severity in Severity.allCases { w.field(severity.rawValue, result.severityCounts[severity] ?? 0) }
         w.endObject()
-        w.key("budgets")
-        w.beginArray()
-        for breach in result.budgetBreaches {
-            w.beginObject()
+        w.objects("budgets", result.budgetBreaches) { w, breach in
             w.field("budget", breach.budget)
             w.field("limit", breach.limit)
             w.field("actual", breach.actual)
-            w.endObject()
         }
-        w.endArray()
         w.endObject()
         if let baseline {
             w.key("baseline")
@@ -91,17 +76,12 @@ public struct JSONReporter: AuditReporter {
             w.field("fails", baseline.fails)
             w.field("newFindings", strings: baseline.newFindings.map(\.fingerprint))
             w.field("fixedFindings", strings: baseline.fixed.map(\.fingerprint))
-            w.key("regressions")
-            w.beginArray()
-            for regression in baseline.regressions {
-                w.beginObject()
+            w.objects("regressions", baseline.regressions) { w, regression in
                 w.field("metric", regression.metric)
                 w.field("before", regression.before)
                 w.field("after", regression.after)
                 w.field("allowed", regression.allowed)
-                w.endObject()
             }
-            w.endArray()
             w.endObject()
         }
         w.key("names")

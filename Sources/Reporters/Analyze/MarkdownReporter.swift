@@ -53,17 +53,11 @@ public struct MarkdownReporter: AuditReporter {
         if !result.findings.isEmpty {
             out += "### Findings\n\n| severity | rule | finding | fix |\n|---|---|---|---|\n"
             // A rule's many notes are one row, as in the text report.
-            let entries = Severity.allCases.flatMap { severity in
-                TextReporter.entries(result.findings.filter { $0.severity == severity }, grouping: severity == .note)
-            }
+            let entries = FindingEntry.forReading(result.findings)
             for entry in entries.prefix(maxFindings) {
-                let finding = entry.findings[0]
-                var text = cell(finding.message)
-                if entry.findings.count > 1 {
-                    text = "\(entry.findings.count) findings: " + entry.findings.map { "`\(cell(TextReporter.subject($0)))`" }.joined(separator: ", ")
-                } else if let source = finding.source, let root = result.sourceRoot {
-                    text += "<br>edit `\(cell(PathText.resolve(source.path, against: root)))\(source.position.map { ":\($0.line)" } ?? "")`"
-                }
+                let finding = entry.first
+                var text = entry.groupSummary { "`\(cell($0))`" } ?? cell(finding.message)
+                if let place = entry.editPlace(result) { text += "<br>edit `\(cell(place))`" }
                 out += "| \(finding.severity.rawValue) | `\(finding.rule)` | \(text) | \(cell(finding.fix)) |\n"
             }
             if entries.count > maxFindings {
@@ -77,7 +71,7 @@ public struct MarkdownReporter: AuditReporter {
             out += "### Costliest images at launch\n\n| name | resolved | pixels | decoded | on disk | loads |\n|---|---|---:|---:|---:|---:|\n"
             for use in images {
                 let image = use.resolution.image!
-                let pixels = image.pixelWidth.flatMap { w in image.pixelHeight.map { dimensions(w, $0) } } ?? "–"
+                let pixels = ImageLabel.pixels(image) ?? "–"
                 out += "| \(cell(use.displayName)) | \(cell(image.id)) | \(pixels) | \(image.decodedBytes.map(kibibytes) ?? "–") | "
                 out += "\(kibibytes(image.bytesOnDisk)) | \(use.launchLoads) |\n"
             }

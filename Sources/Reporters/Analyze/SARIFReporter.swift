@@ -44,10 +44,7 @@ public struct SARIFReporter: AuditReporter {
         w.beginObject()
         w.field("name", "imgtrace")
         w.field("version", version)
-        w.key("rules")
-        w.beginArray()
-        for rule in Rules.all {
-            w.beginObject()
+        w.objects("rules", Rules.all) { w, rule in
             w.field("id", rule.id)
             w.key("shortDescription")
             w.beginObject()
@@ -61,9 +58,7 @@ public struct SARIFReporter: AuditReporter {
             w.beginObject()
             w.field("level", rule.defaultSeverity.rawValue)
             w.endObject()
-            w.endObject()
         }
-        w.endArray()
         w.endObject()
         w.endObject()
         if let root = result.sourceRoot {
@@ -84,10 +79,7 @@ public struct SARIFReporter: AuditReporter {
         w.beginArray()
         w.beginObject()
         w.field("executionSuccessful", true)
-        w.key("toolExecutionNotifications")
-        w.beginArray()
-        for warning in result.warnings {
-            w.beginObject()
+        w.objects("toolExecutionNotifications", result.warnings) { w, warning in
             w.field("level", "warning")
             w.key("message")
             w.beginObject()
@@ -97,9 +89,7 @@ public struct SARIFReporter: AuditReporter {
             w.beginArray()
             location(uri: warning.source == "bundle" ? bundlePath : warning.source, line: warning.line, &w)
             w.endArray()
-            w.endObject()
         }
-        w.endArray()
         w.endObject()
         w.endArray()
         w.key("results")

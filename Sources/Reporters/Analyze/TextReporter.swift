@@ -32,8 +32,6 @@ public struct TextReporter: AuditReporter {
 
     /// Every line of the report fits this many terminal columns.
     static let width = 120
-    /// Rules with at least this many notes are shown as one entry listing their names.
-    static let groupedNotes = 3
 
     /// One header line (`app      …`), wrapped under its label.
     private static func headerLine(_ label: String, _ text: String) -> String {
@@ -87,9 +85,7 @@ public struct TextReporter: AuditReporter {
             let findings = result.findings.filter { $0.severity == severity }
             guard !findings.isEmpty else { continue }
             out += style.severity(severity, "\(title(severity)) (\(findings.count))") + "\n"
-            for entry in entries(findings, grouping: severity == .note) {
-                out += entry.text(result, style: style)
-            }
+            for entry in FindingEntry.forReading(findings) { out += text(entry, result, style: style) }
             out += "\n"
         }
         if result.findings.isEmpty { out += "No findings.\n\n" }
@@ -97,60 +93,20 @@ public struct TextReporter: AuditReporter {
         return out
     }
 
-    /// One finding, or several notes of one rule shown together.
-    struct Entry {
-        var findings: [Finding]
-
-        func text(_ result: AuditResult, style: Style) -> String {
-            let first = findings[0]
-            let rule = first.rule
-            var message = TextTable.escapeName(first.message)
-            if findings.count > 1 {
-                let names = findings.map { "`" + TextTable.escapeName(TextReporter.subject($0)) + "`" }
-                message = "\(findings.count) findings: " + names.joined(separator: ", ")
-            }
-            var out = TextTable.wrapped(message, width: TextReporter.width, first: "  \(rule): ", rest: "      ")
-            if style.enabled { out = "  " + style.apply("1", rule) + out.dropFirst(2 + rule.count) }
-            out += "\n" + TextTable.wrapped(first.fix, width: TextReporter.width, first: "      fix: ", rest: "           ") + "\n"
-            if findings.count == 1, let source = first.source, let root = result.sourceRoot {
-                let place = PathText.resolve(source.path, against: root) + (source.position.map { ":\($0.line)" } ?? "")
-                out += TextTable.wrapped(place, width: TextReporter.width, first: "      edit ", rest: "      ") + "\n"
-            }
-            let merged = Finding(
-                rule: rule, severity: first.severity, identity: "", device: "", message: "", fix: "",
-                lines: findings.flatMap(\.lines), occurrences: findings.map(\.occurrences).reduce(0, +))
-            if !merged.lines.isEmpty {
-                let list = lineList(merged, multipleLogs: result.logs.count > 1)
-                out += TextTable.wrapped(list, width: TextReporter.width, first: "      at ", rest: "         ") + "\n"
-            }
-            return out
+    /// One entry of a severity's list: the message (or a group's subjects), the fix, where to
+    /// edit it and the log lines.
+    static func text(_ entry: FindingEntry, _ result: AuditResult, style: Style) -> String {
+        let rule = entry.first.rule
+        let message = entry.groupSummary { "`" + TextTable.escapeName($0) + "`" } ?? TextTable.escapeName(entry.first.message)
+        var out = TextTable.wrapped(message, width: width, first: "  \(rule): ", rest: "      ")
+        if style.enabled { out = "  " + style.apply("1", rule) + out.dropFirst(2 + rule.count) }
+        out += "\n" + TextTable.wrapped(entry.first.fix, width: width, first: "      fix: ", rest: "           ") + "\n"
+        if let place = entry.editPlace(result) { out += TextTable.wrapped(place, width: width, first: "      edit ", rest: "      ") + "\n" }
+        if !entry.lines.isEmpty {
+            let list = lineList(entry.lines, occurrences: entry.occurrences, multipleLogs: result.logs.count > 1)
+            out += TextTable.wrapped(list, width: width, first: "      at ", rest: "         ") + "\n"
         }
-    }
-
-    /// What a finding is about, as its message names it first (`placeholder`).
-    static func subject(_ finding: Finding) -> String {
-        let parts = finding.message.split(separator: "`", maxSplits: 2, omittingEmptySubsequences: false)
-        if finding.message.hasPrefix("`"), parts.count == 3 { return String(parts[1]) }
-        return finding.names.first ?? finding.assets.first ?? finding.rule
-    }
-
-    /// Findings in report order; with `grouping`, a rule's notes become one entry once there
-    /// are `groupedNotes` of them (nine loose files are one thing to do, not nine).
-    static func entries(_ findings: [Finding], grouping: Bool) -> [Entry] {
-        guard grouping else { return findings.map { Entry(findings: [$0]) } }
-        var byRule: [String: [Finding]] = [:]
-        for finding in findings { byRule[finding.rule, default: []].append(finding) }
-        var entries: [Entry] = []
-        var shown = Set<String>()
-        for finding in findings {
-            let group = byRule[finding.rule]!
-            if group.count < groupedNotes {
-                entries.append(Entry(findings: [finding]))
-            } else if shown.insert(finding.rule).inserted {
-                entries.append(Entry(findings: group))
-            }
-        }
-        return entries
+        return out
     }
 
     static func verdict(_ result: AuditResult, baseline: BaselineComparison?) -> String {
@@ -177,7 +133,7 @@ public struct TextReporter: AuditReporter {
         out += "  images      \(m.images): \(kibibytes(m.decodedBytes)) decoded, \(kibibytes(m.bytesOnDisk)) on disk\n"
         if m.systemImages > 0 {
             out +=
-                "              of which \(m.systemImages) system image\(m.systemImages == 1 ? "" : "s") (\(kibibytes(m.systemDecodedBytes)) decoded): the toolkit's, not the app's\n"
+                "              of which \(counted(m.systemImages, "system image")) (\(kibibytes(m.systemDecodedBytes)) decoded): the toolkit's, not the app's\n"
         }
         out += "  missing     \(m.missing)\n"
         if m.unreadable > 0 { out += "  unreadable  \(counted(m.unreadable, "hit")) without a name\n" }
@@ -192,10 +148,10 @@ public struct TextReporter: AuditReporter {
         }
     }
 
-    static func lineList(_ finding: Finding, multipleLogs: Bool) -> String {
-        let shown = finding.lines.prefix(linesShown).map { multipleLogs ? "#\($0.log + 1):\($0.line)" : "line \($0.line)" }
+    static func lineList(_ lines: [LogLine], occurrences: Int, multipleLogs: Bool) -> String {
+        let shown = lines.prefix(linesShown).map { multipleLogs ? "#\($0.log + 1):\($0.line)" : "line \($0.line)" }
         var text = shown.joined(separator: ", ")
-        let more = max(finding.occurrences, finding.lines.count) - shown.count
+        let more = max(occurrences, lines.count) - shown.count
         if more > 0 { text += " (+\(more) more)" }
         return text
     }
@@ -207,7 +163,7 @@ public struct TextReporter: AuditReporter {
         let rows = launch.map { use -> [String] in
             let image = use.resolution.image
             let resolved = image.map(ImageLabel.text) ?? (use.resolution.cause == .outsideBundle ? "outside the bundle" : "missing")
-            let pixels = image.flatMap { i in i.pixelWidth.flatMap { w in i.pixelHeight.map { dimensions(w, $0) } } } ?? "-"
+            let pixels = image.flatMap(ImageLabel.pixels) ?? "-"
             let decoded = image?.decodedBytes.map { fixed(Double($0) / 1_048_576, 2) } ?? "-"
             let file = image.map { fixed(Double($0.bytesOnDisk) / 1024, 1) } ?? "-"
             let first = result.logs.count > 1 ? "#\(use.firstLine.log + 1):\(use.firstLine.line)" : "\(use.firstLine.line)"

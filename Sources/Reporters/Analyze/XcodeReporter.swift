@@ -43,7 +43,7 @@ public enum VerdictLine {
         for finding in result.findings { counts[finding.severity, default: 0] += 1 }
         let parts = [Severity.error, .warning, .note].map { severity -> String in
             let n = counts[severity] ?? 0
-            return "\(n) \(severity.rawValue)\(n == 1 ? "" : "s")"
+            return counted(n, severity.rawValue)
         }
         let fails = failing ?? result.fails
         let verdict = result.failOn == nil ? "never fails on findings" : (fails ? "FAIL" : "PASS")

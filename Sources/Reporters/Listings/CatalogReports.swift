@@ -15,31 +15,21 @@ public enum CatalogJSONReport {
         w.beginArray()
         for image in inventory.images { writeImage(image, &w) }
         w.endArray()
-        w.key("references")
-        w.beginArray()
-        for reference in inventory.references {
-            w.beginObject()
+        w.objects("references", inventory.references) { w, reference in
             w.field("bundle", reference.bundle)
             w.field("file", reference.file)
             w.field("kind", reference.kind.rawValue)
             w.field("name", reference.name)
-            w.endObject()
         }
-        w.endArray()
         w.field("junk", strings: inventory.junk)
         w.field("warnings", strings: inventory.warnings)
-        w.key("aliases")
-        w.beginArray()
-        for alias in inventory.aliases {
-            w.beginObject()
+        w.objects("aliases", inventory.aliases) { w, alias in
             w.field("bundle", alias.bundle)
             w.field("name", alias.name)
             w.field("target", alias.target)
             w.field("via", alias.via)
             w.field("file", alias.file)
-            w.endObject()
         }
-        w.endArray()
         w.endObject()
         var bytes = w.bytes
         bytes.append(0x0A)
@@ -137,7 +127,7 @@ public enum CatalogTextReport {
             }
             let rows = sorted.map { image -> [String] in
                 let pixels =
-                    image.pixelWidth.flatMap { w in image.pixelHeight.map { dimensions(w, $0) } }
+                    ImageLabel.pixels(image)
                     ?? image.pointWidth.flatMap { w in image.pointHeight.map { "\(formatPoints(w))×\(formatPoints($0)) pt" } } ?? "-"
                 return [
                     TextTable.escapeName(image.name), image.scale == 0 ? "-" : "@\(image.scale)x", image.idiom,

@@ -81,35 +81,25 @@ public final class TraceJSONReport {
         } else {
             w.null()
         }
-        w.key("breakpoints")
-        w.beginArray()
-        for bp in s.breakpoints {
-            w.beginObject()
+        w.objects("breakpoints", s.breakpoints) { w, bp in
             w.field("id", bp.id)
             w.field("symbol", bp.symbol)
             w.field("actions", strings: bp.actions)
             w.field("oneShot", bp.oneShot)
             w.field("pending", bp.pending)
             w.field("line", bp.line)
-            w.endObject()
         }
-        w.endArray()
         w.key("undefinedFunctions")
         w.beginArray()
         for name in s.undefinedFunctions { w.string(name) }
         w.endArray()
-        w.key("names")
-        w.beginArray()
-        for n in s.names {
-            w.beginObject()
+        w.objects("names", s.names) { w, n in
             w.field("name", n.name)
             w.field("count", n.count)
             w.field("launchCount", n.launchCount)
             w.field("firstLine", n.firstLine)
             w.field("apis", strings: n.apis)
-            w.endObject()
         }
-        w.endArray()
         w.key("warnings")
         w.beginArray()
         for warning in s.warnings {
@@ -145,8 +135,8 @@ public enum TraceTextReport {
             }
             out += "\n"
         }
-        out += "\(file): \(s.hits) hit\(s.hits == 1 ? "" : "s"), \(s.names.count) distinct name\(s.names.count == 1 ? "" : "s")"
-        out += ", \(s.lines) line\(s.lines == 1 ? "" : "s")\n"
+        out += "\(file): \(counted(s.hits, "hit")), \(counted(s.names.count, "distinct name"))"
+        out += ", \(counted(s.lines, "line"))\n"
         out += "debugger: \(s.debuggerVersion ?? s.debugger.rawValue)\(s.actionsEchoed ? ", actions echoed" : "")\n"
         let missing = LoadStatus.allCases.filter { $0 != .ok && (s.statusCounts[$0] ?? 0) > 0 }
         if missing.isEmpty {

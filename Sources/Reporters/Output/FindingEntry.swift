@@ -1,0 +1,56 @@
+import ImgtraceSupport
+import LaunchAudit
+
+/// A finding as the reports for people (text, Markdown, HTML) show it — or, once a rule has
+/// `groupedNotes` notes, all of them as one entry: nine loose files are one thing to do, not
+/// nine. Machine formats keep one finding each.
+struct FindingEntry {
+    var findings: [Finding]
+
+    /// A rule with at least this many notes shows them as one entry.
+    static let groupedNotes = 3
+
+    var first: Finding { findings[0] }
+
+    /// Findings in report order, a rule's notes grouped where the first of them stood.
+    static func forReading(_ findings: [Finding]) -> [FindingEntry] {
+        var notesByRule: [String: [Finding]] = [:]
+        for finding in findings where finding.severity == .note { notesByRule[finding.rule, default: []].append(finding) }
+        var entries: [FindingEntry] = []
+        var grouped = Set<String>()
+        for finding in findings {
+            let notes = notesByRule[finding.rule] ?? []
+            if finding.severity != .note || notes.count < groupedNotes {
+                entries.append(FindingEntry(findings: [finding]))
+            } else if grouped.insert(finding.rule).inserted {
+                entries.append(FindingEntry(findings: notes))
+            }
+        }
+        return entries
+    }
+
+    /// For a group, `9 findings: ` and each one's subject as `quote` writes it; nil for one finding.
+    func groupSummary(_ quote: (String) -> String) -> String? {
+        guard findings.count > 1 else { return nil }
+        return "\(findings.count) findings: " + findings.map { quote(Self.subject($0)) }.joined(separator: ", ")
+    }
+
+    /// Where to edit a single finding (`path:line` under the source root), when it has a place.
+    func editPlace(_ result: AuditResult) -> String? {
+        guard findings.count == 1, let source = first.source, let root = result.sourceRoot else { return nil }
+        return PathText.resolve(source.path, against: root) + (source.position.map { ":\($0.line)" } ?? "")
+    }
+
+    /// Every log line of the entry, sorted.
+    var lines: [LogLine] { findings.count == 1 ? first.lines : Array(findings.flatMap(\.lines).sorted().prefix(Finding.maxLines)) }
+
+    /// Loads involved, over the whole entry.
+    var occurrences: Int { findings.map(\.occurrences).reduce(0, +) }
+
+    /// What a finding is about, as its message names it first (`placeholder`).
+    static func subject(_ finding: Finding) -> String {
+        let parts = finding.message.split(separator: "`", maxSplits: 2, omittingEmptySubsequences: false)
+        if finding.message.hasPrefix("`"), parts.count == 3 { return String(parts[1]) }
+        return finding.names.first ?? finding.assets.first ?? finding.rule
+    }
+}
