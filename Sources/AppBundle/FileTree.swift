@@ -149,7 +149,7 @@ struct DirectoryTree: FileTree {
                 let target = n > 0 ? String(decoding: buffer[0..<n], as: UTF8.self) : ""
                 // Follow it as the loader would; one that points nowhere stays a link.
                 guard stat(root + "/" + path, &info) == 0 else {
-                    warnings.append("\(path): symbolic link to `\(target)` points nowhere")
+                    warnings.append("\(path): symbolic link to \(SafeText.quoted(target)) points nowhere")
                     continue
                 }
                 through = "\(path) → \(target)"
@@ -168,7 +168,7 @@ struct DirectoryTree: FileTree {
                     // A link back to a folder above it is a loop; a second way into a folder read
                     // elsewhere (`Versions/Current`) is the layout working as meant.
                     if ancestors.contains(identity) {
-                        warnings.append("\(path): symbolic link loops back to `\(first.isEmpty ? "." : first)`; not followed")
+                        warnings.append("\(path): symbolic link loops back to \(SafeText.quoted(first.isEmpty ? "." : first)); not followed")
                     }
                     continue
                 }

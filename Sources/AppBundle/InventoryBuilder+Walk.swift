@@ -44,7 +44,7 @@ extension InventoryBuilder {
                 if ext == "xcassets" { catalogs.append((entry.path, owner)) }
             case let .symlink(target):
                 if resolveInside(parent, target) == nil {
-                    inventory.warnings.append("\(entry.path): symbolic link to `\(target)` leaves the bundle; not followed")
+                    inventory.warnings.append("\(entry.path): symbolic link to \(SafeText.quoted(target)) leaves the bundle; not followed")
                 }
             case .file:
                 break

@@ -38,7 +38,7 @@ public enum PropertyList {
             // bytes behind other version digits (fuzzing found `bplist0/…`), so it never sees them.
             guard bytes.starts(with: Array("bplist00".utf8)) else {
                 let version = String(decoding: bytes.dropFirst(6).prefix(2), as: UTF8.self)
-                throw FormatError(offset: 6, reason: "binary plist version `\(version)` is not supported (only bplist00)")
+                throw FormatError(offset: 6, reason: "binary plist version \(SafeText.quoted(version)) is not supported (only bplist00)")
             }
             return try bytes.withUnsafeBytes { try BinaryPlistParser(ByteReader($0)).parse() }
         }

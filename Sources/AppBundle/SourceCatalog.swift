@@ -1,3 +1,4 @@
+import ImgtraceSupport
 import Foundation
 
 /// One image slot of a source asset catalog (`.xcassets`), before its header is read.
@@ -99,14 +100,16 @@ package struct SourceCatalogReader {
             let path = folder + "/" + filename
             referenced.insert(path)
             guard files.contains(path) else {
-                warnings.append("\(folder)/Contents.json: names `\(filename)`, which is not in the set")
+                warnings.append("\(folder)/Contents.json: names \(SafeText.quoted(filename)), which is not in the set")
                 continue
             }
             var scale = 0
             if let text = slot["scale"] as? String {
                 // Xcode writes `1x`, `2x`, `3x`; anything else would feed absurd figures to the rules.
                 guard text.hasSuffix("x"), let n = Int(text.dropLast()), LooseImageName.scales.contains(n) else {
-                    warnings.append("\(folder)/Contents.json: `\(filename)` has scale `\(text.prefix(40))`, not 1x to \(LooseImageName.scales.upperBound)x; slot ignored")
+                    warnings.append(
+                        "\(folder)/Contents.json: \(SafeText.quoted(filename)) has scale \(SafeText.quoted(String(text.prefix(40)))), not 1x to \(LooseImageName.scales.upperBound)x; slot ignored"
+                    )
                     continue
                 }
                 scale = n

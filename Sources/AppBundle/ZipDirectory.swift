@@ -96,7 +96,7 @@ package struct ZipDirectory {
         // ZIP64 extended information: an 8-byte value for each 32-bit field that is all ones, in order.
         var extra = at + 46 + nameLength
         let extraEnd = extra + extraLength
-        try r.check(extra, extraLength, "the extra fields of `\(path)`")
+        try r.check(extra, extraLength, "the extra fields of \(SafeText.quoted(path))")
         while extra + 4 <= extraEnd {
             let id = try r.u16le(extra), length = Int(try r.u16le(extra + 2))
             guard length <= extraEnd - extra - 4 else { break }
@@ -110,7 +110,7 @@ package struct ZipDirectory {
                 while probe + 8 <= fieldEnd {
                     let value = try r.u64le(probe)
                     guard value <= ZipDirectory.maxValue else {
-                        throw FormatError(offset: probe, reason: "`\(path)`: ZIP64 field \(value) is beyond any archive")
+                        throw FormatError(offset: probe, reason: "\(SafeText.quoted(path)): ZIP64 field \(value) is beyond any archive")
                     }
                     probe += 8
                 }
@@ -121,13 +121,13 @@ package struct ZipDirectory {
             extra += 4 + length
         }
         guard localOffset < archiveSize else {
-            throw FormatError(offset: at + 42, reason: "`\(path)`: local header at \(localOffset) is past the end of the archive")
+            throw FormatError(offset: at + 42, reason: "\(SafeText.quoted(path)): local header at \(localOffset) is past the end of the archive")
         }
         guard compressed <= archiveSize else {
-            throw FormatError(offset: at + 20, reason: "`\(path)`: \(compressed) compressed bytes in a \(archiveSize)-byte archive")
+            throw FormatError(offset: at + 20, reason: "\(SafeText.quoted(path)): \(compressed) compressed bytes in a \(archiveSize)-byte archive")
         }
         guard uncompressed <= ZipDirectory.maxValue, method != 0 || uncompressed <= archiveSize else {
-            throw FormatError(offset: at + 24, reason: "`\(path)`: declares \(uncompressed) bytes, more than the archive can hold")
+            throw FormatError(offset: at + 24, reason: "\(SafeText.quoted(path)): declares \(uncompressed) bytes, more than the archive can hold")
         }
         let unixMode = madeBy >> 8 == 3 ? external >> 16 : 0
         let entry = Entry(

@@ -38,9 +38,15 @@ package enum PlatformIO {
     /// Whether `fd` is a terminal.
     package static func isTerminal(_ fd: Int32) -> Bool { isatty(fd) == 1 }
 
-    /// Writes all of `text` to standard error, ignoring failures (there is nowhere left to report them).
+    /// Writes all of `text` to standard error, ignoring failures (there is nowhere left to
+    /// report them). Standard error reaches terminals and CI runners too: it passes the terminal
+    /// guard (docs/output-safety.md).
     package static func writeStandardError(_ text: String) {
-        var bytes = Array(text.utf8)
+        var guardrail = OutputGuard(consumer: .terminal)
+        var bytes: [UInt8] = []
+        var text = text
+        text.withUTF8 { guardrail.filter($0, into: &bytes) }
+        guardrail.finish(into: &bytes)
         bytes.withUnsafeMutableBytes { raw in
             var offset = 0
             while offset < raw.count {
@@ -50,5 +56,39 @@ package enum PlatformIO {
                 offset += n
             }
         }
+    }
+
+    /// Device and inode of the file `path` names, through symbolic links; nil when there is none.
+    package static func fileIdentity(_ path: String) -> (device: UInt64, inode: UInt64)? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return identity(info)
+    }
+
+    /// The permission bits of the file `path` names (through links), when it exists.
+    package static func fileMode(_ path: String) -> mode_t? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return info.st_mode & 0o7777
+    }
+
+    /// Whether `path` is a symbolic link whose chain ends nowhere.
+    package static func isDanglingLink(_ path: String) -> Bool {
+        var info = stat()
+        guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK else { return false }
+        return stat(path, &info) != 0
+    }
+
+    /// The file a symbolic link `path` finally names (absolute), or nil when `path` is no link.
+    package static func resolvedLink(_ path: String) -> String? {
+        var info = stat()
+        guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK, let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    /// Opens an existing file for appending; it is never created.
+    package static func openForAppending(_ path: String) -> Int32 {
+        open(path, O_WRONLY | O_APPEND | O_CLOEXEC)
     }
 }

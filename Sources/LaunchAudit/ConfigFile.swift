@@ -60,7 +60,7 @@ public enum ConfigFile {
                     config.failOn = nil
                 } else {
                     guard let severity = Severity(rawValue: level) else {
-                        throw reader.error(value, "`failOn` must be error, warning, note or never, not `\(level)`")
+                        throw reader.error(value, "`failOn` must be error, warning, note or never, not \(SafeText.quoted(level))")
                     }
                     config.failOn = severity
                 }
@@ -98,7 +98,7 @@ public enum ConfigFile {
                     case "globs": config.ignore.globs += items
                     case "rules":
                         for rule in items where Rules.named(rule) == nil {
-                            throw reader.error(v, "`ignore.rules` names an unknown rule `\(rule)` (see `imgtrace rules`)")
+                            throw reader.error(v, "`ignore.rules` names an unknown rule \(SafeText.quoted(rule)) (see `imgtrace rules`)")
                         }
                         config.ignore.rules.formUnion(items)
                     default: throw reader.unknown(k, in: "ignore", known: sectionKeys["ignore"]!)
@@ -107,11 +107,11 @@ public enum ConfigFile {
             case "severity":
                 for (k, v) in try reader.mapping(value, context: "`severity`") {
                     guard Rules.named(k.name) != nil else {
-                        throw reader.error(k.node, "`severity` names an unknown rule `\(k.name)` (see `imgtrace rules`)")
+                        throw reader.error(k.node, "`severity` names an unknown rule \(SafeText.quoted(k.name)) (see `imgtrace rules`)")
                     }
                     let level = try reader.string(v, k.name)
                     guard let severity = Severity(rawValue: level) else {
-                        throw reader.error(v, "severity of `\(k.name)` must be error, warning or note, not `\(level)`")
+                        throw reader.error(v, "severity of \(SafeText.quoted(k.name)) must be error, warning or note, not \(SafeText.quoted(level))")
                     }
                     config.severities[k.name] = severity
                 }
@@ -152,8 +152,8 @@ public enum ConfigFile {
         }
 
         func unknown(_ key: Key, in section: String?, known: [String]) -> InputError {
-            let place = section.map { " in `\($0)`" } ?? ""
-            return error(key.node, "unknown key `\(key.name)`\(place) (known: \(known.joined(separator: ", ")))")
+            let place = section.map { " in \(SafeText.quoted($0))" } ?? ""
+            return error(key.node, "unknown key \(SafeText.quoted(key.name))\(place) (known: \(known.joined(separator: ", ")))")
         }
 
         func mapping(_ node: Node, context: String) throws -> [(Key, Node)] {
@@ -161,32 +161,32 @@ public enum ConfigFile {
             var seen = Set<String>()
             return try mapping.map { key, value in
                 guard let name = key.string else { throw error(key, "keys must be strings") }
-                guard seen.insert(name).inserted else { throw error(key, "key `\(name)` appears twice") }
+                guard seen.insert(name).inserted else { throw error(key, "key \(SafeText.quoted(name)) appears twice") }
                 return (Key(name: name, node: key), value)
             }
         }
 
         func string(_ node: Node, _ key: String) throws -> String {
-            guard case let .scalar(scalar) = node else { throw error(node, "`\(key)` must be a string") }
+            guard case let .scalar(scalar) = node else { throw error(node, "\(SafeText.quoted(key)) must be a string") }
             return scalar.string
         }
 
         func strings(_ node: Node, _ key: String) throws -> [String] {
             if case .scalar = node { return [try string(node, key)] }
-            guard case let .sequence(sequence) = node else { throw error(node, "`\(key)` must be a list of strings") }
+            guard case let .sequence(sequence) = node else { throw error(node, "\(SafeText.quoted(key)) must be a list of strings") }
             return try sequence.map { try string($0, key) }
         }
 
         func count(_ node: Node, _ key: String) throws -> Int {
             guard case .scalar = node, let value = node.int, value >= 0 else {
-                throw error(node, "`\(key)` must be a whole number ≥ 0")
+                throw error(node, "\(SafeText.quoted(key)) must be a whole number ≥ 0")
             }
             return value
         }
 
         func fraction(_ node: Node, _ key: String) throws -> Double {
             guard case .scalar = node, let value = node.float, value.isFinite, value >= 0 else {
-                throw error(node, "`\(key)` must be a number ≥ 0 (0.05 = 5%)")
+                throw error(node, "\(SafeText.quoted(key)) must be a number ≥ 0 (0.05 = 5%)")
             }
             return value
         }

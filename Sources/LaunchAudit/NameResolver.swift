@@ -108,14 +108,14 @@ public struct NameResolver: Sendable {
             return found
         }
         if let alias, var found = lookUp(alias.target, in: [alias.bundle]) {
-            found.how += " — `\(name)` maps to it through `\(alias.file)` (as `\(alias.via)`)"
+            found.how += " — \(SafeText.quoted(name)) maps to it through \(SafeText.quoted(alias.file)) (as \(SafeText.quoted(alias.via)))"
             found.cacheName = alias.via
             return found
         }
         if name == "NSApplicationIcon", let top = inventory.bundles.first,
             let icon = top.info?.iconFiles.first ?? top.info?.iconNames.first, icon != name, var found = lookUp(icon)
         {
-            found.how = "AppKit's application icon: `\(icon)` from Info.plist, \(found.how)"
+            found.how = "AppKit's application icon: \(SafeText.quoted(icon)) from Info.plist, \(found.how)"
             return found
         }
         return missing(name)
@@ -159,7 +159,7 @@ public struct NameResolver: Sendable {
                 ignoredPNG = !catalogHits.isEmpty
             }
             if let best = best(catalogHits.map { inventory.images[$0] }, appKit: appKitNames) {
-                var how = "catalog `\(lastPathComponent(best.path))` facet `\(best.name)`, \(best.idiom) \(scaleText(best.scale))"
+                var how = "catalog \(SafeText.quoted(lastPathComponent(best.path))) facet \(SafeText.quoted(best.name)), \(best.idiom) \(scaleText(best.scale))"
                 if let appearance = best.appearance { how += ", \(appearance)" }
                 how += fitText(best, catalog: true) + whereText(bundle)
                 if ignoredPNG { how += " (the `.png` in the name is ignored)" }
@@ -182,7 +182,7 @@ public struct NameResolver: Sendable {
                     return Resolution(
                         image: best,
                         how: looseText(best, bundle: bundle)
-                            + " — the name includes `\(literalSuffix(literal))`, so this file loads whatever the screen")
+                            + " — the name includes \(SafeText.quoted(literalSuffix(literal))), so this file loads whatever the screen")
                 }
             }
         }
@@ -210,7 +210,7 @@ public struct NameResolver: Sendable {
             }
             if !path.hasPrefix("/"), let found = lookUp(path) { return found }
             return Resolution(
-                image: nil, how: "not found: `\(path)` is outside the app bundle (documents, caches or a download); imgtrace cannot see it",
+                image: nil, how: "not found: \(SafeText.quoted(path)) is outside the app bundle (documents, caches or a download); imgtrace cannot see it",
                 cause: .outsideBundle)
         }
         let relative = parts[(appIndex + 1)...].joined(separator: "/")
@@ -225,10 +225,10 @@ public struct NameResolver: Sendable {
         }
         if let found = lowered[key.lowercased()]?.map({ inventory.images[$0] }).first(where: { $0.source == .file }) {
             return Resolution(
-                image: nil, how: "not found: `\(found.path)` exists — case differs (device file systems are case-sensitive)",
+                image: nil, how: "not found: \(SafeText.quoted(found.path)) exists — case differs (device file systems are case-sensitive)",
                 cause: .caseDiffers)
         }
-        return Resolution(image: nil, how: "not found: no file `\(relative)` in the app", cause: .notFound)
+        return Resolution(image: nil, how: "not found: no file \(SafeText.quoted(relative)) in the app", cause: .notFound)
     }
 
     /// UIKit may leave out only `.png`; AppKit any image extension.
@@ -285,7 +285,7 @@ public struct NameResolver: Sendable {
         if !images.isEmpty {
             let other = Set(images.map(\.idiom)).sorted().joined(separator: ", ")
             let example = images.map { lastPathComponent($0.source == .file ? $0.path : $0.id) }.sorted().first ?? name
-            return Resolution(image: nil, how: "not found for a \(device.idiom): only `\(example)` (\(other)) exists", cause: .otherIdiom)
+            return Resolution(image: nil, how: "not found for a \(device.idiom): only \(SafeText.quoted(example)) (\(other)) exists", cause: .otherIdiom)
         }
         if request.fileExtension.isEmpty,
             let hit = (looseByStem[name] ?? []).map({ inventory.images[$0] }).filter({
@@ -293,7 +293,9 @@ public struct NameResolver: Sendable {
             }).min(by: { $0.id < $1.id })
         {
             return Resolution(
-                image: nil, how: "not found: `\(lastPathComponent(hit.path))` exists — formats other than PNG need their extension (`\(name).\(hit.fileExtension)`)",
+                image: nil,
+                how:
+                    "not found: \(SafeText.quoted(lastPathComponent(hit.path))) exists — formats other than PNG need their extension (\(SafeText.quoted(name + "." + hit.fileExtension)))",
                 cause: .needsExtension)
         }
         let wanted = request.fileExtension.lowercased() == "png" ? request.base : name
@@ -302,22 +304,23 @@ public struct NameResolver: Sendable {
         if let hit = differentCase.min(by: { $0.id < $1.id }) {
             let shown = hit.source == .assetCatalog || hit.source == .sourceCatalog ? hit.name : lastPathComponent(hit.path)
             return Resolution(
-                image: nil, how: "not found: `\(shown)` exists — case differs (device file systems are case-sensitive)",
+                image: nil, how: "not found: \(SafeText.quoted(shown)) exists — case differs (device file systems are case-sensitive)",
                 cause: .caseDiffers)
         }
         if let literal = request.literal, let stem = request.literalStem,
             looseByStem[stem] != nil || catalogByName[stem] != nil
         {
             return Resolution(
-                image: nil, how: "not found: the name includes `\(literalSuffix(literal))`; ask for `\(stem)` and let the system pick the variant",
+                image: nil, how: "not found: the name includes \(SafeText.quoted(literalSuffix(literal))); ask for \(SafeText.quoted(stem)) and let the system pick the variant",
                 cause: .scaleInName)
         }
         let last = lastPathComponent(name)
         if let spaced = namespaced[name]?.min() {
-            return Resolution(image: nil, how: "not found: the catalog has `\(spaced)` — its folder provides a namespace", cause: .namespace)
+            return Resolution(image: nil, how: "not found: the catalog has \(SafeText.quoted(spaced)) — its folder provides a namespace", cause: .namespace)
         }
         if last != name, catalogByName[last] != nil || looseByStem[last] != nil {
-            return Resolution(image: nil, how: "not found: no folder or namespace `\(parentDirectory(name))/`; `\(last)` exists without it", cause: .namespace)
+            return Resolution(
+                image: nil, how: "not found: no folder or namespace \(SafeText.quoted(parentDirectory(name) + "/")); \(SafeText.quoted(last)) exists without it", cause: .namespace)
         }
         let nested = inventory.bundles.filter { $0.id != "." && $0.kind != .systemImages }.count
         let systems = inventory.bundles.filter { $0.kind == .systemImages }.count
@@ -347,13 +350,13 @@ public struct NameResolver: Sendable {
 
     private func whereText(_ bundle: String) -> String {
         guard bundle != ".", let info = inventory.bundles.first(where: { $0.id == bundle }) else { return "" }
-        return info.kind == .systemImages ? " in system images `\(bundle)`" : " in `\(bundle)`"
+        return info.kind == .systemImages ? " in system images \(SafeText.quoted(bundle))" : " in \(SafeText.quoted(bundle))"
     }
 
     private func looseText(_ image: BundleImage, bundle: String) -> String {
         let source = image.source == .systemImages ? "system image" : "loose"
-        var how = "\(source) `\(lastPathComponent(image.path))`"
-        if let localization = image.localization { how += " from `\(localization).lproj`" }
+        var how = "\(source) \(SafeText.quoted(lastPathComponent(image.path)))"
+        if let localization = image.localization { how += " from \(SafeText.quoted(localization + ".lproj"))" }
         return how + fitText(image, catalog: false) + whereText(bundle)
     }
 }
@@ -372,7 +375,7 @@ func parentDirectory(_ path: String) -> String {
 /// its facet with the catalog and traits beside it (`` `logo` (Assets.car, universal @3x) ``),
 /// so the first quoted word is always the name a developer searches for.
 func quotedImage(_ image: BundleImage) -> String {
-    guard image.source == .assetCatalog else { return "`\(lastPathComponent(image.id))`" }
+    guard image.source == .assetCatalog else { return "\(SafeText.quoted(lastPathComponent(image.id)))" }
     let appearance = image.appearance.map { ", \($0)" } ?? ""
-    return "`\(image.name)` (\(lastPathComponent(image.path)), \(image.idiom) @\(image.scale)x\(appearance))"
+    return "\(SafeText.quoted(image.name)) (\(lastPathComponent(image.path)), \(image.idiom) @\(image.scale)x\(appearance))"
 }

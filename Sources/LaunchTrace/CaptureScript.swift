@@ -1,3 +1,4 @@
+import ImgtraceSupport
 /// The image-loading APIs a capture script can break on.
 public enum CaptureAPI: String, CaseIterable, Sendable {
     case imageNamed = "image-named"
@@ -142,6 +143,18 @@ public enum CaptureScript {
     }
 
     /// An lldb argument in double quotes (backslash and quote escaped).
+    /// Why `symbol` cannot be a breakpoint's function name in a script, or nil when it can: a
+    /// line break (or any control character) would end the command and start one of the
+    /// caller's choosing (`platform shell …`), and a quote would end the string early.
+    public static func unsafeSymbol(_ symbol: String) -> String? {
+        if symbol.isEmpty { return "a function name is needed" }
+        if symbol.unicodeScalars.contains(where: SafeText.needsEscape) {
+            return "a function name is one line of printable characters"
+        }
+        if symbol.contains("\"") || symbol.contains("'") || symbol.contains("\\") { return "a function name holds no quotes or backslashes" }
+        return nil
+    }
+
     static func quote(_ text: String) -> String {
         "\"" + text.replacingAll("\\", with: "\\\\").replacingAll("\"", with: "\\\"") + "\""
     }

@@ -107,7 +107,7 @@ struct TraceStatistics {
             out.append(TraceWarning(line: truncatedAt, message: "the log ends inside a hit (truncated capture)"))
         }
         if let launchEndPattern, !launchEndFound {
-            out.append(TraceWarning(line: nil, message: "launch-end pattern `\(launchEndPattern)` never matched: the whole log is treated as launch"))
+            out.append(TraceWarning(line: nil, message: "launch-end pattern \(SafeText.quoted(launchEndPattern)) never matched: the whole log is treated as launch"))
         }
         return out
     }
@@ -116,7 +116,7 @@ struct TraceStatistics {
     private func noNameWarning(_ counts: [LoadStatus: Int]) -> TraceWarning {
         if counts[.error] == hits {
             if let register = ErrorText.undeclaredRegister(firstErrorDetail) {
-                return TraceWarning(line: firstErrorLine, message: "every hit failed: `\(register)` is not a register on this architecture — use `$arg3`")
+                return TraceWarning(line: firstErrorLine, message: "every hit failed: \(SafeText.quoted(register)) is not a register on this architecture — use `$arg3`")
             }
             return TraceWarning(line: firstErrorLine, message: "every hit failed: \(firstErrorDetail ?? "the action reported an error")")
         }

@@ -1,3 +1,4 @@
+import ImgtraceSupport
 import LaunchAudit
 
 /// Everything a launch-audit report can be made from. Each format takes what it needs.
@@ -46,6 +47,8 @@ public protocol AuditReporter: Sendable {
     var summary: String { get }
     /// The format lists every load, so the audit must keep them as they stream by.
     var needsLoadRecords: Bool { get }
+    /// Who reads this format: the guard every byte of it passes (docs/output-safety.md).
+    var consumer: OutputConsumer { get }
     /// Writes the report. Write errors are the sink's to record (`ByteSink.finish()` throws them).
     func render(_ input: ReportInput, to sink: ByteSink)
 }

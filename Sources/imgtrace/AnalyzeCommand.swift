@@ -48,6 +48,8 @@ struct AnalyzeCommand: ParsableCommand {
     var sourceRoot: String?
 
     func run() throws {
+        try OutputTargets.check(
+            outputs: [("--output", output)] + reports.map { ("--report", $0.path) }, inputs: inputs.files(baseline: baseline))
         let chosen = [format.reporter] + reports.map(\.format.reporter)
         let loads = chosen.contains { $0.needsLoadRecords } ? LoadRecords() : nil
         let outcome = try inputs.audit(baseline: baseline, sourceRoot: sourceRoot) { load, log, resolution in
@@ -59,17 +61,18 @@ struct AnalyzeCommand: ParsableCommand {
             workingDirectory: FileManager.default.currentDirectoryPath)
         // Files first: stdout is written last, so a failure leaves no report half-printed.
         for report in reports {
-            try ReportFile.write(to: report.path) { report.format.reporter.render(input, to: $0) }
+            try ReportFile.write(to: report.path, for: report.format.reporter.consumer) { report.format.reporter.render(input, to: $0) }
         }
         input.color = useColor
-        try ReportFile.write(to: output) { format.reporter.render(input, to: $0) }
+        try ReportFile.write(to: output, for: format.reporter.consumer, colour: useColor) { format.reporter.render(input, to: $0) }
         // In GitHub Actions the annotations go to the log and the full report to the job summary.
         if chosen.contains(where: { $0.id == GitHubReporter().id }),
             let summary = ProcessInfo.processInfo.environment["GITHUB_STEP_SUMMARY"], !summary.isEmpty
         {
-            let markdown = ByteSink(collecting: ())
-            MarkdownReporter().render(input, to: markdown)
-            appendStepSummary(markdown.collected, to: summary)
+            let markdown = MarkdownReporter()
+            let collected = ByteSink(collecting: markdown.consumer)
+            markdown.render(input, to: collected)
+            try ReportFile.append(collected.collected, to: summary, consumer: markdown.consumer)
         }
         // Someone at a terminal whose report went to a file (or who will only see the exit code)
         // hears how it went.
@@ -89,16 +92,5 @@ struct AnalyzeCommand: ParsableCommand {
         case .always: return output == nil
         case .auto: return output == nil && PlatformIO.isTerminal(1) && environment["TERM"] != "dumb"
         }
-    }
-
-    private func appendStepSummary(_ markdown: [UInt8], to path: String) {
-        guard let handle = FileHandle(forWritingAtPath: path) else {
-            var stderr = StandardError()
-            print("imgtrace: warning: cannot append to $GITHUB_STEP_SUMMARY (\(path))", to: &stderr)
-            return
-        }
-        handle.seekToEndOfFile()
-        handle.write(Data(markdown))
-        try? handle.close()
     }
 }

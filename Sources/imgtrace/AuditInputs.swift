@@ -50,6 +50,16 @@ struct AuditInputs: ParsableArguments {
         }
     }
 
+    /// Every file this run reads, named for a message: outputs may be none of them.
+    func files(baseline: String? = nil) -> [(what: String, path: String)] {
+        var files = logs.map { (what: "input log", path: $0) } + bundles.map { (what: "bundle", path: $0) }
+        if let path = config ?? (FileManager.default.fileExists(atPath: ConfigFile.defaultName) ? ConfigFile.defaultName : nil) {
+            files.append((what: "config file", path: path))
+        }
+        if let baseline { files.append((what: "baseline", path: baseline)) }
+        return files
+    }
+
     /// The request these options make; `baseline` is the `--baseline` of `analyze`.
     func request(baseline: String? = nil, sourceRoot: String? = nil) -> AuditRequest {
         var request = AuditRequest(logs: logs, bundles: bundles)

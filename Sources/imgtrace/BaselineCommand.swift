@@ -24,8 +24,9 @@ struct BaselineCommand: ParsableCommand {
         var output: String = "imgtrace-baseline.json"
 
         func run() throws {
+            try OutputTargets.check(outputs: [("--output", output)], inputs: inputs.files())
             let result = try inputs.audit().result
-            try ReportFile.write(to: output) { $0.write(Baseline(result).render()) }
+            try ReportFile.write(to: output, for: .json) { $0.write(Baseline(result).render()) }
         }
     }
 
@@ -57,7 +58,7 @@ struct BaselineCommand: ParsableCommand {
             let comparison = BaselineComparison(
                 old: before, new: after, failOn: failOn == .never ? nil : Severity(rawValue: failOn.rawValue),
                 tolerance: settings.baselineTolerance)
-            let sink = ByteSink()
+            let sink = ByteSink(consumer: .terminal)
             sink.write(comparison.text())
             try ReportFile.finishStandardOutput(sink)
             if comparison.fails { throw ExitCode(1) }

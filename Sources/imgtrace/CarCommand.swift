@@ -23,7 +23,7 @@ struct CarCommand: ParsableCommand {
         } catch let error as InputError {
             throw failInput(error)
         }
-        let sink = ByteSink()
+        let sink = ByteSink(consumer: format.consumer)
         switch format {
         case .json: sink.write(CarJSONReport.render(catalog))
         case .text: sink.write(CarTextReport.render(catalog, file: file))

@@ -28,7 +28,7 @@ struct CatalogCommand: ParsableCommand {
         } catch {
             throw failInput(InputError(path: path, reason: "\(error)"))
         }
-        let sink = ByteSink()
+        let sink = ByteSink(consumer: format.consumer)
         switch format {
         case .json: sink.write(CatalogJSONReport.render(inventory))
         case .text: sink.write(CatalogTextReport.render(inventory, input: path))

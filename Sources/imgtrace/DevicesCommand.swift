@@ -14,7 +14,7 @@ struct DevicesCommand: ParsableCommand {
     var format: ListingFormat = .text
 
     func run() throws {
-        let sink = ByteSink()
+        let sink = ByteSink(consumer: format.consumer)
         switch format {
         case .text:
             let rows = DeviceProfile.builtIn.map { d -> [String] in

@@ -1,5 +1,7 @@
 import ArgumentParser
+import ImgtraceSupport
 import LaunchTrace
+import Reporters
 
 enum CaptureFormat: String, ExpressibleByArgument, CaseIterable {
     case lldb, xcode, gdb
@@ -49,6 +51,10 @@ struct LldbScriptCommand: ParsableCommand {
             throw ValidationError("gdb has no $arg3: pass --arch arm64, armv7 or x86_64 with --format gdb")
         }
         if timestamps, format != .lldb { throw ValidationError("--timestamps needs lldb's Python: use --format lldb") }
+        // A name goes into a debugger command line: a line break would start a command of its own.
+        for (option, value) in symbols.map({ ("--symbol", $0) }) + [("--launch-end", launchEnd)] {
+            if let problem = CaptureScript.unsafeSymbol(value) { throw ValidationError("\(option) \(SafeText.visible(value)): \(problem)") }
+        }
     }
 
     func run() throws {
@@ -62,6 +68,8 @@ struct LldbScriptCommand: ParsableCommand {
         case .xcode: text = CaptureScript.xcode(options)
         case .gdb: text = CaptureScript.gdb(options)
         }
-        print(text, terminator: "")
+        let sink = ByteSink(consumer: .terminal)
+        sink.write(text)
+        try ReportFile.finishStandardOutput(sink)
     }
 }

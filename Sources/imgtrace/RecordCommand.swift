@@ -77,6 +77,10 @@ struct RecordCommand: ParsableCommand {
             throw ValidationError("--objc takes a method as +[Class selector] or -[Class selector], not `\(method)`")
         }
         for symbol in symbols { _ = try Self.parseSymbol(symbol) }
+        // Names are written into the log's lines: a line break would forge a hit.
+        for (option, value) in symbols.map({ ("--symbol", $0) }) + objcMethods.map({ ("--objc", $0) }) + [("--launch-end", launchEnd ?? "x")] {
+            if let problem = CaptureScript.unsafeSymbol(value) { throw ValidationError("\(option) \(SafeText.visible(value)): \(problem)") }
+        }
     }
 
     static func parseSymbol(_ text: String) throws -> (name: String, argument: Int) {
@@ -110,7 +114,8 @@ struct RecordCommand: ParsableCommand {
             request.pid = pid
             request.backtrace = backtrace
             // The log appears only when the recording ran: a program that cannot start leaves none.
-            try ReportFile.write(to: output) { sink in
+            try OutputTargets.check(outputs: [("--output", output)], inputs: arguments.prefix(1).map { (what: "program", path: $0) })
+            try ReportFile.write(to: output, for: .terminal) { sink in
                 let recorder = Recorder(request) { line in sink.write(line + "\n") }
                 do { _ = try recorder.run() } catch let error as RecordError { throw failInput(error) }
             }

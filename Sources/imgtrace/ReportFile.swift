@@ -1,3 +1,4 @@
+import ArgumentParser
 import ImgtraceSupport
 import Reporters
 
@@ -6,17 +7,21 @@ enum ReportFile {
     /// The name write errors on standard output are reported under.
     static let standardOutputName = "standard output"
 
-    /// Runs `body` with a sink for `path` (standard output when nil or `-`). A file is written
-    /// beside its final name and renamed into place only when every byte reached the disk, so a
-    /// failed run (a full disk included) leaves no partial output behind and exits 2.
-    static func write(to path: String?, _ body: (ByteSink) throws -> Void) throws {
+    /// Runs `body` with a sink for `path` (standard output when nil or `-`) guarded for
+    /// `consumer`. A file is written beside its final name and renamed into place only when
+    /// every byte reached the disk, so a failed run (a full disk included) leaves no partial
+    /// output behind and exits 2. An output that is a symbolic link is written through: the
+    /// link stays and its target gets the report. A new file gets the mode `umask` allows; a
+    /// file replaced keeps its mode.
+    static func write(to path: String?, for consumer: OutputConsumer, colour: Bool = false, _ body: (ByteSink) throws -> Void) throws {
         guard let path, path != "-" else {
-            let sink = ByteSink()
+            let sink = ByteSink(consumer: consumer, colour: colour)
             try body(sink)
             try finishStandardOutput(sink)
             return
         }
-        var template = Array((PathText.directory(path) + "/.imgtrace-XXXXXX").utf8CString)
+        let target = OutputTargets.destination(of: path)
+        var template = Array((PathText.directory(target) + "/.imgtrace-XXXXXX").utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else {
             throw failInput(InputError(path: path, reason: "cannot create the output file: \(String(cString: strerror(errno)))"))
@@ -24,17 +29,17 @@ enum ReportFile {
         let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         var open = true
         do {
-            let sink = ByteSink(fd: fd)
+            let sink = ByteSink(fd: fd, consumer: consumer)
             try body(sink)
             do { try sink.finish() } catch {
                 throw failInput(InputError(path: path, reason: "cannot write the output file: \(error)"))
             }
-            fchmod(fd, 0o644)
+            fchmod(fd, OutputTargets.mode(replacing: target))
             open = false
             guard close(fd) == 0 else {
                 throw failInput(InputError(path: path, reason: "cannot write the output file: \(String(cString: strerror(errno)))"))
             }
-            guard rename(temporary, path) == 0 else {
+            guard rename(temporary, target) == 0 else {
                 throw failInput(InputError(path: path, reason: "cannot write the output file: \(String(cString: strerror(errno)))"))
             }
         } catch {
@@ -49,5 +54,73 @@ enum ReportFile {
         do { try sink.finish() } catch {
             throw failInput(InputError(path: standardOutputName, reason: "cannot write: \(error)"))
         }
+    }
+
+    /// Appends `bytes` to an existing file (GitHub's job summary) through the same checked path:
+    /// a file that cannot be opened or written exits 2.
+    static func append(_ bytes: [UInt8], to path: String, consumer: OutputConsumer) throws {
+        let fd = PlatformIO.openForAppending(path)
+        guard fd >= 0 else {
+            throw failInput(InputError(path: path, reason: "cannot append: \(String(cString: strerror(errno)))"))
+        }
+        defer { close(fd) }
+        let sink = ByteSink(fd: fd, consumer: consumer)
+        sink.write(bytes)
+        do { try sink.finish() } catch {
+            throw failInput(InputError(path: path, reason: "cannot append: \(error)"))
+        }
+    }
+}
+
+/// The files a run writes, checked before anything is read: none may be one of the run's
+/// inputs (by device and inode, through links), and no two may be the same file. Inputs are
+/// the only copy of a capture or the committed baseline; a typo must not destroy them.
+enum OutputTargets {
+    /// Exits 64 with one line when an output is an input or two outputs are one file.
+    /// `outputs` are (option, path) pairs; standard output (`nil`, `-`) is never a clash.
+    static func check(outputs: [(option: String, path: String?)], inputs: [(what: String, path: String)]) throws {
+        var seen: [(option: String, path: String, key: String)] = []
+        for (option, path) in outputs {
+            guard let path, path != "-" else { continue }
+            let key = identityKey(path)
+            let existing = PlatformIO.fileIdentity(path).map(identityString)
+            if let existing, let input = inputs.first(where: { $0.path != "-" && PlatformIO.fileIdentity($0.path).map(identityString) == existing }) {
+                throw usage("\(option) \(SafeText.visible(path)) is the \(input.what) \(SafeText.visible(input.path)): refusing to overwrite an input")
+            }
+            if let earlier = seen.first(where: { $0.key == key }) {
+                throw usage("\(option) \(SafeText.visible(path)) is the same file as \(earlier.option) \(SafeText.visible(earlier.path)): give each report its own file")
+            }
+            if PlatformIO.isDanglingLink(path) {
+                throw usage("\(option) \(SafeText.visible(path)) is a symbolic link to nothing: give the file itself")
+            }
+            seen.append((option, path, key))
+        }
+    }
+
+    /// Where a report for `path` is really written: the end of its chain of symbolic links.
+    static func destination(of path: String) -> String {
+        PlatformIO.resolvedLink(path) ?? path
+    }
+
+    /// The mode of a new report: the existing file's, else what `umask` leaves of 0666.
+    static func mode(replacing path: String) -> mode_t {
+        if let existing = PlatformIO.fileMode(path) { return existing }
+        let mask = umask(0)
+        umask(mask)
+        return 0o666 & ~mask
+    }
+
+    private static func identityString(_ identity: (device: UInt64, inode: UInt64)) -> String { "\(identity.device):\(identity.inode)" }
+
+    /// The same file whether or not it exists yet: its identity, else its folder's identity and its name.
+    private static func identityKey(_ path: String) -> String {
+        if let identity = PlatformIO.fileIdentity(path) { return identityString(identity) }
+        let folder = PlatformIO.fileIdentity(PathText.directory(path)).map(identityString) ?? PathText.directory(path)
+        return folder + "/" + PathText.lastComponent(path)
+    }
+
+    private static func usage(_ message: String) -> ExitCode {
+        PlatformIO.writeStandardError("imgtrace: error: \(message)\n")
+        return ExitCode(64)
     }
 }

@@ -28,7 +28,7 @@ struct RulesCommand: ParsableCommand {
     func run() throws {
         var chosen: [any AuditRule.Type] = Rules.all
         if let id, let rule = Rules.named(id) { chosen = [rule] }
-        let sink = ByteSink()
+        let sink = ByteSink(consumer: format.consumer)
         switch format {
         case .json: sink.write(Self.json(chosen))
         case .text where verbose || id != nil:

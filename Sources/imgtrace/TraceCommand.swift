@@ -30,7 +30,7 @@ struct TraceCommand: ParsableCommand {
 
     func run() throws {
         let options = TraceOptions(launchEndPattern: launchEnd)
-        let sink = ByteSink()
+        let sink = ByteSink(consumer: format.consumer)
         do {
             switch format {
             case .json:

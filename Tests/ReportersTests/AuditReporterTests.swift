@@ -18,7 +18,7 @@ final class AuditReporterTests: XCTestCase {
     }
 
     private func render(_ reporter: any AuditReporter, _ result: AuditResult, bundle: String = "App.app", log: String = "launch.log") -> String {
-        let sink = ByteSink(collecting: ())
+        let sink = ByteSink(collecting: reporter.consumer)
         reporter.render(ReportInput(result: result, bundlePath: bundle, logPaths: [log], toolVersion: "test"), to: sink)
         return String(decoding: sink.collected, as: UTF8.self)
     }
@@ -118,7 +118,9 @@ final class AuditReporterTests: XCTestCase {
     func testANameWithMarkupQuotesAndANewlineIsEscapedInEveryFormat() throws {
         let name = "x<&\"'>\ny"
         let result = audit(loading: ["icon", name])
-        XCTAssertTrue(result.findings.contains { $0.message.contains(name) || $0.assets.contains(name) }, "the name is in a finding")
+        XCTAssertTrue(result.findings.contains { $0.names.contains(name) }, "the name is in a finding")
+        // A sentence shows the name on one line; the finding's `names` keep it exactly.
+        XCTAssertTrue(result.findings.contains { $0.message.contains("`x<&\"'>\\ny`") }, "the message shows the name escaped")
         for reporter in AuditReporters.all {
             let text = render(reporter, result)
             switch reporter.id {
@@ -127,13 +129,14 @@ final class AuditReporterTests: XCTestCase {
                 if reporter.id != "html" { _ = xmlElements(text, reporter.id) }
             case "json", "gitlab", "sarif":
                 _ = try json(text, reporter.id)
-                XCTAssertTrue(text.contains("x<&\\\"'>\\ny"), "\(reporter.id) keeps the name, JSON-escaped")
+                // The name exactly (JSON's `\n`), or the message's visible `\n` (JSON's `\\n`).
+                XCTAssertTrue(text.contains("x<&\\\"'>\\ny") || text.contains("x<&\\\"'>\\\\ny"), "\(reporter.id) keeps the name, JSON-escaped")
             case "github":
                 // A workflow command is one line: a newline or `::` in a name would start another.
                 for line in text.split(separator: "\n") where line.hasPrefix("::") {
                     XCTAssertFalse(line.contains("y\n"))
                 }
-                XCTAssertTrue(text.contains("x<&\"'>%0Ay"), text)
+                XCTAssertTrue(text.contains("x<&\"'>\\ny"), text)
             default:
                 // Text and Markdown show control characters escaped, never a raw line break.
                 XCTAssertFalse(text.contains("x<&\"'>\ny"), "\(reporter.id) broke the name over two lines")

@@ -1,3 +1,4 @@
+import ImgtraceSupport
 import AppBundle
 
 /// Files that should never ship in a bundle.
@@ -15,7 +16,7 @@ public enum BundleJunkRule: AuditRule {
         context.inventory.junk.map { path in
             Finding(
                 rule: id, severity: defaultSeverity, identity: path, device: "",
-                message: "`\(path)` should not ship in the bundle", fix: "Exclude it from the Copy Bundle Resources phase and the archive.",
+                message: "\(SafeText.quoted(path)) should not ship in the bundle", fix: "Exclude it from the Copy Bundle Resources phase and the archive.",
                 paths: [path])
         }
     }

@@ -35,7 +35,7 @@ public enum DuplicateContentRule: AuditRule {
             // Every name after the first is decoded and cached on its own.
             let decoded = images.first?.decodedBytes ?? 0
             let cost = decoded.multipliedReportingOverflow(by: cached.count - 1).partialValue
-            let shown = names.sorted().map { "`\($0)`" }.joined(separator: ", ")
+            let shown = names.sorted().map { "\(SafeText.quoted($0))" }.joined(separator: ", ")
             let identity = images.map(\.id).sorted().joined(separator: "|") + "|" + names.sorted().joined(separator: "|")
             return Finding(
                 rule: id, severity: defaultSeverity, identity: identity, device: context.device.id,

@@ -1,3 +1,4 @@
+import ImgtraceSupport
 import AppBundle
 
 /// A name that resolves to nothing the app, its nested bundles or the system images hold.
@@ -31,7 +32,7 @@ public enum MissingImageRule: AuditRule {
             }
             return Finding(
                 rule: id, severity: defaultSeverity, identity: use.displayName, device: context.device.id,
-                message: "`\(use.displayName)` loads nothing (\(use.launchLoads)× at launch): \(resolution.how)",
+                message: "\(SafeText.quoted(use.displayName)) loads nothing (\(use.launchLoads)× at launch): \(resolution.how)",
                 fix: fix, names: use.name.map { [$0] } ?? [], lines: use.launchLines,
                 values: ["loads": .int(use.launchLoads), "cause": .string((resolution.cause ?? .notFound).rawValue)],
                 occurrences: use.launchLoads)

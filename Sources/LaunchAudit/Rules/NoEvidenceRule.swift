@@ -19,7 +19,7 @@ public enum NoEvidenceRule: AuditRule {
     public static func check(_ context: RuleContext) -> [Finding] {
         context.logs.enumerated().compactMap { index, log -> Finding? in
             guard let (kind, message, fix) = problem(log, minimum: context.config.budgets.minLaunchLoads) else { return nil }
-            let name = context.logs.count > 1 ? "log #\(index + 1) (`\(log.path)`): " : ""
+            let name = context.logs.count > 1 ? "log #\(index + 1) (\(SafeText.quoted(log.path))): " : ""
             return Finding(
                 rule: id, severity: defaultSeverity, identity: "\(kind)#\(index + 1)", device: "",
                 message: name + message, fix: fix,
@@ -47,7 +47,7 @@ public enum NoEvidenceRule: AuditRule {
         if loads == 0 {
             let pending = summary.pendingBreakpoints
             if !pending.isEmpty {
-                let list = pending.map { "\($0.id)\($0.symbol.map { " (`\($0)`)" } ?? "")" }.joined(separator: ", ")
+                let list = pending.map { "\($0.id)\($0.symbol.map { " (\(SafeText.quoted($0)))" } ?? "")" }.joined(separator: ", ")
                 return (
                     "pending", "breakpoint\(pending.count == 1 ? "" : "s") \(list) never resolved (pending) and no image load was seen",
                     "The symbol is not in the process as written: check its spelling and class (`+[UIImage imageNamed:]`, `+[NSImage imageNamed:]`), that the app really links UIKit or AppKit, and that the binary is not stripped of it; set the breakpoint by name so it resolves when the library loads."
@@ -55,7 +55,7 @@ public enum NoEvidenceRule: AuditRule {
             }
             if let function = summary.undefinedFunctions.first {
                 return (
-                    "undefined", "the debugger says `\(function)` is not defined and no image load was seen",
+                    "undefined", "the debugger says \(SafeText.quoted(function)) is not defined and no image load was seen",
                     "Answer `y` to gdb's \"Make breakpoint pending\" (or `set breakpoint pending on`, as `imgtrace lldb-script --format gdb` does), and check the symbol's spelling."
                 )
             }

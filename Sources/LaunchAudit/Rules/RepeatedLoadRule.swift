@@ -27,7 +27,7 @@ public enum RepeatedLoadRule: AuditRule {
             if use.resolution.image == nil { what = "each one a failed search" }
             return Finding(
                 rule: id, severity: severity, identity: name, device: context.device.id,
-                message: "`\(name)` is looked up \(count) times in one launch: \(what)",
+                message: "\(SafeText.quoted(name)) is looked up \(count) times in one launch: \(what)",
                 fix: use.resolution.image.map(context.isSystem) == true
                     ? "A system image, most likely asked for by the toolkit's own code (menus, cursors): nothing to change unless the app's code asks for it."
                     : "Look the image up once (a static or a property) instead of per cell or per view.",

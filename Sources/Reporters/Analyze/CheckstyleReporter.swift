@@ -6,6 +6,7 @@ import LaunchAudit
 public struct CheckstyleReporter: AuditReporter {
     public let id = "checkstyle"
     public let fileExtension = "xml"
+    public let consumer = OutputConsumer.xml
     public let summary = "Checkstyle XML for Jenkins warnings-ng and Danger."
 
     public init() {}

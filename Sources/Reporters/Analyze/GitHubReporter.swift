@@ -7,12 +7,19 @@ import LaunchAudit
 public struct GitHubReporter: AuditReporter {
     public let id = "github"
     public let fileExtension = "txt"
+    public let consumer = OutputConsumer.githubCommands
     public let summary = "GitHub Actions annotations (workflow commands)."
 
     public init() {}
 
+    /// Each workflow command is written as trusted (its values are escaped here); anything else
+    /// passes the runner guard like every other format.
     public func render(_ input: ReportInput, to sink: ByteSink) {
-        sink.write(Self.document(input.result, bundlePath: input.bundlePath, logPaths: input.logPaths))
+        let document = Self.document(input.result, bundlePath: input.bundlePath, logPaths: input.logPaths)
+        for line in document.utf8.split(separator: 0x0A, omittingEmptySubsequences: false).dropLast() {
+            let text = String(decoding: line, as: UTF8.self) + "\n"
+            if line.starts(with: "::".utf8) { sink.writeTrusted(text) } else { sink.write(text) }
+        }
     }
 
     public static let annotationsPerType = 10
@@ -71,13 +78,31 @@ public struct GitHubReporter: AuditReporter {
         }
     }
 
-    /// Message escaping of workflow commands: `%`, CR, LF.
-    static func message(_ text: String) -> String {
-        text.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "\r", with: "%0D").replacingOccurrences(of: "\n", with: "%0A")
-    }
+    /// Message escaping of workflow commands: `%`, CR and LF as the runner decodes them (by
+    /// Unicode scalar: `"\r\n"` is one `Character`), every other control, separator or bidi
+    /// character as a visible escape, and the `#` of `##[` (the legacy command parser).
+    static func message(_ text: String) -> String { escaped(text, property: false) }
 
     /// Property values also escape `:` and `,`.
-    static func property(_ text: String) -> String {
-        message(text).replacingOccurrences(of: ":", with: "%3A").replacingOccurrences(of: ",", with: "%2C")
+    static func property(_ text: String) -> String { escaped(text, property: true) }
+
+    private static func escaped(_ text: String, property: Bool) -> String {
+        var out = ""
+        var previous: Unicode.Scalar = " "
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "%": out += "%25"
+            case "\r": out += "%0D"
+            case "\n": out += "%0A"
+            case ":" where property: out += "%3A"
+            case "," where property: out += "%2C"
+            case "#" where previous == "#":
+                out += SafeText.escaped(0x23)
+            default:
+                if SafeText.needsEscape(scalar) { out += SafeText.escaped(scalar.value) } else { out.unicodeScalars.append(scalar) }
+            }
+            previous = scalar
+        }
+        return out
     }
 }

@@ -5,6 +5,7 @@ import LaunchAudit
 public struct GitLabReporter: AuditReporter {
     public let id = "gitlab"
     public let fileExtension = "json"
+    public let consumer = OutputConsumer.json
     public let summary = "A GitLab Code Quality report."
 
     public init() {}

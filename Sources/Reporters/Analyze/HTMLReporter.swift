@@ -7,6 +7,7 @@ import LaunchAudit
 public struct HTMLReporter: AuditReporter {
     public let id = "html"
     public let fileExtension = "html"
+    public let consumer = OutputConsumer.html
     public let summary = "One self-contained page with charts, the findings and a sortable table of every load."
     public var needsLoadRecords: Bool { true }
 

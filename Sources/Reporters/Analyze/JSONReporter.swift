@@ -8,6 +8,7 @@ import LaunchTrace
 public struct JSONReporter: AuditReporter {
     public let id = "json"
     public let fileExtension = "json"
+    public let consumer = OutputConsumer.json
     public let summary = "The JSON contract: figures, verdict, names, every load with its resolution, findings."
     public let needsLoadRecords = true
 

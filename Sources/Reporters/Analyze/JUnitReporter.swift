@@ -7,6 +7,7 @@ import LaunchAudit
 public struct JUnitReporter: AuditReporter {
     public let id = "junit"
     public let fileExtension = "xml"
+    public let consumer = OutputConsumer.xml
     public let summary = "JUnit XML: a test suite per rule, a test case per finding (Jenkins, GitLab, Bitrise, CircleCI)."
 
     public init() {}

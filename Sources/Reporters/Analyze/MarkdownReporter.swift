@@ -6,6 +6,7 @@ import LaunchAudit
 public struct MarkdownReporter: AuditReporter {
     public let id = "markdown"
     public let fileExtension = "md"
+    public let consumer = OutputConsumer.markdown
     public let summary = "A pull-request comment or GitHub job summary."
 
     public init() {}
@@ -21,7 +22,8 @@ public struct MarkdownReporter: AuditReporter {
     static func document(_ result: AuditResult) -> String {
         var out = "## imgtrace launch audit: \(result.fails ? "❌ fail" : "✅ pass")\n\n"
         let d = result.device
-        out += "`\(cell(result.bundleNames.first ?? "?"))` on **\(cell(d.id))** (\(dimensions(d.pointWidth, d.pointHeight)) pt @\(d.scale)x)"
+        out +=
+            "\(MarkdownText.code(result.bundleNames.first ?? "?", inTable: false)) on **\(MarkdownText.code(d.id, inTable: false))** (\(dimensions(d.pointWidth, d.pointHeight)) pt @\(d.scale)x)"
         out += result.logs.count == 1 ? ", 1 log" : ", \(result.logs.count) logs"
         if result.logs.contains(where: { $0.summary.launchEnd == nil }) { out += "; no launch-end marker, so the whole log is the launch" }
         out += ".\n\n"
@@ -41,12 +43,12 @@ public struct MarkdownReporter: AuditReporter {
         out += result.failOn.map { " (fails at \($0.rawValue))" } ?? " (never fails on findings)"
         out += "\n\n"
         for breach in result.budgetBreaches {
-            out += "- ❌ budget `\(breach.budget)` exceeded: \(breach.figures)\n"
+            out += "- ❌ budget \(MarkdownText.code(breach.budget, inTable: false)) exceeded: \(MarkdownText.sentence(breach.figures, inTable: false))\n"
         }
         if !result.budgetBreaches.isEmpty { out += "\n" }
         if !result.warnings.isEmpty {
             out += "<details><summary>\(counted(result.warnings.count, "warning")) from reading the inputs</summary>\n\n"
-            for warning in result.warnings.prefix(maxFindings) { out += "- ⚠️ \(cell(warning.text))\n" }
+            for warning in result.warnings.prefix(maxFindings) { out += "- ⚠️ \(MarkdownText.sentence(warning.text, inTable: false))\n" }
             if result.warnings.count > maxFindings { out += "- … and \(result.warnings.count - maxFindings) more\n" }
             out += "\n</details>\n\n"
         }
@@ -56,9 +58,9 @@ public struct MarkdownReporter: AuditReporter {
             let entries = FindingEntry.forReading(result.findings)
             for entry in entries.prefix(maxFindings) {
                 let finding = entry.first
-                var text = entry.groupSummary { "`\(cell($0))`" } ?? cell(finding.message)
-                if let place = entry.editPlace(result) { text += "<br>edit `\(cell(place))`" }
-                out += "| \(finding.severity.rawValue) | `\(finding.rule)` | \(text) | \(cell(finding.fix)) |\n"
+                var text = entry.groupSummary { MarkdownText.code($0) } ?? MarkdownText.sentence(finding.message)
+                if let place = entry.editPlace(result) { text += "<br>edit \(MarkdownText.code(place))" }
+                out += "| \(finding.severity.rawValue) | `\(finding.rule)` | \(text) | \(MarkdownText.sentence(finding.fix)) |\n"
             }
             if entries.count > maxFindings {
                 let hidden = entries.dropFirst(maxFindings).map(\.findings.count).reduce(0, +)
@@ -72,15 +74,10 @@ public struct MarkdownReporter: AuditReporter {
             for use in images {
                 let image = use.resolution.image!
                 let pixels = ImageLabel.pixels(image) ?? "–"
-                out += "| \(cell(use.displayName)) | \(cell(image.id)) | \(pixels) | \(image.decodedBytes.map(kibibytes) ?? "–") | "
+                out += "| \(MarkdownText.code(use.displayName)) | \(MarkdownText.code(image.id)) | \(pixels) | \(image.decodedBytes.map(kibibytes) ?? "–") | "
                 out += "\(kibibytes(image.bytesOnDisk)) | \(use.launchLoads) |\n"
             }
         }
         return out
-    }
-
-    /// Text safe inside a table cell: pipes escaped, line breaks and backticks' runs kept on one line.
-    static func cell(_ text: String) -> String {
-        TextTable.escapeName(text).replacingOccurrences(of: "|", with: "\\|")
     }
 }

@@ -11,6 +11,7 @@ import LaunchAudit
 public struct SARIFReporter: AuditReporter {
     public let id = "sarif"
     public let fileExtension = "sarif"
+    public let consumer = OutputConsumer.json
     public let summary = "SARIF 2.1.0 for GitHub code scanning and other static-analysis viewers."
 
     public init() {}

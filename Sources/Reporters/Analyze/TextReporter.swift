@@ -6,6 +6,7 @@ import LaunchAudit
 public struct TextReporter: AuditReporter {
     public let id = "text"
     public let fileExtension = "txt"
+    public let consumer = OutputConsumer.terminal
     public let summary = "A launch audit to read in a terminal or a build log: verdict, figures, findings with fixes, every launch image by cost."
 
     public init() {}

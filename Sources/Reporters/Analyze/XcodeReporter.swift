@@ -8,6 +8,7 @@ import LaunchAudit
 public struct XcodeReporter: AuditReporter {
     public let id = "xcode"
     public let fileExtension = "txt"
+    public let consumer = OutputConsumer.terminal
     public let summary = "Xcode build-log lines (path:line:column: severity: message), for a Run Script phase."
 
     public init() {}
@@ -16,7 +17,7 @@ public struct XcodeReporter: AuditReporter {
         let result = input.result
         for finding in result.findings {
             let location = FindingLocation(finding, bundlePath: input.bundlePath, logPaths: input.logPaths, sourceRoot: result.sourceRoot)
-            let path = Self.absolute(location.path, in: input.workingDirectory)
+            let path = SafeText.visible(Self.absolute(location.path, in: input.workingDirectory))
             sink.write("\(path):\(max(1, location.line ?? 1)):\(max(1, location.column ?? 1)): \(finding.severity.rawValue): \(Self.oneLine(finding.message)) [\(finding.rule)]\n")
         }
         sink.write(VerdictLine.text(result) + "\n")
@@ -30,10 +31,9 @@ public struct XcodeReporter: AuditReporter {
         return "/" + parts.joined(separator: "/")
     }
 
-    /// A message on one line: Xcode reads one issue per line.
-    static func oneLine(_ text: String) -> String {
-        String(text.map { $0 == "\n" || $0 == "\r" ? " " : $0 })
-    }
+    /// A message on one line: Xcode reads one issue per line, so every line break a name may
+    /// hold (LF, CR, CR LF, NEL, U+2028/2029) is shown escaped.
+    static func oneLine(_ text: String) -> String { SafeText.visible(text) }
 }
 
 /// One line that says how an audit went: `imgtrace: 3 errors, 10 warnings, 11 notes — FAIL`.

@@ -124,10 +124,10 @@ public enum CarTextReport {
             header: ["NAME", "RENDITION", "LAYOUT", "IDIOM", "SCALE", "APPEARANCE", "PIXELS", "FORMAT", "COMPRESSION", "BYTES"],
             rows: rows, rightAligned: [9])
         let total = catalog.renditions.map(\.sizeOnDisk).saturatingSum()
-        out += "\n\(file): \(counted(catalog.renditions.count, "rendition")), \(counted(catalog.facets.count, "facet")), \(counted(total, "byte")) of records\n"
-        out += "CoreUI \(catalog.header.coreUIVersion), storage \(catalog.header.storageVersion), \(catalog.header.versionString)\n"
-        if let thinning = catalog.metadata?.thinningArguments, !thinning.isEmpty { out += "thinned: \(thinning)\n" }
-        for warning in catalog.warnings { out += "warning: \(warning)\n" }
+        out += "\n\(SafeText.visible(file)): \(counted(catalog.renditions.count, "rendition")), \(counted(catalog.facets.count, "facet")), \(counted(total, "byte")) of records\n"
+        out += SafeText.visible("CoreUI \(catalog.header.coreUIVersion), storage \(catalog.header.storageVersion), \(catalog.header.versionString)") + "\n"
+        if let thinning = catalog.metadata?.thinningArguments, !thinning.isEmpty { out += "thinned: \(SafeText.visible(thinning))\n" }
+        for warning in catalog.warnings { out += "warning: \(SafeText.visible(warning))\n" }
         return out
     }
 }

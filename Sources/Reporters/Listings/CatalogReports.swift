@@ -105,7 +105,7 @@ public enum CatalogTextReport {
         for bundle in inventory.bundles {
             let images = imagesByBundle[bundle.id] ?? []
             let title = bundle.id == "." ? "\(bundle.name) (\(bundle.kind.rawValue))" : "\(bundle.id) (\(bundle.kind.rawValue))"
-            out += "== \(title)\n"
+            out += "== \(SafeText.visible(title))\n"
             if let info = bundle.info {
                 var facts: [String] = []
                 if let id = info.bundleIdentifier { facts.append(id) }
@@ -117,9 +117,9 @@ public enum CatalogTextReport {
                 }
                 if let storyboard = info.launchStoryboard { facts.append("launch screen: \(storyboard)") }
                 if !info.launchImages.isEmpty { facts.append("launch images: " + info.launchImages.joined(separator: ", ")) }
-                if !facts.isEmpty { out += facts.joined(separator: " · ") + "\n" }
+                if !facts.isEmpty { out += SafeText.visible(facts.joined(separator: " · ")) + "\n" }
             }
-            if !bundle.localizations.isEmpty { out += "localizations: " + bundle.localizations.joined(separator: ", ") + "\n" }
+            if !bundle.localizations.isEmpty { out += "localizations: " + SafeText.visible(bundle.localizations.joined(separator: ", ")) + "\n" }
             out += summary(images) + "\n"
             guard !images.isEmpty else { out += "\n"; continue }
             let sorted = images.sorted { a, b in
@@ -146,9 +146,9 @@ public enum CatalogTextReport {
             out += "references: " + ReferenceKindCounts(references).description + "\n"
         }
         if !inventory.junk.isEmpty {
-            out += "junk that should not ship (\(inventory.junk.count)): " + inventory.junk.joined(separator: ", ") + "\n"
+            out += "junk that should not ship (\(inventory.junk.count)): " + SafeText.visible(inventory.junk.joined(separator: ", ")) + "\n"
         }
-        for warning in inventory.warnings { out += "warning: \(warning)\n" }
+        for warning in inventory.warnings { out += "warning: \(SafeText.visible(warning))\n" }
         return out
     }
 

@@ -135,9 +135,9 @@ public enum TraceTextReport {
             }
             out += "\n"
         }
-        out += "\(file): \(counted(s.hits, "hit")), \(counted(s.names.count, "distinct name"))"
+        out += "\(SafeText.visible(file)): \(counted(s.hits, "hit")), \(counted(s.names.count, "distinct name"))"
         out += ", \(counted(s.lines, "line"))\n"
-        out += "debugger: \(s.debuggerVersion ?? s.debugger.rawValue)\(s.actionsEchoed ? ", actions echoed" : "")\n"
+        out += "debugger: \(SafeText.visible(s.debuggerVersion ?? s.debugger.rawValue))\(s.actionsEchoed ? ", actions echoed" : "")\n"
         let missing = LoadStatus.allCases.filter { $0 != .ok && (s.statusCounts[$0] ?? 0) > 0 }
         if missing.isEmpty {
             out += "hits without a name: none\n"
@@ -150,7 +150,7 @@ public enum TraceTextReport {
             out += "launch end: no marker, the whole log is the launch\n"
         }
         for w in s.warnings {
-            out += "warning: " + (w.line.map { "line \($0): " } ?? "") + w.message + "\n"
+            out += "warning: " + (w.line.map { "line \($0): " } ?? "") + SafeText.visible(w.message) + "\n"
         }
         return out
     }

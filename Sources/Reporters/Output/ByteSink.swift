@@ -2,41 +2,68 @@ import ImgtraceSupport
 
 /// Where a report's bytes go: a file descriptor (standard output by default), buffered.
 ///
+/// Every byte passes the `OutputGuard` of the sink's consumer on its way in (docs/output-safety.md):
+/// whatever a reporter forgot to escape cannot drive a terminal or the GitHub runner.
 /// A failed write (a full disk, a closed pipe) is remembered, later writes are dropped, and
 /// `finish()` throws it, so a report that did not reach its destination never passes silently.
 public final class ByteSink {
     private var buffer: [UInt8] = []
     private let fd: Int32
     private let limit = 1 << 16
+    private var guardrail: OutputGuard
     /// `errno` of the first failed write, or a reason of our own.
     public private(set) var failure: String?
 
     /// Keeps everything in memory (`collected`) instead of writing it out.
     private let collects: Bool
 
-    /// A sink writing to `fd` (standard output by default).
-    public init(fd: Int32 = 1) {
+    /// Who reads what this sink writes.
+    public var consumer: OutputConsumer { guardrail.consumer }
+
+    /// A sink writing to `fd` (standard output by default) for `consumer`; `colour` lets SGR
+    /// colour sequences through (the text report on a terminal).
+    public init(fd: Int32 = 1, consumer: OutputConsumer = .terminal, colour: Bool = false) {
         self.fd = fd
         collects = false
+        guardrail = OutputGuard(consumer: consumer)
+        guardrail.allowsColour = colour
         buffer.reserveCapacity(limit)
     }
 
     /// A sink that keeps what is written, for a report that goes on inside another one.
-    public init(collecting: Void) {
+    public init(collecting consumer: OutputConsumer) {
         fd = -1
         collects = true
+        guardrail = OutputGuard(consumer: consumer)
     }
 
     /// Everything written to a collecting sink.
-    public var collected: [UInt8] { buffer }
+    public var collected: [UInt8] {
+        guardrail.finish(into: &buffer)
+        return buffer
+    }
 
+    /// Writes `bytes` through the consumer's guard.
     public func write(_ bytes: [UInt8]) {
         guard failure == nil else { return }
-        buffer.append(contentsOf: bytes)
+        bytes.withUnsafeBufferPointer { guardrail.filter($0, into: &buffer) }
         if buffer.count >= limit, !collects { flush() }
     }
 
-    public func write(_ text: String) { write(Array(text.utf8)) }
+    public func write(_ text: String) {
+        guard failure == nil else { return }
+        var text = text
+        text.withUTF8 { guardrail.filter($0, into: &buffer) }
+        if buffer.count >= limit, !collects { flush() }
+    }
+
+    /// Writes bytes the reporter composed itself and vouches for (a workflow command line whose
+    /// values it escaped): they pass unguarded.
+    package func writeTrusted(_ text: String) {
+        guard failure == nil else { return }
+        guardrail.trusted(Array(text.utf8), into: &buffer)
+        if buffer.count >= limit, !collects { flush() }
+    }
 
     /// Records a failure found by a producer (e.g. a temporary file that could not hold its part).
     public func fail(_ reason: String) {
@@ -64,11 +91,15 @@ public final class ByteSink {
 
     /// Flushes and throws `SinkError` when any write failed.
     public func finish() throws {
+        guardrail.finish(into: &buffer)
         flush()
         if let failure { throw SinkError(reason: failure) }
     }
 
-    deinit { flush() }
+    deinit {
+        guardrail.finish(into: &buffer)
+        flush()
+    }
 }
 
 /// A report could not be written where it was going.

@@ -49,7 +49,7 @@ extension JSONText {
     }
 }
 
-/// XML text and attribute escaping; characters XML 1.0 cannot hold become U+FFFD.
+/// XML text and attribute escaping; characters XML 1.0 cannot hold are shown as visible escapes (`\u{1B}`).
 func xmlEscaped(_ text: String) -> String {
     var out = ""
     for scalar in text.unicodeScalars {
@@ -63,7 +63,7 @@ func xmlEscaped(_ text: String) -> String {
         case "\t", "\r": out += "&#\(scalar.value);"
         default:
             let v = scalar.value
-            if v < 0x20 || v == 0xFFFE || v == 0xFFFF { out += "\u{FFFD}" } else { out.unicodeScalars.append(scalar) }
+            if v < 0x20 || v == 0xFFFE || v == 0xFFFF { out += SafeText.escaped(v) } else { out.unicodeScalars.append(scalar) }
         }
     }
     return out

@@ -8,6 +8,8 @@ package enum TextTable {
     package static func render(
         header: [String], rows: [[String]], rightAligned: Set<Int> = [], maxWidths: [Int: Int] = [:], width: Int = 120
     ) -> String {
+        // Cells come from inputs: none may break its line or drive the terminal.
+        let rows = rows.map { $0.map(escapeName) }
         var widths = header.map(displayWidth)
         for row in rows {
             for (i, cell) in row.enumerated() where i < widths.count {
@@ -55,24 +57,8 @@ package enum TextTable {
         wrapped(text, width: width, first: "", rest: "").split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
     }
 
-    /// Names can hold newlines and tabs; a table shows them escaped, on one line.
-    package static func escapeName(_ name: String) -> String {
-        var out = ""
-        for scalar in name.unicodeScalars {
-            switch scalar {
-            case "\n": out += "\\n"
-            case "\t": out += "\\t"
-            case "\r": out += "\\r"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7F {
-                    out += "\\x" + String(scalar.value, radix: 16)
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out
-    }
+    /// Names can hold newlines, tabs and terminal controls; a table shows them escaped, on one line.
+    package static func escapeName(_ name: String) -> String { SafeText.visible(name) }
 
     /// `text` in at most `width` terminal columns: the middle gives way to `…`, so both the
     /// start and the informative end (a file name, a scale) stay.
@@ -97,6 +83,8 @@ package enum TextTable {
     /// `text` wrapped at spaces to `width` columns: the first line starts with `first`, the
     /// others with `rest`. A word too long for a line is shortened in the middle, never cut.
     package static func wrapped(_ text: String, width: Int = 120, first: String, rest: String) -> String {
+        // The text holds names and paths: it stays on its lines and never drives the terminal.
+        let text = escapeName(text)
         var lines: [String] = []
         var line = first
         var lineIsEmpty = true
