@@ -107,6 +107,11 @@ struct DirectoryTree: FileTree {
         guard stat(root, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
             throw InputError(path: root, reason: "no such folder")
         }
+        // A top folder that cannot be listed is an unreadable input, never an app that ships nothing.
+        guard let top = opendir(root) else {
+            throw InputError(path: root, reason: "cannot read the folder (\(MappedFile.describe(errno: errno)))")
+        }
+        closedir(top)
         visited[FolderIdentity(info)] = ""
         realRoot = DirectoryTree.realPath(root) ?? root
         walk("", depth: 0, link: nil, ancestors: [FolderIdentity(info)])

@@ -87,8 +87,11 @@ package enum PlatformIO {
         return String(cString: resolved)
     }
 
-    /// Opens an existing file for appending; it is never created.
+    /// Opens an existing file for appending; it is never created, and a named pipe nobody reads
+    /// fails at once (`ENXIO`) instead of blocking. Writes then block as usual.
     package static func openForAppending(_ path: String) -> Int32 {
-        open(path, O_WRONLY | O_APPEND | O_CLOEXEC)
+        let fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC | O_NONBLOCK)
+        if fd >= 0 { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) }
+        return fd
     }
 }

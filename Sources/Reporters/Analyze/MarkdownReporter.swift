@@ -23,7 +23,7 @@ public struct MarkdownReporter: AuditReporter {
         var out = "## imgtrace launch audit: \(result.fails ? "❌ fail" : "✅ pass")\n\n"
         let d = result.device
         out +=
-            "\(MarkdownText.code(result.bundleNames.first ?? "?", inTable: false)) on **\(MarkdownText.code(d.id, inTable: false))** (\(dimensions(d.pointWidth, d.pointHeight)) pt @\(d.scale)x)"
+            "\(MarkdownText.code(result.bundleNames.first ?? "?", inTable: false)) on **\(MarkdownText.code(d.id, inTable: false))** \(MarkdownText.sentence("(\(dimensions(d.pointWidth, d.pointHeight)) pt @\(d.scale)x)", inTable: false))"
         out += result.logs.count == 1 ? ", 1 log" : ", \(result.logs.count) logs"
         if result.logs.contains(where: { $0.summary.launchEnd == nil }) { out += "; no launch-end marker, so the whole log is the launch" }
         out += ".\n\n"

@@ -17,7 +17,7 @@ public struct XcodeReporter: AuditReporter {
         let result = input.result
         for finding in result.findings {
             let location = FindingLocation(finding, bundlePath: input.bundlePath, logPaths: input.logPaths, sourceRoot: result.sourceRoot)
-            let path = SafeText.visible(Self.absolute(location.path, in: input.workingDirectory))
+            let path = Self.oneLine(Self.absolute(location.path, in: input.workingDirectory))
             sink.write("\(path):\(max(1, location.line ?? 1)):\(max(1, location.column ?? 1)): \(finding.severity.rawValue): \(Self.oneLine(finding.message)) [\(finding.rule)]\n")
         }
         sink.write(VerdictLine.text(result) + "\n")
@@ -31,9 +31,19 @@ public struct XcodeReporter: AuditReporter {
         return "/" + parts.joined(separator: "/")
     }
 
-    /// A message on one line: Xcode reads one issue per line, so every line break a name may
-    /// hold (LF, CR, CR LF, NEL, U+2028/2029) is shown escaped.
-    static func oneLine(_ text: String) -> String { SafeText.visible(text) }
+    /// A message or path on one line that reads as no issue of its own: Xcode reads one issue
+    /// per line, so every line break a name may hold (LF, CR, CR LF, NEL, U+2028/2029) is shown
+    /// escaped, and a colon after a digit too (`a.png:1:1: error: x` in a name would otherwise
+    /// be a second `path:line:column:` for a parser whose path is greedy).
+    static func oneLine(_ text: String) -> String {
+        var out = ""
+        var afterDigit = false
+        for character in SafeText.visible(text) {
+            if character == ":" && afterDigit { out += SafeText.escaped(0x3A) } else { out.append(character) }
+            afterDigit = character.isASCII && character.isNumber
+        }
+        return out
+    }
 }
 
 /// One line that says how an audit went: `imgtrace: 3 errors, 10 warnings, 11 notes — FAIL`.

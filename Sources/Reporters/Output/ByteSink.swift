@@ -31,10 +31,11 @@ public final class ByteSink {
     }
 
     /// A sink that keeps what is written, for a report that goes on inside another one.
-    public init(collecting consumer: OutputConsumer) {
+    public init(collecting consumer: OutputConsumer, colour: Bool = false) {
         fd = -1
         collects = true
         guardrail = OutputGuard(consumer: consumer)
+        guardrail.allowsColour = colour
     }
 
     /// Everything written to a collecting sink.
