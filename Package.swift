@@ -85,7 +85,7 @@ let package = Package(
                 "AppBundle", "AssetCatalog", "ImageHeaders", "ImgtraceSupport", "TestSupport", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]),
         .testTarget(name: "LaunchAuditTests", dependencies: ["LaunchAudit", "LaunchTrace", "AppBundle", "ImgtraceSupport", "TestSupport"]),
-        .testTarget(name: "NativeTraceTests", dependencies: ["NativeTrace", "TestSupport"]),
+        .testTarget(name: "NativeTraceTests", dependencies: ["NativeTrace", "ImgtraceSupport", "TestSupport"]),
         .testTarget(name: "ReportersTests", dependencies: ["Reporters", "LaunchAudit", "LaunchTrace", "ImgtraceSupport", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "Reporters", "imgtrace"], exclude: ["Golden"]),
     ]

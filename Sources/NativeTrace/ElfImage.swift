@@ -118,6 +118,10 @@
                 guard header.p_offset <= UInt64(bytes.count), header.p_filesz <= UInt64(bytes.count) - header.p_offset else {
                     throw FormatError(offset: Int(clamping: header.p_offset), reason: "a load segment runs past the end of the file")
                 }
+                // Every later address sum stays inside a segment: one that wraps past 2⁶⁴ is no segment.
+                guard header.p_vaddr.checkedAdding(max(header.p_memsz, header.p_filesz)) != nil else {
+                    throw FormatError(offset: Int(clamping: header.p_offset), reason: "a load segment wraps past the end of the address space")
+                }
                 segments.append(
                     Segment(
                         address: header.p_vaddr, memorySize: header.p_memsz, offset: header.p_offset,

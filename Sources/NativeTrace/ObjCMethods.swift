@@ -32,9 +32,9 @@
             for (field, target) in image.relativePointers where namePointers.contains(target) {
                 guard field >= 16 else { continue }
                 let structure = field - 16
-                guard let info = image.word(at: structure + 32), info & 0x3 == wantedInfo else { continue }
+                guard let info = structure.checkedAdding(32).flatMap(image.word), info & 0x3 == wantedInfo else { continue }
                 var found: UInt64?
-                forEachMethod(listAt: image.word(at: structure + 56), in: image) { name, implementation in
+                forEachMethod(listAt: structure.checkedAdding(56).flatMap(image.word), in: image) { name, implementation in
                     if name == selector { found = implementation }
                     return found != nil
                 }
@@ -50,12 +50,12 @@
             var seen = Set<UInt64>()
             for (field, target) in image.relativePointers where field >= 16 {
                 let structure = field - 16
-                guard seen.insert(structure).inserted, let info = image.word(at: structure + 32), info & 0x3 == 1 || info & 0x3 == 2,
+                guard seen.insert(structure).inserted, let info = structure.checkedAdding(32).flatMap(image.word), info & 0x3 == 1 || info & 0x3 == 2,
                     let className = image.string(at: target, limit: 256), !className.isEmpty,
                     className.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F })
                 else { continue }
                 let sign = info & 0x3 == 2 ? "+" : "-"
-                forEachMethod(listAt: image.word(at: structure + 56), in: image) { selector, implementation in
+                forEachMethod(listAt: structure.checkedAdding(56).flatMap(image.word), in: image) { selector, implementation in
                     guard selector.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }),
                         image.segments.contains(where: { $0.executable && implementation >= $0.address && implementation - $0.address < $0.memorySize })
                     else { return false }
@@ -73,11 +73,12 @@
             var list = first
             var visited = Set<UInt64>()
             while let at = list, at != 0, visited.count < maxLists, visited.insert(at).inserted {
-                let count = Int(min(image.word32(at: at + 8) ?? 0, UInt32(maxEntries)))
+                let count = Int(min(at.checkedAdding(8).flatMap(image.word32) ?? 0, UInt32(maxEntries)))
                 for index in 0..<count {
-                    let entry = at + 16 + UInt64(index) * 24
-                    guard let namePointer = image.word(at: entry), let name = image.string(at: namePointer, limit: 1024) else { break }
-                    if let implementation = image.word(at: entry + 16), implementation != 0, body(name, implementation) { return }
+                    guard let entry = at.checkedAdding(index, stride: 24, plus: 16), let namePointer = image.word(at: entry),
+                        let name = image.string(at: namePointer, limit: 1024)
+                    else { break }
+                    if let implementation = entry.checkedAdding(16).flatMap(image.word), implementation != 0, body(name, implementation) { return }
                 }
                 list = image.word(at: at)
             }

@@ -136,9 +136,16 @@
             }
             if let duration = request.duration { arm(duration) }
             for tid in threads { _ = cptrace_cont(tid, 0) }
-            let code = try loop()
-            pid = 0
-            return code
+            do {
+                let code = try loop()
+                pid = 0
+                return code
+            } catch {
+                // Whatever went wrong, the program keeps running with its own bytes.
+                detachAll()
+                pid = 0
+                throw error
+            }
         }
 
         private func taskIDs(_ process: Int32) -> [pid_t] {
@@ -343,16 +350,16 @@
         private func stepOver(_ tid: pid_t, _ address: UInt64, _ breakpoint: Breakpoint, _ regs: inout Registers) {
             switch breakpoint.emulation {
             case .skip(let length):
-                regs.rip = address + UInt64(length)
+                regs.rip = address &+ UInt64(length)
                 regs.store(tid)
             case .push(let register, let length):
                 regs.gpr[4] -= 8
                 _ = cptrace_poke(tid, regs.gpr[4], regs.gpr[register])
-                regs.rip = address + UInt64(length)
+                regs.rip = address &+ UInt64(length)
                 regs.store(tid)
             case .move(let destination, let source, let wide, let length):
                 regs.gpr[destination] = wide ? regs.gpr[source] : regs.gpr[source] & 0xFFFF_FFFF
-                regs.rip = address + UInt64(length)
+                regs.rip = address &+ UInt64(length)
                 regs.store(tid)
             case nil:
                 // Another thread may pass the function while its byte is restored: the known gap of
@@ -415,7 +422,7 @@
         private func resolveLibraries() {
             guard let maps = readProcFile("/proc/\(pid)/maps") else { return }
             for (path, base) in MemoryMapping.loadBases(MemoryMapping.parse(String(decoding: maps, as: UTF8.self))) {
-                guard resolved.insert(path).inserted, let bytes = readProcFile(path), bytes.count >= 64,
+                guard resolved.insert(path).inserted, let bytes = readMappedLibrary(path),
                     let image = try? ElfImage(bytes: bytes, path: path)
                 else { continue }
                 searched.append(PathText.lastComponent(path))
@@ -567,6 +574,32 @@
     }
 
     private func errnoText() -> String { String(cString: strerror(errno)) }
+
+    /// The largest file mapped into a program that is read as a library.
+    package let maxLibraryBytes = 1 << 30
+
+    /// The bytes of a file a program maps, when it is a regular ELF file of at most
+    /// `maxLibraryBytes`: a program may map `/dev/zero`, a FIFO or a huge data file, and none of
+    /// those is read past its first bytes.
+    package func readMappedLibrary(_ path: String) -> [UInt8]? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size >= 64, info.st_size <= maxLibraryBytes else { return nil }
+        var magic = [UInt8](repeating: 0, count: 4)
+        guard magic.withUnsafeMutableBytes({ pread(fd, $0.baseAddress, 4, 0) }) == 4, magic == [0x7F, 0x45, 0x4C, 0x46] else { return nil }
+        let size = Int(info.st_size)
+        var bytes = [UInt8](repeating: 0, count: size)
+        var done = 0
+        while done < size {
+            let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, size - done, off_t(done)) }
+            if n < 0, errno == EINTR { continue }
+            if n <= 0 { break }
+            done += n
+        }
+        return done == size ? bytes : nil
+    }
 
     /// The whole of a file, `/proc` files included (their size is not known in advance).
     func readProcFile(_ path: String) -> [UInt8]? {

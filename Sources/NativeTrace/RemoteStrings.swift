@@ -7,12 +7,14 @@ public protocol MemoryReading {
 }
 
 extension MemoryReading {
-    func word(at address: UInt64) -> UInt64? {
-        read(address, count: 8)?.withUnsafeBytes { try? ByteReader($0).u64le(0) }
+    func word(at address: UInt64?) -> UInt64? {
+        guard let address else { return nil }
+        return read(address, count: 8)?.withUnsafeBytes { try? ByteReader($0).u64le(0) }
     }
 
-    func word32(at address: UInt64) -> UInt32? {
-        read(address, count: 4)?.withUnsafeBytes { try? ByteReader($0).u32le(0) }
+    func word32(at address: UInt64?) -> UInt32? {
+        guard let address else { return nil }
+        return read(address, count: 4)?.withUnsafeBytes { try? ByteReader($0).u32le(0) }
     }
 
     /// The NUL-terminated bytes at `address`, read in pages, at most `limit` of them.
@@ -25,7 +27,8 @@ extension MemoryReading {
             guard let bytes = read(at, count: chunk) ?? read(at, count: 1) else { return out.isEmpty ? nil : out }
             if let end = bytes.firstIndex(of: 0) { return out + bytes[..<end] }
             out += bytes
-            at += UInt64(bytes.count)
+            guard let next = at.checkedAdding(UInt64(bytes.count)) else { return out }
+            at = next
         }
         return out
     }
@@ -58,22 +61,24 @@ public enum RemoteStrings {
         guard var cls = memory.word(at: object), cls != 0 else { return .unreadable }
         var first: String?
         for _ in 0..<8 {
-            guard let namePointer = memory.word(at: cls + 16), let nameBytes = memory.cString(at: namePointer, limit: 256) else {
+            guard let namePointer = memory.word(at: cls.checkedAdding(16)), let nameBytes = memory.cString(at: namePointer, limit: 256) else {
                 return .unreadable
             }
             let name = String(decoding: nameBytes, as: UTF8.self)
             if first == nil { first = name }
             switch name {
             case "NSConstantString", "NXConstantString":
-                guard let contents = memory.word(at: object + 8), let count = memory.word32(at: object + 16) else { return .unreadable }
+                guard let contents = memory.word(at: object.checkedAdding(8)), let count = memory.word32(at: object.checkedAdding(16)) else {
+                    return .unreadable
+                }
                 return read8Bit(contents, Int(count), memory)
             case "GSString", "GSMutableString":
-                guard let contents = memory.word(at: object + 8), let count = memory.word32(at: object + 16),
-                    let flags = memory.word32(at: object + 20)
+                guard let contents = memory.word(at: object.checkedAdding(8)), let count = memory.word32(at: object.checkedAdding(16)),
+                    let flags = memory.word32(at: object.checkedAdding(20))
                 else { return .unreadable }
                 return flags & 1 != 0 ? readWide(contents, Int(count), memory) : read8Bit(contents, Int(count), memory)
             default:
-                guard let superclass = memory.word(at: cls + 8), superclass != 0, superclass != cls else {
+                guard let superclass = memory.word(at: cls.checkedAdding(8)), superclass != 0, superclass != cls else {
                     return .unknownClass(first ?? name)
                 }
                 cls = superclass

@@ -1,6 +1,8 @@
 import Foundation
+import ImgtraceSupport
 import LaunchTrace
 import NativeTrace
+import TestSupport
 import XCTest
 
 /// The recorder's pure parts: the lines it writes (read back by `LaunchTrace`), the entry
@@ -13,12 +15,26 @@ final class RecorderPartsTests: XCTestCase {
         var names: [[UInt8]?] = [
             nil, [], Array("AppIcon".utf8), Array("quote\"back\\slash".utf8), Array("new\nline\ttab\r".utf8),
             [0x62, 0x61, 0x64, 0xFF, 0xFE, 0x31, 0x32], Array("émoji 🙂 1f".utf8), [0x5C, 0x78, 0x34, 0x31],
+            // What the output guard would otherwise rewrite: the runner's `##[`, C1, bidi, separators.
+            Array("logo##[warning]x".utf8), Array("###".utf8), Array("c1\u{85}\u{9B}31m".utf8), Array("\u{202E}gnp\u{2066}".utf8),
+            Array("ls\u{2028}ps\u{2029}".utf8), Array("  ::stop-commands::x".utf8),
         ]
         for _ in 0..<200 { names.append((0..<Int.random(in: 1...24, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) }) }
         var log = ""
         for (i, name) in names.enumerated() {
-            log += HitLine.format(timestamp: "2026-11-22 20:00:00.\(100 + i % 900)", thread: i % 2 == 0 ? "main" : "worker ]7", api: "image_named", name: name) + "\n"
+            let thread = ["main", "worker ]7", "cr\r\nlf", "\u{1B}]0;t\u{07}"][i % 4]
+            log += HitLine.format(timestamp: "2026-11-22 20:00:00.\(100 + i % 900)", thread: thread, api: "image_named", name: name) + "\n"
         }
+        // The log goes out through the terminal guard (`record --pid` may print it): it must pass
+        // unchanged, or a recorded name would be rewritten.
+        XCTAssertEqual(ConsumerModels.rawControls(log), [])
+        XCTAssertEqual(ConsumerModels.runnerCommands(log), [])
+        var guardrail = OutputGuard(consumer: .terminal)
+        var guarded: [UInt8] = []
+        var text = log
+        text.withUTF8 { guardrail.filter($0, into: &guarded) }
+        guardrail.finish(into: &guarded)
+        XCTAssertEqual(String(decoding: guarded, as: UTF8.self), log)
         var events: [ImageLoad] = []
         let bytes = Array(log.utf8)
         _ = try bytes.withUnsafeBytes { try TraceReader.read($0, options: TraceOptions()) { events.append($0) } }
@@ -143,4 +159,40 @@ final class RecorderPartsTests: XCTestCase {
         XCTAssertEqual(RemoteStrings.cString(at: 0x15000, in: memory), .name(Array("image.png".utf8)))
         XCTAssertEqual(RemoteStrings.cString(at: 0, in: memory), .nilName)
     }
+
+    /// Pointers at the top of the address space: every sum on them is checked, nothing traps.
+    func testPointersThatWouldWrapReadAsUnreadable() {
+        var memory = FakeMemory()
+        memory.word(0x1000, 0xFFFF_FFFF_FFFF_FFF8)  // an object whose class pointer wraps
+        XCTAssertEqual(RemoteStrings.gnustepString(at: 0x1000, in: memory), .unreadable)
+        XCTAssertEqual(RemoteStrings.gnustepString(at: 0xFFFF_FFFF_FFFF_FFF9, in: memory), .unreadable)
+        memory.makeClass(0x2000, "Odd", superclass: 0xFFFF_FFFF_FFFF_FFFC)
+        memory.word(0x3000, 0x2000)
+        XCTAssertEqual(RemoteStrings.gnustepString(at: 0x3000, in: memory), .unreadable)
+        memory.put(0xFFFF_FFFF_FFFF_FFF0, Array("top of mem".utf8) + [0x41, 0x42, 0x43, 0x44, 0x45, 0x46])
+        XCTAssertEqual(RemoteStrings.cString(at: 0xFFFF_FFFF_FFFF_FFF0, in: memory), .name(Array("top of memABCDEF".utf8)))
+    }
+
+    #if os(Linux)
+        /// Only regular ELF files of a program's maps are read: never a device, a pipe, a data
+        /// file or one beyond the size bound, and never more than their first bytes to find out.
+        func testOnlyRegularELFFilesOfTheMapsAreRead() throws {
+            XCTAssertNotNil(readMappedLibrary("/bin/true"))
+            XCTAssertNil(readMappedLibrary("/dev/zero"))
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("imgtrace-maps-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let fifo = folder.appendingPathComponent("pipe").path
+            XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+            XCTAssertNil(readMappedLibrary(fifo), "a FIFO is neither opened for long nor read")
+            for (name, size, elf) in [("data.bin", 600 << 20, false), ("huge.so", maxLibraryBytes + 1, true)] {
+                let path = folder.appendingPathComponent(name).path
+                let fd = open(path, O_CREAT | O_WRONLY, 0o600)
+                if elf { _ = write(fd, [0x7F, 0x45, 0x4C, 0x46], 4) }
+                XCTAssertEqual(ftruncate(fd, off_t(size)), 0)
+                close(fd)
+                XCTAssertNil(readMappedLibrary(path), name)
+            }
+        }
+    #endif
 }
