@@ -73,6 +73,7 @@ let package = Package(
             dependencies: [
                 "LaunchTrace", "AssetCatalog", "ImageHeaders", "AppBundle", "LaunchAudit", "Reporters",
                 "ImgtraceSupport", "TestSupport",
+                .target(name: "NativeTrace", condition: .when(platforms: [.linux])),
             ],
             path: "Fuzz/Targets"
         ),

@@ -8,7 +8,7 @@ import Foundation
     private let selected: FuzzTarget = {
         let id = ProcessInfo.processInfo.environment["IMGTRACE_FUZZ_TARGET"] ?? ""
         guard let target = Targets.named(id) else {
-            FileHandle.standardError.write(Data("IMGTRACE_FUZZ_TARGET must be one of: \(Targets.all.map(\.id).joined(separator: " "))\n".utf8))
+            FileHandle.standardError.write(Data("IMGTRACE_FUZZ_TARGET must be one of: \(Targets.everyTarget.map(\.id).joined(separator: " "))\n".utf8))
             exit(64)
         }
         return target
@@ -42,7 +42,7 @@ import Foundation
             let arguments = Array(CommandLine.arguments.dropFirst())
             switch arguments.first {
             case "list":
-                for target in Targets.all { print("\(target.id)\t\(target.summary)") }
+                for target in Targets.everyTarget { print("\(target.id)\t\(target.summary)") }
             case "seeds" where arguments.count == 3:
                 guard let target = Targets.named(arguments[1]) else { fail("unknown target `\(arguments[1])`") }
                 try? FileManager.default.createDirectory(atPath: arguments[2], withIntermediateDirectories: true)

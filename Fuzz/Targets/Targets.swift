@@ -97,7 +97,16 @@ enum Targets {
             }, seeds: Seeds.strings),
     ]
 
-    static func named(_ id: String) -> FuzzTarget? { all.first { $0.id == id } }
+    /// Every target: the readers above and, on Linux, the native tracer's.
+    static var everyTarget: [FuzzTarget] {
+        #if os(Linux)
+            return all + NativeTargets.all
+        #else
+            return all
+        #endif
+    }
+
+    static func named(_ id: String) -> FuzzTarget? { everyTarget.first { $0.id == id } }
 }
 
 /// A scratch file per process for readers that take a path.

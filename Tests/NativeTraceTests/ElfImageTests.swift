@@ -2,6 +2,7 @@
     import Foundation
     import ImgtraceSupport
     import NativeTrace
+    import TestSupport
     import XCTest
 
     /// The ELF side of the native tracer, without running anything: symbols of a program the test
@@ -105,6 +106,19 @@
             XCTAssertEqual(ObjCMethods.parse("-[NSApplication finishLaunching]")?.classMethod, false)
             XCTAssertNil(ObjCMethods.parse("image_named"))
             XCTAssertNil(ObjCMethods.parse("+[NSImage]"))
+        }
+
+        /// Metadata built in code: the method is found through its relocated pointers, and a
+        /// method list or an implementation at the top of the address space is never summed past it.
+        func testMetadataBuiltInCodeIsFoundAndHostilePointersDoNotTrap() throws {
+            let image = try ElfImage(bytes: ElfWriter.objcLibrary(implementation: 0x1234), path: "built.so")
+            XCTAssertEqual(ObjCMethods.find(className: "NSImage", selector: "imageNamed:", classMethod: true, in: image)?.implementation, 0x1234)
+            XCTAssertNil(ObjCMethods.find(className: "NSImage", selector: "imageNamed:", classMethod: false, in: image), "a class method only")
+            let wrapping = try ElfImage(bytes: ElfWriter.objcLibrary(methodList: 0xFFFF_FFFF_FFFF_FFF9), path: "wrapping.so")
+            XCTAssertNil(ObjCMethods.find(className: "NSImage", selector: "imageNamed:", classMethod: true, in: wrapping))
+            XCTAssertEqual(ObjCMethods.all(in: wrapping), [])
+            let top = try ElfImage(bytes: ElfWriter.objcLibrary(implementation: 0xFFFF_FFFF_FFFF_FFF0), path: "top.so")
+            XCTAssertEqual(ObjCMethods.find(className: "NSImage", selector: "imageNamed:", classMethod: true, in: top)?.implementation, 0xFFFF_FFFF_FFFF_FFF0)
         }
 
         /// Debian's `libgnustep-gui` is stripped: `+[NSImage imageNamed:]` has no symbol, only metadata.
