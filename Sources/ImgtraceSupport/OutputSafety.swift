@@ -26,7 +26,10 @@ package enum SafeText {
     /// reorder what is shown written as a visible escape (`\n`, `\t`, `\u{1B}`, `\u{202E}`).
     /// Works on Unicode scalars: `"\r\n"` is one `Character` but two escapes.
     package static func visible(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: needsEscape) else { return text }
+        // Fast path: the escaped scalars all start with a byte below 0x20, 0x7F, 0xC2, 0xD8 or 0xE2.
+        guard text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 || $0 == 0xD8 || $0 == 0xE2 }),
+            text.unicodeScalars.contains(where: needsEscape)
+        else { return text }
         var out = ""
         for scalar in text.unicodeScalars {
             switch scalar {

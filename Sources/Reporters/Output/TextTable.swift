@@ -8,12 +8,14 @@ package enum TextTable {
     package static func render(
         header: [String], rows: [[String]], rightAligned: Set<Int> = [], maxWidths: [Int: Int] = [:], width: Int = 120
     ) -> String {
-        // Cells come from inputs: none may break its line or drive the terminal.
-        let rows = rows.map { $0.map(escapeName) }
-        var widths = header.map(displayWidth)
+        // Cells come from inputs: none may break its line or drive the terminal, and none can
+        // show more than the table's width, so a name of megabytes costs what its ends cost.
+        let rows = rows.map { $0.map { bounded(escapeName($0), width: width) } }
+        var widths = header.map { displayWidth($0) }
         for row in rows {
             for (i, cell) in row.enumerated() where i < widths.count {
-                widths[i] = max(widths[i], min(displayWidth(cell), maxWidths[i] ?? .max))
+                let cap = min(maxWidths[i] ?? width, width)
+                widths[i] = max(widths[i], min(displayWidth(cell, limit: cap), cap))
             }
         }
         let last = widths.count - 1
@@ -61,23 +63,35 @@ package enum TextTable {
     package static func escapeName(_ name: String) -> String { SafeText.visible(name) }
 
     /// `text` in at most `width` terminal columns: the middle gives way to `…`, so both the
-    /// start and the informative end (a file name, a scale) stay.
+    /// start and the informative end (a file name, a scale) stay. Work is proportional to
+    /// `width`, not to the text.
     package static func middleShortened(_ text: String, width: Int) -> String {
-        guard displayWidth(text) > width, width > 1 else { return text }
-        let characters = Array(text)
+        guard width > 1, displayWidth(text, limit: width + 1) > width else { return text }
         let budget = width - 1
-        var head = 0, tail = 0, used = 0
+        var headEnd = text.startIndex, tailStart = text.endIndex, used = 0
         // Alternate from both ends, the end getting the odd column: file names end there.
         var takeTail = true
-        while head + tail < characters.count {
-            let next = takeTail ? characters[characters.count - 1 - tail] : characters[head]
-            let w = displayWidth(String(next))
+        while headEnd < tailStart {
+            let range = takeTail ? text.index(before: tailStart)..<tailStart : headEnd..<text.index(after: headEnd)
+            let w = displayWidth(String(text[range]))
             guard used + w <= budget else { break }
             used += w
-            if takeTail { tail += 1 } else { head += 1 }
+            if takeTail { tailStart = range.lowerBound } else { headEnd = range.upperBound }
             takeTail.toggle()
         }
-        return String(characters[..<head]) + "…" + String(characters[(characters.count - tail)...])
+        return String(text[..<headEnd]) + "…" + String(text[tailStart...])
+    }
+
+    /// `text`, or for a text far wider than `width` columns could show, its two ends around
+    /// `…`: what `middleShortened` keeps of it is the same, at a cost bounded by `width`.
+    static func bounded(_ text: String, width: Int) -> String {
+        let keep = 4 * max(width, 8)
+        guard text.utf8.count > 4 * keep else { return text }
+        let scalars = text.unicodeScalars
+        guard scalars.count > 2 * keep + 1 else { return text }
+        let head = scalars.index(scalars.startIndex, offsetBy: keep)
+        let tail = scalars.index(scalars.endIndex, offsetBy: -keep)
+        return String(scalars[..<head]) + "…" + String(scalars[tail...])
     }
 
     /// `text` wrapped at spaces to `width` columns: the first line starts with `first`, the
@@ -90,9 +104,9 @@ package enum TextTable {
         var lineIsEmpty = true
         for word in text.split(separator: " ", omittingEmptySubsequences: false) {
             let indent = lineIsEmpty ? line : rest
-            var piece = String(word)
             let room = width - displayWidth(indent)
-            if displayWidth(piece) > room { piece = middleShortened(piece, width: max(room, 8)) }
+            var piece = bounded(String(word), width: width)
+            if displayWidth(piece, limit: room + 1) > room { piece = middleShortened(piece, width: max(room, 8)) }
             if !lineIsEmpty, displayWidth(line) + 1 + displayWidth(piece) > width {
                 lines.append(line)
                 line = rest + piece
@@ -105,10 +119,13 @@ package enum TextTable {
         return lines.joined(separator: "\n")
     }
 
-    /// Terminal columns: East Asian wide characters and emoji take two.
-    static func displayWidth(_ s: String) -> Int {
+    /// Terminal columns: East Asian wide characters and emoji take two. Counting stops once
+    /// past `limit`: callers only ask whether a text fits.
+    static func displayWidth(_ s: String, limit: Int = .max) -> Int {
+        if s.utf8.allSatisfy({ $0 < 0x80 }) { return s.utf8.count }
         var width = 0
         for scalar in s.unicodeScalars {
+            if width > limit { return width }
             let v = scalar.value
             if (0x0300...0x036F).contains(v) || v == 0x200D || (0xFE00...0xFE0F).contains(v) { continue }
             if (0x1100...0x115F).contains(v) || (0x2E80...0xA4CF).contains(v) || (0xAC00...0xD7A3).contains(v)
