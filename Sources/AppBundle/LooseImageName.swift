@@ -22,9 +22,10 @@ public struct LooseImageName: Equatable, Sendable {
     public init(fileName: String) {
         var stem = Substring(fileName)
         fileExtension = ""
-        if let dot = stem.lastIndex(of: "."), dot != stem.startIndex {
-            let ext = stem[stem.index(after: dot)...]
-            if LooseImageName.imageExtensions.contains(ext.lowercased()) {
+        // Searched by UTF-8 byte: a hostile name of megabytes costs one pass, not one per Character.
+        if let dot = stem.utf8.lastIndex(of: UInt8(ascii: ".")), dot != stem.startIndex {
+            let ext = stem[stem.utf8.index(after: dot)...]
+            if ext.utf8.count <= 5, LooseImageName.imageExtensions.contains(ext.lowercased()) {
                 fileExtension = String(ext)
                 stem = stem[..<dot]
             }
@@ -38,8 +39,9 @@ public struct LooseImageName: Equatable, Sendable {
             stem = stem.dropLast(7)
         }
         scale = 1
-        if stem.count > 3, stem.hasSuffix("x"), let at = stem.lastIndex(of: "@"),
-            let n = Int(stem[stem.index(after: at)..<stem.index(before: stem.endIndex)]), LooseImageName.scales.contains(n)
+        if stem.utf8.count > 3, stem.hasSuffix("x"), let at = stem.utf8.lastIndex(of: UInt8(ascii: "@")),
+            stem.utf8.distance(from: at, to: stem.utf8.endIndex) <= 4,
+            let n = Int(stem[stem.utf8.index(after: at)..<stem.index(before: stem.endIndex)]), LooseImageName.scales.contains(n)
         {
             scale = n
             stem = stem[..<at]

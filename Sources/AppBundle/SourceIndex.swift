@@ -50,7 +50,8 @@ public struct SourceIndex: Sendable {
     /// constant time, however large the tree.
     private var slotsByName: [String: [CatalogSlot]] = [:]
     private var filesByName: [String: [String]] = [:]
-    private var interfaceByName: [String: [InterfaceImage]] = [:]
+    /// Positions in `interfaceImages` by name (indices, not copies: a hostile tree has millions).
+    private var interfaceByName: [String: [Int]] = [:]
 
     /// Folder names never entered: build products and archives (copies of what the tree
     /// holds), version control, package managers' checkouts.
@@ -95,13 +96,15 @@ public struct SourceIndex: Sendable {
         }
         slotsByName = Dictionary(grouping: catalogSlots, by: \.name)
         filesByName = Dictionary(grouping: imageFiles, by: lastComponent)
-        interfaceByName = Dictionary(grouping: interfaceImages, by: \.name)
+        for (index, image) in interfaceImages.enumerated() { interfaceByName[image.name, default: []].append(index) }
     }
 
     private mutating func readInterface(_ path: String, tree: FileTree) {
         do {
             let bytes = try tree.contents(path, maxBytes: 64 << 20)
-            for (name, position) in SourceText.imageAttributes(inInterface: bytes) {
+            // A finding points at the first place a document names an image: later ones add nothing.
+            var seen = Set<String>()
+            for (name, position) in SourceText.imageAttributes(inInterface: bytes) where seen.insert(name).inserted {
                 interfaceImages.append(InterfaceImage(name: name, location: SourceLocation(path: path, position: position)))
             }
         } catch {
@@ -157,7 +160,7 @@ extension SourceIndex {
     /// references it from come first (`Main.storyboardc/…` → `Main.storyboard`, `Foo.nib` →
     /// `Foo.xib`), then any document that names it.
     public func interfaceLocation(of name: String, compiledIn references: [ImageReference]) -> SourceLocation? {
-        let uses = interfaceByName[name] ?? []
+        let uses = (interfaceByName[name] ?? []).map { interfaceImages[$0] }
         guard !uses.isEmpty else { return nil }
         let stems = Set(references.filter { $0.name == name && $0.kind == .nib }.compactMap { SourceIndex.interfaceStem(ofCompiled: $0.file) })
         let preferred = uses.first { stems.contains(SourceIndex.stem(of: $0.location.path)) }

@@ -27,9 +27,12 @@ package enum SafeText {
     /// Works on Unicode scalars: `"\r\n"` is one `Character` but two escapes.
     package static func visible(_ text: String) -> String {
         // Fast path: the escaped scalars all start with a byte below 0x20, 0x7F, 0xC2, 0xD8 or 0xE2.
-        guard text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 || $0 == 0xD8 || $0 == 0xE2 }),
-            text.unicodeScalars.contains(where: needsEscape)
-        else { return text }
+        var copy = text
+        let suspect = copy.withUTF8 { bytes in
+            for b in bytes where b < 0x20 || b == 0x7F || b == 0xC2 || b == 0xD8 || b == 0xE2 { return true }
+            return false
+        }
+        guard suspect, text.unicodeScalars.contains(where: needsEscape) else { return text }
         var out = ""
         for scalar in text.unicodeScalars {
             switch scalar {
@@ -46,17 +49,20 @@ package enum SafeText {
     /// A name quoted in a sentence: between backticks, shown with `visible`, and with any backtick
     /// of its own escaped, so every backtick of a message delimits a name (Markdown relies on it).
     package static func quoted(_ name: String) -> String {
+        let shown = visible(name)
+        guard shown.utf8.contains(UInt8(ascii: "`")) else { return "`" + shown + "`" }
         var out = "`"
-        for character in visible(name) {
-            if character == "`" { out += escaped(0x60) } else { out.append(character) }
+        for scalar in shown.unicodeScalars {
+            if scalar == "`" { out += escaped(0x60) } else { out.unicodeScalars.append(scalar) }
         }
         return out + "`"
     }
 
     /// `text` cut to `limit` characters, the cut said, for one-line diagnostics of huge inputs.
     package static func capped(_ text: String, limit: Int = 400) -> String {
-        guard text.count > limit else { return text }
-        return String(text.prefix(limit)) + "… (\(text.count - limit) more characters)"
+        guard text.utf8.count > limit else { return text }
+        let kept = text.unicodeScalars.prefix(limit)
+        return String(String.UnicodeScalarView(kept)) + "… (\(text.utf8.count - String(String.UnicodeScalarView(kept)).utf8.count) more bytes)"
     }
 
     /// Characters no report shows raw: C0 controls (a tab included), DEL, C1 controls (NEL

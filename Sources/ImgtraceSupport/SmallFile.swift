@@ -1,8 +1,12 @@
 /// Whole-file reads of small documents (config, baseline), through the same regular-file
 /// check as every other input, so a pipe, a device or a huge file is refused, not waited on.
 package enum SmallFile {
-    /// The largest config or baseline read: far beyond any real one.
-    package static let maxDocumentBytes = 64 << 20
+    /// The largest config read: a hand-written file of settings and ignore lists is a few KiB,
+    /// and a YAML tree costs many times its text.
+    package static let maxConfigBytes = 1 << 20
+    /// The largest baseline read: 16 MiB holds about 100,000 findings, and Foundation's JSON
+    /// objects cost many times the text.
+    package static let maxBaselineBytes = 16 << 20
 
     /// The bytes of `path`; an `InputError` naming the path when it is not a readable regular
     /// file of at most `maxBytes`.

@@ -61,7 +61,7 @@ public struct Baseline: Equatable, Sendable {
 
     /// Reads a baseline file; anything else is an `InputError` naming the file.
     public static func load(path: String) throws -> Baseline {
-        try parse(try SmallFile.read(path, maxBytes: SmallFile.maxDocumentBytes), path: path)
+        try parse(try SmallFile.read(path, maxBytes: SmallFile.maxBaselineBytes), path: path)
     }
 
     /// Parses a baseline's bytes; `path` names it in errors.

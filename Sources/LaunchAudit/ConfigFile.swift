@@ -24,7 +24,7 @@ public enum ConfigFile {
     ]
 
     public static func load(path: String) throws -> AuditConfig {
-        let data = Data(try SmallFile.read(path, maxBytes: SmallFile.maxDocumentBytes))
+        let data = Data(try SmallFile.read(path, maxBytes: SmallFile.maxConfigBytes))
         guard let text = String(data: data, encoding: .utf8) else {
             throw InputError(path: path, reason: "the config file is not UTF-8")
         }

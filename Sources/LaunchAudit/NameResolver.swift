@@ -361,13 +361,15 @@ public struct NameResolver: Sendable {
     }
 }
 
+// By UTF-8 byte, as the file system splits paths (a `/` before a combining mark still
+// separates folders), and at memory speed on a name of megabytes.
 func lastPathComponent(_ path: String) -> String {
-    guard let slash = path.lastIndex(of: "/") else { return path }
-    return String(path[path.index(after: slash)...])
+    guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return path }
+    return String(path[path.utf8.index(after: slash)...])
 }
 
 func parentDirectory(_ path: String) -> String {
-    guard let slash = path.lastIndex(of: "/") else { return "" }
+    guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return "" }
     return String(path[..<slash])
 }
 

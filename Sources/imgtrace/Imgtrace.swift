@@ -22,10 +22,11 @@ enum ExitStatus {
     static let inputError = ExitCode(2)
 }
 
-/// Prints the one-line error for an unreadable input and exits with 2.
+/// Prints the one-line error for an unreadable input and exits with 2. The message may quote
+/// the input (a YAML line, a value): it stays on one line and is cut at 1,000 characters.
 func failInput(_ error: Error) -> ExitCode {
     var stderr = StandardError()
-    print("imgtrace: error: \(error)", to: &stderr)
+    print("imgtrace: error: " + SafeText.capped(SafeText.visible("\(error)"), limit: 1000), to: &stderr)
     return ExitStatus.inputError
 }
 

@@ -55,6 +55,18 @@ final class SourceIndexTests: XCTestCase {
         XCTAssertTrue(SourceText.imageAttributes(inInterface: Array("<a image=\"x".utf8)).isEmpty)
     }
 
+    /// A document that names one image on every line is one place to edit, not a hundred
+    /// thousand entries: the index keeps the first place each document names an image.
+    func testADocumentNamingAnImageManyTimesIsIndexedOnce() {
+        var xib = "<document>\n"
+        for i in 0..<100_000 { xib += "  <imageView image=\"cell_bg\" id=\"\(i)\"/>\n" }
+        xib += "  <imageView image=\"other\"/>\n</document>\n"
+        let index = SourceIndex(tree: MemoryTree(["App/Cell.xib": Array(xib.utf8), "App/Other.xib": Array(xib.utf8)]))
+        XCTAssertEqual(index.interfaceImages.count, 4, "two names in each of two documents")
+        XCTAssertEqual(index.interfaceImages.first { $0.name == "cell_bg" }?.location.position, TextPosition(line: 2, column: 14))
+        XCTAssertEqual(index.interfaceLocation(of: "other", compiledIn: [])?.position?.line, 100_002)
+    }
+
     /// A source tree as Xcode lays it out, with the copies a build leaves beside it.
     private func makeTree() throws -> URL {
         let root = try BinaryRunner.temporaryDirectory()

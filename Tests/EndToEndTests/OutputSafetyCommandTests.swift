@@ -215,6 +215,27 @@ final class OutputSafetyCommandTests: XCTestCase {
         }
     }
 
+    // MARK: Diagnostics in proportion
+
+    /// An error quoting a huge input line stays one short line; a config beyond any real one is
+    /// refused before YAML builds a tree of it.
+    func testAnErrorAboutAHugeLineIsOneShortLine() throws {
+        let (app, log) = example()
+        let config = temp.appendingPathComponent("huge.yml")
+        try ("failOn: " + String(repeating: "y", count: 900_000) + "\u{1B}]0;t\u{07}\n").write(to: config, atomically: true, encoding: .utf8)
+        let result = try BinaryRunner.run(["analyze", log, "--bundle", app, "--config", config.path], in: temp)
+        XCTAssertEqual(result.status, 2, result.stderr.prefix(300).description)
+        XCTAssertEqual(result.stderr.split(separator: "\n").count, 1)
+        XCTAssertLessThan(result.stderr.utf8.count, 1_200, "the line is cut")
+        XCTAssertTrue(result.stderr.contains("more bytes)"), result.stderr)
+        assertSafe(result.stderr, "stderr")
+        let big = temp.appendingPathComponent("big.yml")
+        try ("ignore:\n  names:\n" + String(repeating: "    - name\n", count: 100_000)).write(to: big, atomically: true, encoding: .utf8)
+        let refused = try BinaryRunner.run(["analyze", log, "--bundle", app, "--config", big.path], in: temp)
+        XCTAssertEqual(refused.status, 2, refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("more than the 1048576 read at most"), refused.stderr)
+    }
+
     // MARK: Generated scripts
 
     func testANameThatWouldAddALineToAScriptIsRefused() throws {
