@@ -33,7 +33,8 @@ with open(out + "/config.yml", "w") as f:            # a config at the 1 MiB cap
     i = 0
     while f.tell() < (1 << 20) - 64: f.write("    - n%d\n" % i); i += 1
 with open(out + "/baseline.json", "w") as f:         # a baseline near the 16 MiB cap
-    f.write('{\n  "schemaVersion": 1,\n  "device": "iphone-se",\n  "launch": {"loads": 1, "images": 1, "decodedBytes": 1, "bytesOnDisk": 1, "missing": 0},\n  "findings": [\n')
+    f.write('{\n  "schemaVersion": 1,\n  "kind": "imgtrace-baseline",\n  "device": "iphone-se",\n')
+    f.write('  "launch": {"loads": 1, "names": 1, "images": 1, "decodedBytes": 1, "bytesOnDisk": 1, "missing": 0, "repeated": 0, "unreadable": 0, "largestImageDecodedBytes": 1},\n  "findings": [\n')
     n = 100_000
     for i in range(n):
         f.write('    {"fingerprint": "%016x", "rule": "missing-image", "severity": "error", "message": "`n%d` loads nothing"}%s\n' % (i, i, "," if i < n - 1 else ""))

@@ -83,6 +83,13 @@ package struct JSONText {
         endArray()
     }
 
+    /// The bytes written so far, handed over and forgotten; the nesting and comma state stay,
+    /// so a long document is written out in pieces instead of held whole.
+    package mutating func takeBytes() -> [UInt8] {
+        defer { bytes.removeAll(keepingCapacity: true) }
+        return bytes
+    }
+
     package mutating func removeAll() {
         bytes.removeAll(keepingCapacity: true)
         needsComma = [false]

@@ -23,6 +23,8 @@ public final class LaunchAuditor {
     private var index: [Key: Int] = [:]
     private var uses: [NameUse] = []
     private var apiSets: [Set<String>] = []
+    /// Each distinct resolution text once (`Resolution.how`), shared by every name it explains.
+    private var explanations: [String: String] = [:]
     private var lastAPI: [String?] = []
     /// Slot per (reader name id × 2 + path bit), for the current log; -1 when unseen.
     private var slotForNameID: [Int] = []
@@ -97,7 +99,11 @@ public final class LaunchAuditor {
             switch load.status {
             case .nil: resolution = Resolution(image: nil, how: "the app passed nil (UIKit logs `Invalid asset name supplied: '(null)'`)", cause: .nilName)
             case .empty: resolution = Resolution(image: nil, how: "the app passed an empty name", cause: .emptyName)
-            default: resolution = resolver.resolve(name ?? "", kind: kind)
+            default:
+                var found = resolver.resolve(name ?? "", kind: kind)
+                // Most missing names share one explanation: keep one copy of its text, not one per name.
+                if let shared = explanations[found.how] { found.how = shared } else if explanations.count < 4096 { explanations[found.how] = found.how }
+                resolution = found
             }
             uses.append(
                 NameUse(

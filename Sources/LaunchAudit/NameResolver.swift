@@ -21,7 +21,19 @@ public enum MissingCause: String, Sendable {
 /// What a requested name loads on the device, and how the lookup got there.
 public struct Resolution: Sendable, Equatable {
     /// The image loaded; nil when nothing matches.
-    public var image: BundleImage?
+    public var image: BundleImage? {
+        get { stored?.image }
+        set { stored = newValue.map(ImageBox.init) }
+    }
+    /// The image behind one reference: an audit keeps a resolution per distinct name, and a
+    /// `BundleImage` inline would cost hundreds of bytes for each, found or not.
+    private var stored: ImageBox?
+
+    private final class ImageBox: Sendable, Equatable {
+        let image: BundleImage
+        init(_ image: BundleImage) { self.image = image }
+        static func == (a: ImageBox, b: ImageBox) -> Bool { a === b || a.image == b.image }
+    }
     /// One phrase a person reads: "catalog `Assets.car` facet `logo`, phone @3x".
     public var how: String
     /// Set when `image` is nil.
@@ -30,7 +42,7 @@ public struct Resolution: Sendable, Equatable {
     public var cacheName: String?
 
     public init(image: BundleImage?, how: String, cause: MissingCause? = nil, cacheName: String? = nil) {
-        self.image = image
+        stored = image.map(ImageBox.init)
         self.how = how
         self.cause = cause
         self.cacheName = cacheName

@@ -85,21 +85,28 @@ public struct JSONReporter: AuditReporter {
             }
             w.endObject()
         }
+        // Names and findings grow with the log: they go out in 64 KiB pieces, never held whole.
         w.key("names")
         w.beginArray()
-        for use in result.uses { Self.writeUse(use, &w) }
+        for use in result.uses {
+            Self.writeUse(use, &w)
+            if w.bytes.count >= 1 << 16 { sink.write(w.takeBytes()) }
+        }
         w.endArray()
         w.key("loads")
-        var head = w.bytes
+        var head = w.takeBytes()
         head.append(UInt8(ascii: "["))
         sink.write(head)
         loads?.replay(into: sink)
         var tail = JSONText()
         tail.beginArray()
-        for finding in result.findings { Self.writeFinding(finding, result: result, &tail) }
-        tail.endArray()
         sink.write(Array("],\"findings\":".utf8))
-        sink.write(tail.bytes)
+        for finding in result.findings {
+            Self.writeFinding(finding, result: result, &tail)
+            if tail.bytes.count >= 1 << 16 { sink.write(tail.takeBytes()) }
+        }
+        tail.endArray()
+        sink.write(tail.takeBytes())
         sink.write(Array("}\n".utf8))
     }
 
