@@ -17,10 +17,27 @@ func measure(_ label: String, runs: Int = 5, _ body: () throws -> Int) rethrows 
     print(padded + String(format: " %7d renditions  %8.2f ms  %10.0f renditions/s", count, best * 1000, rate))
 }
 
-let size = Int(CommandLine.arguments.dropFirst().first ?? "") ?? 100_000
-let images = (0..<size).map { i in
-    CatalogWriter.Image(facet: "asset_\(i / 3)", name: "asset_\(i / 3)@\(i % 3 + 1)x.png", scale: UInt16(i % 3 + 1), width: 40, height: 40)
+/// The synthetic catalog: `count` renditions, three scales of each facet.
+func syntheticImages(_ count: Int) -> [CatalogWriter.Image] {
+    (0..<count).map { i in
+        CatalogWriter.Image(facet: "asset_\(i / 3)", name: "asset_\(i / 3)@\(i % 3 + 1)x.png", scale: UInt16(i % 3 + 1), width: 40, height: 40)
+    }
 }
+
+// `--write N PATH` and `--read PATH`: one write, or one read, for instruction counts under
+// callgrind (scripts/bench-check.sh), where a timed loop would only multiply the count.
+let arguments = Array(CommandLine.arguments.dropFirst())
+if arguments.first == "--write", arguments.count == 3, let count = Int(arguments[1]) {
+    try Data(CatalogWriter.catalog(syntheticImages(count))).write(to: URL(fileURLWithPath: arguments[2]))
+    exit(0)
+}
+if arguments.first == "--read", arguments.count == 2 {
+    print(try CarCatalog.read(contentsOf: arguments[1]).renditions.count)
+    exit(0)
+}
+
+let size = Int(arguments.first ?? "") ?? 100_000
+let images = syntheticImages(size)
 let synthetic = FileManager.default.temporaryDirectory.appendingPathComponent("imgtrace-bench-\(size).car")
 try Data(CatalogWriter.catalog(images)).write(to: synthetic)
 defer { try? FileManager.default.removeItem(at: synthetic) }

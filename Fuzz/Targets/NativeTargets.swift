@@ -35,7 +35,7 @@
 
         init(_ bytes: [UInt8]) {
             self.bytes = bytes
-            top = UInt64.max - UInt64(bytes.count) + 1
+            top = UInt64.max - UInt64(max(bytes.count, 1)) + 1
         }
 
         var pointer: UInt64 {

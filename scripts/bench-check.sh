@@ -1,0 +1,125 @@
+#!/usr/bin/env bash
+# The performance guard of CI: a fixed set of small workloads, each run once by the release
+# build under `valgrind --tool=callgrind`, its instruction count compared with
+# Benchmarks/baseline.json. Instructions do not depend on how busy the machine is, so a
+# workload more than 10% above its baseline is a regression, whatever else CI is doing: the
+# script names it with both figures and exits 1.
+#
+#   scripts/bench-check.sh            check (what .ci/run does)
+#   scripts/bench-check.sh --update   write the counts as the new baseline (a reviewed commit,
+#                                     with the reason in its message)
+#
+# Inputs are generated with fixed seeds; hashing is made deterministic (SWIFT_DETERMINISTIC_HASHING)
+# so a Dictionary's layout does not move the counts between runs. Valgrind cannot read the
+# toolchain's DWARF, so it runs copies of the binaries with their debug information stripped.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH="/opt/swift/usr/bin:$PATH"
+mode=${1:-check}
+baseline=Benchmarks/baseline.json
+tolerance=0.10
+work=${BENCH_DIR:-bench-out}/check
+rm -rf "$work" && mkdir -p "$work/bin"
+
+swift build -c release --product imgtrace >/dev/null
+swift build -c release --product CatalogBench >/dev/null
+bin_dir=$(swift build -c release --show-bin-path)
+for tool in imgtrace CatalogBench; do
+  cp "$bin_dir/$tool" "$work/bin/$tool"
+  strip -g "$work/bin/$tool"
+done
+imgtrace="$work/bin/imgtrace"
+
+# The inputs: a synthetic catalog, a hit-dense and a chatty log, a bundle, a source tree, two baselines.
+"$work/bin/CatalogBench" --write 20000 "$work/synthetic.car"
+python3 scripts/make-trace-log.py "$work/dense.log" 2 3000 0
+python3 scripts/make-trace-log.py "$work/chatty.log" 2 3000 8
+python3 scripts/make-bundle.py 400 "$work/Bundle.app" >/dev/null
+python3 - "$work" <<'PY'
+import os, sys
+work = sys.argv[1]
+def write(path, data):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as f: f.write(data)
+for c in range(4):
+    for s in range(50):
+        names = [f"icon_{c}_{s}@2x.png", f"icon_{c}_{s}@3x.png"]
+        entries = ",\n".join(f'    {{ "filename" : "{n}", "idiom" : "universal", "scale" : "{n[-6:-4]}" }}' for n in names)
+        write(f"{work}/src/Module{c}/Assets.xcassets/icon_{c}_{s}.imageset/Contents.json", '{\n  "images" : [\n' + entries + "\n  ]\n}\n")
+for i in range(40):
+    write(f"{work}/src/UI/View{i}.xib", "<document>\n" + "".join(f'  <imageView image="icon_{i % 4}_{k}"/>\n' for k in range(25)) + "</document>\n")
+for name, shift in (("old", 0), ("new", 500)):
+    lines = [f'    {{"fingerprint": "{i + shift:016x}", "rule": "missing-image", "severity": "error", "message": "`n{i}` loads nothing"}}' for i in range(5000)]
+    write(f"{work}/{name}.json", '{\n  "schemaVersion": 1,\n  "kind": "imgtrace-baseline",\n  "device": "iphone-se",\n'
+          + '  "launch": {"loads": 1, "names": 1, "images": 1, "decodedBytes": 1, "bytesOnDisk": 1, "missing": 0, "repeated": 0, "unreadable": 0, "largestImageDecodedBytes": 1},\n'
+          + '  "findings": [\n' + ",\n".join(lines) + "\n  ]\n}\n")
+PY
+
+# name|command: each runs once under callgrind.
+workloads=(
+  "car-reader|$work/bin/CatalogBench --read $work/synthetic.car"
+  "trace-dense-text|$imgtrace trace $work/dense.log"
+  "trace-dense-json|$imgtrace trace $work/dense.log --format json"
+  "trace-chatty-text|$imgtrace trace $work/chatty.log"
+  "analyze-dense-text|$imgtrace analyze $work/dense.log --bundle Examples/SampleApp.app --fail-on never"
+  "analyze-dense-json|$imgtrace analyze $work/dense.log --bundle Examples/SampleApp.app --fail-on never --format json"
+  "catalog-bundle|$imgtrace catalog $work/Bundle.app"
+  "source-root-index|$imgtrace analyze Examples/launch.log --bundle Examples/SampleApp.app --fail-on never --source-root $work/src"
+  "baseline-compare|$imgtrace baseline compare $work/old.json $work/new.json --fail-on never"
+)
+
+count() {
+  local log=$work/callgrind.err
+  # shellcheck disable=SC2086
+  SWIFT_DETERMINISTIC_HASHING=1 valgrind --tool=callgrind --callgrind-out-file=/dev/null $1 >/dev/null 2>"$log" || {
+    echo "bench-check: the workload failed: $1" >&2
+    tail -5 "$log" >&2
+    exit 1
+  }
+  sed -n 's/.*Collected : \([0-9]*\).*/\1/p' "$log" | tail -1
+}
+
+results=()
+for entry in "${workloads[@]}"; do
+  name=${entry%%|*}
+  results+=("$name $(count "${entry#*|}")")
+done
+
+if [ "$mode" = --update ]; then
+  {
+    echo '{'
+    echo '  "schemaVersion": 1,'
+    echo "  \"tolerance\": $tolerance,"
+    echo '  "instructions": {'
+    for i in "${!results[@]}"; do
+      set -- ${results[$i]}
+      sep=,; [ "$i" -eq $((${#results[@]} - 1)) ] && sep=
+      echo "    \"$1\": $2$sep"
+    done
+    echo '  }'
+    echo '}'
+  } >"$baseline"
+  echo "bench-check: wrote $baseline"
+  for line in "${results[@]}"; do printf '  %-22s %15s\n' $line; done
+  exit 0
+fi
+
+failed=0
+printf '%-22s %15s %15s %8s\n' workload baseline now change
+for line in "${results[@]}"; do
+  set -- $line
+  before=$(sed -n "s/.*\"$1\": \([0-9]*\).*/\1/p" "$baseline")
+  if [ -z "$before" ]; then
+    printf '%-22s %15s %15s %8s  NOT IN THE BASELINE\n' "$1" - "$2" -
+    failed=1
+    continue
+  fi
+  verdict=$(awk -v b="$before" -v n="$2" -v t="$tolerance" 'BEGIN { c = (n - b) / b; printf "%+7.1f%%", 100 * c; if (c > t) printf " REGRESSION" }')
+  printf '%-22s %15s %15s %s\n' "$1" "$before" "$2" "$verdict"
+  case "$verdict" in *REGRESSION*) failed=1 ;; esac
+done
+if [ "$failed" -ne 0 ]; then
+  echo "bench-check: a workload is more than $(awk -v t="$tolerance" 'BEGIN { print 100 * t }')% above its baseline instruction count (above)." >&2
+  echo "bench-check: fix it, or update Benchmarks/baseline.json with scripts/bench-check.sh --update in a commit that says why." >&2
+fi
+exit $failed
