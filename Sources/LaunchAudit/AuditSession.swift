@@ -62,7 +62,7 @@ public enum AuditSession {
         inventory.junk.sort()
         let (profile, reason) = try chooseDevice(request, settings, inventory)
         let auditor = LaunchAuditor(inventory: inventory, device: profile, config: settings)
-        let options = TraceOptions(launchEndPattern: settings.launchEnd)
+        let options = TraceOptions(launchEndPattern: settings.launchEnd, listsNames: false)
         for (index, log) in request.logs.enumerated() {
             auditor.beginLog(log)
             let summary = try TraceReader.read(contentsOf: log, options: options) { load in

@@ -4,9 +4,13 @@ import Foundation
 public struct TraceOptions: Sendable {
     /// The first line matching this pattern ends the launch window.
     public var launchEndPattern: String?
+    /// Whether the summary lists every distinct name with its tallies (`TraceSummary.names`).
+    /// An audit keeps its own per-name state and leaves it off: one copy per name, not two.
+    public var listsNames: Bool
 
-    public init(launchEndPattern: String? = nil) {
+    public init(launchEndPattern: String? = nil, listsNames: Bool = true) {
         self.launchEndPattern = launchEndPattern
+        self.listsNames = listsNames
     }
 }
 
@@ -57,8 +61,11 @@ struct TraceParser {
     var statistics = TraceStatistics()
     private var seq = 0
 
+    private let listsNames: Bool
+
     init(options: TraceOptions, emit: ((ImageLoad) throws -> Void)?) throws {
         self.emit = emit
+        listsNames = options.listsNames
         if let pattern = options.launchEndPattern {
             launchEndRegex = try NSRegularExpression(pattern: pattern)
         } else {
@@ -254,7 +261,7 @@ struct TraceParser {
         summary.statusCounts = statistics.countsByStatus
         (summary.debugger, summary.debuggerVersion) = statistics.debugger
         summary.breakpoints = breakpoints.breakpoints
-        summary.names = statistics.names.summary()
+        if listsNames { summary.names = statistics.names.summary() }
         summary.warnings = statistics.warnings(
             truncatedAt: truncatedAt, launchEndPattern: launchEndPattern,
             launchEndFound: summary.launchEnd != nil)
