@@ -111,51 +111,48 @@ public struct CarCatalog: Sendable {
         var renditions: [Rendition] = []
         renditions.reserveCapacity(entries.count)
         // Blocks may be shared by many entries (a hostile file shares one large block among
-        // thousands): each distinct block is decoded once and its value shared, so work and
-        // memory follow the file's bytes, not its entry count.
-        var keys: [UInt32: [(UInt16, UInt16)]] = [:]
-        var records: [UInt32: Rendition?] = [:]
+        // thousands): each distinct block is decoded once and the first rendition made from it
+        // is copied, so work and memory follow the file's bytes, not its entry count. Block ids
+        // index the BOM's own table, so the first use of each is one array slot, not a hash.
+        var keyUse = [Int32](repeating: -1, count: bom.blocks.count)
+        var valueUse = [Int32](repeating: -1, count: bom.blocks.count)
         var longKeys = 0
         for entry in entries {
-            let key: [(UInt16, UInt16)]
-            if let known = keys[entry.key] {
-                key = known
+            let keyBlock = try bom.blockInfo(entry.key)
+            let valueBlock = try bom.blockInfo(entry.value)
+            var rendition: Rendition
+            let firstWithValue = valueUse[Int(entry.value)]
+            if firstWithValue >= 0 {
+                rendition = renditions[Int(firstWithValue)]
             } else {
-                let keyBlock = try bom.blockInfo(entry.key)
+                valueUse[Int(entry.value)] = Int32(renditions.count)
+                rendition = Rendition.unread(valueBlock)
+                if valueBlock.length < 184 || !reader.matches(valueBlock.offset, "ISTC") {
+                    warnings.append("rendition value block \(entry.value) at offset \(valueBlock.offset) is not a CSI record (\(valueBlock.length) bytes)")
+                } else {
+                    try CSIRecord.decode(reader, block: valueBlock, into: &rendition)
+                }
+            }
+            let firstWithKey = keyUse[Int(entry.key)]
+            if firstWithKey >= 0 {
+                rendition.key = renditions[Int(firstWithKey)].key
+            } else {
+                keyUse[Int(entry.key)] = Int32(renditions.count)
                 let attributes = keyBlock.length / 2
                 let kept = min(attributes, max(keyFormat.count, maxKeyAttributes))
                 if kept < attributes { longKeys += 1 }
-                var read: [(UInt16, UInt16)] = []
+                var read: [(attribute: UInt16, value: UInt16)] = []
                 read.reserveCapacity(kept)
                 for i in 0..<kept {
                     let attribute = i < keyFormat.count ? keyFormat[i] : UInt16.max
                     read.append((attribute, try reader.u16le(keyBlock.offset + i * 2)))
                 }
-                keys[entry.key] = read
-                key = read
+                rendition.key = read
             }
-            let valueBlock = try bom.blockInfo(entry.value)
-            let record: Rendition?
-            if let known = records[entry.value] {
-                record = known
-            } else {
-                var decoded = Rendition.unread(valueBlock)
-                if valueBlock.length < 184 || !reader.matches(valueBlock.offset, "ISTC") {
-                    warnings.append("rendition value block \(entry.value) at offset \(valueBlock.offset) is not a CSI record (\(valueBlock.length) bytes)")
-                    record = nil
-                } else {
-                    try CSIRecord.decode(reader, block: valueBlock, into: &decoded)
-                    record = decoded
-                }
-                records[entry.value] = .some(record)
-            }
-            var rendition = record ?? Rendition.unread(valueBlock)
-            rendition.key = key
-            if record != nil {
-                rendition.facet = facetByIdentifier[rendition.value(.identifier)]
-            }
+            // A CSI record always has a name (`Rendition.name`); other value blocks have no facet.
+            rendition.facet = rendition.name != nil ? facetByIdentifier[rendition.value(.identifier)] : nil
             let appearance = rendition.value(.appearance)
-            if appearance != 0 { rendition.appearanceName = appearanceNames[appearance] }
+            rendition.appearanceName = appearance != 0 ? appearanceNames[appearance] : nil
             renditions.append(rendition)
         }
         if longKeys > 0 {

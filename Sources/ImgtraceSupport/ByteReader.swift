@@ -19,36 +19,52 @@ package struct ByteReader {
 
     package var count: Int { bytes.count }
 
+    // The readers are inlinable: every catalog, zip and ELF reader calls them per field, and a
+    // call across modules for each byte pair was most of the catalog reader's time. The
+    // bounds check stays; only its failure (the message) is out of line.
+
+    @inlinable
     package func check(_ offset: Int, _ length: Int, _ what: @autoclosure () -> String) throws {
         guard offset >= 0, length >= 0, offset <= count, length <= count - offset else {
-            throw FormatError(offset: offset, reason: "\(what()) needs \(length) bytes but the file has \(max(0, count - max(0, offset))) there")
+            throw outOfBounds(offset, length, what())
         }
     }
 
+    @usableFromInline
+    func outOfBounds(_ offset: Int, _ length: Int, _ what: String) -> FormatError {
+        FormatError(offset: offset, reason: "\(what) needs \(length) bytes but the file has \(max(0, count - max(0, offset))) there")
+    }
+
+    @inlinable
     package func u8(_ offset: Int) throws -> UInt8 {
         try check(offset, 1, "a byte")
         return bytes[offset]
     }
 
+    @inlinable
     package func u16le(_ offset: Int) throws -> UInt16 {
         try check(offset, 2, "a 16-bit value")
         return UInt16(bytes[offset]) | UInt16(bytes[offset + 1]) << 8
     }
 
+    @inlinable
     package func u32le(_ offset: Int) throws -> UInt32 {
         try check(offset, 4, "a 32-bit value")
         return UInt32(bytes[offset]) | UInt32(bytes[offset + 1]) << 8 | UInt32(bytes[offset + 2]) << 16 | UInt32(bytes[offset + 3]) << 24
     }
 
+    @inlinable
     package func u64le(_ offset: Int) throws -> UInt64 {
         UInt64(try u32le(offset)) | UInt64(try u32le(offset + 4)) << 32
     }
 
+    @inlinable
     package func u16be(_ offset: Int) throws -> UInt16 {
         try check(offset, 2, "a 16-bit value")
         return UInt16(bytes[offset]) << 8 | UInt16(bytes[offset + 1])
     }
 
+    @inlinable
     package func u32be(_ offset: Int) throws -> UInt32 {
         try check(offset, 4, "a 32-bit value")
         return UInt32(bytes[offset]) << 24 | UInt32(bytes[offset + 1]) << 16 | UInt32(bytes[offset + 2]) << 8 | UInt32(bytes[offset + 3])
