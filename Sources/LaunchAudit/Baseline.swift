@@ -66,21 +66,24 @@ public struct Baseline: Equatable, Sendable {
 
     /// Parses a baseline's bytes; `path` names it in errors.
     public static func parse(_ bytes: [UInt8], path: String) throws -> Baseline {
-        let data = Data(bytes)
-        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
-            throw InputError(path: path, reason: "not a JSON object")
+        // Our own small JSON reader: a baseline of 100,000 findings costs about twice its text,
+        // where Foundation's object graph cost fifteen times.
+        let object: JSONValue
+        do { object = try JSONValue.parse(bytes) } catch let error as FormatError {
+            throw InputError(path: path, location: "offset \(error.offset)", reason: "not JSON: \(error.reason)")
         }
-        guard object["kind"] as? String == "imgtrace-baseline", object["schemaVersion"] as? Int == 1 else {
+        guard case .object = object else { throw InputError(path: path, reason: "not a JSON object") }
+        guard object["kind"]?.string == "imgtrace-baseline", object["schemaVersion"]?.int == 1 else {
             throw InputError(path: path, reason: "not an imgtrace baseline (schemaVersion 1, kind imgtrace-baseline)")
         }
-        guard let device = object["device"] as? String, let launch = object["launch"] as? [String: Any],
-            let entries = object["findings"] as? [[String: Any]]
+        guard let device = object["device"]?.string, let launch = object["launch"], case .object = launch,
+            let entries = object["findings"]?.array
         else {
             throw InputError(path: path, reason: "a baseline needs `device`, `launch` and `findings`")
         }
         var metrics = PhaseMetrics()
         func figure(_ key: String) throws -> Int {
-            guard let value = launch[key] as? Int, value >= 0 else {
+            guard let value = launch[key]?.int, value >= 0 else {
                 throw InputError(path: path, reason: "`launch.\(key)` is missing or not a whole number ≥ 0")
             }
             return value
@@ -95,10 +98,10 @@ public struct Baseline: Equatable, Sendable {
         metrics.unreadable = try figure("unreadable")
         metrics.largestImageDecodedBytes = try figure("largestImageDecodedBytes")
         let findings = try entries.enumerated().map { index, entry -> Entry in
-            guard let fingerprint = entry["fingerprint"] as? String, let rule = entry["rule"] as? String else {
+            guard let fingerprint = entry["fingerprint"]?.string, let rule = entry["rule"]?.string else {
                 throw InputError(path: path, reason: "finding \(index + 1) needs `fingerprint` and `rule`")
             }
-            return Entry(fingerprint: fingerprint, rule: rule, severity: entry["severity"] as? String ?? "", message: entry["message"] as? String ?? "")
+            return Entry(fingerprint: fingerprint, rule: rule, severity: entry["severity"]?.string ?? "", message: entry["message"]?.string ?? "")
         }
         return Baseline(device: device, launch: metrics, findings: findings)
     }
