@@ -33,15 +33,7 @@
             """#
 
         private func compile(_ source: String, to name: String, flags: [String]) throws -> URL {
-            let file = work.appendingPathComponent(name + ".c"), output = work.appendingPathComponent(name)
-            try source.write(to: file, atomically: true, encoding: .utf8)
-            let cc = Process()
-            cc.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            cc.arguments = ["cc"] + flags + ["-o", output.path, file.path]
-            do { try cc.run() } catch { throw XCTSkip("no C compiler: \(error)") }
-            cc.waitUntilExit()
-            guard cc.terminationStatus == 0 else { throw XCTSkip("cc failed on \(name).c") }
-            return output
+            do { return try CCompiler.compile(source, to: name, in: work, flags: flags) } catch let error as CCompiler.Unavailable { throw XCTSkip(error.description) }
         }
 
         func testHostileMetadataAndObjectsNeitherTrapNorLoseTheRealHits() throws {

@@ -21,15 +21,7 @@
 
         /// Compiles `source` with the system C compiler; skips when there is none.
         private func compile(_ source: String, arguments: [String]) throws -> URL {
-            let file = work.appendingPathComponent("program.c"), binary = work.appendingPathComponent("program")
-            try source.write(to: file, atomically: true, encoding: .utf8)
-            let cc = Process()
-            cc.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            cc.arguments = ["cc"] + arguments + ["-o", binary.path, file.path]
-            do { try cc.run() } catch { throw XCTSkip("no C compiler: \(error)") }
-            cc.waitUntilExit()
-            guard cc.terminationStatus == 0 else { throw XCTSkip("cc failed") }
-            return binary
+            do { return try CCompiler.compile(source, to: "program", in: work, flags: arguments) } catch let error as CCompiler.Unavailable { throw XCTSkip(error.description) }
         }
 
         /// What `nm` says a symbol's address is, the independent check.
