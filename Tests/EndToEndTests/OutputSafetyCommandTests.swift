@@ -178,27 +178,21 @@ final class OutputSafetyCommandTests: XCTestCase {
         chmod(temp.path, 0o755)
         chmod(log.path, 0o644)
         chmod(app.path, 0o000)
-        // Root reads everything: run as nobody with setpriv, as a user whose bundle is not theirs would.
-        var prefix: [String] = []
-        if getuid() == 0 {
-            guard FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") else { throw XCTSkip("running as root without setpriv") }
-            prefix = ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "--"]
-        }
+        // Root reads everything: the runs are made as `nobody`, a user whose bundle is not theirs.
         for arguments in [["catalog", app.path], ["analyze", log.path, "--bundle", app.path], ["baseline", "write", log.path, "--bundle", app.path, "--output", "/dev/null"]] {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: prefix.first ?? BinaryRunner.executable.path)
-            process.arguments = Array(prefix.dropFirst()) + (prefix.isEmpty ? [] : [BinaryRunner.executable.path]) + arguments
-            process.currentDirectoryURL = URL(fileURLWithPath: "/")
-            let errors = Pipe()
-            process.standardError = errors
-            process.standardOutput = FileHandle.nullDevice
-            try process.run()
-            let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            XCTAssertEqual(process.terminationStatus, 2, "\(arguments.joined(separator: " ")): \(stderr)")
-            XCTAssertTrue(stderr.contains("cannot read the folder"), stderr)
-            XCTAssertEqual(stderr.split(separator: "\n").count, 1, stderr)
+            let result = try BinaryRunner.run(arguments, in: URL(fileURLWithPath: "/"), unprivileged: true)
+            XCTAssertEqual(result.status, 2, "\(arguments.joined(separator: " ")): \(result.stderr)")
+            XCTAssertTrue(result.stderr.contains("cannot read the folder"), result.stderr)
+            XCTAssertEqual(result.stderr.split(separator: "\n").count, 1, result.stderr)
         }
+        // A file inside a readable bundle that cannot be read is a warning naming it, not a failure.
+        chmod(app.path, 0o755)
+        let locked = app.appendingPathComponent("locked@3x.png")
+        try Data(ImageWriter.png(width: 3, height: 3)).write(to: locked)
+        chmod(locked.path, 0o000)
+        let listing = try BinaryRunner.run(["catalog", app.path], in: URL(fileURLWithPath: "/"), unprivileged: true)
+        XCTAssertEqual(listing.status, 0, listing.stderr)
+        XCTAssertTrue(listing.stdoutText.contains("warning: locked@3x.png: permission denied"), listing.stdoutText)
     }
 
     func testAJobSummaryThatCannotBeWrittenExitsTwo() throws {

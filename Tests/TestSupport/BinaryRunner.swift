@@ -28,11 +28,16 @@ public enum BinaryRunner {
     /// not a stuck test suite).
     public static func run(
         _ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:],
-        timeout: TimeInterval = 300
+        timeout: TimeInterval = 300, unprivileged: Bool = false
     ) throws -> Result {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
+        if unprivileged, getuid() == 0 {
+            guard FileManager.default.isExecutableFile(atPath: setpriv) else { throw Unavailable(description: "running as root without setpriv") }
+            process.executableURL = URL(fileURLWithPath: setpriv)
+            process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", "--", executable.path] + arguments
+        }
         if let directory { process.currentDirectoryURL = directory }
         var env = ProcessInfo.processInfo.environment
         env["NO_COLOR"] = "1"
@@ -68,6 +73,15 @@ public enum BinaryRunner {
         return Result(
             status: process.terminationStatus, stdout: try Data(contentsOf: outURL),
             stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self), timedOut: timedOut)
+    }
+
+    /// Root reads every file: `unprivileged` runs as `nobody` through util-linux's `setpriv`, as a
+    /// user would whose input is not theirs to read. The files it reads must be reachable by all.
+    static let setpriv = "/usr/bin/setpriv"
+
+    /// A run that cannot be made here (no `setpriv` while running as root).
+    public struct Unavailable: Error, CustomStringConvertible {
+        public let description: String
     }
 
     /// A fresh temporary folder.
