@@ -51,6 +51,12 @@ public struct ImageLoad: Sendable, Equatable {
     /// Equal for equal names within one read of one log (the reader interns names), so a
     /// consumer can count per name without hashing the string; nil when there is no name.
     public var nameID: Int?
+    /// The kind of request, from its outermost image API; nil when the log does not say which
+    /// API a hit came from.
+    public var kind: LoadKind?
+    /// Breakpoint hits this one request made: its outermost API and the image APIs it called
+    /// (`+imageNamed:` → `+imageNamed:inBundle:withConfiguration:` → …), merged into one load.
+    public var hits = 1
 
     public init(
         seq: Int, line: Int, name: String?, status: LoadStatus, detail: String? = nil,

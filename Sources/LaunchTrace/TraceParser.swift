@@ -59,6 +59,7 @@ struct TraceParser {
     // What is known and counted.
     var breakpoints = BreakpointTable()
     var statistics = TraceStatistics()
+    private var merger = RequestMerger()
     private var seq = 0
 
     private let listsNames: Bool
@@ -213,9 +214,9 @@ struct TraceParser {
         deferredSkips.removeAll()
     }
 
-    /// The one place a hit becomes an `ImageLoad`: attribution, launch phase and counting.
+    /// The one place a hit becomes an `ImageLoad`: attribution and launch phase; then the hits of
+    /// one request are merged into one load (`RequestMerger`) before it is counted and delivered.
     private mutating func settle(_ hit: OpenHit) throws {
-        seq += 1
         let line = hit.valueLine ?? hit.line
         let status = hit.status ?? .skipped
         var name: String?
@@ -228,18 +229,26 @@ struct TraceParser {
         if api == nil { (breakpoint, api) = breakpoints.attribute(breakpoint) }
         if breakpoints.anyPending, let breakpoint { breakpoints.hitResolves(breakpoint) }
         let phase: LaunchPhase = summary.launchEnd.map { line > $0.line } == true ? .afterLaunch : .launch
-        statistics.record(status: status, line: line, detail: hit.detail)
-        if let id = hit.nameID, status == .ok {
-            statistics.names.record(id, line: line, inLaunch: phase == .launch, api: api)
+        let load = ImageLoad(
+            seq: 0, line: line, name: name, status: status, detail: hit.detail, api: api,
+            breakpoint: breakpoint, thread: hit.thread,
+            timestamp: hit.timestamp, backtrace: hit.backtrace, phase: phase,
+            nameID: name == nil ? nil : hit.nameID)
+        for request in merger.add(load) { try deliver(request) }
+    }
+
+    /// Counts one request and hands it on.
+    private mutating func deliver(_ request: ImageLoad) throws {
+        var load = request
+        seq += 1
+        load.seq = seq
+        statistics.record(status: load.status, line: load.line, detail: load.detail)
+        statistics.mergedHits += load.hits - 1
+        if let kind = load.kind { statistics.kinds[kind, default: 0] += 1 }
+        if let id = load.nameID, load.status == .ok {
+            statistics.names.record(id, line: load.line, inLaunch: load.phase == .launch, api: load.api)
         }
-        if let emit {
-            try emit(
-                ImageLoad(
-                    seq: seq, line: line, name: name, status: status, detail: hit.detail, api: api,
-                    breakpoint: breakpoint, thread: hit.thread,
-                    timestamp: hit.timestamp, backtrace: hit.backtrace, phase: phase,
-                    nameID: name == nil ? nil : hit.nameID))
-        }
+        if let emit { try emit(load) }
     }
 
     // MARK: End
@@ -255,7 +264,10 @@ struct TraceParser {
         var truncatedAt: Int?
         if let hit = current, !hit.hasValue, !hit.fromStop { truncatedAt = hit.line }
         try settleOpenHit()
+        for request in merger.finish() { try deliver(request) }
         summary.lines = lines
+        summary.mergedHits = statistics.mergedHits
+        summary.kinds = statistics.kinds
         summary.bytes = bytes
         summary.hits = statistics.hits
         summary.statusCounts = statistics.countsByStatus

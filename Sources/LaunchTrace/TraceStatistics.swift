@@ -5,6 +5,10 @@ struct TraceStatistics {
     var names = NameStatistics()
     private var statusCounts = [Int](repeating: 0, count: LoadStatus.allCases.count)
     private(set) var hits = 0
+    /// Hits merged into the request they belong to (`RequestMerger`).
+    var mergedHits = 0
+    /// Loads by kind, where the log tells.
+    var kinds: [LoadKind: Int] = [:]
     var lldbEvidence = 0
     var gdbEvidence = 0
     /// lldb ≤ 16 prints `(type) $N = value`, lldb 17+ `(type) value`.

@@ -67,7 +67,13 @@ public struct TraceSummary: Sendable, Equatable {
     public var actionsEchoed = false
     public var lines = 0
     public var bytes = 0
+    /// Loads: one per request, the hits of nested image APIs merged into it.
     public var hits = 0
+    /// Breakpoint hits merged into the request they belong to (a capture that breaks on
+    /// `+imageNamed:` and the methods it calls sees one request several times).
+    public var mergedHits = 0
+    /// Loads by kind of request, where the log tells which API each came from.
+    public var kinds: [LoadKind: Int] = [:]
     /// Hits per status; every status present, zero when none.
     public var statusCounts: [LoadStatus: Int] = Dictionary(uniqueKeysWithValues: LoadStatus.allCases.map { ($0, 0) })
     public var launchEnd: LaunchEnd?

@@ -72,14 +72,52 @@ final class ModernUIKitCaptureTests: XCTestCase {
         )
     }
 
-    private func namesRead(_ log: URL) throws -> [String: Int] {
+    /// What `imgtrace trace` reads: loads per name, and per kind and name.
+    private func read(_ log: URL) throws -> (names: [String: Int], kinds: [String: Int]) {
         let result = try BinaryRunner.run(["trace", log.path, "--format", "json"])
         XCTAssertEqual(result.status, 0, result.stderr)
         let document = try XCTUnwrap(try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any])
         let events = try XCTUnwrap(document["events"] as? [[String: Any]])
-        var counts: [String: Int] = [:]
-        for event in events { counts[event["name"] as? String ?? "(none)", default: 0] += 1 }
-        return counts
+        var names: [String: Int] = [:], kinds: [String: Int] = [:]
+        for event in events {
+            let name = event["name"] as? String ?? "(none)"
+            names[name, default: 0] += 1
+            kinds["\(event["kind"] as? String ?? "?") \(name)", default: 0] += 1
+        }
+        return (names, kinds)
+    }
+
+    private func namesRead(_ log: URL) throws -> [String: Int] { try read(log).names }
+
+    /// Every Objective-C method the model library defines, as `nm` lists them.
+    private func modelMethods() throws -> [String] {
+        let nm = Process(), pipe = Pipe()
+        nm.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        nm.arguments = ["nm", "-D", "--defined-only", work.appendingPathComponent("libModernUIKit.so").path]
+        nm.standardOutput = pipe
+        try nm.run()
+        let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        nm.waitUntilExit()
+        return text.split(separator: "\n").compactMap { line in
+            guard let start = line.range(of: " T ")?.upperBound else { return nil }
+            let symbol = String(line[start...])
+            return symbol.hasPrefix("+[") || symbol.hasPrefix("-[") ? symbol : nil
+        }
+    }
+
+    /// A capture that breaks on every image method (what a thorough user, or an older script,
+    /// sets), each action told apart by a comment: a storyboard image passes five asset-manager
+    /// methods and CoreUI, a code request the public methods that call each other. Each request
+    /// reads as one load of its kind, exactly the app's record.
+    func testABreakpointOnEveryMethodCountsEachRequestOnceWithItsKind() throws {
+        let methods = try modelMethods()
+        XCTAssertGreaterThan(methods.count, 20)
+        let commands = methods.map { #"breakpoint set -n "\#($0)" -G true -C "p (const char *)[(id)$arg3 UTF8String] /* \#($0) */""# }
+        let (log, record) = try capture(commands.joined(separator: "\n") + "\n")
+        var expected: [String: Int] = [:]
+        for request in record { expected["\(request.kind) \(request.name)", default: 0] += 1 }
+        let console = try String(contentsOf: log, encoding: .utf8)
+        XCTAssertEqual(try read(log).kinds, expected, console)
     }
 
     /// The model app makes every kind of request, and runs to its end under the debugger.

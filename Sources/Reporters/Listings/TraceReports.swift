@@ -56,6 +56,8 @@ public final class TraceJSONReport {
         w.field("timestamp", load.timestamp)
         w.field("backtrace", strings: load.backtrace)
         w.field("phase", load.phase.rawValue)
+        w.field("kind", load.kind?.rawValue)
+        w.field("hits", load.hits)
     }
 
     package static func encode(_ s: TraceSummary, into w: inout JSONText) {
@@ -66,6 +68,11 @@ public final class TraceJSONReport {
         w.field("lines", s.lines)
         w.field("bytes", s.bytes)
         w.field("hits", s.hits)
+        w.field("mergedHits", s.mergedHits)
+        w.key("kinds")
+        w.beginObject()
+        for kind in LoadKind.allCases where s.kinds[kind] != nil { w.field(kind.rawValue, s.kinds[kind]!) }
+        w.endObject()
         w.field("distinctNames", s.names.count)
         w.field("hitsWithoutName", s.hitsWithoutName)
         w.key("statusCounts")
@@ -137,6 +144,12 @@ public enum TraceTextReport {
         }
         out += "\(SafeText.visible(file)): \(counted(s.hits, "hit")), \(counted(s.names.count, "distinct name"))"
         out += ", \(counted(s.lines, "line"))\n"
+        if s.mergedHits > 0 {
+            out += "\(counted(s.mergedHits, "hit")) of nested image APIs merged into the request that made \(s.mergedHits == 1 ? "it" : "them")\n"
+        }
+        if !s.kinds.isEmpty {
+            out += "requests by kind: " + LoadKind.allCases.compactMap { kind in s.kinds[kind].map { "\($0) \(kind.rawValue)" } }.joined(separator: ", ") + "\n"
+        }
         out += "debugger: \(SafeText.visible(s.debuggerVersion ?? s.debugger.rawValue))\(s.actionsEchoed ? ", actions echoed" : "")\n"
         let missing = LoadStatus.allCases.filter { $0 != .ok && (s.statusCounts[$0] ?? 0) > 0 }
         if missing.isEmpty {

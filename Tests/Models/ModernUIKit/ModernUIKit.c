@@ -25,6 +25,9 @@ void *objc_msgSend(void *self, void *sel, ...) {
 
 #define METHOD(symbol) __attribute__((noinline, used)) __asm__(symbol)
 #define KEEP __asm__ volatile("" ::: "memory")
+// Every name argument is used, so no caller may leave it out (clang drops arguments a callee
+// in the same file ignores, and the name must be in $arg3 as UIKit's is).
+#define USE(x) __asm__ volatile("" ::"r"(x) : "memory")
 
 // UIKit's process-wide image cache: a name loaded once is a cache hit afterwards.
 static const char *cache[512];
@@ -54,7 +57,7 @@ void *CUI_namedLookup(void *self, void *sel, NSStr *name, double scale, long idi
     METHOD("-[CUICatalog namedLookupWithName:scaleFactor:deviceIdiom:deviceSubtype:displayGamut:layoutDirection:sizeClassHorizontal:sizeClassVertical:appearanceName:locale:]");
 void *CUI_namedLookup(void *self, void *sel, NSStr *name, double scale, long idiom, long subtype, long gamut, long direction, long h, long v,
                       void *appearance, void *locale) {
-    KEEP;
+    USE(name);
     return image_object;
 }
 
@@ -63,7 +66,7 @@ void *CUI_imageWithName(void *self, void *sel, NSStr *name, double scale, long i
     METHOD("-[CUICatalog imageWithName:scaleFactor:deviceIdiom:deviceSubtype:displayGamut:layoutDirection:sizeClassHorizontal:sizeClassVertical:appearanceName:locale:]");
 void *CUI_imageWithName(void *self, void *sel, NSStr *name, double scale, long idiom, long subtype, long gamut, long direction, long h, long v,
                         void *appearance, void *locale) {
-    KEEP;
+    USE(name);
     return image_object;
 }
 
@@ -72,19 +75,19 @@ void *CUI_namedVectorGlyph(void *self, void *sel, NSStr *name, double scale, lon
     METHOD("-[CUICatalog namedVectorGlyphWithName:scaleFactor:deviceIdiom:layoutDirection:glyphSize:glyphWeight:glyphPointSize:appearanceName:]");
 void *CUI_namedVectorGlyph(void *self, void *sel, NSStr *name, double scale, long idiom, long direction, long size, long weight, double points,
                            void *appearance) {
-    KEEP;
+    USE(name);
     return image_object;
 }
 
 void *CUI_dataWithName(void *self, void *sel, NSStr *name) METHOD("-[CUICatalog dataWithName:]");
 void *CUI_dataWithName(void *self, void *sel, NSStr *name) {
-    KEEP;
+    USE(name);
     return image_object;
 }
 
 void *CUI_defaultCatalog(void *cls, void *sel, void *bundle) METHOD("+[CUICatalog defaultUICatalogForBundle:]");
 void *CUI_defaultCatalog(void *cls, void *sel, void *bundle) {
-    KEEP;
+    USE(bundle);
     return image_object;
 }
 
@@ -186,7 +189,7 @@ void *UIImage_systemImageNamed(void *cls, void *sel, NSStr *name) {
 
 void *UIImage_initWithContentsOfFile(void *self, void *sel, NSStr *path) METHOD("-[UIImage initWithContentsOfFile:]");
 void *UIImage_initWithContentsOfFile(void *self, void *sel, NSStr *path) {
-    KEEP;
+    USE(path);
     return image_object;
 }
 

@@ -1,0 +1,114 @@
+/// What kind of request a load is: the outermost image API it passed decides
+/// (docs/trace-logs.md §9, from ../shared/docs/apple-image-paths.md).
+public enum LoadKind: String, Sendable, CaseIterable {
+    /// `UIImage(named:)`, `NSImage(named:)`: the app's code asked.
+    case code
+    /// An image of a storyboard or xib (the nib placeholder asks the asset manager directly).
+    case nib
+    /// SwiftUI's `Image("x")`: CoreUI called from no UIKit or AppKit image method.
+    case swiftui
+    /// An SF Symbol: system artwork, never the app's to ship.
+    case symbol
+    /// A re-decode of an image already loaded, on a trait change (dark mode, size class).
+    case trait
+    /// `NSDataAsset(name:)`: data, not an image.
+    case data
+    /// A file path (`imageWithContentsOfFile:`): read from disk, never cached.
+    case file
+}
+
+/// The image APIs of UIKit, AppKit, CoreUI and UIFoundation and which of them each calls, as
+/// iOS 18 ships them (../shared/docs/apple-image-paths.md, "The call graph"). One table: a new
+/// OS release is one edit here. A hit on an API that the open request's last API calls, for the
+/// same name, is that request going deeper, not a request of its own.
+enum ImageAPIs {
+    struct API {
+        /// The symbol, or its start when `prefix` (selectors drift between releases).
+        let symbol: String
+        let prefix: Bool
+        /// The request's kind when this API is the outermost one.
+        let kind: LoadKind
+        /// The APIs it calls.
+        let calls: [String]
+        /// It returns to its caller, which goes on to call more (a catalog handed back for a
+        /// data lookup): what follows is called by the caller, not by it.
+        var returnsToCaller = false
+    }
+
+    private static let funnel = "+[UIImage imageNamed:inBundle:withConfiguration:]"
+    private static let managerConfiguration = "-[_UIAssetManager imageNamed:configuration:]"
+    private static let managerLookup = "-[_UIAssetManager imageNamed:configuration:cachingOptions:attachCatalogImage:]"
+    private static let namedLookup = "-[CUICatalog namedLookupWithName:"
+    private static let vectorGlyph = "-[CUICatalog namedVectorGlyphWithName:"
+    private static let imageWithName = "-[CUICatalog imageWithName:"
+
+    static let table: [API] = [
+        API(symbol: "+[UIImage imageNamed:]", prefix: false, kind: .code, calls: [funnel]),
+        API(symbol: "+[UIImage imageNamed:inBundle:compatibleWithTraitCollection:]", prefix: false, kind: .code, calls: [funnel]),
+        API(symbol: funnel, prefix: false, kind: .code, calls: [managerConfiguration, "+[_UIAssetManager newAssetNamed:fromBundle:]"]),
+        API(symbol: managerConfiguration, prefix: false, kind: .code, calls: [managerLookup, "-[UIImageAsset imageWithConfiguration:]"]),
+        API(symbol: managerLookup, prefix: false, kind: .code, calls: [namedLookup, vectorGlyph]),
+        API(symbol: "+[_UIAssetManager newAssetNamed:fromBundle:]", prefix: false, kind: .code, calls: []),
+        API(symbol: "-[UIImageNibPlaceholder initWithCoder:]", prefix: false, kind: .nib, calls: ["-[_UIAssetManager imageNamed:]"]),
+        API(symbol: "-[_UIAssetManager imageNamed:]", prefix: false, kind: .nib, calls: ["-[_UIAssetManager imageNamed:idiom:]"]),
+        API(symbol: "-[_UIAssetManager imageNamed:idiom:]", prefix: false, kind: .nib, calls: ["-[_UIAssetManager imageNamed:idiom:subtype:]"]),
+        API(symbol: "-[_UIAssetManager imageNamed:idiom:subtype:]", prefix: false, kind: .nib, calls: ["-[_UIAssetManager imageNamed:scale:idiom:subtype:]"]),
+        API(symbol: "-[_UIAssetManager imageNamed:scale:idiom:subtype:]", prefix: false, kind: .nib, calls: [managerLookup]),
+        API(symbol: "+[UIImage systemImageNamed:]", prefix: false, kind: .symbol, calls: ["+[UIImage systemImageNamed:withConfiguration:]"]),
+        API(
+            symbol: "+[UIImage systemImageNamed:withConfiguration:]", prefix: false, kind: .symbol,
+            calls: ["+[UIImage _systemImageNamed:withConfiguration:allowPrivate:]"]),
+        API(symbol: "+[UIImage _systemImageNamed:withConfiguration:allowPrivate:]", prefix: false, kind: .symbol, calls: [managerConfiguration]),
+        API(symbol: "-[UIImageAsset imageWithConfiguration:]", prefix: false, kind: .trait, calls: [imageWithName]),
+        API(symbol: imageWithName, prefix: true, kind: .swiftui, calls: []),
+        API(symbol: namedLookup, prefix: true, kind: .code, calls: []),
+        API(symbol: vectorGlyph, prefix: true, kind: .symbol, calls: []),
+        API(symbol: "-[NSDataAsset initWithName:bundle:]", prefix: false, kind: .data, calls: ["+[CUICatalog defaultUICatalogForBundle:]", "-[CUICatalog dataWithName:]"]),
+        API(symbol: "-[NSDataAsset initWithName:]", prefix: false, kind: .data, calls: ["-[NSDataAsset initWithName:bundle:]"]),
+        API(symbol: "+[CUICatalog defaultUICatalogForBundle:]", prefix: false, kind: .data, calls: [], returnsToCaller: true),
+        API(symbol: "-[CUICatalog dataWithName:]", prefix: false, kind: .data, calls: []),
+        API(symbol: "+[UIImage imageWithContentsOfFile:]", prefix: false, kind: .file, calls: ["-[UIImage initWithContentsOfFile:]"]),
+        API(symbol: "-[UIImage initWithContentsOfFile:]", prefix: false, kind: .file, calls: []),
+        API(symbol: "+[NSImage imageNamed:]", prefix: false, kind: .code, calls: ["+[NSImage _catalogImageWithName:bundle:]"]),
+        API(symbol: "+[NSImage _catalogImageWithName:bundle:]", prefix: false, kind: .code, calls: [namedLookup]),
+    ]
+
+    /// The table index of the API a hit names, exact symbols first, then families by prefix.
+    static func index(of api: String) -> Int? {
+        if let exact = exactIndex[api] { return exact }
+        return table.indices.first { table[$0].prefix && api.hasPrefix(table[$0].symbol) }
+    }
+
+    /// Whether `inner` is called, directly or not, by `outer`.
+    static func calls(_ outer: Int, _ inner: Int) -> Bool { reachable[outer][inner] }
+
+    /// Whether `outer` calls `inner` itself.
+    static func callsDirectly(_ outer: Int, _ inner: Int) -> Bool { direct[outer][inner] }
+
+    private static let exactIndex: [String: Int] = Dictionary(
+        table.indices.filter { !table[$0].prefix }.map { (table[$0].symbol, $0) }, uniquingKeysWith: { first, _ in first })
+
+    /// `calls` as a matrix.
+    private static let direct: [[Bool]] = {
+        var direct = [[Bool]](repeating: [Bool](repeating: false, count: table.count), count: table.count)
+        for (i, api) in table.enumerated() {
+            for callee in api.calls {
+                let j = exactIndex[callee] ?? table.indices.first { table[$0].prefix && table[$0].symbol == callee }
+                if let j { direct[i][j] = true }
+            }
+        }
+        return direct
+    }()
+
+    /// The transitive closure of `calls`, computed once (the table is small).
+    private static let reachable: [[Bool]] = {
+        let count = table.count
+        var closure = direct
+        for k in 0..<count {
+            for i in 0..<count where closure[i][k] {
+                for j in 0..<count where closure[k][j] { closure[i][j] = true }
+            }
+        }
+        return closure
+    }()
+}
