@@ -1,6 +1,19 @@
 /// What kind of request a load is: the outermost image API it passed decides
 /// (docs/trace-logs.md §9, from ../shared/docs/apple-image-paths.md).
 public enum LoadKind: String, Sendable, CaseIterable {
+    /// Its place in `allCases`, for counting in an array.
+    var ordinal: Int {
+        switch self {
+        case .code: return 0
+        case .nib: return 1
+        case .swiftui: return 2
+        case .symbol: return 3
+        case .trait: return 4
+        case .data: return 5
+        case .file: return 6
+        }
+    }
+
     /// `UIImage(named:)`, `NSImage(named:)`: the app's code asked.
     case code
     /// An image of a storyboard or xib (the nib placeholder asks the asset manager directly).
@@ -74,6 +87,7 @@ enum ImageAPIs {
     ]
 
     /// The table index of the API a hit names, exact symbols first, then families by prefix.
+    /// (At most 64 entries: a request's passed APIs are a bit set over them.)
     static func index(of api: String) -> Int? {
         if let exact = exactIndex[api] { return exact }
         return table.indices.first { table[$0].prefix && api.hasPrefix(table[$0].symbol) }
@@ -81,6 +95,20 @@ enum ImageAPIs {
 
     /// Whether `inner` is called, directly or not, by `outer`.
     static func calls(_ outer: Int, _ inner: Int) -> Bool { reachable[outer][inner] }
+
+    /// Each API's kind, by table index (read per hit: no copy of the table's entries).
+    static let kinds: [LoadKind] = table.map(\.kind)
+    private static let returning: UInt64 = table.indices.reduce(0) { table[$1].returnsToCaller ? $0 | 1 << UInt64($1) : $0 }
+
+    /// Whether the API hands a value back to a caller that goes on (`API.returnsToCaller`).
+    static func returnsToCaller(_ index: Int) -> Bool { returning & (1 << UInt64(index)) != 0 }
+
+    /// The APIs `outer` calls, directly or not, as bits of table indices.
+    static func callees(_ outer: Int) -> UInt64 { calleeBits[outer] }
+
+    private static let calleeBits: [UInt64] = reachable.map { row in
+        row.enumerated().reduce(UInt64(0)) { bits, entry in entry.element ? bits | 1 << UInt64(entry.offset) : bits }
+    }
 
     /// Whether `outer` calls `inner` itself.
     static func callsDirectly(_ outer: Int, _ inner: Int) -> Bool { direct[outer][inner] }

@@ -11,11 +11,17 @@
 /// not tell are never merged. On one thread nested calls are contiguous, so a request closes
 /// when its thread starts another; requests leave in the order they started, once closed or
 /// untouched for `window` hits, so memory stays bounded and interleaved threads still merge.
+///
+/// This runs once per hit of every log, so it allocates nothing per hit: the APIs a request
+/// passed are a bit set over the table, the last API string's index is remembered, and
+/// completed requests go into the caller's reused buffer.
 struct RequestMerger {
     private struct Open {
         var load: ImageLoad
-        /// The APIs passed, outermost first.
-        var path: [Int]
+        /// The API the next call comes from: the last one passed, or the caller a helper returned to.
+        var caller: Int
+        /// The APIs passed, as bits of `ImageAPIs.table` indices.
+        var passed: UInt64
         var lastTouched: Int
         /// Its thread has started another request since: on one thread, nested calls are contiguous.
         var closed = false
@@ -26,14 +32,46 @@ struct RequestMerger {
 
     private var open: [Open] = []
     private var counter = 0
+    private var lastAPI: (text: String, index: Int?)?
 
-    /// Takes one hit (its `api` as the log names it); returns the requests completed by it, in order.
-    mutating func add(_ hit: ImageLoad) -> [ImageLoad] {
+    /// What became of a hit.
+    enum Outcome {
+        /// It is a request of its own that nothing can join, of this kind: the caller delivers
+        /// it itself, after `ready` (the common capture pays for no copy).
+        case alone(LoadKind?)
+        /// It is held, or joined a request; `ready` has what it completed.
+        case taken
+    }
+
+    /// Takes one hit (its `api` as the log names it) and appends the requests it completes to
+    /// `ready`, in order. `present` holds the APIs this capture can hit (its breakpoints, the hits
+    /// so far; all bits when unknown).
+    mutating func add(_ hit: ImageLoad, present: UInt64, into ready: inout [ImageLoad]) -> Outcome {
         counter += 1
-        let api = hit.api.flatMap(ImageAPIs.index(of:))
-        if let api, let target = open.indices.reversed().first(where: { continues(open[$0], with: hit, api: api) }) {
+        var api: Int?
+        if let text = hit.api { api = index(text) }
+        guard let api else {
+            // No known API: nothing merges with it; it leaves after the requests started before it.
+            if !open.isEmpty { drain(force: true, into: &ready) }
+            return .alone(nil)
+        }
+        if open.isEmpty, ImageAPIs.callees(api) & present == 0 {
+            // The common capture (one API, or APIs that do not call each other): nothing to hold.
+            return .alone(ImageAPIs.kinds[api])
+        }
+        var target: Int?
+        var i = open.count - 1
+        while i >= 0 {
+            if continues(i, with: hit, api: api) {
+                target = i
+                break
+            }
+            i -= 1
+        }
+        if let target {
             open[target].load.hits += 1
-            open[target].path.append(api)
+            open[target].passed |= 1 << UInt64(api)
+            if !ImageAPIs.returnsToCaller(api) { open[target].caller = api }
             open[target].lastTouched = counter
             if open[target].load.status != .ok, hit.status == .ok {
                 // The entry point showed no name (an image asset, a coder): the inner call's is the request's.
@@ -43,45 +81,47 @@ struct RequestMerger {
                 open[target].load.detail = nil
             }
         } else {
+            for index in 0..<open.count where open[index].load.thread == hit.thread { open[index].closed = true }
             var load = hit
-            load.kind = api.map { ImageAPIs.table[$0].kind }
-            guard let api else { return drained(force: false) + flushedBefore(load) }
-            for i in open.indices where open[i].load.thread == hit.thread { open[i].closed = true }
-            open.append(Open(load: load, path: [api], lastTouched: counter))
+            load.kind = ImageAPIs.kinds[api]
+            open.append(Open(load: load, caller: api, passed: 1 << UInt64(api), lastTouched: counter))
         }
-        return drained(force: false)
+        drain(force: false, into: &ready)
+        return .taken
     }
 
-    /// Every request still open, in order: the end of the log.
-    mutating func finish() -> [ImageLoad] { drained(force: true) }
+    /// The table index of a breakpoint's function, for `present`.
+    mutating func apiIndex(_ api: String) -> Int? { index(api) }
 
-    private func continues(_ request: Open, with hit: ImageLoad, api: Int) -> Bool {
-        guard !request.closed, !request.path.contains(api), request.load.thread == hit.thread else { return false }
-        // The API being called is the last one passed, or the caller it returned to.
-        var caller = request.path.count - 1
-        while caller > 0, ImageAPIs.table[request.path[caller]].returnsToCaller { caller -= 1 }
-        if request.load.status == .ok, hit.status == .ok {
-            return request.load.nameID == hit.nameID && ImageAPIs.calls(request.path[caller], api)
+    /// Appends every request still open, in order: the end of the log.
+    mutating func finish(into ready: inout [ImageLoad]) { drain(force: true, into: &ready) }
+
+    /// The table index of `api`, remembered for the last API seen: consecutive hits mostly share one.
+    private mutating func index(_ api: String) -> Int? {
+        if let last = lastAPI, last.text == api { return last.index }
+        let found = ImageAPIs.index(of: api)
+        lastAPI = (api, found)
+        return found
+    }
+
+    /// Whether `hit` continues `open[index]` (read in place: an `Open` copied is a dozen retains).
+    private func continues(_ index: Int, with hit: ImageLoad, api: Int) -> Bool {
+        guard !open[index].closed, open[index].passed & (1 << UInt64(api)) == 0, open[index].load.thread == hit.thread else { return false }
+        let caller = open[index].caller
+        if open[index].load.status == .ok, hit.status == .ok {
+            return open[index].load.nameID == hit.nameID && ImageAPIs.calls(caller, api)
         }
         // A hit without a name can only be told apart from a request of its own (a trait change
         // right after a cache hit) when the last API calls it directly.
-        return ImageAPIs.callsDirectly(request.path[caller], api)
+        return ImageAPIs.callsDirectly(caller, api)
     }
 
-    /// A hit that merges with nothing and opens nothing (no known API): it leaves after the
-    /// requests that started before it.
-    private mutating func flushedBefore(_ load: ImageLoad) -> [ImageLoad] {
-        let earlier = open.map(\.load)
-        open.removeAll()
-        return earlier + [load]
-    }
-
-    private mutating func drained(force: Bool) -> [ImageLoad] {
-        var out: [ImageLoad] = []
-        while let first = open.first, force || first.closed || counter - first.lastTouched >= Self.window {
-            out.append(first.load)
-            open.removeFirst()
+    private mutating func drain(force: Bool, into ready: inout [ImageLoad]) {
+        var done = 0
+        while done < open.count, force || open[done].closed || counter - open[done].lastTouched >= Self.window {
+            ready.append(open[done].load)
+            done += 1
         }
-        return out
+        if done > 0 { open.removeFirst(done) }
     }
 }

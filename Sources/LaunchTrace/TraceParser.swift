@@ -60,6 +60,9 @@ struct TraceParser {
     var breakpoints = BreakpointTable()
     var statistics = TraceStatistics()
     private var merger = RequestMerger()
+    private var ready: [ImageLoad] = []
+    private var present: UInt64 = 0
+    private var presentFor = -1
     private var seq = 0
 
     private let listsNames: Bool
@@ -229,22 +232,57 @@ struct TraceParser {
         if api == nil { (breakpoint, api) = breakpoints.attribute(breakpoint) }
         if breakpoints.anyPending, let breakpoint { breakpoints.hitResolves(breakpoint) }
         let phase: LaunchPhase = summary.launchEnd.map { line > $0.line } == true ? .afterLaunch : .launch
-        let load = ImageLoad(
+        var load = ImageLoad(
             seq: 0, line: line, name: name, status: status, detail: hit.detail, api: api,
             breakpoint: breakpoint, thread: hit.thread,
             timestamp: hit.timestamp, backtrace: hit.backtrace, phase: phase,
             nameID: name == nil ? nil : hit.nameID)
-        for request in merger.add(load) { try deliver(request) }
+        switch merger.add(load, present: presentAPIs(hit: api), into: &ready) {
+        case let .alone(kind):
+            try deliverReady()
+            load.kind = kind
+            try deliver(load)
+        case .taken:
+            try deliverReady()
+        }
+    }
+
+    /// The image APIs this capture can hit, as bits of `ImageAPIs` indices: its breakpoints'
+    /// functions and the APIs of hits so far. Every bit while the log shows no breakpoint, or one
+    /// whose function it does not name (a regular expression): then any API may follow.
+    private mutating func presentAPIs(hit api: String?) -> UInt64 {
+        if breakpoints.breakpoints.count != presentFor {
+            presentFor = breakpoints.breakpoints.count
+            var declared: UInt64 = 0
+            var known = true
+            for breakpoint in breakpoints.breakpoints where !breakpoint.oneShot {
+                guard let symbol = breakpoint.symbol else {
+                    known = false
+                    continue
+                }
+                if let index = merger.apiIndex(symbol) { declared |= 1 << UInt64(index) }
+            }
+            present = known && presentFor > 0 ? present | declared : .max
+        }
+        if present != .max, let api, let index = merger.apiIndex(api) { present |= 1 << UInt64(index) }
+        return present
+    }
+
+    /// Delivers the requests the merger completed (a buffer kept between hits).
+    private mutating func deliverReady() throws {
+        guard !ready.isEmpty else { return }
+        for request in ready { try deliver(request) }
+        ready.removeAll(keepingCapacity: true)
     }
 
     /// Counts one request and hands it on.
-    private mutating func deliver(_ request: ImageLoad) throws {
+    private mutating func deliver(_ request: consuming ImageLoad) throws {
         var load = request
         seq += 1
         load.seq = seq
         statistics.record(status: load.status, line: load.line, detail: load.detail)
         statistics.mergedHits += load.hits - 1
-        if let kind = load.kind { statistics.kinds[kind, default: 0] += 1 }
+        if let kind = load.kind { statistics.kindCounts[kind.ordinal] += 1 }
         if let id = load.nameID, load.status == .ok {
             statistics.names.record(id, line: load.line, inLaunch: load.phase == .launch, api: load.api)
         }
@@ -264,7 +302,8 @@ struct TraceParser {
         var truncatedAt: Int?
         if let hit = current, !hit.hasValue, !hit.fromStop { truncatedAt = hit.line }
         try settleOpenHit()
-        for request in merger.finish() { try deliver(request) }
+        merger.finish(into: &ready)
+        try deliverReady()
         summary.lines = lines
         summary.mergedHits = statistics.mergedHits
         summary.kinds = statistics.kinds

@@ -7,8 +7,16 @@ struct TraceStatistics {
     private(set) var hits = 0
     /// Hits merged into the request they belong to (`RequestMerger`).
     var mergedHits = 0
-    /// Loads by kind, where the log tells.
-    var kinds: [LoadKind: Int] = [:]
+    /// Loads by kind, where the log tells, in `LoadKind.allCases` order (counted per request:
+    /// an array, not a dictionary).
+    var kindCounts = [Int](repeating: 0, count: LoadKind.allCases.count)
+
+    /// Loads by kind, the kinds seen only.
+    var kinds: [LoadKind: Int] {
+        var out: [LoadKind: Int] = [:]
+        for (kind, count) in zip(LoadKind.allCases, kindCounts) where count > 0 { out[kind] = count }
+        return out
+    }
     var lldbEvidence = 0
     var gdbEvidence = 0
     /// lldb ≤ 16 prints `(type) $N = value`, lldb 17+ `(type) value`.

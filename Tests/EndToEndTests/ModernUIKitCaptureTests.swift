@@ -54,7 +54,7 @@ final class ModernUIKitCaptureTests: XCTestCase {
         let lldb = Process()
         lldb.executableURL = URL(fileURLWithPath: Self.lldb!)
         lldb.arguments = ["-b", "-s", script.path, "-o", "run", "--", app.path, record.path] + arguments
-        FileManager.default.createFile(atPath: log.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         let handle = try FileHandle(forWritingTo: log)
         lldb.standardOutput = handle
         lldb.standardError = handle
