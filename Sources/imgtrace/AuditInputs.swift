@@ -41,11 +41,11 @@ struct AuditInputs: ParsableArguments {
         if let minLoads, minLoads < 0 { throw ValidationError("--min-loads takes a whole number ≥ 0") }
         if logs.filter({ $0 == "-" }).count > 1 { throw ValidationError("standard input (`-`) can be given as one log only") }
         if let device, DeviceProfile.named(device) == nil {
-            throw ValidationError("unknown device `\(device)`; `imgtrace devices` lists them")
+            throw ValidationError("unknown device `\(SafeText.visible(device))`; `imgtrace devices` lists them")
         }
         if let launchEnd {
             do { _ = try NSRegularExpression(pattern: launchEnd) } catch {
-                throw ValidationError("--launch-end is not a valid regular expression: \(launchEnd)")
+                throw ValidationError("--launch-end is not a valid regular expression: \(SafeText.visible(launchEnd))")
             }
         }
     }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import ImgtraceSupport
 
 @main
@@ -15,6 +16,32 @@ struct Imgtrace: ParsableCommand {
             BaselineCommand.self, DevicesCommand.self, RulesCommand.self,
         ]
     )
+}
+
+extension Imgtrace {
+    /// The one way out: usage errors name what the user typed (a device, an option), and
+    /// standard error reaches terminals and CI runners, so argument-parser's messages go
+    /// through the terminal guard like every other byte (docs/output-safety.md). Help and
+    /// completion scripts are our own text and go to standard output unchanged.
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch {
+            let code = exitCode(for: error)
+            let message = fullMessage(for: error)
+            if code == .success {
+                if !message.isEmpty { print(message) }
+            } else if !message.isEmpty {
+                PlatformIO.writeStandardError(message.hasSuffix("\n") ? message : message + "\n")
+            }
+            exit(withError: code == .success ? nil : ExitCode(code.rawValue))
+        }
+    }
+
+    private static func exit(withError code: ExitCode?) -> Never {
+        Foundation.exit(code?.rawValue ?? 0)
+    }
 }
 
 /// Exit statuses (README "Exit codes").

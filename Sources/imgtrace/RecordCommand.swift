@@ -74,7 +74,7 @@ struct RecordCommand: ParsableCommand {
         guard (0...512).contains(backtrace) else { throw ValidationError("--backtrace takes 0 to 512 frames") }
         if let duration, !(duration > 0 && duration.isFinite) { throw ValidationError("--duration takes a number of seconds > 0") }
         for method in objcMethods where !method.hasPrefix("+[") && !method.hasPrefix("-[") {
-            throw ValidationError("--objc takes a method as +[Class selector] or -[Class selector], not `\(method)`")
+            throw ValidationError("--objc takes a method as +[Class selector] or -[Class selector], not `\(SafeText.visible(method))`")
         }
         for symbol in symbols { _ = try Self.parseSymbol(symbol) }
         // Names are written into the log's lines: a line break would forge a hit.
@@ -86,7 +86,7 @@ struct RecordCommand: ParsableCommand {
     static func parseSymbol(_ text: String) throws -> (name: String, argument: Int) {
         guard let colon = text.lastIndex(of: ":"), !text.hasSuffix(":") || text.hasPrefix("+[") else { return (text, 3) }
         guard let argument = Int(text[text.index(after: colon)...]), (1...6).contains(argument) else {
-            throw ValidationError("--symbol NAME:ARG takes an argument number 1–6, not `\(text)`")
+            throw ValidationError("--symbol NAME:ARG takes an argument number 1–6, not `\(SafeText.visible(text))`")
         }
         return (String(text[..<colon]), argument)
     }

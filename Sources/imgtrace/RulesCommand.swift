@@ -21,7 +21,7 @@ struct RulesCommand: ParsableCommand {
 
     func validate() throws {
         if let id, Rules.named(id) == nil {
-            throw ValidationError("unknown rule `\(id)`; the rules are: \(Self.ids.joined(separator: ", "))")
+            throw ValidationError("unknown rule `\(SafeText.visible(id))`; the rules are: \(Self.ids.joined(separator: ", "))")
         }
     }
 

@@ -23,7 +23,7 @@ struct TraceCommand: ParsableCommand {
     func validate() throws {
         if let launchEnd {
             do { _ = try NSRegularExpression(pattern: launchEnd) } catch {
-                throw ValidationError("--launch-end is not a valid regular expression: \(launchEnd)")
+                throw ValidationError("--launch-end is not a valid regular expression: \(SafeText.visible(launchEnd))")
             }
         }
     }

@@ -230,6 +230,22 @@ final class OutputSafetyCommandTests: XCTestCase {
         XCTAssertTrue(refused.stderr.contains("more than the 1048576 read at most"), refused.stderr)
     }
 
+    /// Usage errors repeat what the user typed: argument-parser's messages pass the guard too.
+    func testAUsageErrorShowsWhatWasTypedOnOneHarmlessLine() throws {
+        for arguments in [
+            ["analyze", "x.log", "--bundle", "y", "--device", "a\n::error::pwn ##[warning]x"], ["rules", "a\r\n::stop-commands::t"],
+            ["trace", "x.log", "--launch-end", "(\n::error::x"], ["analyze", "x.log", "--bundle", "y", "--no-such-flag\u{1B}]0;t\u{07}"],
+        ] {
+            let result = try BinaryRunner.run(arguments, in: temp)
+            XCTAssertEqual(result.status, 64, "\(arguments): \(result.stderr)")
+            assertSafe(result.stderr, "stderr of \(arguments)")
+            XCTAssertFalse(result.stderr.split(separator: "\n").contains { $0.hasPrefix("::") }, result.stderr)
+        }
+        let help = try BinaryRunner.run(["--help"])
+        XCTAssertEqual(help.status, 0)
+        XCTAssertTrue(help.stdoutText.hasPrefix("OVERVIEW: "), help.stdoutText)
+    }
+
     // MARK: Generated scripts
 
     func testANameThatWouldAddALineToAScriptIsRefused() throws {
