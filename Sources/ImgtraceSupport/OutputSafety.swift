@@ -61,8 +61,8 @@ package enum SafeText {
     /// `text` cut to `limit` characters, the cut said, for one-line diagnostics of huge inputs.
     package static func capped(_ text: String, limit: Int = 400) -> String {
         guard text.utf8.count > limit else { return text }
-        let kept = text.unicodeScalars.prefix(limit)
-        return String(String.UnicodeScalarView(kept)) + "… (\(text.utf8.count - String(String.UnicodeScalarView(kept)).utf8.count) more bytes)"
+        let kept = String(String.UnicodeScalarView(text.unicodeScalars.prefix(limit)))
+        return kept + "… (\(text.utf8.count - kept.utf8.count) more bytes)"
     }
 
     /// Characters no report shows raw: C0 controls (a tab included), DEL, C1 controls (NEL

@@ -49,7 +49,7 @@ struct RequestMerger {
     mutating func add(_ hit: ImageLoad, present: UInt64, into ready: inout [ImageLoad]) -> Outcome {
         counter += 1
         var api: Int?
-        if let text = hit.api { api = index(text) }
+        if let text = hit.api { api = apiIndex(text) }
         guard let api else {
             // No known API: nothing merges with it; it leaves after the requests started before it.
             if !open.isEmpty { drain(force: true, into: &ready) }
@@ -90,14 +90,12 @@ struct RequestMerger {
         return .taken
     }
 
-    /// The table index of a breakpoint's function, for `present`.
-    mutating func apiIndex(_ api: String) -> Int? { index(api) }
-
     /// Appends every request still open, in order: the end of the log.
     mutating func finish(into ready: inout [ImageLoad]) { drain(force: true, into: &ready) }
 
-    /// The table index of `api`, remembered for the last API seen: consecutive hits mostly share one.
-    private mutating func index(_ api: String) -> Int? {
+    /// The table index of `api` (a hit's, a breakpoint's function), remembered for the last API
+    /// seen: consecutive hits mostly share one.
+    mutating func apiIndex(_ api: String) -> Int? {
         if let last = lastAPI, last.text == api { return last.index }
         let found = ImageAPIs.index(of: api)
         lastAPI = (api, found)

@@ -26,55 +26,42 @@ public enum HitLine {
     /// C1 controls, separators and bidi characters become `\uXXXX` and the second `#` of `##`
     /// octal, so the output guard never has to rewrite a recorded name (the reader decodes both).
     public static func escape(_ bytes: [UInt8]) -> String {
-        let valid = String(validating: bytes, as: UTF8.self) != nil
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count + 2)
-        var index = 0
-        for b in bytes {
-            defer { index += 1 }
-            if valid, b >= 0xC2, let scalar = Self.dangerousScalar(bytes, at: index) {
-                let hex = String(scalar, radix: 16)
-                out += Array(("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).utf8)
-                continue
-            }
-            if valid, b >= 0x80, Self.insideDangerousScalar(bytes, at: index) { continue }
-            if b == 0x23, index > 0, bytes[index - 1] == 0x23 {
-                out += octal(b)
-                continue
-            }
+        var previous: UInt32 = 0
+        func plain(_ b: UInt8, valid: Bool) {
             switch b {
             case 0x22: out += [0x5C, 0x22]
             case 0x5C: out += [0x5C, 0x5C]
             case 0x0A: out += [0x5C, UInt8(ascii: "n")]
             case 0x09: out += [0x5C, UInt8(ascii: "t")]
             case 0x0D: out += [0x5C, UInt8(ascii: "r")]
+            case 0x23 where previous == 0x23: out += octal(b)
             case 0..<0x20, 0x7F: out += octal(b)
             case 0x80...0xFF where !valid: out += octal(b)
             default: out.append(b)
             }
+            previous = UInt32(b)
+        }
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            for b in bytes { plain(b, valid: false) }
+            return String(decoding: out, as: UTF8.self)
+        }
+        // Valid UTF-8 goes by scalar: one look at each, no string built per byte.
+        for scalar in text.unicodeScalars {
+            if scalar.value < 0x80 {
+                plain(UInt8(scalar.value), valid: true)
+                continue
+            }
+            if SafeText.needsEscape(scalar) {
+                let hex = String(scalar.value, radix: 16)
+                out += Array(("\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex).utf8)
+            } else {
+                out += Array(String(scalar).utf8)
+            }
+            previous = scalar.value
         }
         return String(decoding: out, as: UTF8.self)
-    }
-
-    /// The scalar starting at `index` when it is one `SafeText` escapes (C1, separators, bidi).
-    private static func dangerousScalar(_ bytes: [UInt8], at index: Int) -> UInt32? {
-        let b = bytes[index]
-        let length = b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : 2
-        guard index + length <= bytes.count,
-            let text = String(validating: bytes[index..<(index + length)], as: UTF8.self), let scalar = text.unicodeScalars.first,
-            text.unicodeScalars.count == 1, SafeText.needsEscape(scalar)
-        else { return nil }
-        return scalar.value
-    }
-
-    /// Whether the continuation byte at `index` belongs to a scalar `dangerousScalar` replaced.
-    private static func insideDangerousScalar(_ bytes: [UInt8], at index: Int) -> Bool {
-        guard bytes[index] & 0xC0 == 0x80 else { return false }
-        var start = index
-        while start > 0, bytes[start] & 0xC0 == 0x80, index - start < 3 { start -= 1 }
-        guard bytes[start] >= 0xC2, let scalar = dangerousScalar(bytes, at: start) else { return false }
-        let length = scalar < 0x800 ? 2 : scalar < 0x10000 ? 3 : 4
-        return index < start + length
     }
 
     private static func octal(_ b: UInt8) -> [UInt8] {
