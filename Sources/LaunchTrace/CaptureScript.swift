@@ -1,22 +1,60 @@
 import ImgtraceSupport
-/// The image-loading APIs a capture script can break on.
+/// The image APIs a capture script can break on: single methods, or families matched by prefix
+/// (selectors drift between OS releases: ../shared/docs/apple-image-paths.md).
 public enum CaptureAPI: String, CaseIterable, Sendable {
     case imageNamed = "image-named"
     case imageNamedInBundle = "image-named-in-bundle"
     case imageNamedWithConfiguration = "image-named-with-configuration"
+    case assetManager = "asset-manager"
+    case systemImage = "system-image"
+    case coreUI = "core-ui"
+    case dataAsset = "data-asset"
     case imageWithContentsOfFile = "image-with-contents-of-file"
     case initWithContentsOfFile = "init-with-contents-of-file"
     case nsImageNamed = "ns-image-named"
+    case nsBundleImage = "ns-bundle-image"
 
-    /// The Objective-C symbol; for each, the name or path is the third argument (after self and _cmd).
-    public var symbol: String {
+    /// The funnels of the call graph, which the default capture breaks on: every path of a
+    /// request passes at least one, and the callback prints only at the outermost.
+    public static let funnels: [CaptureAPI] = [
+        .imageNamedWithConfiguration, .assetManager, .systemImage, .coreUI, .dataAsset, .initWithContentsOfFile, .nsImageNamed,
+        .nsBundleImage,
+    ]
+
+    /// The public class methods apps call (and `record` traces by default on GNUstep).
+    public static let classMethods: [CaptureAPI] = [
+        .imageNamed, .imageNamedInBundle, .imageNamedWithConfiguration, .imageWithContentsOfFile, .initWithContentsOfFile, .nsImageNamed,
+    ]
+
+    /// The Objective-C symbol of a single method, or the first of a family's iOS 18 symbols.
+    public var symbol: String { symbols[0] }
+
+    /// Symbol starts that select the family's methods (lldb matches them by regular expression);
+    /// empty for a single method, matched by its whole name.
+    public var prefixes: [String] {
         switch self {
-        case .imageNamed: return "+[UIImage imageNamed:]"
-        case .imageNamedInBundle: return "+[UIImage imageNamed:inBundle:compatibleWithTraitCollection:]"
-        case .imageNamedWithConfiguration: return "+[UIImage imageNamed:inBundle:withConfiguration:]"
-        case .imageWithContentsOfFile: return "+[UIImage imageWithContentsOfFile:]"
-        case .initWithContentsOfFile: return "-[UIImage initWithContentsOfFile:]"
-        case .nsImageNamed: return "+[NSImage imageNamed:]"
+        case .assetManager: return ["-[_UIAssetManager imageNamed:"]
+        case .systemImage: return ["+[UIImage systemImageNamed:", "+[UIImage _systemImageNamed:"]
+        case .coreUI: return ["-[CUICatalog imageWithName:", "-[CUICatalog namedLookupWithName:", "-[CUICatalog namedVectorGlyphWithName:"]
+        case .dataAsset: return ["-[NSDataAsset initWithName:", "-[CUICatalog dataWithName:"]
+        default: return []
+        }
+    }
+
+    /// The whole symbols as iOS 18 ships them, for debuggers that match no prefix (gdb, Xcode's
+    /// breakpoint list); the name or path is the third argument of each.
+    public var symbols: [String] {
+        switch self {
+        case .imageNamed: return ["+[UIImage imageNamed:]"]
+        case .imageNamedInBundle: return ["+[UIImage imageNamed:inBundle:compatibleWithTraitCollection:]"]
+        case .imageNamedWithConfiguration: return ["+[UIImage imageNamed:inBundle:withConfiguration:]"]
+        case .assetManager, .systemImage, .dataAsset:
+            return ImageAPIs.table.filter { api in !api.prefix && prefixes.contains { api.symbol.hasPrefix($0) } }.map(\.symbol)
+        case .coreUI: return ImageAPIs.coreUISymbols
+        case .imageWithContentsOfFile: return ["+[UIImage imageWithContentsOfFile:]"]
+        case .initWithContentsOfFile: return ["-[UIImage initWithContentsOfFile:]"]
+        case .nsImageNamed: return ["+[NSImage imageNamed:]"]
+        case .nsBundleImage: return ["-[NSBundle imageForResource:]"]
         }
     }
 }
@@ -36,6 +74,16 @@ public enum CaptureArch: String, CaseIterable, Sendable {
     }
 }
 
+/// How each breakpoint reports its hit.
+public enum CaptureStyle: String, CaseIterable, Sendable {
+    /// One Python callback for every breakpoint: it prints once per request, at the outermost
+    /// image API on the thread's stack, with thread, kind and API, and reads the name from memory
+    /// where it can (docs/capture.md).
+    case requests
+    /// A `p` action per breakpoint (no Python): one line per hit; the reader merges nested hits.
+    case print
+}
+
 /// What to capture: which functions, how to print their name argument, and extras.
 public struct CaptureOptions: Sendable {
     public var arch: CaptureArch
@@ -44,16 +92,18 @@ public struct CaptureOptions: Sendable {
     public var symbols: [String]
     /// Frames of backtrace printed after each name; 0 for none.
     public var backtraceFrames: Int
-    /// Print `TIME [thread] api: "name"` from a Python callback instead of `p` output.
+    /// Start each line with the time of the hit (the `requests` style; `print` turns into a callback).
     public var timestamps: Bool
     /// A function whose first call marks the end of launch; `nil` for no marker.
     public var launchEndSymbol: String?
+    public var style: CaptureStyle
 
     public static let defaultLaunchEndSymbol = "-[UIViewController viewDidAppear:]"
 
     public init(
-        arch: CaptureArch = .portable, apis: [CaptureAPI] = CaptureAPI.allCases, symbols: [String] = [],
-        backtraceFrames: Int = 0, timestamps: Bool = false, launchEndSymbol: String? = CaptureOptions.defaultLaunchEndSymbol
+        arch: CaptureArch = .portable, apis: [CaptureAPI] = CaptureAPI.funnels, symbols: [String] = [],
+        backtraceFrames: Int = 0, timestamps: Bool = false, launchEndSymbol: String? = CaptureOptions.defaultLaunchEndSymbol,
+        style: CaptureStyle = .requests
     ) {
         self.arch = arch
         self.apis = apis
@@ -61,14 +111,15 @@ public struct CaptureOptions: Sendable {
         self.backtraceFrames = backtraceFrames
         self.timestamps = timestamps
         self.launchEndSymbol = launchEndSymbol
+        self.style = timestamps ? .requests : style
     }
 
-    /// Each breakpoint: symbol and the expression that yields its name as a `const char *`.
-    /// The trailing comment makes every breakpoint's echoed action unique, so the reader can tell
-    /// which API a hit came from even when the debugger prints no stop report.
+    /// The `print` style's breakpoints: symbol and the expression that yields its name as a
+    /// `const char *`. The trailing comment makes every breakpoint's echoed action unique, so the
+    /// reader can tell which API a hit came from even when the debugger prints no stop report.
     var targets: [(symbol: String, expression: String)] {
         let register = arch.register
-        return apis.map { ($0.symbol, "(const char *)[(id)\(register) UTF8String] /* \($0.symbol) */") }
+        return apis.flatMap(\.symbols).map { ($0, "(const char *)[(id)\(register) UTF8String] /* \($0) */") }
             + symbols.map { ($0, "(const char *)\(register) /* \($0) */") }
     }
 }
@@ -79,21 +130,21 @@ public enum CaptureScript {
     /// An lldb command file: `lldb -s FILE -- ./App` or `command source FILE`, then `run` or `process attach`.
     public static func lldb(_ options: CaptureOptions) -> String {
         var out = """
-            # imgtrace lldb-script: breakpoints that print every image name an app asks for.
+            # imgtrace lldb-script: breakpoints that print every image request an app makes.
             # Load with `lldb -s THIS_FILE -- /path/to/App` (or `command source THIS_FILE` in Xcode's console),
             # then `run`, or `process attach --name App --waitfor`. Save the console to a file and give it
             # to `imgtrace trace` or `imgtrace analyze`. Each breakpoint continues by itself.
 
             """
-        if options.timestamps {
-            out += "script import datetime\n"
-            out += "script exec(\(pythonLiteral(callbackSource(backtraceFrames: options.backtraceFrames))))\n"
-        }
-        for target in options.targets {
-            if options.timestamps {
-                out += "breakpoint set --name \(quote(target.symbol)) -G true\n"
-                out += "breakpoint command add -F imgtrace_hit -k api -v \(quote(target.symbol)) -k expr -v \(quote(target.expression))\n"
-            } else {
+        switch options.style {
+        case .requests:
+            out += "# One line per request, at the outermost image API on the thread's stack: [thread] (kind) api: \"name\".\n"
+            out += "script exec(\(pythonLiteral(CaptureCallback.lldb(options))))\n"
+            for breakpoint in breakpoints(options) {
+                out += "breakpoint set \(breakpoint) -G true\nbreakpoint command add -F imgtrace_request\n"
+            }
+        case .print:
+            for target in options.targets {
                 var line = "breakpoint set --name \(quote(target.symbol)) -G true -C \(quote("p \(target.expression)"))"
                 if options.backtraceFrames > 0 { line += " -C \(quote("bt \(options.backtraceFrames)"))" }
                 out += line + "\n"
@@ -105,27 +156,22 @@ public enum CaptureScript {
         return out
     }
 
-    /// The Python callback for `--timestamps`: one line per hit, the name quoted the way lldb quotes C strings.
-    static func callbackSource(backtraceFrames: Int) -> String {
-        var lines = [
-            "def imgtrace_hit(frame, bp_loc, extra_args, internal_dict):",
-            "    api = extra_args.GetValueForKey('api').GetStringValue(1000)",
-            "    value = frame.EvaluateExpression(extra_args.GetValueForKey('expr').GetStringValue(1000))",
-            "    name = 'None' if value.GetError().Fail() or value.GetValueAsUnsigned() == 0 else value.GetSummary()",
-            "    thread = frame.GetThread()",
-            "    label = thread.GetName() or thread.GetQueueName() or '#%d' % thread.GetIndexID()",
-            "    stamp = datetime.datetime.now().strftime('%Y-%m-%d %H:%M:%S.%f')[:-3]",
-            "    print('%s [%s] %s: %s' % (stamp, label, api, name))",
-        ]
-        if backtraceFrames > 0 {
-            lines += [
-                "    for f in list(thread.frames)[:\(backtraceFrames)]:",
-                "        module = f.GetModule().GetFileSpec().GetFilename() or '?'",
-                "        print('    frame #%d: 0x%016x %s`%s' % (f.GetFrameID(), f.GetPC(), module, f.GetFunctionName() or '?'))",
-            ]
+    /// lldb's `breakpoint set` arguments: a family by regular expression, a method by name.
+    static func breakpoints(_ options: CaptureOptions) -> [String] {
+        options.apis.map { api in
+            if api.prefixes.isEmpty { return "--name \(quote(api.symbol))" }
+            return "--func-regex \(quote("^(" + api.prefixes.map(regexLiteral).joined(separator: "|") + ")"))"
+        } + options.symbols.map { "--name \(quote($0))" }
+    }
+
+    /// `text` matched literally by a POSIX extended regular expression.
+    public static func regexLiteral(_ text: String) -> String {
+        var out = ""
+        for character in text {
+            if "\\^$.|?*+()[]{}".contains(character) { out.append("\\") }
+            out.append(character)
         }
-        lines.append("    return False")
-        return lines.joined(separator: "\n") + "\n"
+        return out
     }
 
     /// A Python string literal (double-quoted) for the `script exec(...)` one-liner.
@@ -170,7 +216,18 @@ public enum CaptureScript {
                <Breakpoints>
 
             """
-        var entries = options.targets.map { (symbol: $0.symbol, commands: ["p \($0.expression)"] + (options.backtraceFrames > 0 ? ["bt \(options.backtraceFrames)"] : [])) }
+        var entries: [(symbol: String, commands: [String])]
+        switch options.style {
+        case .requests:
+            // Xcode's list holds no script of its own: the action defines the callback on its first
+            // run; assignments, so that lldb echoes no value the reader could take for a name.
+            let call =
+                "script _ = exec(\(pythonLiteral(CaptureCallback.lldb(options)))) if 'imgtrace_request' not in globals() else None; "
+                + "_ = imgtrace_request(None, None, None, None)"
+            entries = (options.apis.flatMap(\.symbols) + options.symbols).map { ($0, [call]) }
+        case .print:
+            entries = options.targets.map { (symbol: $0.symbol, commands: ["p \($0.expression)"] + (options.backtraceFrames > 0 ? ["bt \(options.backtraceFrames)"] : [])) }
+        }
         if let marker = options.launchEndSymbol { entries.append((marker, ["script print('\(LaunchMarker.text)')"])) }
         for entry in entries {
             out += """
@@ -213,16 +270,24 @@ public enum CaptureScript {
     /// A gdb command file: `gdb -x THIS_FILE --args ./App`. gdb has no `$arg3`, so an architecture is required.
     public static func gdb(_ options: CaptureOptions) -> String {
         var out = """
-            # imgtrace lldb-script --format gdb: breakpoints that print every image name, then continue.
+            # imgtrace lldb-script --format gdb: breakpoints that print every image request, then continue.
             # Load with `gdb -x THIS_FILE --args /path/to/App`, then `run`.
             set breakpoint pending on
             set pagination off
 
             """
-        for target in options.targets {
-            out += "break \(target.symbol)\ncommands\nsilent\nprint \(target.expression)\n"
-            if options.backtraceFrames > 0 { out += "bt \(options.backtraceFrames)\n" }
-            out += "continue\nend\n"
+        switch options.style {
+        case .requests:
+            out += "python\n" + CaptureCallback.gdb(options) + "end\n"
+            for symbol in options.apis.flatMap(\.symbols) + options.symbols {
+                out += "break \(symbol)\ncommands\nsilent\npython imgtrace_request()\ncontinue\nend\n"
+            }
+        case .print:
+            for target in options.targets {
+                out += "break \(target.symbol)\ncommands\nsilent\nprint \(target.expression)\n"
+                if options.backtraceFrames > 0 { out += "bt \(options.backtraceFrames)\n" }
+                out += "continue\nend\n"
+            }
         }
         if let marker = options.launchEndSymbol {
             out += "tbreak \(marker)\ncommands\nsilent\necho \(LaunchMarker.text)\\n\ncontinue\nend\n"

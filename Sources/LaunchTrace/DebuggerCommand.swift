@@ -40,6 +40,8 @@ enum DebuggerCommand {
             return words.contains(where: { $0 == "-O" || $0 == "--object-description" || ($0.hasPrefix("-") && !$0.hasPrefix("--") && $0.contains("O")) })
                 ? .printObject : .printValue
         case "script":
+            // imgtrace's callback (Xcode's action form) prints whole lines of its own.
+            if command.contains("imgtrace_request(") { return .other }
             return command.contains("print") ? .printObject : .other
         case "bt":
             return .backtrace

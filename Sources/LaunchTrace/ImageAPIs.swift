@@ -84,6 +84,15 @@ enum ImageAPIs {
         API(symbol: "-[UIImage initWithContentsOfFile:]", prefix: false, kind: .file, calls: []),
         API(symbol: "+[NSImage imageNamed:]", prefix: false, kind: .code, calls: ["+[NSImage _catalogImageWithName:bundle:]"]),
         API(symbol: "+[NSImage _catalogImageWithName:bundle:]", prefix: false, kind: .code, calls: [namedLookup]),
+        API(symbol: "-[NSBundle imageForResource:]", prefix: false, kind: .code, calls: []),
+    ]
+
+    /// CoreUI's image lookups by their whole iOS 18 selectors (the table matches them by prefix),
+    /// for debuggers that cannot match a prefix.
+    static let coreUISymbols = [
+        imageWithName + "scaleFactor:deviceIdiom:deviceSubtype:displayGamut:layoutDirection:sizeClassHorizontal:sizeClassVertical:appearanceName:locale:]",
+        namedLookup + "scaleFactor:deviceIdiom:deviceSubtype:displayGamut:layoutDirection:sizeClassHorizontal:sizeClassVertical:appearanceName:locale:]",
+        vectorGlyph + "scaleFactor:deviceIdiom:layoutDirection:glyphSize:glyphWeight:glyphPointSize:appearanceName:]",
     ]
 
     /// The table index of the API a hit names, exact symbols first, then families by prefix.

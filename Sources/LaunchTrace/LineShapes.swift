@@ -100,13 +100,19 @@ enum Timestamp {
     }
 }
 
-/// Output of a timestamping breakpoint callback (`imgtrace lldb-script --timestamps`):
-/// `[thread] api: 'name'`, the name as Python's `repr` writes it, or `None` for nil.
+/// Output of imgtrace's breakpoint callback (`imgtrace lldb-script`, `imgtrace record`):
+/// `[thread] (kind) api: "name"` — one line per request, the name quoted and escaped, `None` for
+/// nil, `<unread: why>` when the debugger could not read it — optionally after a timestamp.
+/// Older scripts' callbacks (`--timestamps`) printed no kind: `TIME [thread] api: 'name'`.
 enum ActionLine {
     struct Hit {
         var thread: String
         var api: String
+        /// The request's kind as the callback saw it on the stack; nil for a line of one hit.
+        var kind: LoadKind?
         var value: [UInt8]?
+        /// Why the name could not be read.
+        var unread: String?
     }
 
     static func parse(_ line: ByteLine) -> Hit? {
@@ -115,20 +121,30 @@ enum ActionLine {
         var i = close + 1
         guard i < line.count, line[i] == 0x20 else { return nil }
         i += 1
-        // The API ends at the first `: '`, `: "` or `: None`.
+        var kind: LoadKind?
+        if i < line.count, line[i] == 0x28 {
+            var end = i + 1
+            while end < line.count, line[end] != 0x29 { end += 1 }
+            guard end + 1 < line.count, line[end + 1] == 0x20, let known = LoadKind(rawValue: line.slice(i + 1, end).string) else { return nil }
+            kind = known
+            i = end + 2
+        }
+        // The API ends at the first `: '`, `: "`, `: None` or `: <unread`.
         var j = i
         while j + 2 < line.count {
-            if line[j] == 0x3A, line[j + 1] == 0x20, line[j + 2] == 0x27 || line[j + 2] == 0x22 || line[j + 2] == 0x4E { break }
+            if line[j] == 0x3A, line[j + 1] == 0x20, line[j + 2] == 0x27 || line[j + 2] == 0x22 || line[j + 2] == 0x4E || line[j + 2] == 0x3C { break }
             j += 1
         }
         guard j + 2 < line.count, j > i else { return nil }
         let api = line.slice(i, j).string
-        let valueStart = j + 2
-        let rest = line.dropFirst(valueStart)
-        if rest.count == 4 && rest.hasPrefix("None") { return Hit(thread: thread, api: api, value: nil) }
+        let rest = line.dropFirst(j + 2)
+        if rest.count == 4 && rest.hasPrefix("None") { return Hit(thread: thread, api: api, kind: kind, value: nil) }
+        if rest.hasPrefix("<unread: "), rest[rest.count - 1] == 0x3E {
+            return Hit(thread: thread, api: api, kind: kind, value: nil, unread: rest.slice(9, rest.count - 1).string)
+        }
         let quote = rest[0]
         guard quote == 0x27 || quote == 0x22, rest.count >= 2, rest[rest.count - 1] == quote else { return nil }
         let body = rest.slice(1, rest.count - 1)
-        return Hit(thread: thread, api: api, value: CString.unescape(body))
+        return Hit(thread: thread, api: api, kind: kind, value: CString.unescape(body))
     }
 }

@@ -12,6 +12,8 @@ struct OpenHit {
     var breakpoint: String?
     var api: String?
     var thread: String?
+    /// The request's kind, when the line was a whole request (imgtrace's callback saw the stack).
+    var kind: LoadKind?
     var timestamp: String?
     var backtrace: [String] = []
     /// Opened by a stop report rather than an action echo.

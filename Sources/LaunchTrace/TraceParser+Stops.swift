@@ -186,6 +186,43 @@ extension TraceParser {
         }
     }
 
+    // MARK: Lines of imgtrace's breakpoint callback
+
+    /// `[thread] (kind) api: "name"`, after a timestamp or not: one hit, or a whole request when
+    /// it names its kind.
+    mutating func callbackHit(_ hit: ActionLine.Hit, timestamp: String?, number: Int) throws {
+        try settleOpenHit()
+        var open = OpenHit(line: number, thread: hit.thread)
+        open.api = hit.api
+        open.kind = hit.kind
+        open.timestamp = timestamp
+        open.valueLine = number
+        if let why = hit.unread {
+            open.status = .error
+            open.detail = "the capture could not read the name: " + why
+        } else if let bytes = hit.value {
+            open.status = bytes.isEmpty ? .empty : .ok
+            open.nameID = bytes.isEmpty ? nil : statistics.names.intern(bytes)
+        } else {
+            open.status = .nil
+        }
+        // Stay open: the callback may print `frame #N:` lines of a backtrace next.
+        current = open
+        section = .backtrace
+        collecting = .hit
+    }
+
+    /// `imgtrace-covered N`: the callback read N other threads' hits at this stop, and lldb
+    /// will skip their commands with a warning each; those warnings lose nothing.
+    mutating func coveredHits(_ line: ByteLine) {
+        let count = line.dropFirst(17)
+        guard count.count > 0, count.count <= 9, count.digitRun(from: 0) == count.count, var covered = Int(count.string) else { return }
+        let early = min(covered, heldSkips.count)
+        heldSkips.removeFirst(early)
+        covered -= early
+        coveredSkips += covered
+    }
+
     // MARK: Lines starting with a digit
 
     /// App log lines (timestamps), timestamped action output, gdb source lines, counters.
@@ -194,23 +231,7 @@ extension TraceParser {
             if stampLength + 1 < line.count, line[stampLength] == 0x20, line[stampLength + 1] == 0x5B,
                 let hit = ActionLine.parse(line.dropFirst(stampLength + 1))
             {
-                // Output of a timestamping breakpoint callback: `TIME [thread] api: 'name'`.
-                try settleOpenHit()
-                var open = OpenHit(line: number, thread: hit.thread)
-                open.api = hit.api
-                open.timestamp = line.slice(0, stampLength).string
-                open.valueLine = number
-                switch hit.value {
-                case .some(let bytes):
-                    open.status = bytes.isEmpty ? .empty : .ok
-                    open.nameID = bytes.isEmpty ? nil : statistics.names.intern(bytes)
-                case .none:
-                    open.status = .nil
-                }
-                // Stay open: the callback may print `frame #N:` lines of a backtrace next.
-                current = open
-                section = .backtrace
-                collecting = .hit
+                try callbackHit(hit, timestamp: line.slice(0, stampLength).string, number: number)
                 return true
             }
             timestampSlot.store(line.slice(0, stampLength))

@@ -96,6 +96,16 @@ extension TraceParser {
         current?.setOutcome(.error, detail: detail, line: line, timestamp: stamp)
     }
 
+    static let expressionSkip = "lldb skipped the action: the breakpoint was hit while it ran an expression"
+
+    /// Delivers the warnings no announcement covered: each a lost hit.
+    mutating func releaseHeldSkips() throws {
+        guard !heldSkips.isEmpty else { return }
+        let held = heldSkips
+        heldSkips.removeAll()
+        for number in held { try skipped(number: number, detail: Self.expressionSkip) }
+    }
+
     mutating func skipped(number: Int, detail: String) throws {
         // The warning belongs to an echoed hit still waiting for its value; anything else is
         // finished first and the skip is a hit of its own.
@@ -161,7 +171,18 @@ extension TraceParser {
     mutating func warning(_ line: ByteLine, number: Int) throws {
         if line.hasPrefix("warning: hit breakpoint while running function") {
             statistics.lldbEvidence += 1
-            try skipped(number: number, detail: "lldb skipped the action: the breakpoint was hit while it ran an expression")
+            if coveredSkips > 0 {
+                coveredSkips -= 1
+                return
+            }
+            if let open = current, !(open.hasValue || open.fromStop || !echoMode) {
+                // It belongs to the echoed hit waiting for its value.
+                return try skipped(number: number, detail: Self.expressionSkip)
+            }
+            // A hit of its own. lldb may print it before the callback's announcement of the same
+            // stop (`imgtrace-covered N`): it is held until the next hit settles.
+            heldSkips.append(number)
+            if heldSkips.count > 64 { try releaseHeldSkips() }
         }
         // Other warnings (`po` fell back to `p`, receiver type) are followed by the value itself.
     }

@@ -46,6 +46,10 @@ struct TraceParser {
     var current: OpenHit?
     /// Hits of threads that were not selected at a stop, delivered after the selected one.
     var deferredSkips: [OpenHit] = []
+    /// Warnings of lldb that imgtrace's callback said it covered (`imgtrace-covered N`) and that are still to come.
+    var coveredSkips = 0
+    /// Lines of lldb's "skipping commands" warnings not yet covered or delivered.
+    var heldSkips: [Int] = []
     /// Frames printed without an echo, waiting for the hit they belong to.
     var looseBacktrace: (thread: String?, breakpoint: String?, frames: [String])?
     var gdbStop: (breakpoint: String, thread: String?)?
@@ -182,6 +186,8 @@ struct TraceParser {
             }
             if line.hasPrefix("Command #") || line.hasPrefix("Current executable set to") || line.hasPrefix("Current language:") || line.hasPrefix("Continuing.") { return }
         case UInt8(ascii: "["):
+            // imgtrace's callback without timestamps names the kind: an app's `[tag] text: "x"` does not.
+            if let hit = ActionLine.parse(line), hit.kind != nil { return try callbackHit(hit, timestamp: nil, number: number) }
             gdbBracket(line)
             return
         case UInt8(ascii: "*"), UInt8(ascii: " "), UInt8(ascii: "\t"):
@@ -194,6 +200,10 @@ struct TraceParser {
                 return
             }
         case UInt8(ascii: "i"):
+            if line.hasPrefix("imgtrace-covered ") {
+                coveredHits(line)
+                return
+            }
             if line.hasPrefix("imgtrace-launch-end") {
                 if summary.launchEnd == nil { summary.launchEnd = LaunchEnd(line: number, source: "marker") }
                 return
@@ -208,6 +218,7 @@ struct TraceParser {
 
     /// Closes the open hit and delivers it, then the skips deferred behind it.
     mutating func settleOpenHit() throws {
+        try releaseHeldSkips()
         if var hit = current.take() {
             collecting = collecting == .hit ? .none : collecting
             hit.close(names: &statistics.names, lastTimestamp: lastTimestamp)
@@ -237,6 +248,13 @@ struct TraceParser {
             breakpoint: breakpoint, thread: hit.thread,
             timestamp: hit.timestamp, backtrace: hit.backtrace, phase: phase,
             nameID: name == nil ? nil : hit.nameID)
+        if let kind = hit.kind {
+            // A whole request (imgtrace's callback printed it once, at the outermost API).
+            merger.finish(into: &ready)
+            try deliverReady()
+            load.kind = kind
+            return try deliver(load)
+        }
         switch merger.add(load, present: presentAPIs(hit: api), into: &ready) {
         case let .alone(kind):
             try deliverReady()

@@ -9,6 +9,7 @@ enum CaptureFormat: String, ExpressibleByArgument, CaseIterable {
 
 extension CaptureArch: ExpressibleByArgument {}
 extension CaptureAPI: ExpressibleByArgument {}
+extension CaptureStyle: ExpressibleByArgument {}
 
 /// `imgtrace lldb-script`: writes the capture so nobody has to click through Xcode or know `$x2`.
 struct LldbScriptCommand: ParsableCommand {
@@ -17,7 +18,9 @@ struct LldbScriptCommand: ParsableCommand {
         abstract: "Print debugger breakpoints that log every image name an app loads.",
         discussion: """
             The script only sets breakpoints; start the app (`run`) or attach (`process attach --name App --waitfor`) yourself.
-            Without --api or --symbol, every UIKit and AppKit image API is covered.
+            Without --api or --symbol, the breakpoints sit on the funnels every image request passes (UIKit, storyboards and \
+            xibs, SwiftUI's and trait changes' CoreUI lookups, SF Symbols, data assets, file paths, AppKit), and one Python \
+            callback prints each request once, at the outermost image API, with its thread and kind.
             """
     )
 
@@ -33,7 +36,10 @@ struct LldbScriptCommand: ParsableCommand {
     @Option(help: "Print this many backtrace frames after each name.")
     var backtrace: Int = 0
 
-    @Flag(help: "Print a timestamp, the thread and the name on one line (a Python breakpoint callback).")
+    @Option(help: "requests (one line per request from a Python callback) or print (a `p` action per breakpoint, one line per hit).")
+    var style: CaptureStyle = .requests
+
+    @Flag(help: "Start each request's line with the time of the hit.")
     var timestamps = false
 
     @Option(name: .customLong("launch-end"), help: "The function whose first call ends the launch window.")
@@ -50,7 +56,7 @@ struct LldbScriptCommand: ParsableCommand {
         if format == .gdb, arch == .portable {
             throw ValidationError("gdb has no $arg3: pass --arch arm64, armv7 or x86_64 with --format gdb")
         }
-        if timestamps, format != .lldb { throw ValidationError("--timestamps needs lldb's Python: use --format lldb") }
+        if timestamps, style == .print { throw ValidationError("--timestamps needs the Python callback: leave out --style print") }
         // A name goes into a debugger command line: a line break would start a command of its own.
         for (option, value) in symbols.map({ ("--symbol", $0) }) + [("--launch-end", launchEnd)] {
             if let problem = CaptureScript.unsafeSymbol(value) { throw ValidationError("\(option) \(SafeText.visible(value)): \(problem)") }
@@ -59,9 +65,9 @@ struct LldbScriptCommand: ParsableCommand {
 
     func run() throws {
         let options = CaptureOptions(
-            arch: arch, apis: apis.isEmpty && symbols.isEmpty ? CaptureAPI.allCases : apis,
+            arch: arch, apis: apis.isEmpty && symbols.isEmpty ? CaptureAPI.funnels : apis,
             symbols: symbols, backtraceFrames: backtrace, timestamps: timestamps,
-            launchEndSymbol: noLaunchEnd ? nil : launchEnd)
+            launchEndSymbol: noLaunchEnd ? nil : launchEnd, style: style)
         let text: String
         switch format {
         case .lldb: text = CaptureScript.lldb(options)

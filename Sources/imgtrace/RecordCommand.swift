@@ -107,7 +107,7 @@ struct RecordCommand: ParsableCommand {
             var arguments = program
             if arguments.first == "--" { arguments.removeFirst() }
             if !arguments.isEmpty { arguments[0] = Self.executable(arguments[0]) }
-            let methods = objcMethods.isEmpty ? CaptureAPI.allCases.map(\.symbol) : objcMethods
+            let methods = objcMethods.isEmpty ? CaptureAPI.classMethods.map(\.symbol) : objcMethods
             var request = RecordRequest(
                 program: arguments, objcMethods: methods, symbols: try symbols.map(Self.parseSymbol),
                 launchEnd: noLaunchEnd ? nil : (launchEnd ?? Self.defaultLaunchEnd), duration: duration)

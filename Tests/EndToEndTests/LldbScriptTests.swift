@@ -142,6 +142,11 @@ final class LldbScriptTests: XCTestCase {
     func testWithTimestamps() throws { try checkMatchesRecord(["--timestamps"], timestamps: true) }
 
     func testWithTimestampsAndBacktraces() throws { try checkMatchesRecord(["--timestamps", "--backtrace", "2"], backtrace: 2, timestamps: true) }
+
+    /// The `p` action of the `print` style, one line per hit, for an lldb without Python.
+    func testPrintStyle() throws { try checkMatchesRecord(["--style", "print"]) }
+
+    func testPrintStyleWithBacktraces() throws { try checkMatchesRecord(["--style", "print", "--backtrace", "3"], backtrace: 3) }
 }
 
 /// Command-line checks that need no debugger.
@@ -151,13 +156,16 @@ final class LldbScriptUsageTests: XCTestCase {
         XCTAssertEqual(gdb.status, 64)
         XCTAssertTrue(gdb.stderr.contains("gdb has no $arg3"), gdb.stderr)
         XCTAssertEqual(try BinaryRunner.run(["lldb-script", "--arch", "mips"]).status, 64)
-        XCTAssertEqual(try BinaryRunner.run(["lldb-script", "--timestamps", "--format", "xcode"]).status, 64)
+        XCTAssertEqual(try BinaryRunner.run(["lldb-script", "--timestamps", "--style", "print"]).status, 64)
     }
 
     func testSymbolsAloneReplaceTheDefaultAPIs() throws {
-        let result = try BinaryRunner.run(["lldb-script", "--symbol", "load_image", "--no-launch-end"])
+        let result = try BinaryRunner.run(["lldb-script", "--symbol", "load_image", "--no-launch-end", "--style", "print"])
         XCTAssertEqual(result.status, 0)
         let commands = result.stdoutText.split(separator: "\n").filter { !$0.hasPrefix("#") }
         XCTAssertEqual(commands, [#"breakpoint set --name "load_image" -G true -C "p (const char *)$arg3 /* load_image */""#])
+        let callback = try BinaryRunner.run(["lldb-script", "--symbol", "load_image", "--no-launch-end"])
+        let breakpoints = callback.stdoutText.split(separator: "\n").filter { $0.hasPrefix("breakpoint") }
+        XCTAssertEqual(breakpoints, [#"breakpoint set --name "load_image" -G true"#, "breakpoint command add -F imgtrace_request"])
     }
 }

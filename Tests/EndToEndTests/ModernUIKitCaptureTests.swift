@@ -46,21 +46,29 @@ final class ModernUIKitCaptureTests: XCTestCase {
         XCTAssertEqual(process.terminationStatus, 0, "\(tool) \(arguments.joined(separator: " "))")
     }
 
-    /// Runs the app under lldb with `commands` sourced; returns the console and the app's record.
-    private func capture(_ commands: String, arguments: [String] = []) throws -> (log: URL, record: [(kind: String, entry: String, name: String)]) {
-        let script = work.appendingPathComponent("capture.lldb"), log = work.appendingPathComponent("launch.log")
+    /// Runs the app under lldb with `commands` sourced (or gdb with `gdb` set); returns the
+    /// console and the app's record.
+    private func capture(
+        _ commands: String, arguments: [String] = [], gdb: Bool = false
+    ) throws -> (log: URL, record: [(kind: String, entry: String, name: String)]) {
+        let script = work.appendingPathComponent("capture.commands"), log = work.appendingPathComponent("launch.log")
         let record = work.appendingPathComponent("record.tsv")
         try commands.write(to: script, atomically: true, encoding: .utf8)
-        let lldb = Process()
-        lldb.executableURL = URL(fileURLWithPath: Self.lldb!)
-        lldb.arguments = ["-b", "-s", script.path, "-o", "run", "--", app.path, record.path] + arguments
+        let debugger = Process()
+        if gdb {
+            debugger.executableURL = URL(fileURLWithPath: "/usr/bin/gdb")
+            debugger.arguments = ["-batch", "-nx", "-x", script.path, "-ex", "run", "--args", app.path, record.path] + arguments
+        } else {
+            debugger.executableURL = URL(fileURLWithPath: Self.lldb!)
+            debugger.arguments = ["-b", "-s", script.path, "-o", "run", "--", app.path, record.path] + arguments
+        }
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         let handle = try FileHandle(forWritingTo: log)
-        lldb.standardOutput = handle
-        lldb.standardError = handle
-        lldb.standardInput = FileHandle.nullDevice
-        try lldb.run()
-        lldb.waitUntilExit()
+        debugger.standardOutput = handle
+        debugger.standardError = handle
+        debugger.standardInput = FileHandle.nullDevice
+        try debugger.run()
+        debugger.waitUntilExit()
         try handle.close()
         let lines = try String(contentsOf: record, encoding: .utf8).split(separator: "\n")
         return (
@@ -72,19 +80,41 @@ final class ModernUIKitCaptureTests: XCTestCase {
         )
     }
 
+    /// The console without lldb's echoes (the script's definition is one long line).
+    private func output(_ log: URL) throws -> String {
+        try String(contentsOf: log, encoding: .utf8).split(separator: "\n").filter { !$0.hasPrefix("(lldb)") }.joined(separator: "\n")
+    }
+
+    /// The record as `read` counts it: requests per kind and name.
+    private func perKind(_ record: [(kind: String, entry: String, name: String)]) -> [String: Int] {
+        var expected: [String: Int] = [:]
+        for request in record { expected["\(request.kind) \(request.name)", default: 0] += 1 }
+        return expected
+    }
+
+    /// `imgtrace lldb-script` with `arguments`.
+    private func script(_ arguments: [String]) throws -> String {
+        let result = try BinaryRunner.run(["lldb-script"] + arguments)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        return result.stdoutText
+    }
+
     /// What `imgtrace trace` reads: loads per name, and per kind and name.
-    private func read(_ log: URL) throws -> (names: [String: Int], kinds: [String: Int]) {
+    private func read(_ log: URL) throws -> (names: [String: Int], kinds: [String: Int], skipped: Int) {
         let result = try BinaryRunner.run(["trace", log.path, "--format", "json"])
         XCTAssertEqual(result.status, 0, result.stderr)
         let document = try XCTUnwrap(try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any])
         let events = try XCTUnwrap(document["events"] as? [[String: Any]])
         var names: [String: Int] = [:], kinds: [String: Int] = [:]
+        var skipped = 0
         for event in events {
+            if event["status"] as? String == "skipped" { skipped += 1 }
+            guard event["status"] as? String == "ok" else { continue }
             let name = event["name"] as? String ?? "(none)"
             names[name, default: 0] += 1
             kinds["\(event["kind"] as? String ?? "?") \(name)", default: 0] += 1
         }
-        return (names, kinds)
+        return (names, kinds, skipped)
     }
 
     private func namesRead(_ log: URL) throws -> [String: Int] { try read(log).names }
@@ -112,12 +142,101 @@ final class ModernUIKitCaptureTests: XCTestCase {
     func testABreakpointOnEveryMethodCountsEachRequestOnceWithItsKind() throws {
         let methods = try modelMethods()
         XCTAssertGreaterThan(methods.count, 20)
-        let commands = methods.map { #"breakpoint set -n "\#($0)" -G true -C "p (const char *)[(id)$arg3 UTF8String] /* \#($0) */""# }
-        let (log, record) = try capture(commands.joined(separator: "\n") + "\n")
+        let (log, record) = try capture(everyMethod(methods))
+        let console = try output(log)
+        XCTAssertEqual(try read(log).kinds, perKind(record), console)
+    }
+
+    private func everyMethod(_ methods: [String]) -> String {
+        methods.map { #"breakpoint set -n "\#($0)" -G true -C "p (const char *)[(id)$arg3 UTF8String] /* \#($0) */""# }.joined(separator: "\n") + "\n"
+    }
+
+    /// The default capture: breakpoints on the funnels, one callback that prints each request
+    /// once at the outermost image API with its kind. Exactly the app's record, per kind and name.
+    func testTheDefaultScriptGivesExactlyTheRecord() throws {
+        let (log, record) = try capture(try script([]))
+        let console = try output(log)
+        let read = try read(log)
+        XCTAssertEqual(read.kinds, perKind(record), console)
+        XCTAssertEqual(read.skipped, 0, console)
+        XCTAssertTrue(console.contains("[ModernApp] (nib) -[UIImageNibPlaceholder initWithCoder:]: \"header_logo\""), console)
+    }
+
+    /// With a second thread loading icons meanwhile, the default capture loses no request: the
+    /// model has no NSString formatter, so every name is read by running `UTF8String` in the app,
+    /// with the other threads held; lldb's warnings for the threads that stopped together are
+    /// announced by the callback and lose nothing.
+    func testTwoThreadsLoseNoRequestUnderTheDefaultScript() throws {
+        let (log, record) = try capture(try script([]), arguments: ["threads"])
+        XCTAssertEqual(record.filter { $0.name == "worker_icon" }.count, 40)
+        let console = try output(log)
+        let read = try read(log)
+        XCTAssertEqual(read.kinds, perKind(record), console)
+        XCTAssertEqual(read.skipped, 0, console)
+    }
+
+    /// `--style print` (no Python): a `p` action per funnel, one line per hit, merged by the
+    /// reader from the call graph. Every request once; a trait change reads as SwiftUI, since
+    /// the image asset that tells them apart has no breakpoint and the log no stack.
+    func testThePrintStyleMergesByTheCallGraph() throws {
+        let (log, record) = try capture(try script(["--style", "print"]))
         var expected: [String: Int] = [:]
-        for request in record { expected["\(request.kind) \(request.name)", default: 0] += 1 }
-        let console = try String(contentsOf: log, encoding: .utf8)
+        for request in record { expected["\(request.kind == "trait" ? "swiftui" : request.kind) \(request.name)", default: 0] += 1 }
+        let console = try output(log)
         XCTAssertEqual(try read(log).kinds, expected, console)
+    }
+
+    /// The seed technique's `p` action runs code in the app and holds no thread: with a second
+    /// thread it loses hits. Each is counted (lldb's warning), none goes silent.
+    func testLostHitsOfTheSeedTechniqueAreCounted() throws {
+        let (log, record) = try capture(#"breakpoint set -n imageNamed: -G true -C "p (const char *)[(id)$arg3 UTF8String]""# + "\n", arguments: ["threads"])
+        var expected: [String: Int] = [:]
+        for request in record where request.entry == "+[UIImage imageNamed:]" || request.kind == "nib" { expected[request.name, default: 0] += 1 }
+        let console = try output(log)
+        let read = try read(log)
+        for (name, count) in read.names { XCTAssertLessThanOrEqual(count, expected[name] ?? 0, name) }
+        let lost = expected.values.reduce(0, +) - read.names.values.reduce(0, +)
+        let warnings = console.components(separatedBy: "warning: hit breakpoint while running function").count - 1
+        XCTAssertEqual(read.skipped, warnings, "every warning is a skipped hit")
+        XCTAssertEqual(lost, read.skipped, "every lost request is counted")
+    }
+
+    /// The Xcode breakpoint list runs the same callback as a debugger-command action (lldb runs
+    /// the action here as Xcode would).
+    func testTheXcodeListGivesExactlyTheRecord() throws {
+        let xml = try script(["--format", "xcode"])
+        var commands = ""
+        for entry in xml.components(separatedBy: "symbolName = \"").dropFirst() {
+            let symbol = String(entry.prefix { $0 != "\"" })
+            guard let start = entry.range(of: "consoleCommand = \"")?.upperBound else { continue }
+            let action = String(entry[start...].prefix { $0 != "\"" })
+                .replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&lt;", with: "<")
+                .replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&amp;", with: "&")
+            commands += "breakpoint set -n \"\(symbol)\" -G true\nbreakpoint command add\n\(action)\nDONE\n"
+        }
+        let (log, record) = try capture(commands, arguments: ["threads"])
+        let console = try output(log)
+        let read = try read(log)
+        XCTAssertEqual(read.kinds, perKind(record), console)
+        XCTAssertEqual(read.skipped, 0, console)
+    }
+
+    /// gdb runs the same callback in its own Python, with the scheduler locked while `UTF8String`
+    /// runs; one thread and two.
+    func testTheGdbScriptGivesExactlyTheRecord() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/gdb") else { throw XCTSkip("gdb is not installed (CI installs it)") }
+        #if arch(x86_64)
+            let commands = try script(["--format", "gdb", "--arch", "x86_64"])
+        #else
+            let commands = try script(["--format", "gdb", "--arch", "arm64"])
+        #endif
+        for arguments in [[], ["threads"]] {
+            let (log, record) = try capture(commands, arguments: arguments, gdb: true)
+            let console = try output(log)
+            let read = try read(log)
+            XCTAssertEqual(read.kinds, perKind(record), "\(arguments): \(console)")
+            XCTAssertEqual(read.skipped, 0, console)
+        }
     }
 
     /// The model app makes every kind of request, and runs to its end under the debugger.
@@ -135,7 +254,7 @@ final class ModernUIKitCaptureTests: XCTestCase {
         var expected: [String: Int] = [:]
         for request in record where request.entry == "+[UIImage imageNamed:]" || request.kind == "nib" { expected[request.name, default: 0] += 1 }
         XCTAssertEqual(expected, ["AppIcon": 1, "tab_home": 2, "Placeholder": 5, "header_logo": 1], "the model's record")
-        let console = try String(contentsOf: log, encoding: .utf8)
+        let console = try output(log)
         XCTAssertEqual(try namesRead(log), expected, console)
     }
 }

@@ -70,4 +70,49 @@ final class RequestMergeTests: XCTestCase {
         XCTAssertEqual(events.map(\.kind), [nil, nil])
         XCTAssertEqual(summary.mergedHits, 0)
     }
+
+    /// imgtrace's callback prints each request once, with its kind (`[thread] (kind) api: "name"`):
+    /// such a line is a whole request, never merged, even next to another of the same name.
+    func testCallbackLinesAreWholeRequestsWithTheirKind() throws {
+        let log = """
+            [main] (nib) -[UIImageNibPlaceholder initWithCoder:]: "header_logo"
+            [main] (trait) -[UIImageAsset imageWithConfiguration:]: "header_logo"
+            [main] (code) +[UIImage imageNamed:]: "AppIcon"
+            [main] (code) +[UIImage imageNamed:inBundle:withConfiguration:]: "AppIcon"
+            [worker] (symbol) +[UIImage systemImageNamed:]: None
+            2026-11-23 10:00:00.100 [main] (data) -[NSDataAsset initWithName:bundle:]: "config"
+            [main] (code) +[UIImage imageNamed:]: <unread: no memory at 0x10>
+            [INFO] loader: "not a request"
+
+            """
+        let (events, summary) = try TraceReader.read(Array(log.utf8))
+        XCTAssertEqual(events.map(\.kind), [.nib, .trait, .code, .code, .symbol, .data, .code])
+        XCTAssertEqual(events.map(\.name), ["header_logo", "header_logo", "AppIcon", "AppIcon", nil, "config", nil])
+        XCTAssertEqual(events.map(\.status), [.ok, .ok, .ok, .ok, .nil, .ok, .error])
+        XCTAssertEqual(events[6].detail, "the capture could not read the name: no memory at 0x10")
+        XCTAssertEqual(events[4].thread, "worker")
+        XCTAssertEqual(events[5].timestamp, "2026-11-23 10:00:00.100")
+        XCTAssertEqual(summary.mergedHits, 0)
+    }
+
+    /// lldb skips the commands of threads that stopped together with the one whose callback ran
+    /// an expression; the callback read them and says so first. Warnings it did not announce are
+    /// lost hits, counted.
+    func testAnnouncedSkipsLoseNothingAndOthersAreCounted() throws {
+        let warning = "warning: hit breakpoint while running function, skipping commands and conditions to prevent recursion"
+        let log = """
+            imgtrace-covered 2
+            [main] (code) +[UIImage imageNamed:]: "AppIcon"
+            [worker] (code) +[UIImage imageNamed:]: "icon"
+            [render] (code) +[UIImage imageNamed:]: "icon"
+            \(warning)
+            \(warning)
+            [main] (code) +[UIImage imageNamed:]: "tab"
+            \(warning)
+
+            """
+        let (events, summary) = try TraceReader.read(Array(log.utf8))
+        XCTAssertEqual(events.filter { $0.status == .ok }.count, 4)
+        XCTAssertEqual(summary.statusCounts[.skipped], 1, "the third warning was announced by no callback")
+    }
 }

@@ -1,0 +1,301 @@
+import Foundation
+
+/// The Python the `requests` capture style runs in the debugger (lldb's and gdb's): at each hit
+/// it walks the thread's stack and prints only at the outermost image API, one line per request:
+/// `[thread] (kind) api: "name"` (docs/capture.md). The API table it carries is `ImageAPIs`,
+/// written out, so the script and the reader agree on the call graph.
+enum CaptureCallback {
+    /// The shared part: the tables, what a frame's function is, and how a name is quoted.
+    static func common(_ options: CaptureOptions) -> String {
+        let exact = ImageAPIs.table.filter { !$0.prefix }.map { "\(literal($0.symbol)): \(literal($0.kind.rawValue))" }
+        let prefixes = ImageAPIs.table.filter(\.prefix).map { "(\(literal($0.symbol)), \(literal($0.kind.rawValue)))" }
+        let breaks = options.apis.filter { $0.prefixes.isEmpty }.flatMap(\.symbols) + options.symbols
+        let breakPrefixes = options.apis.flatMap(\.prefixes)
+        return """
+            import datetime
+            import sys
+            IMGTRACE_KINDS = {\(exact.joined(separator: ", "))}
+            IMGTRACE_KIND_PREFIXES = (\(prefixes.map { $0 + ", " }.joined()))
+            IMGTRACE_BREAKS = set([\(breaks.map(literal).joined(separator: ", "))])
+            IMGTRACE_BREAK_PREFIXES = (\(breakPrefixes.map { literal($0) + ", " }.joined()))
+            IMGTRACE_C_STRINGS = set([\(options.symbols.map(literal).joined(separator: ", "))])
+            IMGTRACE_REGISTER = \(literal(String(options.arch.register.dropFirst())))
+            IMGTRACE_TIMESTAMPS = \(options.timestamps ? "True" : "False")
+            IMGTRACE_BACKTRACE = \(options.backtraceFrames)
+
+            """ + commonFunctions
+    }
+
+    private static let commonFunctions = #"""
+        def imgtrace_kind(name):
+            kind = IMGTRACE_KINDS.get(name)
+            if kind is None:
+                for prefix, prefixed in IMGTRACE_KIND_PREFIXES:
+                    if name.startswith(prefix):
+                        return prefixed
+            return kind
+
+        def imgtrace_breaks(name):
+            return name in IMGTRACE_BREAKS or name.startswith(IMGTRACE_BREAK_PREFIXES)
+
+        def imgtrace_quote(raw):
+            out = bytearray(b'"')
+            for byte in raw:
+                if byte == 0x5C or byte == 0x22:
+                    out += b'\\' + bytes([byte])
+                elif byte < 0x20 or byte == 0x7F:
+                    out += b'\\x%02x' % byte
+                else:
+                    out.append(byte)
+            out += b'"'
+            return out.decode('utf-8', 'backslashreplace')
+
+        def imgtrace_unread(problem):
+            return '<unread: %s>' % ' '.join(str(problem).replace('>', ')').split())
+
+        def imgtrace_line(label, kind, api, text):
+            line = '[%s] (%s) %s: %s' % (label, kind, api, text)
+            if IMGTRACE_TIMESTAMPS:
+                line = datetime.datetime.now().strftime('%Y-%m-%d %H:%M:%S.%f')[:-3] + ' ' + line
+            print(line)
+
+        """#
+
+    /// lldb: `imgtrace_request` is every breakpoint's callback (`breakpoint command add -F`).
+    ///
+    /// When several threads stop at image breakpoints at once, lldb runs the commands of the
+    /// first and, once an expression has run, skips the others' with `warning: hit breakpoint
+    /// while running function, skipping commands`. So the first callback reports every thread
+    /// stopped at one of them, evaluates with the other threads held (nothing else runs, nothing
+    /// else stops), and says first how many of the warnings to come it covers (`imgtrace-covered N`).
+    static func lldb(_ options: CaptureOptions) -> String { common(options) + lldbFunctions }
+
+    private static let lldbFunctions = #"""
+        imgtrace_state = {'stop': None, 'done': set(), 'nsstring': None}
+
+        def imgtrace_at_image_breakpoint(thread):
+            if thread.GetStopReason() != lldb.eStopReasonBreakpoint:
+                return False
+            return imgtrace_breaks(thread.GetFrameAtIndex(0).GetFunctionName() or '')
+
+        def imgtrace_request(frame, bp_loc, extra_args, internal_dict):
+            # Without a frame (Xcode's action form, where lldb.frame is the selected thread's and
+            # not necessarily the stopped one's), every thread stopped at an image breakpoint.
+            thread = frame.GetThread() if frame is not None else None
+            process = thread.GetProcess() if thread is not None else lldb.process
+            stop = process.GetStopID(False)
+            if imgtrace_state['stop'] != stop:
+                imgtrace_state['stop'] = stop
+                imgtrace_state['done'] = set()
+            done = imgtrace_state['done']
+            if thread is not None and thread.GetIndexID() in done:
+                return False
+            first = [thread] if thread is not None else []
+            others = [t for t in process if t.GetIndexID() not in done and (thread is None or t.GetIndexID() != thread.GetIndexID()) and imgtrace_at_image_breakpoint(t)]
+            if thread is None and others:
+                first, others = others[:1], others[1:]
+            requests = []
+            for each in first + others:
+                done.add(each.GetIndexID())
+                outermost = imgtrace_outermost(each)
+                if outermost is not None:
+                    requests.append((each, outermost))
+            # lldb warns as soon as an expression has run: say first what those warnings cover.
+            if others and any(imgtrace_needs_code(each) for each, _ in requests):
+                print('imgtrace-covered %d' % len(others))
+                sys.stdout.flush()
+            for each, (api, kind) in requests:
+                imgtrace_report(each, api, kind)
+            sys.stdout.flush()
+            return False
+
+        def imgtrace_outermost(thread):
+            # The outermost image API on the stack, or None when an outer one has a breakpoint (it printed).
+            entry = thread.GetFrameAtIndex(0).GetFunctionName() or '?'
+            api, kind = entry, imgtrace_kind(entry) or 'code'
+            for index in range(1, 512):
+                caller = thread.GetFrameAtIndex(index)
+                if not caller.IsValid():
+                    break
+                name = caller.GetFunctionName()
+                if not name:
+                    continue
+                if imgtrace_breaks(name):
+                    return None
+                outer = imgtrace_kind(name)
+                if outer:
+                    api, kind = name, outer
+            return api, kind
+
+        def imgtrace_is_c_string(frame):
+            return (frame.GetFunctionName() or '') in IMGTRACE_C_STRINGS
+
+        def imgtrace_needs_code(thread):
+            frame = thread.GetFrameAtIndex(0)
+            register = frame.FindRegister(IMGTRACE_REGISTER)
+            if imgtrace_is_c_string(frame) or not register.IsValid() or register.GetValueAsUnsigned() == 0:
+                return False
+            return imgtrace_summary(frame, register) is None
+
+        def imgtrace_report(thread, api, kind):
+            frame = thread.GetFrameAtIndex(0)
+            text = imgtrace_name(frame, imgtrace_is_c_string(frame))
+            label = thread.GetName() or thread.GetQueueName() or '#%d' % thread.GetIndexID()
+            imgtrace_line(label, kind, api, text)
+            for each in list(thread.frames)[:IMGTRACE_BACKTRACE]:
+                module = each.GetModule().GetFileSpec().GetFilename() or '?'
+                print('    frame #%d: 0x%016x %s`%s' % (each.GetFrameID(), each.GetPC(), module, each.GetFunctionName() or '?'))
+
+        def imgtrace_name(frame, c_string):
+            register = frame.FindRegister(IMGTRACE_REGISTER)
+            if not register.IsValid():
+                return imgtrace_unread('no register ' + IMGTRACE_REGISTER)
+            address = register.GetValueAsUnsigned()
+            if address == 0:
+                return 'None'
+            if not c_string:
+                summary = imgtrace_summary(frame, register)
+                if summary is not None:
+                    return summary
+                # No formatter (not an Apple platform): ask the object, the only way that runs code.
+                options = lldb.SBExpressionOptions()
+                options.SetStopOthers(True)
+                options.SetTryAllThreads(False)
+                options.SetIgnoreBreakpoints(True)
+                options.SetTimeoutInMicroSeconds(500000)
+                value = frame.EvaluateExpression('(const char *)[(id)$%s UTF8String]' % IMGTRACE_REGISTER, options)
+                if value.GetError().Fail():
+                    return imgtrace_unread(value.GetError().GetCString() or 'the expression failed')
+                address = value.GetValueAsUnsigned()
+                if address == 0:
+                    return 'None'
+            raw = imgtrace_memory(frame.GetThread().GetProcess(), address)
+            if raw is None:
+                return imgtrace_unread('no memory at 0x%x' % address)
+            return imgtrace_quote(raw)
+
+        def imgtrace_summary(frame, register):
+            # lldb's NSString formatter reads the object's memory: no code runs in the app.
+            if imgtrace_state['nsstring'] is None:
+                found = frame.GetThread().GetProcess().GetTarget().FindFirstType('NSString')
+                imgtrace_state['nsstring'] = found.GetPointerType() if found.IsValid() else False
+            if not imgtrace_state['nsstring']:
+                return None
+            summary = register.Cast(imgtrace_state['nsstring']).GetSummary()
+            if summary and len(summary) >= 3 and summary.startswith('@"') and summary.endswith('"'):
+                return summary[1:]
+            return None
+
+        def imgtrace_memory(process, address):
+            raw = b''
+            error = lldb.SBError()
+            while len(raw) < 65536:
+                size = 256 - address % 256
+                chunk = process.ReadMemory(address, size, error)
+                if error.Fail() or chunk is None:
+                    return None
+                end = chunk.find(b'\0')
+                if end >= 0:
+                    return raw + chunk[:end]
+                raw += chunk
+                address += size
+            return raw
+
+        """#
+
+    /// gdb: `imgtrace_request()` runs from every breakpoint's `commands`. Code runs in the app
+    /// only with the scheduler locked to the stopped thread, so no other thread stops meanwhile.
+    static func gdb(_ options: CaptureOptions) -> String { common(options) + gdbFunctions }
+
+    private static let gdbFunctions = #"""
+        imgtrace_stub_hits = {}
+
+        def imgtrace_request():
+            frame = gdb.selected_frame()
+            entry = frame.name() or '?'
+            thread = gdb.selected_thread()
+            # gdb breaks in a function's PLT stub and in the function; from the stub it may step
+            # past the function's own breakpoint when another thread stops meanwhile. So a call is
+            # reported at whichever comes first, and the function's stop after its stub's is passed over.
+            call = (entry[:-4] if entry.endswith('@plt') else entry, int(gdb.parse_and_eval('(unsigned long)$sp')))
+            if entry.endswith('@plt'):
+                entry = call[0]
+                imgtrace_stub_hits[thread.num] = call
+            elif imgtrace_stub_hits.pop(thread.num, None) == call:
+                return
+            api, kind = entry, imgtrace_kind(entry) or 'code'
+            try:
+                caller = frame.older()
+                depth = 0
+                while caller is not None and depth < 512:
+                    name = caller.name()
+                    if name and not name.endswith('@plt'):
+                        if imgtrace_breaks(name):
+                            return
+                        outer = imgtrace_kind(name)
+                        if outer:
+                            api, kind = name, outer
+                    caller = caller.older()
+                    depth += 1
+            except gdb.error:
+                pass
+            imgtrace_line(thread.name or '#%d' % thread.num, kind, api, imgtrace_name(entry in IMGTRACE_C_STRINGS))
+            if IMGTRACE_BACKTRACE > 0:
+                gdb.execute('bt %d' % IMGTRACE_BACKTRACE)
+
+        def imgtrace_name(c_string):
+            try:
+                address = int(gdb.parse_and_eval('(unsigned long)$' + IMGTRACE_REGISTER))
+            except gdb.error as error:
+                return imgtrace_unread(error)
+            if address == 0:
+                return 'None'
+            if not c_string:
+                address, problem = imgtrace_utf8(address)
+                if address is None:
+                    return imgtrace_unread(problem)
+                if address == 0:
+                    return 'None'
+            raw = b''
+            while len(raw) < 65536:
+                size = 256 - address % 256
+                try:
+                    chunk = gdb.selected_inferior().read_memory(address, size).tobytes()
+                except gdb.error as error:
+                    return imgtrace_unread(error)
+                end = chunk.find(b'\0')
+                if end >= 0:
+                    return imgtrace_quote(raw + chunk[:end])
+                raw += chunk
+                address += size
+            return imgtrace_quote(raw)
+
+        def imgtrace_utf8(address):
+            expressions = [
+                ('objective-c', '(unsigned long)[(void *)%d UTF8String]' % address),
+                ('c', '(unsigned long)((const char *(*)(void *, void *))objc_msgSend)((void *)%d, ((void *(*)(const char *))sel_registerName)("UTF8String"))' % address),
+            ]
+            language = gdb.parameter('language')
+            locking = gdb.parameter('scheduler-locking')
+            problem = 'no Objective-C runtime'
+            gdb.execute('set scheduler-locking on', to_string=True)
+            try:
+                for dialect, expression in expressions:
+                    gdb.execute('set language ' + dialect, to_string=True)
+                    try:
+                        return int(gdb.parse_and_eval(expression)), None
+                    except gdb.error as error:
+                        problem = error
+            finally:
+                gdb.execute('set language ' + language, to_string=True)
+                gdb.execute('set scheduler-locking ' + locking, to_string=True)
+            return None, problem
+
+        """#
+
+    /// A Python string literal in single quotes. The symbols it holds are checked
+    /// (`CaptureScript.unsafeSymbol`) or the table's own.
+    static func literal(_ text: String) -> String {
+        "'" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "\\'") + "'"
+    }
+}
