@@ -12,6 +12,8 @@ public struct NameUse: Sendable {
     /// APIs it was loaded through, sorted.
     public var apis: [String]
     public var launchLoads: Int
+    /// Of `launchLoads`, those a nib or storyboard made (`UIImageNibPlaceholder`).
+    public var nibLaunchLoads = 0
     public var afterLaunchLoads: Int
     /// The most launch loads in any one log: repeats are judged per launch.
     public var maxLaunchLoadsPerLog: Int
@@ -19,6 +21,16 @@ public struct NameUse: Sendable {
     public var firstLine: LogLine
     /// Launch-window lines, at most `Finding.maxLines`.
     public var launchLines: [LogLine]
+
+    /// A finding's identity for this use: the name shown, and for CoreUI lookups their kind, so
+    /// that a name asked for by code and by SwiftUI or a trait change gives two identities.
+    public var findingIdentity: String {
+        switch kind {
+        case .catalog: return displayName + " (SwiftUI)"
+        case .trait: return displayName + " (trait change)"
+        default: return displayName
+        }
+    }
 
     /// How the name is shown: the name, or `(nil)` / `(empty)`.
     public var displayName: String {
@@ -60,6 +72,10 @@ public struct PhaseMetrics: Sendable, Equatable {
     /// Of `images` and `decodedBytes`, the part in `--system-images` folders: the toolkit's, not the app's.
     public var systemImages = 0
     public var systemDecodedBytes = 0
+    /// Distinct SF Symbols asked for (system artwork: in `loads` and `names`, never missing).
+    public var symbols = 0
+    /// `NSDataAsset` loads: data, not images, so in no other figure.
+    public var dataLoads = 0
 
     public init() {}
 }

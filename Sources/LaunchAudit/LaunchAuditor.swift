@@ -20,6 +20,8 @@ public final class LaunchAuditor {
         var status: LoadStatus
         var name: String?
     }
+    /// Launch loads per name that came from a nib or storyboard (`LoadKind.nib`).
+    private var nibLoads: [Int] = []
     private var index: [Key: Int] = [:]
     private var uses: [NameUse] = []
     private var apiSets: [Set<String>] = []
@@ -28,7 +30,7 @@ public final class LaunchAuditor {
     private var lastAPI: [String?] = []
     /// Slot per (reader name id × 2 + path bit), for the current log; -1 when unseen.
     private var slotForNameID: [Int] = []
-    private var lastKind: (api: String?, kind: RequestKind)?
+    private var lastKind: (api: String?, load: LoadKind?, kind: RequestKind)?
     private var logLaunch: [Int] = []
     private var logAfter: [Int] = []
     private var unreadable: [LoadStatus: UnreadableHits] = [:]
@@ -57,12 +59,12 @@ public final class LaunchAuditor {
         slotForNameID.removeAll(keepingCapacity: true)
     }
 
-    /// `RequestKind.of`, remembered for the last API seen: consecutive hits mostly share one.
-    private func requestKind(api: String?, name: String) -> RequestKind {
-        guard let api else { return name.hasPrefix("/") ? .path : .name }
-        if let last = lastKind, last.api == api { return last.kind }
-        let kind = RequestKind.of(api: api, name: name)
-        lastKind = (api, kind)
+    /// `RequestKind.of`, remembered for the last API and kind seen: consecutive hits mostly share them.
+    private func requestKind(_ load: LoadKind?, api: String?, name: String) -> RequestKind {
+        guard let api else { return RequestKind.of(load, api: nil, name: name) }
+        if let last = lastKind, last.api == api, last.load == load { return last.kind }
+        let kind = RequestKind.of(load, api: api, name: name)
+        lastKind = (api, load, kind)
         return kind
     }
 
@@ -84,9 +86,9 @@ public final class LaunchAuditor {
             break
         }
         let name = load.status == .ok ? load.name : nil
-        let kind = name.map { requestKind(api: load.api, name: $0) } ?? .name
+        let kind = name.map { requestKind(load.kind, api: load.api, name: $0) } ?? .name
         // The reader's interned id finds the slot without hashing the name (a 1 GB log has millions of hits).
-        let fastIndex = load.nameID.map { $0 * 2 + (kind == .path ? 1 : 0) }
+        let fastIndex = load.nameID.map { $0 * 8 + kind.ordinal }
         var slot = -1
         if let fastIndex, fastIndex < slotForNameID.count { slot = slotForNameID[fastIndex] }
         if slot < 0, let found = index[Key(kind: kind, status: load.status, name: name)] {
@@ -110,6 +112,7 @@ public final class LaunchAuditor {
                     name: name, status: load.status, kind: kind, resolution: resolution, apis: [],
                     launchLoads: 0, afterLaunchLoads: 0, maxLaunchLoadsPerLog: 0, firstLine: here, launchLines: []))
             apiSets.append([])
+            nibLoads.append(0)
             lastAPI.append(nil)
             logLaunch.append(0)
             logAfter.append(0)
@@ -125,6 +128,7 @@ public final class LaunchAuditor {
         if launch {
             if uses[slot].launchLoads == 0 { uses[slot].firstLine = here }
             uses[slot].launchLoads += 1
+            if load.kind == .nib { nibLoads[slot] += 1 }
             logLaunch[slot] += 1
             if uses[slot].launchLines.count < Finding.maxLines { uses[slot].launchLines.append(here) }
         } else {
@@ -151,11 +155,17 @@ public final class LaunchAuditor {
         m.unreadable = unreadable
         m.loads = unreadable
         for (i, use) in uses.enumerated() where counts[i] > 0 {
+            if use.kind == .data {
+                // Data, not an image: apart from every image figure.
+                m.dataLoads += counts[i]
+                continue
+            }
             m.loads += counts[i]
             m.names += 1
             m.repeated += counts[i] - 1
+            if use.kind == .symbol { m.symbols += 1 }
             guard let image = use.resolution.image else {
-                if use.resolution.cause != .outsideBundle { m.missing += 1 }
+                if use.resolution.cause?.isNotTheApps != true { m.missing += 1 }
                 continue
             }
             guard seen.insert(image.id).inserted else { continue }
@@ -173,7 +183,10 @@ public final class LaunchAuditor {
 
     /// Runs every rule and returns the result.
     public func finish() -> AuditResult {
-        for i in uses.indices { uses[i].apis = apiSets[i].sorted() }
+        for i in uses.indices {
+            uses[i].apis = apiSets[i].sorted()
+            uses[i].nibLaunchLoads = nibLoads[i]
+        }
         var combined = AuditMetrics()
         let launchCounts = uses.map(\.launchLoads)
         let totalUnreadable = logs.reduce(0) { $0 + $1.metrics.launch.unreadable }

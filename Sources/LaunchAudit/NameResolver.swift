@@ -1,9 +1,46 @@
 import AppBundle
 import ImgtraceSupport
+import LaunchTrace
 
-/// How a load names its image: by name (`imageNamed:`) or by file path (`imageWithContentsOfFile:`).
+/// How a load names its image and where it may be found: by name (`imageNamed:`), by file path
+/// (`imageWithContentsOfFile:`), in asset catalogs only (CoreUI), or not at all (SF Symbols, data).
 public enum RequestKind: String, Sendable, Hashable {
     case name, path
+    /// An SF Symbol: system artwork, never the app's to ship.
+    case symbol
+    /// `NSDataAsset(name:)`: data, not an image.
+    case data
+    /// A CoreUI lookup with no UIKit or AppKit method above it (SwiftUI's `Image("x")`): asset catalogs only.
+    case catalog
+    /// A re-decode of an image already loaded, on a trait change: asset catalogs only.
+    case trait
+
+    /// Its place among the kinds, for a slot per (name, kind).
+    var ordinal: Int {
+        switch self {
+        case .name: return 0
+        case .path: return 1
+        case .symbol: return 2
+        case .data: return 3
+        case .catalog: return 4
+        case .trait: return 5
+        }
+    }
+
+    /// CoreUI looks in asset catalogs, never at loose files.
+    public var catalogsOnly: Bool { self == .catalog || self == .trait }
+
+    /// From the reader's kind of request when the log told it, else from the API and the name.
+    public static func of(_ kind: LoadKind?, api: String?, name: String) -> RequestKind {
+        switch kind {
+        case .symbol?: return .symbol
+        case .data?: return .data
+        case .swiftui?: return .catalog
+        case .trait?: return .trait
+        case .file?: return .path
+        case .code?, .nib?, nil: return of(api: api, name: name)
+        }
+    }
 
     /// Path APIs take a file path; everything else (including an unknown API) takes a name,
     /// unless the value is an absolute path.
@@ -16,6 +53,15 @@ public enum RequestKind: String, Sendable, Hashable {
 /// Why a name resolved to nothing.
 public enum MissingCause: String, Sendable {
     case nilName, emptyName, caseDiffers, needsExtension, scaleInName, otherIdiom, namespace, outsideBundle, notFound
+    /// CoreUI looks in asset catalogs only, and the image is a loose file.
+    case notInCatalog
+    /// An SF Symbol: the system's, not missing from the app.
+    case systemArtwork
+    /// A data asset: not an image.
+    case dataAsset
+
+    /// The app does not lack this image: it is not the app's (outside the bundle, the system's) or not an image.
+    public var isNotTheApps: Bool { self == .outsideBundle || self == .systemArtwork || self == .dataAsset }
 }
 
 /// What a requested name loads on the device, and how the lookup got there.
@@ -113,6 +159,22 @@ public struct NameResolver: Sendable {
 
     /// What `name` loads when asked for through an API of `kind`.
     public func resolve(_ name: String, kind: RequestKind) -> Resolution {
+        switch kind {
+        case .symbol:
+            return Resolution(image: nil, how: "an SF Symbol: system artwork, never the app's to ship", cause: .systemArtwork)
+        case .data:
+            return Resolution(image: nil, how: "a data asset (`NSDataAsset`): data, not an image", cause: .dataAsset)
+        case .catalog, .trait:
+            if let found = lookUp(name, catalogsOnly: true) { return found }
+            if let loose = lookUp(name), let image = loose.image, image.source == .file {
+                return Resolution(
+                    image: nil, how: "not found: CoreUI looks in asset catalogs only, and \(SafeText.quoted(lastPathComponent(image.path))) is a loose file",
+                    cause: .notInCatalog)
+            }
+            return missing(name)
+        case .name, .path:
+            break
+        }
         if kind == .path || name.hasPrefix("/") { return resolvePath(name) }
         let alias = aliases[name]
         if var found = lookUp(name) {
@@ -160,7 +222,7 @@ public struct NameResolver: Sendable {
         }
     }
 
-    private func lookUp(_ name: String, in bundles: [String]? = nil) -> Resolution? {
+    private func lookUp(_ name: String, in bundles: [String]? = nil, catalogsOnly: Bool = false) -> Resolution? {
         let request = Request(name)
         for bundle in bundles ?? candidateBundles(name, request) {
             let appKitNames = appKit.contains(bundle)
@@ -177,6 +239,7 @@ public struct NameResolver: Sendable {
                 if ignoredPNG { how += " (the `.png` in the name is ignored)" }
                 return Resolution(image: best, how: how)
             }
+            if catalogsOnly { continue }
             let stemHits = (looseByStem[request.base] ?? []).map { inventory.images[$0] }.filter {
                 $0.bundle == bundle && extensionMatches($0, request)
             }

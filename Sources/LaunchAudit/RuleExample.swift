@@ -34,6 +34,8 @@ public struct RuleExample: Sendable {
         case nilName
         /// A hit whose action failed (wrong register).
         case unreadable
+        /// A request of this kind through its usual entry point (`LoadKind`).
+        case request(String, LoadKind)
     }
 
     /// Minimum launch loads the example's config asks for (`budgets.minLaunchLoads`).
@@ -112,6 +114,10 @@ public struct RuleExample: Sendable {
                 return ImageLoad(seq: seq, line: seq, name: nil, status: .nil, api: "+[UIImage imageNamed:]")
             case .unreadable:
                 return ImageLoad(seq: seq, line: seq, name: nil, status: .error, detail: "error: invalid register", api: "+[UIImage imageNamed:]")
+            case let .request(name, kind):
+                var load = ImageLoad(seq: seq, line: seq, name: name, status: .ok, api: kind.entryPoint)
+                load.kind = kind
+                return load
             }
         }
     }

@@ -14,6 +14,19 @@ public enum LoadKind: String, Sendable, CaseIterable {
         }
     }
 
+    /// The API through which a request of this kind usually enters (for examples and tests).
+    public var entryPoint: String {
+        switch self {
+        case .code: return "+[UIImage imageNamed:]"
+        case .nib: return "-[UIImageNibPlaceholder initWithCoder:]"
+        case .swiftui: return ImageAPIs.coreUISymbols[0]
+        case .symbol: return "+[UIImage systemImageNamed:]"
+        case .trait: return "-[UIImageAsset imageWithConfiguration:]"
+        case .data: return "-[NSDataAsset initWithName:bundle:]"
+        case .file: return "+[UIImage imageWithContentsOfFile:]"
+        }
+    }
+
     /// `UIImage(named:)`, `NSImage(named:)`: the app's code asked.
     case code
     /// An image of a storyboard or xib (the nib placeholder asks the asset manager directly).

@@ -14,12 +14,18 @@ public enum MissingImageRule: AuditRule {
         RuleExample("a nil name", images: [], loads: [.nilName], fires: true),
         RuleExample("a PNG asked for without its extension", images: [.init("logo@3x.png", 300, 90)], loads: [.named("logo")], fires: false),
         RuleExample("a catalog image", images: [.init("Assets.car#logo@3x", 300, 90)], loads: [.named("logo")], fires: false),
+        RuleExample(
+            "SwiftUI's Image of a loose file: CoreUI looks in asset catalogs only", images: [.init("hero@3x.png", 300, 90)],
+            loads: [.request("hero", .swiftui)], fires: true),
+        RuleExample("SwiftUI's Image of a catalog image", images: [.init("Assets.car#hero@3x", 300, 90)], loads: [.request("hero", .swiftui)], fires: false),
+        RuleExample("an SF Symbol: system artwork, never missing from the app", images: [], loads: [.request("star.fill", .symbol)], fires: false),
+        RuleExample("a data asset: not an image", images: [], loads: [.request("onboarding", .data)], fires: false),
     ]
 
     public static func check(_ context: RuleContext) -> [Finding] {
         context.uses.compactMap { use -> Finding? in
             let resolution = use.resolution
-            guard resolution.image == nil, resolution.cause != .outsideBundle else { return nil }
+            guard resolution.image == nil, resolution.cause?.isNotTheApps != true else { return nil }
             let fix: String
             switch resolution.cause {
             case .caseDiffers: fix = "Match the name's case to the asset's exactly."
@@ -28,10 +34,11 @@ public enum MissingImageRule: AuditRule {
             case .otherIdiom: fix = "Add a universal or \(context.device.idiom) variant."
             case .namespace: fix = "Use the name with the catalog folder's namespace, or turn the namespace off."
             case .nilName, .emptyName: fix = "Find the code path that passes no name (the log lines show where in the launch)."
+            case .notInCatalog: fix = "Move the image into an asset catalog: SwiftUI's `Image(\"name\")` and trait changes look nowhere else."
             default: fix = "Add the image to the app, or remove the load."
             }
             return Finding(
-                rule: id, severity: defaultSeverity, identity: use.displayName, device: context.device.id,
+                rule: id, severity: defaultSeverity, identity: use.findingIdentity, device: context.device.id,
                 message: "\(SafeText.quoted(use.displayName)) loads nothing (\(use.launchLoads)× at launch): \(resolution.how)",
                 fix: fix, names: use.name.map { [$0] } ?? [], lines: use.launchLines,
                 values: ["loads": .int(use.launchLoads), "cause": .string((resolution.cause ?? .notFound).rawValue)],

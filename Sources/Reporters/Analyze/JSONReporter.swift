@@ -145,6 +145,8 @@ public struct JSONReporter: AuditReporter {
         w.field("largestImageDecodedBytes", m.largestImageDecodedBytes)
         w.field("systemImages", m.systemImages)
         w.field("systemDecodedBytes", m.systemDecodedBytes)
+        w.field("symbols", m.symbols)
+        w.field("dataLoads", m.dataLoads)
         w.endObject()
     }
 

@@ -136,9 +136,21 @@ public struct TextReporter: AuditReporter {
             out +=
                 "              of which \(counted(m.systemImages, "system image")) (\(kibibytes(m.systemDecodedBytes)) decoded): the toolkit's, not the app's\n"
         }
+        if m.symbols > 0 { out += "  SF Symbols  \(m.symbols): system artwork, not the app's\n" }
         out += "  missing     \(m.missing)\n"
+        if m.dataLoads > 0 { out += "  data assets \(counted(m.dataLoads, "load")) (NSDataAsset: not images, in no figure above)\n" }
         if m.unreadable > 0 { out += "  unreadable  \(counted(m.unreadable, "hit")) without a name\n" }
         return out
+    }
+
+    /// What the table says for a name that loads no image of the app's.
+    static func unresolvedLabel(_ cause: MissingCause?) -> String {
+        switch cause {
+        case .outsideBundle?: return "outside the bundle"
+        case .systemArtwork?: return "SF Symbol (system)"
+        case .dataAsset?: return "data asset"
+        default: return "missing"
+        }
     }
 
     static func title(_ severity: Severity) -> String {
@@ -163,7 +175,7 @@ public struct TextReporter: AuditReporter {
         var out = "IMAGES LOADED AT LAUNCH (\(counted(launch.count, "name")), by decoded size)\n"
         let rows = launch.map { use -> [String] in
             let image = use.resolution.image
-            let resolved = image.map(ImageLabel.text) ?? (use.resolution.cause == .outsideBundle ? "outside the bundle" : "missing")
+            let resolved = image.map(ImageLabel.text) ?? Self.unresolvedLabel(use.resolution.cause)
             let pixels = image.flatMap(ImageLabel.pixels) ?? "-"
             let decoded = image?.decodedBytes.map { fixed(Double($0) / 1_048_576, 2) } ?? "-"
             let file = image.map { fixed(Double($0.bytesOnDisk) / 1024, 1) } ?? "-"
