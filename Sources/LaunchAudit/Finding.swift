@@ -32,6 +32,52 @@ public enum FindingValue: Sendable, Equatable {
     case string(String)
 }
 
+/// A finding's measured values by name, in key order. A finding holds two or three; an audit of
+/// many names holds hundreds of thousands of findings, and a dictionary each costs twice the bytes.
+public struct FindingValues: Sendable, Equatable, ExpressibleByDictionaryLiteral, Sequence {
+    public typealias Element = (key: String, value: FindingValue)
+    private var entries: [Element]
+
+    public init(dictionaryLiteral elements: (String, FindingValue)...) {
+        self.init(elements.map { (key: $0.0, value: $0.1) })
+    }
+
+    /// The pairs; a later key replaces an earlier one.
+    public init(_ pairs: [(key: String, value: FindingValue)]) {
+        var sorted: [Element] = []
+        sorted.reserveCapacity(pairs.count)
+        for pair in pairs {
+            if let at = sorted.firstIndex(where: { $0.key == pair.key }) { sorted[at] = pair } else { sorted.append(pair) }
+        }
+        sorted.sort { $0.key < $1.key }
+        entries = sorted
+    }
+
+    public subscript(key: String) -> FindingValue? {
+        get { entries.first { $0.key == key }?.value }
+        set {
+            let at = entries.firstIndex { $0.key == key }
+            switch (at, newValue) {
+            case let (at?, value?): entries[at].value = value
+            case let (at?, nil): entries.remove(at: at)
+            case let (nil, value?):
+                entries.append((key, value))
+                entries.sort { $0.key < $1.key }
+            case (nil, nil): break
+            }
+        }
+    }
+
+    public var keys: [String] { entries.map(\.key) }
+    public var isEmpty: Bool { entries.isEmpty }
+    public var count: Int { entries.count }
+    public func makeIterator() -> IndexingIterator<[Element]> { entries.makeIterator() }
+
+    public static func == (a: FindingValues, b: FindingValues) -> Bool {
+        a.entries.count == b.entries.count && zip(a.entries, b.entries).allSatisfy { $0.key == $1.key && $0.value == $1.value }
+    }
+}
+
 /// One problem a rule found.
 public struct Finding: Sendable, Equatable {
     /// The rule's stable id, e.g. `missing-image`.
@@ -52,7 +98,7 @@ public struct Finding: Sendable, Equatable {
     /// Log lines involved, sorted; at most `Finding.maxLines`.
     public var lines: [LogLine]
     /// Measured values by name.
-    public var values: [String: FindingValue]
+    public var values: FindingValues
     /// Bytes this problem wastes (decoded or on disk); findings of one severity are ranked by it.
     public var cost: Int
     /// Loads involved; the tie-breaker after cost.
@@ -67,7 +113,7 @@ public struct Finding: Sendable, Equatable {
     public init(
         rule: String, severity: Severity, identity: String, device: String, message: String, fix: String,
         names: [String] = [], assets: [String] = [], paths: [String] = [], lines: [LogLine] = [],
-        values: [String: FindingValue] = [:], cost: Int = 0, occurrences: Int = 0
+        values: FindingValues = [:], cost: Int = 0, occurrences: Int = 0
     ) {
         self.rule = rule
         self.severity = severity

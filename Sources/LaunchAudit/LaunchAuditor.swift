@@ -88,7 +88,8 @@ public final class LaunchAuditor {
         let name = load.status == .ok ? load.name : nil
         let kind = name.map { requestKind(load.kind, api: load.api, name: $0) } ?? .name
         // The reader's interned id finds the slot without hashing the name (a 1 GB log has millions of hits).
-        let fastIndex = load.nameID.map { $0 * 8 + kind.ordinal }
+        // Names and paths (nearly every load) get a slot per id; other kinds go through the dictionary.
+        let fastIndex = kind.ordinal < 2 ? load.nameID.map { $0 * 2 + kind.ordinal } : nil
         var slot = -1
         if let fastIndex, fastIndex < slotForNameID.count { slot = slotForNameID[fastIndex] }
         if slot < 0, let found = index[Key(kind: kind, status: load.status, name: name)] {
@@ -181,7 +182,7 @@ public final class LaunchAuditor {
         return m
     }
 
-    /// Runs every rule and returns the result.
+    /// Runs every rule and returns the result; the audit ends (its names move into the result).
     public func finish() -> AuditResult {
         for i in uses.indices {
             uses[i].apis = apiSets[i].sorted()
@@ -199,24 +200,35 @@ public final class LaunchAuditor {
             combined.afterLaunch?.repeated = logs.reduce(0) { $0 + ($1.metrics.afterLaunch?.repeated ?? 0) }
         }
         let hits = unreadable.values.sorted { $0.status < $1.status }
-        let context = RuleContext(
-            device: device, config: config, inventory: inventory,
-            uses: uses.filter { $0.launchLoads > 0 }, unreadable: hits, logs: logs, metrics: combined,
-            systemBundles: systemBundles)
         var findings: [Finding] = []
-        // Images in --system-images folders are the toolkit's: findings only about them are notes.
-        let systemImages = Set(inventory.images.filter { systemBundles.contains($0.bundle) }.map(\.id))
-        for rule in Rules.all where !config.ignore.rules.contains(rule.id) {
-            for var finding in rule.check(context) {
-                if !finding.assets.isEmpty, finding.assets.allSatisfy(systemImages.contains), finding.severity < .note {
-                    finding.severity = .note
+        do {
+            // The context shares `uses` (no copy when every name loaded during launch, the usual
+            // case) and is gone before they are sorted in place below.
+            let launchUses = uses.allSatisfy { $0.launchLoads > 0 } ? uses : uses.filter { $0.launchLoads > 0 }
+            let context = RuleContext(
+                device: device, config: config, inventory: inventory,
+                uses: launchUses, unreadable: hits, logs: logs, metrics: combined,
+                systemBundles: systemBundles)
+            // Images in --system-images folders are the toolkit's: findings only about them are notes.
+            let systemImages = Set(inventory.images.filter { systemBundles.contains($0.bundle) }.map(\.id))
+            for rule in Rules.all where !config.ignore.rules.contains(rule.id) {
+                var checked = rule.check(context)
+                for i in checked.indices {
+                    if !checked[i].assets.isEmpty, checked[i].assets.allSatisfy(systemImages.contains), checked[i].severity < .note {
+                        checked[i].severity = .note
+                    }
+                    if let severity = config.severities[checked[i].rule] { checked[i].severity = severity }
                 }
-                if let severity = config.severities[finding.rule] { finding.severity = severity }
-                if !isIgnored(finding) { findings.append(finding) }
+                checked.removeAll(where: isIgnored)
+                // A rule can find one problem per name: its array becomes the list rather than a second copy of it.
+                if findings.isEmpty { findings = checked } else { findings.append(contentsOf: checked) }
             }
         }
         findings.sort(by: Finding.reportOrder)
-        let ordered = uses.sorted { a, b in
+        // The audit ends here: the names move into the result, sorted in place.
+        var ordered = uses
+        uses = []
+        ordered.sort { a, b in
             if (a.launchLoads > 0) != (b.launchLoads > 0) { return a.launchLoads > 0 }
             let ca = a.resolution.image?.decodedBytes ?? 0, cb = b.resolution.image?.decodedBytes ?? 0
             if ca != cb { return ca > cb }

@@ -67,7 +67,7 @@ public struct RuleContext: Sendable {
     /// A finding about one image, with the names that loaded it and their lines.
     public func finding(
         _ rule: any AuditRule.Type, severity: Severity? = nil, image: BundleImage, uses: [NameUse],
-        message: String, fix: String, values: [String: FindingValue], cost: Int
+        message: String, fix: String, values: FindingValues, cost: Int
     ) -> Finding {
         Finding(
             rule: rule.id, severity: severity ?? rule.defaultSeverity, identity: image.id, device: device.id,

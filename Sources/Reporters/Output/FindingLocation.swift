@@ -38,9 +38,9 @@ package struct FindingLocation: Equatable {
 
 extension JSONText {
     /// A finding's measured values as fields, keys sorted, into an object the caller has opened.
-    mutating func fields(_ values: [String: FindingValue]) {
-        for key in values.keys.sorted() {
-            switch values[key]! {
+    mutating func fields(_ values: FindingValues) {
+        for (key, value) in values {
+            switch value {
             case let .int(v): field(key, v)
             case let .number(v): field(key, number: v)
             case let .string(v): field(key, v)
