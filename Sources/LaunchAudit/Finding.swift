@@ -120,13 +120,23 @@ public struct Finding: Sendable, Equatable {
         self.fingerprint = Finding.fingerprint(rule: rule, identity: identity, device: device)
         self.message = message
         self.fix = fix
-        self.names = names.sorted()
-        self.assets = assets.sorted()
-        self.paths = Array(Set(paths)).sorted()
-        self.lines = Array(lines.sorted().prefix(Finding.maxLines))
+        // Already in order (the usual case: one name, a use's lines): keep the caller's storage,
+        // shared rather than copied, for an audit can hold a finding per name.
+        self.names = Finding.ordered(names, strictly: false)
+        self.assets = Finding.ordered(assets, strictly: false)
+        self.paths = Finding.ordered(paths, strictly: true)
+        let sortedLines = Finding.ordered(lines, strictly: false)
+        self.lines = sortedLines.count <= Finding.maxLines ? sortedLines : Array(sortedLines.prefix(Finding.maxLines))
         self.values = values
         self.cost = cost
         self.occurrences = occurrences
+    }
+
+    /// `values` sorted (without repeats when `strictly`), as they are when already so.
+    private static func ordered<T: Comparable & Hashable>(_ values: [T], strictly: Bool) -> [T] {
+        let inOrder = zip(values, values.dropFirst()).allSatisfy { strictly ? $0 < $1 : $0 <= $1 }
+        if inOrder { return values }
+        return strictly ? Array(Set(values)).sorted() : values.sorted()
     }
 
     /// The first 16 hex digits of SHA-256 over `rule`, `identity` and `device`, separated by NUL.

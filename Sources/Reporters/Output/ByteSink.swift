@@ -116,7 +116,8 @@ package final class SpillBuffer {
     private var file: UnsafeMutablePointer<FILE>?
     private let limit: Int
 
-    package init(limit: Int = 8 << 20) { self.limit = limit }
+    /// Held in memory up to `limit` bytes, then in a temporary file.
+    package init(limit: Int = 1 << 20) { self.limit = limit }
 
     package func append(_ bytes: [UInt8]) {
         memory.append(contentsOf: bytes)
@@ -157,7 +158,13 @@ package final class SpillBuffer {
             }
             fseek(file, 0, SEEK_END)
         }
-        sink.write(memory)
+        // In pieces: the sink's guard copies what it is given, and the held bytes can be 8 MB.
+        var start = 0
+        while start < memory.count {
+            let end = min(start + (1 << 16), memory.count)
+            sink.write(Array(memory[start..<end]))
+            start = end
+        }
     }
 
     deinit { if let file { fclose(file) } }
