@@ -19,8 +19,43 @@ public struct NameUse: Sendable {
     public var maxLaunchLoadsPerLog: Int
     /// The first load (launch window first, then after launch).
     public var firstLine: LogLine
+    /// Launch-window lines after the first. Most names load once: they hold no array at all.
+    private var laterLaunchLines: [LogLine] = []
+
     /// Launch-window lines, at most `Finding.maxLines`.
-    public var launchLines: [LogLine]
+    public var launchLines: [LogLine] {
+        get { launchLoads == 0 ? [] : [firstLine] + laterLaunchLines }
+        set {
+            if let first = newValue.first { firstLine = first }
+            laterLaunchLines = Array(newValue.dropFirst())
+        }
+    }
+
+    /// Counts a launch load at `line`, the first of them becoming `firstLine`.
+    mutating func addLaunchLoad(at line: LogLine) {
+        if launchLoads == 0 {
+            firstLine = line
+        } else if laterLaunchLines.count < Finding.maxLines - 1 {
+            laterLaunchLines.append(line)
+        }
+        launchLoads += 1
+    }
+
+    public init(
+        name: String?, status: LoadStatus, kind: RequestKind, resolution: Resolution, apis: [String] = [],
+        launchLoads: Int = 0, afterLaunchLoads: Int = 0, maxLaunchLoadsPerLog: Int = 0, firstLine: LogLine, launchLines: [LogLine] = []
+    ) {
+        self.name = name
+        self.status = status
+        self.kind = kind
+        self.resolution = resolution
+        self.apis = apis
+        self.launchLoads = launchLoads
+        self.afterLaunchLoads = afterLaunchLoads
+        self.maxLaunchLoadsPerLog = maxLaunchLoadsPerLog
+        self.firstLine = firstLine
+        if !launchLines.isEmpty { self.launchLines = launchLines }
+    }
 
     /// A finding's identity for this use: the name shown, and for CoreUI lookups their kind, so
     /// that a name asked for by code and by SwiftUI or a trait change gives two identities.
@@ -126,7 +161,7 @@ public struct AuditResult: Sendable {
     public var uses: [NameUse]
     public var unreadable: [UnreadableHits]
     /// Findings in report order, ignores and severity overrides applied.
-    public var findings: [Finding]
+    public var findings: FindingList
     /// The top bundle's name and the number of images in the inventory.
     public var bundleNames: [String]
     public var inventoryImages: Int

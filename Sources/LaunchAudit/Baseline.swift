@@ -134,22 +134,46 @@ public struct BaselineComparison: Sendable {
     /// New failing findings, or worse figures, unless nothing ever fails (`--fail-on never`).
     public var fails: Bool { failOn != nil && (!failingNew.isEmpty || (regressionsFail && !regressions.isEmpty)) }
 
+    /// Only the result's new findings are built: one with a finding per name keeps no second list of them.
     public init(baseline: Baseline, result: AuditResult, tolerance: AuditConfig.BaselineTolerance) {
-        self.init(old: baseline, new: Baseline(result), failOn: result.failOn, tolerance: tolerance)
+        let findings = result.findings
+        self.init(
+            old: baseline, newDevice: result.device.id, newLaunch: result.metrics.launch, newRanks: findings.ranks,
+            entry: { index in
+                let finding = findings[index]
+                return Baseline.Entry(fingerprint: finding.fingerprint, rule: finding.rule, severity: finding.severity.rawValue, message: finding.message)
+            }, failOn: result.failOn, tolerance: tolerance)
         regressionsFail = false
     }
 
     public init(old: Baseline, new: Baseline, failOn: Severity?, tolerance: AuditConfig.BaselineTolerance) {
+        let ranks = new.findings.map { FindingRank(rule: $0.rule, severity: Severity(rawValue: $0.severity) ?? .note, fingerprint: $0.fingerprint) }
+        self.init(
+            old: old, newDevice: new.device, newLaunch: new.launch, newRanks: ranks, entry: { new.findings[$0] }, failOn: failOn,
+            tolerance: tolerance)
+    }
+
+    private init<Ranks: Collection<FindingRank>>(
+        old: Baseline, newDevice: String, newLaunch: PhaseMetrics, newRanks: Ranks, entry: (Int) -> Baseline.Entry, failOn: Severity?,
+        tolerance: AuditConfig.BaselineTolerance
+    ) {
         self.failOn = failOn
-        let before = Set(old.findings.map(\.fingerprint)), after = Set(new.findings.map(\.fingerprint))
-        // Budgets and missing evidence are judged afresh every run: a baseline cannot accept them.
-        newFindings = new.findings.filter { !before.contains($0.fingerprint) || Baseline.alwaysJudged.contains($0.rule) }
-        fixed = old.findings.filter { !after.contains($0.fingerprint) }
-        deviceChanged = old.device != new.device
+        // The baseline's fingerprints, each marked when the new run still has it: no set of the new run's.
+        var stillFound: [String: Bool] = [:]
+        for finding in old.findings { stillFound[finding.fingerprint] = false }
+        newFindings = []
+        for (index, rank) in newRanks.enumerated() {
+            let known = stillFound[rank.fingerprint] != nil
+            if known { stillFound[rank.fingerprint] = true }
+            // Budgets and missing evidence are judged afresh every run: a baseline cannot accept them.
+            if !known || Baseline.alwaysJudged.contains(rank.rule) { newFindings.append(entry(index)) }
+        }
+        fixed = old.findings.filter { stillFound[$0.fingerprint] != true }
+        deviceChanged = old.device != newDevice
         failingNew = newFindings.filter { entry in
             guard let failOn, let severity = Severity(rawValue: entry.severity) else { return false }
             return severity <= failOn
         }
-        regressions = BaselineRegressionRule.regressions(old: old.launch, new: new.launch, tolerance: tolerance)
+        regressions = BaselineRegressionRule.regressions(old: old.launch, new: newLaunch, tolerance: tolerance)
     }
 }

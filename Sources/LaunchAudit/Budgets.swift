@@ -40,15 +40,18 @@ extension AuditResult {
         return findings.filter { $0.severity <= level }
     }
 
+    /// Whether any finding is at or above `level`.
+    private func hasFinding(atLeast level: Severity) -> Bool { findings.ranks.contains { $0.severity <= level } }
+
     /// Whether the run fails the policy: a finding at or above `failOn`. Budgets and missing
     /// evidence are findings too (`budget-exceeded`, `no-evidence`), so `failOn` governs them
     /// all alike and `--fail-on never` never fails.
-    public var fails: Bool { !failingFindings.isEmpty }
+    public var fails: Bool { failOn.map(hasFinding(atLeast:)) ?? false }
 
     /// Findings per severity, every severity present.
     public var severityCounts: [Severity: Int] {
         var counts = Dictionary(uniqueKeysWithValues: Severity.allCases.map { ($0, 0) })
-        for finding in findings { counts[finding.severity, default: 0] += 1 }
+        for rank in findings.ranks { counts[rank.severity, default: 0] += 1 }
         return counts
     }
 }

@@ -141,14 +141,23 @@ public struct Finding: Sendable, Equatable {
 
     /// The first 16 hex digits of SHA-256 over `rule`, `identity` and `device`, separated by NUL.
     public static func fingerprint(rule: String, identity: String, device: String) -> String {
-        let digest = SHA256.hash(data: Array("\(rule)\u{0}\(identity)\u{0}\(device)".utf8))
-        let digits = Array("0123456789abcdef".utf8)
-        var out: [UInt8] = []
-        for byte in digest.prefix(8) {
-            out.append(digits[Int(byte >> 4)])
-            out.append(digits[Int(byte & 0xF)])
+        var hasher = SHA256()
+        for (index, part) in [rule, identity, device].enumerated() {
+            if index > 0 { hasher.update(data: [UInt8(0)]) }
+            var part = part
+            part.withUTF8 { hasher.update(bufferPointer: UnsafeRawBufferPointer($0)) }
         }
-        return String(decoding: out, as: UTF8.self)
+        let digest = hasher.finalize()
+        return hexDigits(digest.withUnsafeBytes { bytes in bytes.prefix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) } })
+    }
+
+    /// `value` as 16 lowercase hex digits, the form of a fingerprint.
+    public static func hexDigits(_ value: UInt64) -> String {
+        String(unsafeUninitializedCapacity: 16) { buffer in
+            let digits: StaticString = "0123456789abcdef"
+            for k in 0..<16 { buffer[k] = digits.utf8Start[Int((value >> (60 - 4 * UInt64(k))) & 0xF)] }
+            return 16
+        }
     }
 
     /// Report order: most severe first, then the costliest, then the most loads, then by rule and fingerprint.

@@ -20,9 +20,12 @@ public final class LaunchAuditor {
         var status: LoadStatus
         var name: String?
     }
-    /// Launch loads per name that came from a nib or storyboard (`LoadKind.nib`).
-    private var nibLoads: [Int] = []
+    /// Slots by name, for loads the fast path does not find. Names and paths of one log find
+    /// theirs by the reader's name id: they enter it only when a next log or a load without an id
+    /// needs it (`indexEveryName`), which saves the dictionary's 70 bytes per name of a single log.
     private var index: [Key: Int] = [:]
+    private var indexesEveryName = false
+    private var unindexedNames = 0
     private var uses: [NameUse] = []
     private var apiSets: [Set<String>] = []
     /// Each distinct resolution text once (`Resolution.how`), shared by every name it explains.
@@ -57,6 +60,14 @@ public final class LaunchAuditor {
         }
         logUnreadable = (0, 0)
         slotForNameID.removeAll(keepingCapacity: true)
+        if !uses.isEmpty { indexEveryName() }
+    }
+
+    private func indexEveryName() {
+        indexesEveryName = true
+        guard unindexedNames > 0 else { return }
+        for (slot, use) in uses.enumerated() { index[Key(kind: use.kind, status: use.status, name: use.name)] = slot }
+        unindexedNames = 0
     }
 
     /// `RequestKind.of`, remembered for the last API and kind seen: consecutive hits mostly share them.
@@ -92,12 +103,16 @@ public final class LaunchAuditor {
         let fastIndex = kind.ordinal < 2 ? load.nameID.map { $0 * 2 + kind.ordinal } : nil
         var slot = -1
         if let fastIndex, fastIndex < slotForNameID.count { slot = slotForNameID[fastIndex] }
+        if slot < 0, fastIndex == nil { indexEveryName() }
         if slot < 0, let found = index[Key(kind: kind, status: load.status, name: name)] {
             slot = found
         } else if slot < 0 {
-            let key = Key(kind: kind, status: load.status, name: name)
             slot = uses.count
-            index[key] = slot
+            if fastIndex == nil || indexesEveryName {
+                index[Key(kind: kind, status: load.status, name: name)] = slot
+            } else {
+                unindexedNames += 1
+            }
             let resolution: Resolution
             switch load.status {
             case .nil: resolution = Resolution(image: nil, how: "the app passed nil (UIKit logs `Invalid asset name supplied: '(null)'`)", cause: .nilName)
@@ -108,12 +123,8 @@ public final class LaunchAuditor {
                 if let shared = explanations[found.how] { found.how = shared } else if explanations.count < 4096 { explanations[found.how] = found.how }
                 resolution = found
             }
-            uses.append(
-                NameUse(
-                    name: name, status: load.status, kind: kind, resolution: resolution, apis: [],
-                    launchLoads: 0, afterLaunchLoads: 0, maxLaunchLoadsPerLog: 0, firstLine: here, launchLines: []))
+            uses.append(NameUse(name: name, status: load.status, kind: kind, resolution: resolution, firstLine: here))
             apiSets.append([])
-            nibLoads.append(0)
             lastAPI.append(nil)
             logLaunch.append(0)
             logAfter.append(0)
@@ -127,11 +138,9 @@ public final class LaunchAuditor {
             apiSets[slot].insert(api)
         }
         if launch {
-            if uses[slot].launchLoads == 0 { uses[slot].firstLine = here }
-            uses[slot].launchLoads += 1
-            if load.kind == .nib { nibLoads[slot] += 1 }
+            uses[slot].addLaunchLoad(at: here)
+            if load.kind == .nib { uses[slot].nibLaunchLoads += 1 }
             logLaunch[slot] += 1
-            if uses[slot].launchLines.count < Finding.maxLines { uses[slot].launchLines.append(here) }
         } else {
             uses[slot].afterLaunchLoads += 1
             logAfter[slot] += 1
@@ -184,14 +193,19 @@ public final class LaunchAuditor {
 
     /// Runs every rule and returns the result; the audit ends (its names move into the result).
     public func finish() -> AuditResult {
-        for i in uses.indices {
-            uses[i].apis = apiSets[i].sorted()
-            uses[i].nibLaunchLoads = nibLoads[i]
-        }
+        for i in uses.indices { uses[i].apis = apiSets[i].sorted() }
+        // What only reading needed goes before the rules run.
+        apiSets = []
+        lastAPI = []
+        slotForNameID = []
+        index = [:]
+        // Report order first, in place: launch-window names then form a prefix the rules see
+        // without a copy, and a name finding's place stays valid in the result.
+        uses.permute(by: reportOrder(uses))
+        let launchCount = uses.firstIndex { $0.launchLoads == 0 } ?? uses.count
         var combined = AuditMetrics()
-        let launchCounts = uses.map(\.launchLoads)
         let totalUnreadable = logs.reduce(0) { $0 + $1.metrics.launch.unreadable }
-        combined.launch = phaseMetrics(counts: launchCounts, unreadable: totalUnreadable)
+        combined.launch = phaseMetrics(counts: uses.map(\.launchLoads), unreadable: totalUnreadable)
         // A name loaded once in each of two launches is not a repeat.
         combined.launch.repeated = logs.reduce(0) { $0 + $1.metrics.launch.repeated }
         if logs.contains(where: { $0.metrics.afterLaunch != nil }) {
@@ -200,41 +214,34 @@ public final class LaunchAuditor {
             combined.afterLaunch?.repeated = logs.reduce(0) { $0 + ($1.metrics.afterLaunch?.repeated ?? 0) }
         }
         let hits = unreadable.values.sorted { $0.status < $1.status }
-        var findings: [Finding] = []
-        do {
-            // The context shares `uses` (no copy when every name loaded during launch, the usual
-            // case) and is gone before they are sorted in place below.
-            let launchUses = uses.allSatisfy { $0.launchLoads > 0 } ? uses : uses.filter { $0.launchLoads > 0 }
-            let context = RuleContext(
-                device: device, config: config, inventory: inventory,
-                uses: launchUses, unreadable: hits, logs: logs, metrics: combined,
-                systemBundles: systemBundles)
-            // Images in --system-images folders are the toolkit's: findings only about them are notes.
-            let systemImages = Set(inventory.images.filter { systemBundles.contains($0.bundle) }.map(\.id))
-            for rule in Rules.all where !config.ignore.rules.contains(rule.id) {
-                var checked = rule.check(context)
-                for i in checked.indices {
-                    if !checked[i].assets.isEmpty, checked[i].assets.allSatisfy(systemImages.contains), checked[i].severity < .note {
-                        checked[i].severity = .note
-                    }
-                    if let severity = config.severities[checked[i].rule] { checked[i].severity = severity }
+        let context = RuleContext(
+            device: device, config: config, inventory: inventory,
+            uses: launchCount == uses.count ? uses : Array(uses[..<launchCount]), unreadable: hits, logs: logs,
+            metrics: combined, systemBundles: systemBundles)
+        let nameContext = context.nameContext
+        var findings = FindingList.Builder(uses: uses, context: nameContext)
+        // Images in --system-images folders are the toolkit's: findings only about them are notes.
+        let systemImages = Set(inventory.images.filter { systemBundles.contains($0.bundle) }.map(\.id))
+        func judged(_ finding: inout Finding) -> Bool {
+            if !finding.assets.isEmpty, finding.assets.allSatisfy(systemImages.contains), finding.severity < .note {
+                finding.severity = .note
+            }
+            if let severity = config.severities[finding.rule] { finding.severity = severity }
+            return !isIgnored(finding)
+        }
+        for rule in Rules.all where !config.ignore.rules.contains(rule.id) {
+            if let nameRule = rule as? any NameRule.Type {
+                // Kept as rank and place, built again when read.
+                for slot in 0..<launchCount {
+                    guard var finding = nameRule.finding(for: context.uses[slot], in: nameContext), judged(&finding) else { continue }
+                    findings.add(nameFinding: finding, use: slot)
                 }
-                checked.removeAll(where: isIgnored)
-                // A rule can find one problem per name: its array becomes the list rather than a second copy of it.
-                if findings.isEmpty { findings = checked } else { findings.append(contentsOf: checked) }
+            } else {
+                for var finding in rule.check(context) where judged(&finding) { findings.add(finding) }
             }
         }
-        findings.sort(by: Finding.reportOrder)
-        // The audit ends here: the names move into the result, sorted in place.
-        var ordered = uses
+        let ordered = uses
         uses = []
-        ordered.sort { a, b in
-            if (a.launchLoads > 0) != (b.launchLoads > 0) { return a.launchLoads > 0 }
-            let ca = a.resolution.image?.decodedBytes ?? 0, cb = b.resolution.image?.decodedBytes ?? 0
-            if ca != cb { return ca > cb }
-            if a.displayName != b.displayName { return a.displayName < b.displayName }
-            return a.kind.rawValue < b.kind.rawValue
-        }
         let top = inventory.bundles.filter { $0.kind != .systemImages }.map(\.name)
         var warnings = inventory.warnings.map { AuditWarning(source: "bundle", message: $0) }
         if !inventory.images.contains(where: { !systemBundles.contains($0.bundle) }) {
@@ -247,9 +254,26 @@ public final class LaunchAuditor {
         }
         return AuditResult(
             device: device, logs: logs, metrics: combined, uses: ordered, unreadable: hits,
-            findings: findings, bundleNames: top, inventoryImages: inventory.images.count,
+            findings: findings.ranked(), bundleNames: top, inventoryImages: inventory.images.count,
             budgetBreaches: BudgetExceededRule.worstBreaches(logs, config.budgets), failOn: config.failOn,
             warnings: warnings)
+    }
+
+    /// Positions of `uses` in report order: launch-window names first, each group by decoded
+    /// bytes, then by name and kind.
+    private func reportOrder(_ uses: [NameUse]) -> [Int32] {
+        var order = Array(0..<Int32(uses.count))
+        uses.withUnsafeBufferPointer { uses in
+            order.sort { i, j in
+                let a = uses[Int(i)], b = uses[Int(j)]
+                if (a.launchLoads > 0) != (b.launchLoads > 0) { return a.launchLoads > 0 }
+                let ca = a.resolution.image?.decodedBytes ?? 0, cb = b.resolution.image?.decodedBytes ?? 0
+                if ca != cb { return ca > cb }
+                if a.displayName != b.displayName { return a.displayName < b.displayName }
+                return a.kind.rawValue < b.kind.rawValue
+            }
+        }
+        return order
     }
 
     private func isIgnored(_ finding: Finding) -> Bool {

@@ -54,6 +54,9 @@ public struct RuleContext: Sendable {
     /// toolkit's own pictures), so its findings are the toolkit's, not the app's.
     public func isSystem(_ image: BundleImage) -> Bool { systemBundles.contains(image.bundle) }
 
+    /// What a `NameRule` sees of this context.
+    public var nameContext: NameRuleContext { NameRuleContext(device: device, config: config, systemBundles: systemBundles) }
+
     /// Launch uses grouped by the image they resolved to, in a stable order.
     public var usesByImage: [(image: BundleImage, uses: [NameUse])] {
         var groups: [String: (BundleImage, [NameUse])] = [:]

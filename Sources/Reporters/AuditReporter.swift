@@ -47,6 +47,8 @@ public protocol AuditReporter: Sendable {
     var summary: String { get }
     /// The format lists every load, so the audit must keep them as they stream by.
     var needsLoadRecords: Bool { get }
+    /// The format shows the first loads as table rows (`LoadRecords.rows`), not only the encoded list.
+    var showsLoadRows: Bool { get }
     /// Who reads this format: the guard every byte of it passes (docs/output-safety.md).
     var consumer: OutputConsumer { get }
     /// Writes the report. Write errors are the sink's to record (`ByteSink.finish()` throws them).
@@ -55,6 +57,7 @@ public protocol AuditReporter: Sendable {
 
 extension AuditReporter {
     public var needsLoadRecords: Bool { false }
+    public var showsLoadRows: Bool { false }
 }
 
 /// The registry of `imgtrace analyze` formats, in the order help lists them.

@@ -51,7 +51,7 @@ struct AnalyzeCommand: ParsableCommand {
         try OutputTargets.check(
             outputs: [("--output", output)] + reports.map { ("--report", $0.path) }, inputs: inputs.files(baseline: baseline))
         let chosen = [format.reporter] + reports.map(\.format.reporter)
-        let loads = chosen.contains { $0.needsLoadRecords } ? LoadRecords() : nil
+        let loads = chosen.contains { $0.needsLoadRecords } ? LoadRecords(keepingRows: chosen.contains { $0.showsLoadRows }) : nil
         let outcome = try inputs.audit(baseline: baseline, sourceRoot: sourceRoot) { load, log, resolution in
             loads?.add(load, log: log, resolution: resolution)
         }

@@ -91,7 +91,7 @@ final class ConfigAndDeviceTests: XCTestCase {
             auditor.beginLog("x")
             for event in example.events { auditor.add(event) }
             auditor.endLog(.init())
-            return auditor.finish().findings
+            return Array(auditor.finish().findings)
         }
         var config = AuditConfig()
         XCTAssertTrue(audit(config).contains { $0.rule == "loose-image" && $0.names == ["Onboarding/a"] })

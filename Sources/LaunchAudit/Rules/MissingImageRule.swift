@@ -2,7 +2,7 @@ import ImgtraceSupport
 import AppBundle
 
 /// A name that resolves to nothing the app, its nested bundles or the system images hold.
-public enum MissingImageRule: AuditRule {
+public enum MissingImageRule: NameRule {
     public static let id = "missing-image"
     public static let summary = "A name that resolves to nothing in the app, its frameworks or the given system images, with the likely cause."
     public static let defaultSeverity = Severity.error
@@ -22,27 +22,25 @@ public enum MissingImageRule: AuditRule {
         RuleExample("a data asset: not an image", images: [], loads: [.request("onboarding", .data)], fires: false),
     ]
 
-    public static func check(_ context: RuleContext) -> [Finding] {
-        context.uses.compactMap { use -> Finding? in
-            let resolution = use.resolution
-            guard resolution.image == nil, resolution.cause?.isNotTheApps != true else { return nil }
-            let fix: String
-            switch resolution.cause {
-            case .caseDiffers: fix = "Match the name's case to the asset's exactly."
-            case .needsExtension: fix = "Pass the file extension, or move the image into an asset catalog."
-            case .scaleInName: fix = "Ask for the name without the scale or device suffix."
-            case .otherIdiom: fix = "Add a universal or \(context.device.idiom) variant."
-            case .namespace: fix = "Use the name with the catalog folder's namespace, or turn the namespace off."
-            case .nilName, .emptyName: fix = "Find the code path that passes no name (the log lines show where in the launch)."
-            case .notInCatalog: fix = "Move the image into an asset catalog: SwiftUI's `Image(\"name\")` and trait changes look nowhere else."
-            default: fix = "Add the image to the app, or remove the load."
-            }
-            return Finding(
-                rule: id, severity: defaultSeverity, identity: use.findingIdentity, device: context.device.id,
-                message: "\(SafeText.quoted(use.displayName)) loads nothing (\(use.launchLoads)× at launch): \(resolution.how)",
-                fix: fix, names: use.name.map { [$0] } ?? [], lines: use.launchLines,
-                values: ["loads": .int(use.launchLoads), "cause": .string((resolution.cause ?? .notFound).rawValue)],
-                occurrences: use.launchLoads)
+    public static func finding(for use: NameUse, in context: NameRuleContext) -> Finding? {
+        let resolution = use.resolution
+        guard resolution.image == nil, resolution.cause?.isNotTheApps != true else { return nil }
+        let fix: String
+        switch resolution.cause {
+        case .caseDiffers: fix = "Match the name's case to the asset's exactly."
+        case .needsExtension: fix = "Pass the file extension, or move the image into an asset catalog."
+        case .scaleInName: fix = "Ask for the name without the scale or device suffix."
+        case .otherIdiom: fix = "Add a universal or \(context.device.idiom) variant."
+        case .namespace: fix = "Use the name with the catalog folder's namespace, or turn the namespace off."
+        case .nilName, .emptyName: fix = "Find the code path that passes no name (the log lines show where in the launch)."
+        case .notInCatalog: fix = "Move the image into an asset catalog: SwiftUI's `Image(\"name\")` and trait changes look nowhere else."
+        default: fix = "Add the image to the app, or remove the load."
         }
+        return Finding(
+            rule: id, severity: defaultSeverity, identity: use.findingIdentity, device: context.device.id,
+            message: "\(SafeText.quoted(use.displayName)) loads nothing (\(use.launchLoads)× at launch): \(resolution.how)",
+            fix: fix, names: use.name.map { [$0] } ?? [], lines: use.launchLines,
+            values: ["loads": .int(use.launchLoads), "cause": .string((resolution.cause ?? .notFound).rawValue)],
+            occurrences: use.launchLoads)
     }
 }

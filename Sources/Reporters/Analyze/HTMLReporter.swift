@@ -10,6 +10,7 @@ public struct HTMLReporter: AuditReporter {
     public let consumer = OutputConsumer.html
     public let summary = "One self-contained page with charts, the findings and a sortable table of every load."
     public var needsLoadRecords: Bool { true }
+    public var showsLoadRows: Bool { true }
 
     public init() {}
 

@@ -30,12 +30,15 @@ public final class LoadRecords {
         public var how: String
     }
 
-    public init() {}
+    private let keepsRows: Bool
+
+    /// `keepingRows: false` keeps no `rows` (3 MB at 5,000 loads) for formats that list only the encoded loads.
+    public init(keepingRows: Bool = true) { keepsRows = keepingRows }
 
     /// Encodes one load of log `log` with what it resolved to (nil for hits without a name).
     public func add(_ load: ImageLoad, log: Int, resolution: Resolution?) {
         total += 1
-        if rows.count < Self.maxRows {
+        if keepsRows, rows.count < Self.maxRows {
             let name: String
             switch load.status {
             case .ok: name = load.name ?? "(nil)"

@@ -49,8 +49,7 @@ public struct XcodeReporter: AuditReporter {
 /// One line that says how an audit went: `imgtrace: 3 errors, 10 warnings, 11 notes — FAIL`.
 public enum VerdictLine {
     public static func text(_ result: AuditResult, failing: Bool? = nil) -> String {
-        var counts: [Severity: Int] = [:]
-        for finding in result.findings { counts[finding.severity, default: 0] += 1 }
+        let counts = result.severityCounts
         let parts = [Severity.error, .warning, .note].map { severity -> String in
             let n = counts[severity] ?? 0
             return counted(n, severity.rawValue)

@@ -13,7 +13,7 @@ struct FindingEntry {
     var first: Finding { findings[0] }
 
     /// Findings in report order, a rule's notes grouped where the first of them stood.
-    static func forReading(_ findings: [Finding]) -> [FindingEntry] {
+    static func forReading<Findings: Collection<Finding>>(_ findings: Findings) -> [FindingEntry] {
         var notesByRule: [String: [Finding]] = [:]
         for finding in findings where finding.severity == .note { notesByRule[finding.rule, default: []].append(finding) }
         var entries: [FindingEntry] = []

@@ -1,0 +1,174 @@
+import AppBundle
+
+/// What a rule that judges each name on its own sees: no inventory, no other names. The list of
+/// findings keeps it, to build such a rule's findings again when they are read.
+public struct NameRuleContext: Sendable {
+    public var device: DeviceProfile
+    public var config: AuditConfig
+    /// Ids of the `--system-images` folders.
+    public var systemBundles: Set<String>
+
+    /// Whether the image is the toolkit's, not the app's (see `RuleContext.isSystem`).
+    public func isSystem(_ image: BundleImage) -> Bool { systemBundles.contains(image.bundle) }
+}
+
+/// A rule that finds at most one problem per name, from that name's use alone.
+///
+/// An audit of a million unknown names has a million `missing-image` findings; the auditor keeps
+/// each as its rank and its name's place (`FindingList`) and builds it again when a report reads it.
+public protocol NameRule: AuditRule {
+    /// The finding about one name loaded at launch, if the rule fires for it.
+    static func finding(for use: NameUse, in context: NameRuleContext) -> Finding?
+}
+
+extension NameRule {
+    public static func check(_ context: RuleContext) -> [Finding] {
+        let names = context.nameContext
+        return context.uses.compactMap { finding(for: $0, in: names) }
+    }
+}
+
+/// What ranks and identifies a finding.
+public struct FindingRank: Sendable, Equatable {
+    public var rule: String
+    public var severity: Severity
+    public var fingerprint: String
+}
+
+/// Findings in report order.
+///
+/// A finding of a `NameRule` is held as what ranks it (severity, cost, loads, rule, fingerprint)
+/// and the place of its name in the audit's uses, 48 bytes, and built again when read; other
+/// findings are held whole. Reading gives the same `Finding` either way.
+public struct FindingList: RandomAccessCollection, MutableCollection, ExpressibleByArrayLiteral, Sendable, Equatable {
+    struct Entry: Sendable {
+        var rule: String
+        var severity: Severity
+        var cost: Int
+        var occurrences: Int
+        var fingerprint: UInt64
+        /// Index into `built`, or -1 for a name finding built from `uses[use]`.
+        var built: Int32
+        var use: Int32
+    }
+
+    private var entries: [Entry] = []
+    private var built: [Finding] = []
+    private var uses: [NameUse] = []
+    private var nameContext: NameRuleContext?
+
+    public init(arrayLiteral findings: Finding...) { self.init(findings) }
+
+    /// These findings, in the order given.
+    public init(_ findings: [Finding]) {
+        built = findings
+        entries = findings.indices.map { Self.entry(findings[$0], built: $0, use: -1) }
+    }
+
+    private static func entry(_ finding: Finding, built: Int, use: Int) -> Entry {
+        Entry(
+            rule: finding.rule, severity: finding.severity, cost: finding.cost, occurrences: finding.occurrences,
+            fingerprint: UInt64(finding.fingerprint, radix: 16) ?? 0, built: Int32(built), use: Int32(use))
+    }
+
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { entries.count }
+
+    public subscript(position: Int) -> Finding {
+        get {
+            let entry = entries[position]
+            if entry.built >= 0 { return built[Int(entry.built)] }
+            guard let context = nameContext, let rule = Rules.named(entry.rule) as? any NameRule.Type,
+                var finding = rule.finding(for: uses[Int(entry.use)], in: context)
+            else { preconditionFailure("a name finding's rule no longer fires for its name") }
+            finding.severity = entry.severity
+            return finding
+        }
+        set {
+            // A finding written back is held whole from then on.
+            if entries[position].built < 0 {
+                entries[position].built = Int32(built.count)
+                built.append(newValue)
+            } else {
+                built[Int(entries[position].built)] = newValue
+            }
+        }
+    }
+
+    public static func == (a: FindingList, b: FindingList) -> Bool { a.elementsEqual(b) }
+
+    /// Rule, severity and fingerprint of the finding at `position`, without building it.
+    public func rank(at position: Int) -> FindingRank {
+        let entry = entries[position]
+        if entry.built >= 0 {
+            let finding = built[Int(entry.built)]
+            return FindingRank(rule: finding.rule, severity: finding.severity, fingerprint: finding.fingerprint)
+        }
+        return FindingRank(rule: entry.rule, severity: entry.severity, fingerprint: Finding.hexDigits(entry.fingerprint))
+    }
+
+    /// Every finding's rank, in order: what counting, failing and baselines need, without building findings.
+    public var ranks: LazyMapCollection<Range<Int>, FindingRank> { indices.lazy.map { rank(at: $0) } }
+
+    /// Collects the findings of one audit, then ranks them in report order.
+    struct Builder {
+        private var list = FindingList()
+
+        /// `uses` are the audit's names in their final order; a name finding refers to one by index.
+        init(uses: [NameUse], context: NameRuleContext) {
+            list.uses = uses
+            list.nameContext = context
+        }
+
+        mutating func add(_ finding: Finding) {
+            list.entries.append(FindingList.entry(finding, built: list.built.count, use: -1))
+            list.built.append(finding)
+        }
+
+        /// A finding `rule` builds from `uses[use]` alone; `finding` is that, with severity decided.
+        mutating func add(nameFinding finding: Finding, use: Int) {
+            list.entries.append(FindingList.entry(finding, built: -1, use: use))
+        }
+
+        /// Most severe first, then the costliest, the most loads, by rule and fingerprint.
+        consuming func ranked() -> FindingList {
+            var list = self.list
+            let built = list.built
+            // Sort positions (4 bytes each) rather than entries: the sort's scratch is the size of what it sorts.
+            var order = Array(0..<Int32(list.entries.count))
+            list.entries.withUnsafeBufferPointer { entries in
+                order.sort { i, j in
+                    let a = entries[Int(i)], b = entries[Int(j)]
+                    if a.severity != b.severity { return a.severity < b.severity }
+                    if a.cost != b.cost { return a.cost > b.cost }
+                    if a.occurrences != b.occurrences { return a.occurrences > b.occurrences }
+                    if a.rule != b.rule { return a.rule < b.rule }
+                    if a.fingerprint != b.fingerprint { return a.fingerprint < b.fingerprint }
+                    if a.built >= 0, b.built >= 0 { return built[Int(a.built)].fingerprint < built[Int(b.built)].fingerprint }
+                    return false
+                }
+            }
+            list.entries.permute(by: order)
+            return list
+        }
+    }
+}
+
+extension Array {
+    /// Puts `self[order[k]]` at `k` for every `k`, in place: cycles are followed, nothing is copied whole.
+    mutating func permute(by order: [Int32]) {
+        precondition(order.count == count)
+        var placed = [Bool](repeating: false, count: count)
+        for start in indices where !placed[start] {
+            var k = start
+            let first = self[start]
+            while true {
+                placed[k] = true
+                let from = Int(order[k])
+                if from == start { self[k] = first; break }
+                self[k] = self[from]
+                k = from
+            }
+        }
+    }
+}
