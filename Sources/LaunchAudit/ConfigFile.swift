@@ -1,6 +1,5 @@
 import Foundation
 import ImgtraceSupport
-import Yams
 
 /// Reads `.imgtrace.yml`. Every key is checked: an unknown key, a wrong type or a bad value is an
 /// `InputError` naming the file, the line and column, and the key.
@@ -24,23 +23,29 @@ public enum ConfigFile {
     ]
 
     public static func load(path: String) throws -> AuditConfig {
-        let data = Data(try SmallFile.read(path, maxBytes: SmallFile.maxConfigBytes))
-        guard let text = String(data: data, encoding: .utf8) else {
+        let bytes = try SmallFile.read(path, maxBytes: SmallFile.maxConfigBytes)
+        guard String(validating: bytes, as: UTF8.self) != nil else {
             throw InputError(path: path, reason: "the config file is not UTF-8")
         }
-        return try parse(text, path: path)
+        return try parse(bytes: bytes, path: path)
     }
 
-    public static func parse(_ text: String, path: String) throws -> AuditConfig {
-        let root: Node?
+    public static func parse(_ text: String, path: String) throws -> AuditConfig { try parse(bytes: Array(text.utf8), path: path) }
+
+    private static func parse(bytes: [UInt8], path: String) throws -> AuditConfig {
+        // A byte-order mark is not part of the first key.
+        let body = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes
+        let yaml = ConfigYAML(body)
+        let reader = Reader(path: path, yaml: yaml)
+        let root: ConfigYAML.Node?
         do {
-            root = try Yams.compose(yaml: text)
-        } catch let error as YamlError {
-            throw InputError(path: path, reason: "not valid YAML: \(oneLine(error))")
+            root = try ConfigYAML.parse(body)
+        } catch {
+            let at = yaml.position(of: error.offset)
+            throw InputError(path: path, location: "line \(at.line), column \(at.column)", reason: "not valid YAML: \(error.reason)")
         }
         var config = AuditConfig()
         guard let root else { return config }
-        let reader = Reader(path: path)
         for (key, value) in try reader.mapping(root, context: "the top level") {
             switch key.name {
             case "device": config.device = try reader.string(value, key.name)
@@ -92,15 +97,16 @@ public enum ConfigFile {
                 }
             case "ignore":
                 for (k, v) in try reader.mapping(value, context: "`ignore`") {
-                    let items = try reader.strings(v, k.name)
                     switch k.name {
-                    case "names": config.ignore.names.formUnion(items)
-                    case "globs": config.ignore.globs += items
+                    case "names": try reader.forEachString(v, k.name) { config.ignore.names.insert($0) }
+                    case "globs": try reader.forEachString(v, k.name) { config.ignore.globs.append($0) }
                     case "rules":
-                        for rule in items where Rules.named(rule) == nil {
-                            throw reader.error(v, "`ignore.rules` names an unknown rule \(SafeText.quoted(rule)) (see `imgtrace rules`)")
+                        try reader.forEachString(v, k.name) { rule in
+                            guard Rules.named(rule) != nil else {
+                                throw reader.error(v, "`ignore.rules` names an unknown rule \(SafeText.quoted(rule)) (see `imgtrace rules`)")
+                            }
+                            config.ignore.rules.insert(rule)
                         }
-                        config.ignore.rules.formUnion(items)
                     default: throw reader.unknown(k, in: "ignore", known: sectionKeys["ignore"]!)
                     }
                 }
@@ -133,13 +139,11 @@ public enum ConfigFile {
         return config
     }
 
-    private static func oneLine(_ error: Error) -> String {
-        "\(error)".split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
-    }
-
     /// Typed access to nodes, with errors that carry the node's position.
     private struct Reader {
         var path: String
+        var yaml: ConfigYAML
+        typealias Node = ConfigYAML.Node
 
         struct Key {
             var name: String
@@ -147,8 +151,8 @@ public enum ConfigFile {
         }
 
         func error(_ node: Node, _ reason: String) -> InputError {
-            let location = node.mark.map { "line \($0.line), column \($0.column)" }
-            return InputError(path: path, location: location, reason: reason)
+            let at = yaml.position(of: node.offset)
+            return InputError(path: path, location: "line \(at.line), column \(at.column)", reason: reason)
         }
 
         func unknown(_ key: Key, in section: String?, known: [String]) -> InputError {
@@ -157,35 +161,51 @@ public enum ConfigFile {
         }
 
         func mapping(_ node: Node, context: String) throws -> [(Key, Node)] {
-            guard case let .mapping(mapping) = node else { throw error(node, "\(context) must be a mapping of keys to values") }
+            guard case let .mapping(pairs, _) = node else { throw error(node, "\(context) must be a mapping of keys to values") }
             var seen = Set<String>()
-            return try mapping.map { key, value in
-                guard let name = key.string else { throw error(key, "keys must be strings") }
-                guard seen.insert(name).inserted else { throw error(key, "key \(SafeText.quoted(name)) appears twice") }
-                return (Key(name: name, node: key), value)
+            return try pairs.map { pair in
+                let name = yaml.text(pair.key)
+                let key = Key(name: name, node: .scalar(pair.key))
+                guard seen.insert(name).inserted else { throw error(key.node, "duplicated key \(SafeText.quoted(name))") }
+                return (key, pair.value)
             }
         }
 
         func string(_ node: Node, _ key: String) throws -> String {
             guard case let .scalar(scalar) = node else { throw error(node, "\(SafeText.quoted(key)) must be a string") }
-            return scalar.string
+            return yaml.text(scalar)
         }
 
-        func strings(_ node: Node, _ key: String) throws -> [String] {
-            if case .scalar = node { return [try string(node, key)] }
-            guard case let .sequence(sequence) = node else { throw error(node, "\(SafeText.quoted(key)) must be a list of strings") }
-            return try sequence.map { try string($0, key) }
+        /// Each string of a list (or the one string given instead of a list), decoded one at a time.
+        func forEachString(_ node: Node, _ key: String, _ body: (String) throws -> Void) throws {
+            if case .scalar = node { return try body(try string(node, key)) }
+            guard case let .sequence(items, _) = node else { throw error(node, "\(SafeText.quoted(key)) must be a list of strings") }
+            for item in items { try body(try string(item, key)) }
+        }
+
+        /// A scalar's text without `_` digit separators; nil for a collection.
+        private func number(_ node: Node) -> String? {
+            guard case let .scalar(scalar) = node else { return nil }
+            return yaml.text(scalar).filter { $0 != "_" }
         }
 
         func count(_ node: Node, _ key: String) throws -> Int {
-            guard case .scalar = node, let value = node.int, value >= 0 else {
-                throw error(node, "\(SafeText.quoted(key)) must be a whole number ≥ 0")
+            let text = number(node) ?? ""
+            let digits = text.hasPrefix("+") ? String(text.dropFirst()) : text
+            let value: Int?
+            if digits.hasPrefix("0x") {
+                value = Int(digits.dropFirst(2), radix: 16)
+            } else if digits.hasPrefix("0o") {
+                value = Int(digits.dropFirst(2), radix: 8)
+            } else {
+                value = digits.allSatisfy(\.isASCII) ? Int(digits) : nil
             }
+            guard let value, value >= 0 else { throw error(node, "\(SafeText.quoted(key)) must be a whole number ≥ 0") }
             return value
         }
 
         func fraction(_ node: Node, _ key: String) throws -> Double {
-            guard case .scalar = node, let value = node.float, value.isFinite, value >= 0 else {
+            guard let text = number(node), text.allSatisfy(\.isASCII), let value = Double(text), value.isFinite, value >= 0 else {
                 throw error(node, "\(SafeText.quoted(key)) must be a number ≥ 0 (0.05 = 5%)")
             }
             return value

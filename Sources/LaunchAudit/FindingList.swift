@@ -107,6 +107,12 @@ public struct FindingList: RandomAccessCollection, MutableCollection, Expressibl
         return FindingRank(rule: entry.rule, severity: entry.severity, fingerprint: Finding.hexDigits(entry.fingerprint))
     }
 
+    /// The rule of the finding at `position`, without building it.
+    public func rule(at position: Int) -> String {
+        let entry = entries[position]
+        return entry.built >= 0 ? built[Int(entry.built)].rule : entry.rule
+    }
+
     /// Every finding's rank, in order: what counting, failing and baselines need, without building findings.
     public var ranks: LazyMapCollection<Range<Int>, FindingRank> { indices.lazy.map { rank(at: $0) } }
 

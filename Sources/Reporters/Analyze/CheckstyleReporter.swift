@@ -12,33 +12,46 @@ public struct CheckstyleReporter: AuditReporter {
     public init() {}
 
     public func render(_ input: ReportInput, to sink: ByteSink) {
-        sink.write(Self.document(input.result, bundlePath: input.bundlePath, logPaths: input.logPaths))
+        Self.write(input.result, bundlePath: input.bundlePath, logPaths: input.logPaths) { sink.write($0) }
     }
 
-    static func document(_ result: AuditResult, bundlePath: String, logPaths: [String]) -> String {
-        var byFile: [String: [(severity: String, line: Int?, column: Int?, message: String, source: String)]] = [:]
-        for finding in result.findings {
-            let location = FindingLocation(finding, bundlePath: bundlePath, logPaths: logPaths, sourceRoot: result.sourceRoot)
-            byFile[location.path, default: []].append(
-                (
-                    finding.severity == .note ? "info" : finding.severity.rawValue, location.line, location.column,
-                    finding.message + " — fix: " + finding.fix, "imgtrace." + finding.rule
-                ))
+    /// The document in pieces: findings are grouped by file as positions, each built again when
+    /// its line is written, so a million findings are never held as text.
+    static func write(_ result: AuditResult, bundlePath: String, logPaths: [String], emit: (String) -> Void) {
+        let findings = result.findings
+        func location(_ finding: Finding) -> FindingLocation {
+            FindingLocation(finding, bundlePath: bundlePath, logPaths: logPaths, sourceRoot: result.sourceRoot)
         }
-        for warning in result.warnings {
-            byFile[warning.source == "bundle" ? bundlePath : warning.source, default: []]
-                .append(("warning", warning.line, nil, warning.message, "imgtrace.input"))
+        // Per file, the positions of its findings (>= 0) and of the input warnings about it (< 0).
+        var byFile: [String: [Int]] = [:]
+        for index in findings.indices { byFile[location(findings[index]).path, default: []].append(index) }
+        for (index, warning) in result.warnings.enumerated() {
+            byFile[warning.source == "bundle" ? bundlePath : warning.source, default: []].append(-1 - index)
         }
-        var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<checkstyle version=\"4.3\">\n"
+        emit("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<checkstyle version=\"4.3\">\n")
         for path in byFile.keys.sorted() {
-            out += "  <file name=\"\(xmlEscaped(path))\">\n"
-            for entry in byFile[path]! {
-                let column = entry.column.map { " column=\"\($0)\"" } ?? ""
+            var out = "  <file name=\"\(xmlEscaped(path))\">\n"
+            for position in byFile[path]! {
+                let severity: String, line: Int?, column: Int?, message: String, source: String
+                if position >= 0 {
+                    let finding = findings[position]
+                    let place = location(finding)
+                    (severity, line, column) = (finding.severity == .note ? "info" : finding.severity.rawValue, place.line, place.column)
+                    (message, source) = (finding.message + " — fix: " + finding.fix, "imgtrace." + finding.rule)
+                } else {
+                    let warning = result.warnings[-1 - position]
+                    (severity, line, column, message, source) = ("warning", warning.line, nil, warning.message, "imgtrace.input")
+                }
+                let columnText = column.map { " column=\"\($0)\"" } ?? ""
                 out +=
-                    "    <error line=\"\(entry.line ?? 1)\"\(column) severity=\"\(entry.severity)\" message=\"\(xmlEscaped(entry.message))\" source=\"\(xmlEscaped(entry.source))\"/>\n"
+                    "    <error line=\"\(line ?? 1)\"\(columnText) severity=\"\(severity)\" message=\"\(xmlEscaped(message))\" source=\"\(xmlEscaped(source))\"/>\n"
+                if out.utf8.count >= 1 << 16 {
+                    emit(out)
+                    out = ""
+                }
             }
-            out += "  </file>\n"
+            emit(out + "  </file>\n")
         }
-        return out + "</checkstyle>\n"
+        emit("</checkstyle>\n")
     }
 }

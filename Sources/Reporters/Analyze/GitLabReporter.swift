@@ -11,10 +11,11 @@ public struct GitLabReporter: AuditReporter {
     public init() {}
 
     public func render(_ input: ReportInput, to sink: ByteSink) {
-        sink.write(Self.document(input.result, bundlePath: input.bundlePath, logPaths: input.logPaths))
+        Self.write(input.result, bundlePath: input.bundlePath, logPaths: input.logPaths, to: sink)
     }
 
-    static func document(_ result: AuditResult, bundlePath: String, logPaths: [String]) -> [UInt8] {
+    /// Written in 64 KiB pieces as the issues are made.
+    static func write(_ result: AuditResult, bundlePath: String, logPaths: [String], to sink: ByteSink) {
         var w = JSONText()
         w.beginArray()
         var used = Set<String>()
@@ -41,6 +42,7 @@ public struct GitLabReporter: AuditReporter {
             w.endObject()
             w.endObject()
             w.endObject()
+            if w.bytes.count >= 1 << 16 { sink.write(w.takeBytes()) }
         }
         // Input warnings as informational issues on the file they are about.
         for warning in result.warnings {
@@ -62,9 +64,9 @@ public struct GitLabReporter: AuditReporter {
             w.endObject()
         }
         w.endArray()
-        var bytes = w.bytes
+        var bytes = w.takeBytes()
         bytes.append(0x0A)
-        return bytes
+        sink.write(bytes)
     }
 
     static func severity(_ severity: Severity) -> String {

@@ -15,14 +15,22 @@ public struct HTMLReporter: AuditReporter {
     public init() {}
 
     public func render(_ input: ReportInput, to sink: ByteSink) {
-        sink.write(Self.document(input.result, loads: input.loads))
+        Self.write(input.result, loads: input.loads) { sink.write($0) }
     }
 
     static let chartRows = 25
     static let timelineRows = 30
 
     static func document(_ result: AuditResult, loads: LoadRecords? = nil) -> String {
-        let launch = result.uses.filter { $0.launchLoads > 0 }
+        var out = ""
+        write(result, loads: loads) { out += $0 }
+        return out
+    }
+
+    /// The page in pieces, the findings table row by row: a million findings are never held as text.
+    static func write(_ result: AuditResult, loads: LoadRecords? = nil, emit: (String) -> Void) {
+        // Launch-window names come first in `uses`.
+        let launch = result.uses.prefix { $0.launchLoads > 0 }
         let d = result.device
         var out = """
             <!DOCTYPE html>
@@ -80,7 +88,9 @@ public struct HTMLReporter: AuditReporter {
         if result.findings.isEmpty {
             out += "<div class=\"card\">No findings.</div>"
         } else {
-            out += findingsTable(result)
+            emit(out)
+            out = ""
+            findingsTable(result, emit: emit)
         }
         out += loadsTable(result, loads)
         out += """
@@ -96,12 +106,12 @@ public struct HTMLReporter: AuditReporter {
             </script></body></html>
 
             """
-        return out
+        emit(out)
     }
 
     /// Each of the costliest names on a row, a tick at every launch load, x = log line, with
     /// an axis of line numbers and the launch end marked.
-    static func timeline(_ uses: [NameUse], _ result: AuditResult) -> String {
+    static func timeline(_ uses: ArraySlice<NameUse>, _ result: AuditResult) -> String {
         let rows = Array(uses.prefix(timelineRows))
         guard !rows.isEmpty else { return "No loads." }
         let lastLine = max(1, result.logs.first.map { $0.summary.launchEnd?.line ?? $0.summary.lines } ?? 1)
@@ -150,7 +160,7 @@ public struct HTMLReporter: AuditReporter {
 
     /// Horizontal bars of decoded bytes for the costliest images; the label sits inside a bar
     /// that leaves it no room outside, so no label runs off the chart.
-    static func memoryChart(_ uses: [NameUse]) -> String {
+    static func memoryChart(_ uses: ArraySlice<NameUse>) -> String {
         var seen = Set<String>()
         let images = uses.compactMap { $0.resolution.image }.filter { ($0.decodedBytes ?? 0) > 0 && seen.insert($0.id).inserted }.prefix(chartRows)
         guard let largest = images.first?.decodedBytes, largest > 0 else { return "No decoded sizes." }
@@ -169,9 +179,10 @@ public struct HTMLReporter: AuditReporter {
     }
 
     /// The findings, a rule's many notes as one row, each with its fix and where to edit it.
-    static func findingsTable(_ result: AuditResult) -> String {
-        var out = "<table class=\"findings\"><thead><tr><th>severity</th><th>rule</th><th>finding and fix</th><th class=\"n\">cost</th></tr></thead><tbody>"
-        for entry in FindingEntry.forReading(result.findings) {
+    static func findingsTable(_ result: AuditResult, emit: (String) -> Void) {
+        emit("<table class=\"findings\"><thead><tr><th>severity</th><th>rule</th><th>finding and fix</th><th class=\"n\">cost</th></tr></thead><tbody>")
+        FindingEntry.forEach(in: result.findings) { entry in
+            var out = ""
             let finding = entry.first
             var text = entry.groupSummary { "<code>\(h($0))</code>" } ?? prose(finding.message)
             if let place = entry.editPlace(result) { text += "<div class=\"edit\">edit <code>\(h(place))</code></div>" }
@@ -179,8 +190,9 @@ public struct HTMLReporter: AuditReporter {
             out += "<tr><td class=\"sev \(finding.severity.rawValue)\">\(finding.severity.rawValue)</td><td><code>\(h(finding.rule))</code></td>"
             out += "<td>\(text)<div class=\"fix\">Fix: \(prose(finding.fix))</div></td>"
             out += "<td class=\"n\">\(cost > 0 ? kibibytes(cost) : "")</td></tr>"
+            emit(out)
         }
-        return out + "</tbody></table>"
+        emit("</tbody></table>")
     }
 
     /// Every load, in log order, after-launch loads marked; sortable by any column.

@@ -13,42 +13,52 @@ public struct JUnitReporter: AuditReporter {
     public init() {}
 
     public func render(_ input: ReportInput, to sink: ByteSink) {
-        sink.write(Self.document(input.result, bundlePath: input.bundlePath, logPaths: input.logPaths))
+        Self.write(input.result, bundlePath: input.bundlePath, logPaths: input.logPaths) { sink.write($0) }
     }
 
-    static func document(_ result: AuditResult, bundlePath: String, logPaths: [String]) -> String {
-        let failing = Set(result.failingFindings.map(\.fingerprint))
-        var suites = ""
-        var total = 0, failures = 0
+    /// The document in pieces: the totals come from the findings' ranks, then each suite's cases
+    /// are written as they are made, so a million findings are never held as text.
+    static func write(_ result: AuditResult, bundlePath: String, logPaths: [String], emit: (String) -> Void) {
+        func fails(_ severity: Severity) -> Bool { result.failOn.map { severity <= $0 } ?? false }
+        let findings = result.findings
+        var perRule: [String: (cases: Int, failed: Int)] = [:]
+        for rank in findings.ranks {
+            perRule[rank.rule, default: (0, 0)].cases += 1
+            if fails(rank.severity) { perRule[rank.rule, default: (0, 0)].failed += 1 }
+        }
+        let total = Rules.all.reduce(0) { $0 + max(perRule[$1.id]?.cases ?? 0, 1) }
+        let failures = Rules.all.reduce(0) { $0 + (perRule[$1.id]?.failed ?? 0) }
+        emit("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"imgtrace launch audit\" tests=\"\(total)\" failures=\"\(failures)\" errors=\"0\">\n")
         for rule in Rules.all {
-            let findings = result.findings.filter { $0.rule == rule.id }
-            let cases = max(findings.count, 1)
-            let failed = findings.filter { failing.contains($0.fingerprint) }.count
-            total += cases
-            failures += failed
-            suites += "  <testsuite name=\"\(xmlEscaped(rule.id))\" tests=\"\(cases)\" failures=\"\(failed)\" errors=\"0\" skipped=\"0\">\n"
-            if findings.isEmpty {
-                suites += "    <testcase classname=\"imgtrace.\(xmlEscaped(rule.id))\" name=\"no findings\"/>\n"
+            let counts = perRule[rule.id] ?? (0, 0)
+            var suite = "  <testsuite name=\"\(xmlEscaped(rule.id))\" tests=\"\(max(counts.cases, 1))\" failures=\"\(counts.failed)\" errors=\"0\" skipped=\"0\">\n"
+            if counts.cases == 0 {
+                suite += "    <testcase classname=\"imgtrace.\(xmlEscaped(rule.id))\" name=\"no findings\"/>\n"
             }
-            for finding in findings {
+            for index in findings.indices where counts.cases > 0 && findings.rule(at: index) == rule.id {
+                let finding = findings[index]
                 let location = FindingLocation(finding, bundlePath: bundlePath, logPaths: logPaths, sourceRoot: result.sourceRoot)
                 let name = location.path + (location.line.map { ":\($0)" } ?? "")
-                suites += "    <testcase classname=\"imgtrace.\(xmlEscaped(rule.id))\" name=\"\(xmlEscaped(name)) (\(finding.fingerprint))\">\n"
-                if failing.contains(finding.fingerprint) {
-                    suites += "      <failure type=\"\(finding.severity.rawValue)\" message=\"\(xmlEscaped(finding.message))\">\(xmlEscaped("fix: " + finding.fix))</failure>\n"
+                suite += "    <testcase classname=\"imgtrace.\(xmlEscaped(rule.id))\" name=\"\(xmlEscaped(name)) (\(finding.fingerprint))\">\n"
+                if fails(finding.severity) {
+                    suite += "      <failure type=\"\(finding.severity.rawValue)\" message=\"\(xmlEscaped(finding.message))\">\(xmlEscaped("fix: " + finding.fix))</failure>\n"
                 } else {
-                    suites += "      <system-out>\(xmlEscaped("\(finding.severity.rawValue): \(finding.message) — fix: \(finding.fix)"))</system-out>\n"
+                    suite += "      <system-out>\(xmlEscaped("\(finding.severity.rawValue): \(finding.message) — fix: \(finding.fix)"))</system-out>\n"
                 }
-                suites += "    </testcase>\n"
+                suite += "    </testcase>\n"
+                if suite.utf8.count >= 1 << 16 {
+                    emit(suite)
+                    suite = ""
+                }
             }
-            suites += "  </testsuite>\n"
+            emit(suite + "  </testsuite>\n")
         }
         if !result.warnings.isEmpty {
             // Not tests: what reading the inputs met, where JUnit readers show a suite's output.
-            suites += "  <testsuite name=\"imgtrace.input-warnings\" tests=\"0\" failures=\"0\" errors=\"0\" skipped=\"0\">\n"
-            suites += "    <system-err>\(xmlEscaped(result.warnings.map(\.text).joined(separator: "\n")))</system-err>\n  </testsuite>\n"
+            var warnings = "  <testsuite name=\"imgtrace.input-warnings\" tests=\"0\" failures=\"0\" errors=\"0\" skipped=\"0\">\n"
+            warnings += "    <system-err>\(xmlEscaped(result.warnings.map(\.text).joined(separator: "\n")))</system-err>\n  </testsuite>\n"
+            emit(warnings)
         }
-        return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"imgtrace launch audit\" tests=\"\(total)\" failures=\"\(failures)\" errors=\"0\">\n"
-            + suites + "</testsuites>\n"
+        emit("</testsuites>\n")
     }
 }

@@ -55,17 +55,16 @@ public struct MarkdownReporter: AuditReporter {
         if !result.findings.isEmpty {
             out += "### Findings\n\n| severity | rule | finding | fix |\n|---|---|---|---|\n"
             // A rule's many notes are one row, as in the text report.
-            let entries = FindingEntry.forReading(result.findings)
-            for entry in entries.prefix(maxFindings) {
+            var shown = 0, hidden = 0
+            FindingEntry.forEach(in: result.findings) { entry in
+                guard shown < maxFindings else { return hidden += entry.findings.count }
+                shown += 1
                 let finding = entry.first
                 var text = entry.groupSummary { MarkdownText.code($0) } ?? MarkdownText.sentence(finding.message)
                 if let place = entry.editPlace(result) { text += "<br>edit \(MarkdownText.code(place))" }
                 out += "| \(finding.severity.rawValue) | `\(finding.rule)` | \(text) | \(MarkdownText.sentence(finding.fix)) |\n"
             }
-            if entries.count > maxFindings {
-                let hidden = entries.dropFirst(maxFindings).map(\.findings.count).reduce(0, +)
-                out += "\n\(counted(hidden, "more finding")): see the JSON, SARIF or text report.\n"
-            }
+            if hidden > 0 { out += "\n\(counted(hidden, "more finding")): see the JSON, SARIF or text report.\n" }
             out += "\n"
         }
         let images = result.uses.filter { $0.launchLoads > 0 && $0.resolution.image != nil }.prefix(maxImages)

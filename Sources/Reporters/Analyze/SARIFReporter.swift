@@ -17,10 +17,9 @@ public struct SARIFReporter: AuditReporter {
     public init() {}
 
     public func render(_ input: ReportInput, to sink: ByteSink) {
-        sink.write(
-            Self.document(
-                input.result, bundlePath: input.bundlePath, logPaths: input.logPaths, version: input.toolVersion,
-                workingDirectory: input.workingDirectory))
+        Self.write(
+            input.result, bundlePath: input.bundlePath, logPaths: input.logPaths, version: input.toolVersion,
+            workingDirectory: input.workingDirectory, to: sink)
     }
 
     public static let schema = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -29,9 +28,10 @@ public struct SARIFReporter: AuditReporter {
     /// The `originalUriBaseIds` key source locations are relative to.
     static let sourceRootBase = "SRCROOT"
 
-    static func document(
-        _ result: AuditResult, bundlePath: String, logPaths: [String], version: String, workingDirectory: String = "/"
-    ) -> [UInt8] {
+    /// Written in 64 KiB pieces as the results are made: a run of a million findings is never held as text.
+    static func write(
+        _ result: AuditResult, bundlePath: String, logPaths: [String], version: String, workingDirectory: String = "/", to sink: ByteSink
+    ) {
         var w = JSONText()
         w.beginObject()
         w.field("$schema", schema)
@@ -132,14 +132,15 @@ public struct SARIFReporter: AuditReporter {
             w.field("occurrences", finding.occurrences)
             w.endObject()
             w.endObject()
+            if w.bytes.count >= 1 << 16 { sink.write(w.takeBytes()) }
         }
         w.endArray()
         w.endObject()
         w.endArray()
         w.endObject()
-        var bytes = w.bytes
+        var bytes = w.takeBytes()
         bytes.append(0x0A)
-        return bytes
+        sink.write(bytes)
     }
 
     private static func location(uri: String, base: String? = nil, line: Int?, column: Int? = nil, _ w: inout JSONText) {

@@ -12,7 +12,7 @@ public struct TextReporter: AuditReporter {
     public init() {}
 
     public func render(_ input: ReportInput, to sink: ByteSink) {
-        sink.write(Self.document(input.result, baseline: input.baseline, color: input.color))
+        Self.write(input.result, baseline: input.baseline, color: input.color) { sink.write($0) }
     }
 
     /// How many log lines a finding lists before it counts the rest.
@@ -42,6 +42,14 @@ public struct TextReporter: AuditReporter {
     }
 
     static func document(_ result: AuditResult, baseline: BaselineComparison? = nil, color: Bool = false) -> String {
+        var out = ""
+        write(result, baseline: baseline, color: color) { out += $0 }
+        return out
+    }
+
+    /// The report in pieces, each given to `emit` as it is made: findings one at a time and the
+    /// table row by row, so an audit of a million names is never held as text.
+    static func write(_ result: AuditResult, baseline: BaselineComparison? = nil, color: Bool = false, emit: (String) -> Void) {
         let style = Style(enabled: color)
         var out = "imgtrace launch audit\n"
         out += headerLine("app", "\(result.bundleNames.first ?? "?") (\(counted(result.inventoryImages, "image")) in the inventory)")
@@ -82,16 +90,16 @@ public struct TextReporter: AuditReporter {
                     }.joined(separator: "; "), width: width, first: "per log (launch): ", rest: "  ") + "\n"
         }
         out += "\n"
+        emit(out)
+        let counts = result.severityCounts
         for severity in Severity.allCases {
-            let findings = result.findings.filter { $0.severity == severity }
-            guard !findings.isEmpty else { continue }
-            out += style.severity(severity, "\(title(severity)) (\(findings.count))") + "\n"
-            for entry in FindingEntry.forReading(findings) { out += text(entry, result, style: style) }
-            out += "\n"
+            guard let count = counts[severity], count > 0 else { continue }
+            emit(style.severity(severity, "\(title(severity)) (\(count))") + "\n")
+            FindingEntry.forEach(in: result.findings, severity: severity) { emit(text($0, result, style: style)) }
+            emit("\n")
         }
-        if result.findings.isEmpty { out += "No findings.\n\n" }
-        out += table(result)
-        return out
+        if result.findings.isEmpty { emit("No findings.\n\n") }
+        table(result, emit: emit)
     }
 
     /// One entry of a severity's list: the message (or a group's subjects), the fix, where to
@@ -169,11 +177,12 @@ public struct TextReporter: AuditReporter {
         return text
     }
 
-    static func table(_ result: AuditResult) -> String {
-        let launch = result.uses.filter { $0.launchLoads > 0 }
-        guard !launch.isEmpty else { return "No image loads in the launch window.\n" }
-        var out = "IMAGES LOADED AT LAUNCH (\(counted(launch.count, "name")), by decoded size)\n"
-        let rows = launch.map { use -> [String] in
+    static func table(_ result: AuditResult, emit: (String) -> Void) {
+        // Launch-window names come first in `uses`.
+        let launch = result.uses.prefix { $0.launchLoads > 0 }
+        guard !launch.isEmpty else { return emit("No image loads in the launch window.\n") }
+        emit("IMAGES LOADED AT LAUNCH (\(counted(launch.count, "name")), by decoded size)\n")
+        func row(_ use: NameUse) -> [String] {
             let image = use.resolution.image
             let resolved = image.map(ImageLabel.text) ?? Self.unresolvedLabel(use.resolution.cause)
             let pixels = image.flatMap(ImageLabel.pixels) ?? "-"
@@ -182,10 +191,10 @@ public struct TextReporter: AuditReporter {
             let first = result.logs.count > 1 ? "#\(use.firstLine.log + 1):\(use.firstLine.line)" : "\(use.firstLine.line)"
             return [TextTable.escapeName(use.displayName), TextTable.escapeName(resolved), pixels, decoded, file, "\(use.launchLoads)", first]
         }
-        out += TextTable.render(
+        TextTable.render(
             header: ["NAME", "RESOLVED", "PIXELS", "DECODED MiB", "FILE KiB", "LOADS", "FIRST LINE"],
-            rows: rows, rightAligned: [3, 4, 5, 6], maxWidths: [0: 28, 1: 34])
-        return out
+            rowCount: launch.count, row: { row(launch[launch.startIndex + $0]) }, rightAligned: [3, 4, 5, 6], maxWidths: [0: 28, 1: 34],
+            emit: emit)
     }
 
     /// A fixed number of decimals without Foundation's locale-dependent formatting.

@@ -13,20 +13,33 @@ struct FindingEntry {
     var first: Finding { findings[0] }
 
     /// Findings in report order, a rule's notes grouped where the first of them stood.
-    static func forReading<Findings: Collection<Finding>>(_ findings: Findings) -> [FindingEntry] {
-        var notesByRule: [String: [Finding]] = [:]
-        for finding in findings where finding.severity == .note { notesByRule[finding.rule, default: []].append(finding) }
+    static func forReading(_ findings: FindingList) -> [FindingEntry] {
         var entries: [FindingEntry] = []
+        forEach(in: findings) { entries.append($0) }
+        return entries
+    }
+
+    /// Each entry in report order (of one severity, when given), its findings built as it is
+    /// reached: a list of a million findings is read one at a time.
+    static func forEach(in findings: FindingList, severity: Severity? = nil, _ body: (FindingEntry) -> Void) {
+        var notesByRule: [String: Int] = [:]
+        if severity == nil || severity == .note {
+            for rank in findings.ranks where rank.severity == .note { notesByRule[rank.rule, default: 0] += 1 }
+        }
         var grouped = Set<String>()
-        for finding in findings {
-            let notes = notesByRule[finding.rule] ?? []
-            if finding.severity != .note || notes.count < groupedNotes {
-                entries.append(FindingEntry(findings: [finding]))
-            } else if grouped.insert(finding.rule).inserted {
-                entries.append(FindingEntry(findings: notes))
+        for index in findings.indices {
+            let rank = findings.rank(at: index)
+            guard severity == nil || rank.severity == severity else { continue }
+            if rank.severity != .note || notesByRule[rank.rule, default: 0] < groupedNotes {
+                body(FindingEntry(findings: [findings[index]]))
+            } else if grouped.insert(rank.rule).inserted {
+                let notes = findings.indices.filter {
+                    let other = findings.rank(at: $0)
+                    return other.severity == .note && other.rule == rank.rule
+                }
+                body(FindingEntry(findings: notes.map { findings[$0] }))
             }
         }
-        return entries
     }
 
     /// For a group, `9 findings: ` and each one's subject as `quote` writes it; nil for one finding.

@@ -8,12 +8,25 @@ package enum TextTable {
     package static func render(
         header: [String], rows: [[String]], rightAligned: Set<Int> = [], maxWidths: [Int: Int] = [:], width: Int = 120
     ) -> String {
+        var out = ""
+        render(header: header, rowCount: rows.count, row: { rows[$0] }, rightAligned: rightAligned, maxWidths: maxWidths, width: width) {
+            out += $0
+        }
+        return out
+    }
+
+    /// The table of `rowCount` rows, `row(i)` asked twice per row (once to size the columns,
+    /// once to write it), each line given to `emit`: a table of a million names is never held whole.
+    package static func render(
+        header: [String], rowCount: Int, row: (Int) -> [String], rightAligned: Set<Int> = [], maxWidths: [Int: Int] = [:],
+        width: Int = 120, emit: (String) -> Void
+    ) {
         // Cells come from inputs: none may break its line or drive the terminal, and none can
         // show more than the table's width, so a name of megabytes costs what its ends cost.
-        let rows = rows.map { $0.map { bounded(escapeName($0), width: width) } }
+        func cells(_ index: Int) -> [String] { row(index).map { bounded(escapeName($0), width: width) } }
         var widths = header.map { displayWidth($0) }
-        for row in rows {
-            for (i, cell) in row.enumerated() where i < widths.count {
+        for index in 0..<rowCount {
+            for (i, cell) in cells(index).enumerated() where i < widths.count {
                 let cap = min(maxWidths[i] ?? width, width)
                 widths[i] = max(widths[i], min(displayWidth(cell, limit: cap), cap))
             }
@@ -49,9 +62,8 @@ package enum TextTable {
             while text.hasSuffix(" ") { text.removeLast() }
             return text
         }
-        var out = lines(header) + "\n"
-        for row in rows { out += lines(row) + "\n" }
-        return out
+        emit(lines(header) + "\n")
+        for index in 0..<rowCount { emit(lines(cells(index)) + "\n") }
     }
 
     /// The lines `wrapped` makes of `text` for a column `width` wide.
