@@ -66,12 +66,12 @@ row "baseline compare, 100k findings" "$(( 2 * $(size "$out/baseline.json") ))" 
 # worst format stays near the JSON figure above.
 worst_kb=0 worst=""
 for format in text json markdown html sarif xcode github junit checkstyle gitlab; do
-  kb=$(peak analyze "$out/distinct.log" --bundle Examples/SampleApp.app --format "$format")
+  kb=$(peak analyze "$out/distinct.log" --bundle Examples/SampleApp.app --fail-on never --format "$format")
   if [ "$kb" -gt "$worst_kb" ]; then worst_kb=$kb worst=$format; fi
 done
 awk -v w="$worst" -v b="$(size "$out/distinct.log")" -v k="$worst_kb" -v i="$idle" 'BEGIN {
   above = (k - i) * 1024; ratio = above / b
-  printf "%-34s %9.1f MB in  %8.1f MB peak  %8.1f MB above idle  %5.1f×%s\n", "analyze, 300k names, worst format (" w ")", b / 1048576, k / 1024, above / 1048576, ratio, (ratio > 10 ? "  OVER" : "")
+  printf "%-34s %9.1f MB in  %8.1f MB peak  %8.1f MB above idle  %5.1f×%s\n", "analyze 300k, worst format: " w, b / 1048576, k / 1024, above / 1048576, ratio, (ratio > 10 ? "  OVER" : "")
 }'
 # Bytes per distinct name after the log is read (issue bar: 400), at 10^5 and 10^6 names, beside trace.
 python3 - "$out" <<'PY'
@@ -80,11 +80,13 @@ for n in (100_000, 1_000_000):
     with open("%s/names-%d.log" % (sys.argv[1], n), "w") as f:
         for i in range(n): f.write('(lldb)  p (char *)$arg3\n(char *) $%d = 0x0000555555556113 "icon_%07d"\n' % (i, i))
 PY
+# Each command's own idle run (the one-line log) is subtracted: what a name costs, not the bundle.
+analyze_idle=$(peak analyze "$out/tiny.log" --bundle Examples/SampleApp.app --fail-on never --format json)
 for n in 100000 1000000; do
-  a=$(peak analyze "$out/names-$n.log" --bundle Examples/SampleApp.app --format json)
+  a=$(peak analyze "$out/names-$n.log" --bundle Examples/SampleApp.app --fail-on never --format json)
   t=$(peak trace "$out/names-$n.log")
-  awk -v n="$n" -v a="$a" -v t="$t" -v i="$idle" 'BEGIN {
-    printf "per distinct name at %7d names:  analyze %4.0f B   trace %4.0f B   (above idle)\n", n, (a - i) * 1024 / n, (t - i) * 1024 / n
+  awk -v n="$n" -v a="$a" -v t="$t" -v i="$idle" -v ai="$analyze_idle" 'BEGIN {
+    printf "per distinct name at %7d names:  analyze %4.0f B   trace %4.0f B   (above each command idle run)\n", n, (a - ai) * 1024 / n, (t - i) * 1024 / n
   }'
 done
 rm -f "$out"/names-*.log
