@@ -84,14 +84,21 @@ enum CSIRecord {
     /// A FourCC stored little-endian: bytes `BGRA` on disk read `ARGB`. Zero means none.
     static func fourCC(_ value: UInt32) -> String? {
         guard value != 0 else { return nil }
-        let bytes = [UInt8(value >> 24 & 0xFF), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)]
-        var text = String(decoding: bytes, as: UTF8.self)
-        while text.hasSuffix(" ") { text.removeLast() }
+        // Four bytes fit a small string: no array and no heap object per rendition.
+        var length = 4
+        while length > 0, (value >> (32 - 8 * UInt32(length))) & 0xFF == UInt32(UInt8(ascii: " ")) { length -= 1 }
+        let text = String(unsafeUninitializedCapacity: 4) { buffer in
+            for i in 0..<length { buffer[i] = UInt8(truncatingIfNeeded: value >> (24 - 8 * UInt32(i))) }
+            return length
+        }
+        // Bytes that are not UTF-8 are repaired by the initializer, as `String(decoding:)` would.
         return text
     }
 
     static func isBitmapLike(_ format: String?) -> Bool {
-        guard let format else { return false }
-        return !["PDF", "SVG", "DATA"].contains(format)
+        switch format {
+        case nil, "PDF"?, "SVG"?, "DATA"?: return false
+        default: return true
+        }
     }
 }

@@ -183,10 +183,11 @@ public struct Rendition: Equatable, Sendable {
 
     /// CoreUI's names of bitmap compressions.
     public static func compressionName(_ raw: UInt32) -> String {
-        let names = [
-            "uncompressed", "rle", "zip", "lzvn", "lzfse", "jpeg-lzfse", "blurred", "astc",
-            "palette-img", "hevc", "deepmap-lzfse", "deepmap2", "dxtc",
-        ]
-        return raw < names.count ? names[Int(raw)] : "compression-\(raw)"
+        raw < compressionNames.count ? compressionNames[Int(raw)] : "compression-\(raw)"
     }
+
+    private static let compressionNames = [
+        "uncompressed", "rle", "zip", "lzvn", "lzfse", "jpeg-lzfse", "blurred", "astc",
+        "palette-img", "hevc", "deepmap-lzfse", "deepmap2", "dxtc",
+    ]
 }

@@ -79,8 +79,10 @@ package struct ByteReader {
     /// A NUL-padded string field (stops at the first NUL, or at the field's end).
     package func paddedString(_ offset: Int, _ length: Int) throws -> String {
         let field = try slice(offset, length)
-        let end = field.firstIndex(of: 0) ?? field.count
-        return String(decoding: field[0..<end], as: UTF8.self)
+        guard let base = field.baseAddress else { return "" }
+        let nul = memchr(base, 0, field.count)
+        let end = nul.map { base.distance(to: UnsafeRawPointer($0)) } ?? field.count
+        return String(decoding: UnsafeBufferPointer(start: base.assumingMemoryBound(to: UInt8.self), count: end), as: UTF8.self)
     }
 
     package func matches(_ offset: Int, _ ascii: StaticString) -> Bool {
