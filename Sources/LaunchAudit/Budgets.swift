@@ -41,7 +41,7 @@ extension AuditResult {
     }
 
     /// Whether any finding is at or above `level`.
-    private func hasFinding(atLeast level: Severity) -> Bool { findings.ranks.contains { $0.severity <= level } }
+    private func hasFinding(atLeast level: Severity) -> Bool { findings.indices.contains { findings.severity(at: $0) <= level } }
 
     /// Whether the run fails the policy: a finding at or above `failOn`. Budgets and missing
     /// evidence are findings too (`budget-exceeded`, `no-evidence`), so `failOn` governs them
@@ -51,7 +51,7 @@ extension AuditResult {
     /// Findings per severity, every severity present.
     public var severityCounts: [Severity: Int] {
         var counts = Dictionary(uniqueKeysWithValues: Severity.allCases.map { ($0, 0) })
-        for rank in findings.ranks { counts[rank.severity, default: 0] += 1 }
+        for index in findings.indices { counts[findings.severity(at: index), default: 0] += 1 }
         return counts
     }
 }

@@ -107,6 +107,12 @@ public struct FindingList: RandomAccessCollection, MutableCollection, Expressibl
         return FindingRank(rule: entry.rule, severity: entry.severity, fingerprint: Finding.hexDigits(entry.fingerprint))
     }
 
+    /// The severity of the finding at `position`, without building it.
+    public func severity(at position: Int) -> Severity {
+        let entry = entries[position]
+        return entry.built >= 0 ? built[Int(entry.built)].severity : entry.severity
+    }
+
     /// The rule of the finding at `position`, without building it.
     public func rule(at position: Int) -> String {
         let entry = entries[position]

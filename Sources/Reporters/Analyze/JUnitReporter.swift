@@ -22,9 +22,10 @@ public struct JUnitReporter: AuditReporter {
         func fails(_ severity: Severity) -> Bool { result.failOn.map { severity <= $0 } ?? false }
         let findings = result.findings
         var perRule: [String: (cases: Int, failed: Int)] = [:]
-        for rank in findings.ranks {
-            perRule[rank.rule, default: (0, 0)].cases += 1
-            if fails(rank.severity) { perRule[rank.rule, default: (0, 0)].failed += 1 }
+        for index in findings.indices {
+            let rule = findings.rule(at: index)
+            perRule[rule, default: (0, 0)].cases += 1
+            if fails(findings.severity(at: index)) { perRule[rule, default: (0, 0)].failed += 1 }
         }
         let total = Rules.all.reduce(0) { $0 + max(perRule[$1.id]?.cases ?? 0, 1) }
         let failures = Rules.all.reduce(0) { $0 + (perRule[$1.id]?.failed ?? 0) }

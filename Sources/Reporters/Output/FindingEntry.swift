@@ -24,19 +24,16 @@ struct FindingEntry {
     static func forEach(in findings: FindingList, severity: Severity? = nil, _ body: (FindingEntry) -> Void) {
         var notesByRule: [String: Int] = [:]
         if severity == nil || severity == .note {
-            for rank in findings.ranks where rank.severity == .note { notesByRule[rank.rule, default: 0] += 1 }
+            for index in findings.indices where findings.severity(at: index) == .note { notesByRule[findings.rule(at: index), default: 0] += 1 }
         }
         var grouped = Set<String>()
         for index in findings.indices {
-            let rank = findings.rank(at: index)
-            guard severity == nil || rank.severity == severity else { continue }
-            if rank.severity != .note || notesByRule[rank.rule, default: 0] < groupedNotes {
+            let level = findings.severity(at: index), rule = findings.rule(at: index)
+            guard severity == nil || level == severity else { continue }
+            if level != .note || notesByRule[rule, default: 0] < groupedNotes {
                 body(FindingEntry(findings: [findings[index]]))
-            } else if grouped.insert(rank.rule).inserted {
-                let notes = findings.indices.filter {
-                    let other = findings.rank(at: $0)
-                    return other.severity == .note && other.rule == rank.rule
-                }
+            } else if grouped.insert(rule).inserted {
+                let notes = findings.indices.filter { findings.severity(at: $0) == .note && findings.rule(at: $0) == rule }
                 body(FindingEntry(findings: notes.map { findings[$0] }))
             }
         }
