@@ -38,7 +38,7 @@ public struct FindingRank: Sendable, Equatable {
 /// Findings in report order.
 ///
 /// A finding of a `NameRule` is held as what ranks it (severity, cost, loads, rule, fingerprint)
-/// and the place of its name in the audit's uses, 48 bytes, and built again when read; other
+/// and the place of its name in the audit's uses, 56 bytes, and built again when read; other
 /// findings are held whole. Reading gives the same `Finding` either way.
 public struct FindingList: RandomAccessCollection, MutableCollection, ExpressibleByArrayLiteral, Sendable, Equatable {
     struct Entry: Sendable {
