@@ -108,9 +108,11 @@ package struct OutputGuard {
             joined.withUnsafeBufferPointer { run($0, into: &out, final: false) }
             return
         }
-        // Fast path: copy the run of bytes that can never matter, then go careful.
+        // Fast path: copy the run of bytes that can never matter, then go careful. The table is
+        // read through a local: a static's every access is a lazy-initialisation check.
+        let plain = Self.plain
         var plainEnd = 0
-        while plainEnd < bytes.count, !atLineStart, Self.plain[Int(bytes[plainEnd])] { plainEnd += 1 }
+        while plainEnd < bytes.count, !atLineStart, plain[Int(bytes[plainEnd])] { plainEnd += 1 }
         if plainEnd > 0 { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[..<plainEnd])) }
         if plainEnd < bytes.count { run(UnsafeBufferPointer(rebasing: bytes[plainEnd...]), into: &out, final: false) }
     }
@@ -132,14 +134,15 @@ package struct OutputGuard {
 
     /// The careful path: one byte at a time, returning to the fast path's caller at the end.
     private mutating func run(_ bytes: UnsafeBufferPointer<UInt8>, into out: inout [UInt8], final: Bool) {
+        let plain = Self.plain
         var i = 0
         let n = bytes.count
         while i < n {
             let b = bytes[i]
             // Runs of plain bytes in mid-line go straight through.
-            if !atLineStart, Self.plain[Int(b)] {
+            if !atLineStart, plain[Int(b)] {
                 var end = i + 1
-                while end < n, Self.plain[Int(bytes[end])] { end += 1 }
+                while end < n, plain[Int(bytes[end])] { end += 1 }
                 out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[i..<end]))
                 i = end
                 continue
