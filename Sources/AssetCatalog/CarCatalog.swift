@@ -79,7 +79,9 @@ public struct CarCatalog: Sendable {
         }
 
         var facets: [(String, Int)] = []
-        var facetByIdentifier: [Int: String] = [:]
+        // Identifiers are 16-bit: a table indexed by identifier (as large as the largest one in
+        // the file) instead of a hash per rendition.
+        var facetByIdentifier: [String?] = []
         if let tree = bom.variable("FACETKEYS") {
             for entry in try bom.treeEntries(header: tree).entries {
                 let name = String(decoding: try bom.block(entry.key), as: UTF8.self)
@@ -93,6 +95,7 @@ public struct CarCatalog: Sendable {
                     }
                 }
                 facets.append((name, identifier))
+                if identifier >= facetByIdentifier.count { facetByIdentifier.append(contentsOf: repeatElement(nil, count: identifier + 1 - facetByIdentifier.count)) }
                 if facetByIdentifier[identifier] == nil { facetByIdentifier[identifier] = name }
             }
         }
@@ -120,24 +123,25 @@ public struct CarCatalog: Sendable {
         for entry in entries {
             let keyBlock = try bom.blockInfo(entry.key)
             let valueBlock = try bom.blockInfo(entry.value)
-            var rendition: Rendition
+            // Each rendition is built in its array slot: no copy of a local into the array.
+            let slot = renditions.count
             let firstWithValue = valueUse[Int(entry.value)]
             if firstWithValue >= 0 {
-                rendition = renditions[Int(firstWithValue)]
+                renditions.append(renditions[Int(firstWithValue)])
             } else {
-                valueUse[Int(entry.value)] = Int32(renditions.count)
-                rendition = Rendition.unread(valueBlock)
+                valueUse[Int(entry.value)] = Int32(slot)
+                renditions.append(Rendition.unread(valueBlock))
                 if valueBlock.length < 184 || !reader.matches(valueBlock.offset, "ISTC") {
                     warnings.append("rendition value block \(entry.value) at offset \(valueBlock.offset) is not a CSI record (\(valueBlock.length) bytes)")
                 } else {
-                    try CSIRecord.decode(reader, block: valueBlock, into: &rendition)
+                    try CSIRecord.decode(reader, block: valueBlock, into: &renditions[slot])
                 }
             }
             let firstWithKey = keyUse[Int(entry.key)]
             if firstWithKey >= 0 {
-                rendition.key = renditions[Int(firstWithKey)].key
+                renditions[slot].key = renditions[Int(firstWithKey)].key
             } else {
-                keyUse[Int(entry.key)] = Int32(renditions.count)
+                keyUse[Int(entry.key)] = Int32(slot)
                 let attributes = keyBlock.length / 2
                 let kept = min(attributes, max(keyFormat.count, maxKeyAttributes))
                 if kept < attributes { longKeys += 1 }
@@ -147,13 +151,13 @@ public struct CarCatalog: Sendable {
                     let attribute = i < keyFormat.count ? keyFormat[i] : UInt16.max
                     read.append((attribute, try reader.u16le(keyBlock.offset + i * 2)))
                 }
-                rendition.key = read
+                renditions[slot].key = read
             }
             // A CSI record always has a name (`Rendition.name`); other value blocks have no facet.
-            rendition.facet = rendition.name != nil ? facetByIdentifier[rendition.value(.identifier)] : nil
-            let appearance = rendition.value(.appearance)
-            rendition.appearanceName = appearance != 0 ? appearanceNames[appearance] : nil
-            renditions.append(rendition)
+            let identifier = renditions[slot].value(.identifier)
+            renditions[slot].facet = renditions[slot].name != nil && identifier < facetByIdentifier.count ? facetByIdentifier[identifier] : nil
+            let appearance = renditions[slot].value(.appearance)
+            renditions[slot].appearanceName = appearance != 0 ? appearanceNames[appearance] : nil
         }
         if longKeys > 0 {
             warnings.append(

@@ -12,22 +12,34 @@ public struct FormatError: Error, Equatable, CustomStringConvertible, Sendable {
 }
 
 /// Bounds-checked reads from a byte buffer; every failure names the offset.
-package struct ByteReader {
-    package let bytes: UnsafeRawBufferPointer
+public struct ByteReader {
+    /// The bytes read; they must outlive the reader.
+    public let bytes: UnsafeRawBufferPointer
 
-    package init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
+    /// A reader over `bytes`.
+    public init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
 
-    package var count: Int { bytes.count }
+    /// How many bytes there are.
+    public var count: Int { bytes.count }
 
     // The readers are inlinable: every catalog, zip and ELF reader calls them per field, and a
-    // call across modules for each byte pair was most of the catalog reader's time. The
-    // bounds check stays; only its failure (the message) is out of line.
+    // call across modules for each field was a large part of the catalog reader's time. The
+    // bounds check stays; only its failure (the message) is out of line. The type is `public`,
+    // not `package`: Swift 6.3 does not inline a `package` @inlinable body into another module
+    // (the calls stayed, 34 of them in the catalog reader; public: none).
 
-    @inlinable
-    package func check(_ offset: Int, _ length: Int, _ what: @autoclosure () -> String) throws {
+    /// Throws a `FormatError` at `offset` unless `length` bytes from there are inside the input.
+    @inlinable @inline(__always)
+    public func check(_ offset: Int, _ length: Int, _ what: @autoclosure () -> String) throws {
         guard offset >= 0, length >= 0, offset <= count, length <= count - offset else {
             throw outOfBounds(offset, length, what())
         }
+    }
+
+    /// A fixed-width field known to be in bounds, read as one unaligned load.
+    @inlinable @inline(__always)
+    func load<T: FixedWidthInteger>(_ offset: Int, as: T.Type) -> T {
+        bytes.baseAddress.unsafelyUnwrapped.loadUnaligned(fromByteOffset: offset, as: T.self)
     }
 
     @usableFromInline
@@ -35,49 +47,55 @@ package struct ByteReader {
         FormatError(offset: offset, reason: "\(what) needs \(length) bytes but the file has \(max(0, count - max(0, offset))) there")
     }
 
+    /// The byte at `offset`.
     @inlinable
-    package func u8(_ offset: Int) throws -> UInt8 {
+    public func u8(_ offset: Int) throws -> UInt8 {
         try check(offset, 1, "a byte")
         return bytes[offset]
     }
 
-    @inlinable
-    package func u16le(_ offset: Int) throws -> UInt16 {
+    /// A little-endian 16-bit field at `offset`.
+    @inlinable @inline(__always)
+    public func u16le(_ offset: Int) throws -> UInt16 {
         try check(offset, 2, "a 16-bit value")
-        return UInt16(bytes[offset]) | UInt16(bytes[offset + 1]) << 8
+        return UInt16(littleEndian: load(offset, as: UInt16.self))
     }
 
-    @inlinable
-    package func u32le(_ offset: Int) throws -> UInt32 {
+    /// A little-endian 32-bit field at `offset`.
+    @inlinable @inline(__always)
+    public func u32le(_ offset: Int) throws -> UInt32 {
         try check(offset, 4, "a 32-bit value")
-        return UInt32(bytes[offset]) | UInt32(bytes[offset + 1]) << 8 | UInt32(bytes[offset + 2]) << 16 | UInt32(bytes[offset + 3]) << 24
+        return UInt32(littleEndian: load(offset, as: UInt32.self))
     }
 
+    /// A little-endian 64-bit field at `offset`.
     @inlinable
-    package func u64le(_ offset: Int) throws -> UInt64 {
+    public func u64le(_ offset: Int) throws -> UInt64 {
         UInt64(try u32le(offset)) | UInt64(try u32le(offset + 4)) << 32
     }
 
-    @inlinable
-    package func u16be(_ offset: Int) throws -> UInt16 {
+    /// A big-endian 16-bit field at `offset`.
+    @inlinable @inline(__always)
+    public func u16be(_ offset: Int) throws -> UInt16 {
         try check(offset, 2, "a 16-bit value")
-        return UInt16(bytes[offset]) << 8 | UInt16(bytes[offset + 1])
+        return UInt16(bigEndian: load(offset, as: UInt16.self))
     }
 
-    @inlinable
-    package func u32be(_ offset: Int) throws -> UInt32 {
+    /// A big-endian 32-bit field at `offset`.
+    @inlinable @inline(__always)
+    public func u32be(_ offset: Int) throws -> UInt32 {
         try check(offset, 4, "a 32-bit value")
-        return UInt32(bytes[offset]) << 24 | UInt32(bytes[offset + 1]) << 16 | UInt32(bytes[offset + 2]) << 8 | UInt32(bytes[offset + 3])
+        return UInt32(bigEndian: load(offset, as: UInt32.self))
     }
 
     /// Raw bytes `offset..<offset+length`.
-    package func slice(_ offset: Int, _ length: Int) throws -> UnsafeRawBufferPointer {
+    public func slice(_ offset: Int, _ length: Int) throws -> UnsafeRawBufferPointer {
         try check(offset, length, "a field")
         return UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + length)])
     }
 
     /// A NUL-padded string field (stops at the first NUL, or at the field's end).
-    package func paddedString(_ offset: Int, _ length: Int) throws -> String {
+    public func paddedString(_ offset: Int, _ length: Int) throws -> String {
         let field = try slice(offset, length)
         guard let base = field.baseAddress else { return "" }
         let nul = memchr(base, 0, field.count)
@@ -85,10 +103,12 @@ package struct ByteReader {
         return String(decoding: UnsafeBufferPointer(start: base.assumingMemoryBound(to: UInt8.self), count: end), as: UTF8.self)
     }
 
-    package func matches(_ offset: Int, _ ascii: StaticString) -> Bool {
+    /// Whether the bytes at `offset` are the ASCII text `ascii` (a magic number); false when
+    /// they would run past the end.
+    @inlinable @inline(__always)
+    public func matches(_ offset: Int, _ ascii: StaticString) -> Bool {
         let n = ascii.utf8CodeUnitCount
-        guard offset >= 0, offset + n <= count else { return false }
-        for i in 0..<n where bytes[offset + i] != ascii.utf8Start[i] { return false }
-        return true
+        guard offset >= 0, n <= count, offset <= count - n, let base = bytes.baseAddress else { return false }
+        return memcmp(base + offset, ascii.utf8Start, n) == 0
     }
 }
