@@ -1,15 +1,41 @@
 /// A minimal deterministic JSON writer (reports, the baseline file): keys in the order written, no whitespace variance,
 /// strings escaped per RFC 8259. Output is built into a byte buffer.
 package struct JSONText {
-    package private(set) var bytes: [UInt8] = []
-    private var needsComma: [Bool] = [false]
+    /// Bytes in a buffer of its own: an `Array` append costs a hundred instructions of generic
+    /// bookkeeping, and a report appends a few bytes at a time (a key, a quote, a comma).
+    private var store = JSONBytes()
+
+    /// The bytes written so far (a copy).
+    package var bytes: [UInt8] { store.withBytes { Array($0) } }
+
+    /// How many bytes are written so far.
+    package var byteCount: Int { store.count }
+
+    /// Calls `body` with the bytes written so far, without copying them.
+    package func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R { try store.withBytes(body) }
+    /// Whether the innermost open object or array already holds a value. Only the outer levels
+    /// are kept in an array, touched when a level opens or closes, not for every value.
+    private var needsComma = false
+    private var outerNeedsComma: [Bool] = []
 
     package init() {}
 
-    package mutating func beginObject() { separate(); bytes.append(UInt8(ascii: "{")); needsComma.append(false) }
-    package mutating func endObject() { needsComma.removeLast(); bytes.append(UInt8(ascii: "}")) }
-    package mutating func beginArray() { separate(); bytes.append(UInt8(ascii: "[")); needsComma.append(false) }
-    package mutating func endArray() { needsComma.removeLast(); bytes.append(UInt8(ascii: "]")) }
+    package mutating func beginObject() { open(UInt8(ascii: "{")) }
+    package mutating func endObject() { close(UInt8(ascii: "}")) }
+    package mutating func beginArray() { open(UInt8(ascii: "[")) }
+    package mutating func endArray() { close(UInt8(ascii: "]")) }
+
+    private mutating func open(_ bracket: UInt8) {
+        separate()
+        put(bracket)
+        outerNeedsComma.append(needsComma)
+        needsComma = false
+    }
+
+    private mutating func close(_ bracket: UInt8) {
+        needsComma = outerNeedsComma.removeLast()
+        put(bracket)
+    }
 
     /// `"key":[{…},{…}]`: one object per item, its fields written by `fields`.
     package mutating func objects<Items: Sequence>(_ key: String, _ items: Items, _ fields: (inout JSONText, Items.Element) -> Void) {
@@ -27,24 +53,73 @@ package struct JSONText {
     package mutating func key(_ key: String) {
         separate()
         appendString(key)
-        bytes.append(UInt8(ascii: ":"))
-        needsComma[needsComma.count - 1] = false
+        put(UInt8(ascii: ":"))
+        needsComma = false
+    }
+
+    /// Writes a key given as its JSON text with the colon (`"seq":`), for writers of a fixed
+    /// layout: no escaping to check. The value follows with a `raw…` call.
+    package mutating func rawKey(_ keyJSON: StaticString) {
+        if needsComma { put(UInt8(ascii: ",")) }
+        needsComma = true
+        put(keyJSON.utf8Start, keyJSON.utf8CodeUnitCount)
+    }
+
+    /// A value after `rawKey`: a string, or null.
+    package mutating func rawString(_ value: String?) {
+        if let value { appendString(value) } else { appendNull() }
+    }
+
+    /// A value after `rawKey`: an integer, or null.
+    package mutating func rawInt(_ value: Int?) {
+        if let value { appendInt(value) } else { appendNull() }
+    }
+
+    /// A value after `rawKey`: an array of strings.
+    package mutating func rawStrings(_ values: [String]) {
+        put(UInt8(ascii: "["))
+        for (i, value) in values.enumerated() {
+            if i > 0 { put(UInt8(ascii: ",")) }
+            appendString(value)
+        }
+        put(UInt8(ascii: "]"))
     }
 
     package mutating func string(_ value: String?) {
         separate()
-        if let value { appendString(value) } else { bytes.append(contentsOf: "null".utf8) }
+        rawString(value)
     }
 
     package mutating func int(_ value: Int?) {
         separate()
-        bytes.append(contentsOf: (value.map(String.init) ?? "null").utf8)
+        rawInt(value)
+    }
+
+    private mutating func appendNull() {
+        put("null")
+    }
+
+    /// Decimal digits straight into the buffer: no `String` per number.
+    private mutating func appendInt(_ value: Int) {
+        if value < 0 { put(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        guard magnitude >= 10 else { put(0x30 + UInt8(magnitude)); return }
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes: UInt64.max has 20 digits
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            var at = buffer.count
+            while magnitude > 0 {
+                at -= 1
+                buffer[at] = 0x30 + UInt8(magnitude % 10)
+                magnitude /= 10
+            }
+            put(buffer.baseAddress!.assumingMemoryBound(to: UInt8.self) + at, buffer.count - at)
+        }
     }
 
     /// A real number with at most three decimals, trailing zeros dropped, so output is stable.
     package mutating func number(_ value: Double?) {
         separate()
-        guard let value, value.isFinite else { bytes.append(contentsOf: "null".utf8); return }
+        guard let value, value.isFinite else { put("null"); return }
         let thousandths = (value * 1000).rounded()
         if thousandths.magnitude < 9e15 {
             let whole = Int(thousandths)
@@ -56,21 +131,21 @@ package struct JSONText {
                 while fraction.hasSuffix("0") { fraction.removeLast() }
                 text += "." + fraction
             }
-            bytes.append(contentsOf: text.utf8)
+            put(text)
         } else {
-            bytes.append(contentsOf: String(value).utf8)
+            put(String(value))
         }
     }
 
     package mutating func bool(_ value: Bool) {
         separate()
-        bytes.append(contentsOf: (value ? "true" : "false").utf8)
+        put(value ? "true" : "false")
     }
 
-    package mutating func null() { separate(); bytes.append(contentsOf: "null".utf8) }
+    package mutating func null() { separate(); appendNull() }
 
     /// Inserts already-encoded JSON as one value.
-    package mutating func raw(_ encoded: [UInt8]) { separate(); bytes.append(contentsOf: encoded) }
+    package mutating func raw(_ encoded: [UInt8]) { separate(); encoded.withUnsafeBufferPointer { put($0.baseAddress, $0.count) } }
 
     package mutating func field(_ name: String, _ value: String?) { key(name); string(value) }
     package mutating func field(_ name: String, _ value: Int?) { key(name); int(value) }
@@ -86,55 +161,137 @@ package struct JSONText {
     /// The bytes written so far, handed over and forgotten; the nesting and comma state stay,
     /// so a long document is written out in pieces instead of held whole.
     package mutating func takeBytes() -> [UInt8] {
-        defer { bytes.removeAll(keepingCapacity: true) }
+        defer {
+            makeUnique()
+            store.count = 0
+        }
         return bytes
     }
 
     package mutating func removeAll() {
-        bytes.removeAll(keepingCapacity: true)
-        needsComma = [false]
+        makeUnique()
+        store.count = 0
+        needsComma = false
+        outerNeedsComma.removeAll(keepingCapacity: true)
     }
 
     private mutating func separate() {
-        if needsComma[needsComma.count - 1] { bytes.append(UInt8(ascii: ",")) }
-        needsComma[needsComma.count - 1] = true
+        if needsComma { put(UInt8(ascii: ",")) }
+        needsComma = true
     }
 
     /// Appends `s` quoted and escaped. Runs of bytes that need no escape are copied whole: this
     /// is the hot path of every JSON report (names, paths, messages).
     private mutating func appendString(_ s: String) {
-        bytes.append(UInt8(ascii: "\""))
+        put(UInt8(ascii: "\""))
         var text = s
         text.withUTF8 { utf8 in
             var runStart = 0
             for i in 0..<utf8.count {
                 let b = utf8[i]
                 guard b < 0x20 || b == 0x22 || b == 0x5C || b == 0x7F else { continue }
-                if runStart < i { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<i])) }
+                if runStart < i { put(utf8.baseAddress! + runStart, i - runStart) }
                 appendEscape(b)
                 runStart = i + 1
             }
-            if runStart < utf8.count { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...])) }
+            if runStart < utf8.count { put(utf8.baseAddress! + runStart, utf8.count - runStart) }
         }
-        bytes.append(UInt8(ascii: "\""))
+        put(UInt8(ascii: "\""))
+    }
+
+    // MARK: The buffer
+
+    /// The buffer, made unique first (a copy of the writer keeps its own bytes).
+    @inline(__always)
+    private mutating func makeUnique() {
+        if !isKnownUniquelyReferenced(&store) { store = store.copy() }
+    }
+
+    @inline(__always)
+    private mutating func put(_ byte: UInt8) {
+        makeUnique()
+        store.append(byte)
+    }
+
+    @inline(__always)
+    private mutating func put(_ source: UnsafePointer<UInt8>?, _ count: Int) {
+        guard let source, count > 0 else { return }
+        makeUnique()
+        store.append(source, count)
+    }
+
+    private mutating func put(_ text: StaticString) { put(text.utf8Start, text.utf8CodeUnitCount) }
+
+    private mutating func put(_ text: String) {
+        var text = text
+        text.withUTF8 { put($0.baseAddress, $0.count) }
     }
 
     private mutating func appendEscape(_ b: UInt8) {
-        bytes.append(0x5C)
+        put(0x5C)
         switch b {
-        case 0x22, 0x5C: bytes.append(b)
-        case 0x0A: bytes.append(UInt8(ascii: "n"))
-        case 0x0D: bytes.append(UInt8(ascii: "r"))
-        case 0x09: bytes.append(UInt8(ascii: "t"))
+        case 0x22, 0x5C: put(b)
+        case 0x0A: put(UInt8(ascii: "n"))
+        case 0x0D: put(UInt8(ascii: "r"))
+        case 0x09: put(UInt8(ascii: "t"))
         default:
             let hex: StaticString = "0123456789abcdef"
             hex.withUTF8Buffer { digits in
-                bytes.append(UInt8(ascii: "u"))
-                bytes.append(0x30)
-                bytes.append(0x30)
-                bytes.append(digits[Int(b >> 4)])
-                bytes.append(digits[Int(b & 0xF)])
+                put(UInt8(ascii: "u"))
+                put(0x30)
+                put(0x30)
+                put(digits[Int(b >> 4)])
+                put(digits[Int(b & 0xF)])
             }
         }
+    }
+}
+
+/// The growable byte buffer behind `JSONText` (copied on write by it).
+final class JSONBytes {
+    private(set) var base: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
+    var count = 0
+
+    init(capacity: Int = 256) {
+        self.capacity = capacity
+        base = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+    }
+
+    deinit { base.deallocate() }
+
+    func copy() -> JSONBytes {
+        let other = JSONBytes(capacity: max(capacity, 1))
+        other.base.update(from: base, count: count)
+        other.count = count
+        return other
+    }
+
+    @inline(__always)
+    func append(_ byte: UInt8) {
+        if count == capacity { grow(1) }
+        base[count] = byte
+        count += 1
+    }
+
+    @inline(__always)
+    func append(_ source: UnsafePointer<UInt8>, _ extra: Int) {
+        if capacity - count < extra { grow(extra) }
+        (base + count).update(from: source, count: extra)
+        count += extra
+    }
+
+    /// Makes room for `extra` more bytes.
+    private func grow(_ extra: Int) {
+        let grown = max(capacity * 2, count + extra)
+        let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: grown)
+        bigger.update(from: base, count: count)
+        base.deallocate()
+        base = bigger
+        capacity = grown
+    }
+
+    func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        try body(UnsafeBufferPointer(start: base, count: count))
     }
 }

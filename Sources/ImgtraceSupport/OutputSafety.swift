@@ -110,9 +110,7 @@ package struct OutputGuard {
         }
         // Fast path: copy the run of bytes that can never matter, then go careful. The table is
         // read through a local: a static's every access is a lazy-initialisation check.
-        let plain = Self.plain
-        var plainEnd = 0
-        while plainEnd < bytes.count, !atLineStart, plain[Int(bytes[plainEnd])] { plainEnd += 1 }
+        let plainEnd = atLineStart ? 0 : Self.plainRun(bytes, from: 0, table: Self.plain)
         if plainEnd > 0 { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[..<plainEnd])) }
         if plainEnd < bytes.count { run(UnsafeBufferPointer(rebasing: bytes[plainEnd...]), into: &out, final: false) }
     }
@@ -141,8 +139,7 @@ package struct OutputGuard {
             let b = bytes[i]
             // Runs of plain bytes in mid-line go straight through.
             if !atLineStart, plain[Int(b)] {
-                var end = i + 1
-                while end < n, plain[Int(bytes[end])] { end += 1 }
+                let end = Self.plainRun(bytes, from: i + 1, table: plain)
                 out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[i..<end]))
                 i = end
                 continue
@@ -244,6 +241,37 @@ package struct OutputGuard {
             return Array(("\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex).utf8)
         case .terminal, .githubCommands, .markdown, .html, .xml:
             return Array(SafeText.escaped(value).utf8)
+        }
+    }
+
+    /// The end of the run of plain bytes that starts at `start`. Eight bytes at a time while they
+    /// are ASCII with no control, DEL or `#` (the bulk of every report), then byte by byte
+    /// through the table for the word that is not.
+    private static func plainRun(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, table plain: [Bool]) -> Int {
+        guard let base = bytes.baseAddress else { return start }
+        let n = bytes.count
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        var i = start
+        while true {
+            while i + 8 <= n {
+                let word = UInt64(littleEndian: UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self))
+                // A byte ≥ 0x80, < 0x20, equal to 0x7F or to `#` sets its high bit in `flags`
+                // (the classic has-less-than and has-zero-byte tests; no byte is missed).
+                let belowSpace = (word &- ones &* 0x20) & ~word
+                let del = word ^ (ones &* 0x7F)
+                let hash = word ^ (ones &* 0x23)
+                let flags = word | belowSpace | ((del &- ones) & ~del) | ((hash &- ones) & ~hash)
+                if flags & highs != 0 { break }
+                i += 8
+            }
+            // The word that stopped the fast loop (or the tail): byte by byte, up to 8.
+            let stop = min(n, i + 8)
+            while i < stop {
+                if !plain[Int(base[i])] { return i }
+                i += 1
+            }
+            if i >= n { return n }
         }
     }
 

@@ -42,7 +42,7 @@ public struct GitLabReporter: AuditReporter {
             w.endObject()
             w.endObject()
             w.endObject()
-            if w.bytes.count >= 1 << 16 { sink.write(w.takeBytes()) }
+            if w.byteCount >= 1 << 16 { sink.write(w.takeBytes()) }
         }
         // Input warnings as informational issues on the file they are about.
         for warning in result.warnings {

@@ -90,7 +90,7 @@ public struct JSONReporter: AuditReporter {
         w.beginArray()
         for use in result.uses {
             Self.writeUse(use, &w)
-            if w.bytes.count >= 1 << 16 { sink.write(w.takeBytes()) }
+            if w.byteCount >= 1 << 16 { sink.write(w.takeBytes()) }
         }
         w.endArray()
         w.key("loads")
@@ -103,7 +103,7 @@ public struct JSONReporter: AuditReporter {
         sink.write(Array("],\"findings\":".utf8))
         for finding in result.findings {
             Self.writeFinding(finding, result: result, &tail)
-            if tail.bytes.count >= 1 << 16 { sink.write(tail.takeBytes()) }
+            if tail.byteCount >= 1 << 16 { sink.write(tail.takeBytes()) }
         }
         tail.endArray()
         sink.write(tail.takeBytes())

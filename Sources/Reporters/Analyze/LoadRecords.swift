@@ -71,7 +71,7 @@ public final class LoadRecords {
         writer.endObject()
         if !first { loads.append([UInt8(ascii: ",")]) }
         first = false
-        loads.append(writer.bytes)
+        writer.withBytes { loads.append($0) }
     }
 
     /// Writes the records held, comma-separated, keeping them for another report.

@@ -132,7 +132,7 @@ public struct SARIFReporter: AuditReporter {
             w.field("occurrences", finding.occurrences)
             w.endObject()
             w.endObject()
-            if w.bytes.count >= 1 << 16 { sink.write(w.takeBytes()) }
+            if w.byteCount >= 1 << 16 { sink.write(w.takeBytes()) }
         }
         w.endArray()
         w.endObject()

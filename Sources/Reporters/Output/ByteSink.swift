@@ -120,6 +120,10 @@ package final class SpillBuffer {
     package init(limit: Int = 1 << 20) { self.limit = limit }
 
     package func append(_ bytes: [UInt8]) {
+        bytes.withUnsafeBufferPointer { append($0) }
+    }
+
+    package func append(_ bytes: UnsafeBufferPointer<UInt8>) {
         memory.append(contentsOf: bytes)
         if memory.count >= limit { spill() }
     }
