@@ -86,25 +86,71 @@ extension InventoryBuilder {
 
 // MARK: Path helpers
 
+// Paths are split on the byte `/`, as the file system does, not on grapheme clusters: a
+// Character-level `lastIndex(of:)` or `split` over every path of a 20,000-file bundle was most of
+// `catalog`'s own time (and a `/` followed by a combining mark is still a separator on disk).
+
 func parentPath(_ path: String) -> String {
-    guard let slash = path.lastIndex(of: "/") else { return "" }
+    guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return "" }
     return String(path[..<slash])
 }
 
 func lastComponent(_ path: String) -> String {
-    guard let slash = path.lastIndex(of: "/") else { return path }
-    return String(path[path.index(after: slash)...])
+    guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return path }
+    return String(path[path.utf8.index(after: slash)...])
 }
 
 /// The text after the last dot of a file name, `` for none (a leading dot is no extension).
 func extensionOf(_ name: String) -> String {
-    guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return "" }
-    return String(name[name.index(after: dot)...])
+    guard let dot = name.utf8.lastIndex(of: UInt8(ascii: ".")), dot != name.startIndex else { return "" }
+    return String(name[name.utf8.index(after: dot)...])
+}
+
+extension Collection where Element == UInt8 {
+    /// Whether the bytes end with the ASCII `suffix` (a file extension: no Unicode comparison).
+    func hasBytesSuffix(_ suffix: StaticString) -> Bool {
+        let n = suffix.utf8CodeUnitCount
+        guard count >= n else { return false }
+        return dropFirst(count - n).elementsEqual(UnsafeBufferPointer(start: suffix.utf8Start, count: n))
+    }
+
+    /// Whether the ASCII `needle` occurs in the bytes.
+    func containsBytes(_ needle: StaticString) -> Bool {
+        let pattern = UnsafeBufferPointer(start: needle.utf8Start, count: needle.utf8CodeUnitCount)
+        guard let first = pattern.first else { return true }
+        var rest = self[...]
+        while let at = rest.firstIndex(of: first) {
+            if rest[at...].starts(with: pattern) { return true }
+            rest = rest[index(after: at)...]
+        }
+        return false
+    }
+}
+
+/// The non-empty components of a `/`-separated path, in order.
+func pathComponents(_ path: String) -> [Substring] {
+    var components: [Substring] = []
+    let utf8 = path.utf8
+    var start = utf8.startIndex
+    var index = start
+    while index < utf8.endIndex {
+        if utf8[index] == UInt8(ascii: "/") {
+            if start < index { components.append(path[start..<index]) }
+            start = utf8.index(after: index)
+        }
+        index = utf8.index(after: index)
+    }
+    if start < utf8.endIndex { components.append(path[start...]) }
+    return components
 }
 
 /// Files that should never ship: Finder and Explorer metadata, and zip tools' resource-fork folders.
 func isJunk(_ path: String) -> Bool {
-    path.split(separator: "/").contains { $0 == "__MACOSX" || $0 == ".DS_Store" || $0 == "Thumbs.db" || $0.hasPrefix("._") }
+    pathComponents(path).contains { component in
+        let bytes = component.utf8
+        return bytes.elementsEqual("__MACOSX".utf8) || bytes.elementsEqual(".DS_Store".utf8) || bytes.elementsEqual("Thumbs.db".utf8)
+            || bytes.starts(with: "._".utf8)
+    }
 }
 
 func describe(_ error: Error) -> String {

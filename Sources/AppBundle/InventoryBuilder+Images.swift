@@ -44,7 +44,7 @@ extension InventoryBuilder {
             idiom: parsed.idiom, fileExtension: parsed.fileExtension, bytesOnDisk: size,
             decodedBytes: header?.decodedBytes, isVector: header?.format.isVector ?? false)
         if image.isVector { image.scale = 0 }
-        if let lproj = path.split(separator: "/").dropLast().last(where: { $0.hasSuffix(".lproj") }) {
+        if let lproj = pathComponents(path).dropLast().last(where: { $0.utf8.hasBytesSuffix(".lproj") }) {
             image.localization = String(lproj.dropLast(6))
         }
         noteImplausible(image)

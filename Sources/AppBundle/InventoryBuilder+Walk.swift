@@ -81,16 +81,16 @@ extension InventoryBuilder {
         for entry in tree.entries where entry.kind == .file {
             let path = entry.path
             let parent = parentPath(path)
-            guard !isJunk(path), !path.contains("_CodeSignature/") else { continue }
+            guard !isJunk(path), !path.utf8.containsBytes("_CodeSignature/") else { continue }
             let bundle = bundleOf[parent] ?? "."
-            let components = path.split(separator: "/")
-            if let lproj = components.dropLast().last(where: { $0.hasSuffix(".lproj") }) {
+            let components = pathComponents(path)
+            if let lproj = components.dropLast().last(where: { $0.utf8.hasBytesSuffix(".lproj") }) {
                 localizations[bundle, default: []].insert(String(lproj.dropLast(6)))
             }
-            if components.contains(where: { $0.hasSuffix(".xcassets") }) { continue }
+            if components.contains(where: { $0.utf8.hasBytesSuffix(".xcassets") }) { continue }
             let fileName = String(components.last!)
             let ext = extensionOf(fileName)
-            if let nib = components.firstIndex(where: { $0.hasSuffix(".nib") }) {
+            if let nib = components.firstIndex(where: { $0.utf8.hasBytesSuffix(".nib") }) {
                 let nibPath = components[...nib].joined(separator: "/")
                 readNib(tree, path: path, nibPath: nibPath, into: &nibNames)
                 continue
@@ -162,7 +162,7 @@ extension InventoryBuilder {
         } else if bundle != ".", path.hasPrefix(bundle + "/") {
             relative = String(path.dropFirst(bundle.count + 1))
         }
-        return relative.split(separator: "/").filter { !$0.hasSuffix(".lproj") }.joined(separator: "/")
+        return pathComponents(relative).filter { !$0.utf8.hasBytesSuffix(".lproj") }.joined(separator: "/")
     }
 
     mutating func readNib(_ tree: FileTree, path: String, nibPath: String, into names: inout [String: Set<String>]) {
