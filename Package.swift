@@ -63,7 +63,7 @@ let package = Package(
         // Each stage gets `Tests/<Stage>Tests` with its first tests (a target needs sources).
         .target(name: "TestSupport", dependencies: ["ImgtraceSupport"], path: "Tests/TestSupport"),
         // Benchmarks print figures; they are never timed unit tests (scripts/bench-*.sh).
-        .executableTarget(name: "CatalogBench", dependencies: ["AssetCatalog", "TestSupport"], path: "Benchmarks/CatalogBench"),
+        .executableTarget(name: "CatalogBench", dependencies: ["AssetCatalog", "ImgtraceSupport", "TestSupport"], path: "Benchmarks/CatalogBench"),
         // Writes the committed example app and log (scripts/make-example.sh).
         .executableTarget(name: "ExampleMaker", dependencies: ["TestSupport"], path: "scripts/ExampleMaker"),
         // Fuzz targets for every reader (scripts/fuzz.sh); built plainly it replays Fuzz/Regressions.

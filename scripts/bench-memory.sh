@@ -10,6 +10,7 @@ export PATH="/opt/swift/usr/bin:$PATH"
 scale=${1:-1}
 out=${BENCH_DIR:-bench-out}/memory
 mkdir -p "$out"
+. scripts/bench-measure.sh
 swift build -c release --product imgtrace >/dev/null
 bin=$(swift build -c release --show-bin-path)/imgtrace
 
@@ -88,5 +89,8 @@ for n in 100000 1000000; do
   awk -v n="$n" -v a="$a" -v t="$t" -v i="$idle" -v ai="$analyze_idle" 'BEGIN {
     printf "per distinct name at %7d names:  analyze %4.0f B   trace %4.0f B   (above each command idle run)\n", n, (a - ai) * 1024 / n, (t - i) * 1024 / n
   }'
+  figure "analyze-bytes-per-name-$n" "analyze memory per distinct name, $n names" \
+    "$(awk -v n="$n" -v a="$a" -v ai="$analyze_idle" 'BEGIN { printf "%.0f", (a - ai) * 1024 / n }')" \
+    "trace, same log" "$(awk -v n="$n" -v t="$t" -v i="$idle" 'BEGIN { printf "%.0f", (t - i) * 1024 / n }')" B/name "≤ 400 B/name"
 done
 rm -f "$out"/names-*.log

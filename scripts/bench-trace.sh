@@ -24,5 +24,12 @@ bytes=$(stat -c %s "$log")
 
 echo "log: $log ($(awk -v b="$bytes" 'BEGIN{printf "%.0f", b/1048576}') MiB, $distinct distinct names, $noise noise lines per hit)"
 measure "wc -l" wc -l "$log"
+wc_seconds=$measured_seconds
 measure "imgtrace trace --format text" "$bin" trace "$log" --format text
+text_seconds=$measured_seconds
 measure "imgtrace trace --format json" "$bin" trace "$log" --format json
+json_seconds=$measured_seconds
+if [ "$noise" = 0 ]; then shape="hit-dense"; text_goal="≤ 10× wc -l"; json_goal="≥ 300 MB/s"; else shape="$noise noise lines a hit"; text_goal=-; json_goal=-; fi
+size_mib=$(awk -v b="$bytes" 'BEGIN{printf "%.0f", b/1048576}')
+figure "trace-noise$noise-text" "trace, $shape log ($size_mib MiB)" "$(rate "$text_seconds")" "wc -l" "$(rate "$wc_seconds")" MB/s "$text_goal"
+figure "trace-noise$noise-json" "trace --format json, $shape log ($size_mib MiB)" "$(rate "$json_seconds")" "wc -l" "$(rate "$wc_seconds")" MB/s "$json_goal"

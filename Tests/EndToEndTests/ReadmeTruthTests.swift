@@ -42,6 +42,30 @@ final class ReadmeTruthTests: XCTestCase {
         return found
     }
 
+    /// The figures table is what `scripts/bench-figures.sh` renders from the benchmarks' own
+    /// recorded output (Benchmarks/figures.tsv): no number in it was typed by hand.
+    func testTheFiguresTableIsRenderedFromTheBenchmarksOutput() throws {
+        let text = try readme
+        let begin = "<!-- figures:begin (scripts/bench-figures.sh) -->\n"
+        let end = "<!-- figures:end -->"
+        let start = try XCTUnwrap(text.range(of: begin), "the README's figures block")
+        let stop = try XCTUnwrap(text.range(of: end, range: start.upperBound..<text.endIndex))
+        let table = String(text[start.upperBound..<stop.lowerBound])
+        let render = Process()
+        render.executableURL = URL(fileURLWithPath: "/bin/bash")
+        render.arguments = [Corpus.packageRoot.appendingPathComponent("scripts/bench-figures.sh").path, "--render"]
+        let pipe = Pipe()
+        render.standardOutput = pipe
+        try render.run()
+        let rendered = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        render.waitUntilExit()
+        XCTAssertEqual(render.terminationStatus, 0)
+        XCTAssertEqual(table, rendered)
+        let rows = table.split(separator: "\n").dropFirst(2)
+        XCTAssertGreaterThanOrEqual(rows.count, 5, "car reader, trace text and JSON, catalog, memory per name")
+        for row in rows { XCTAssertEqual(row.split(separator: "|").count, 5, String(row)) }
+    }
+
     func testTheUsageBlockListsExactlyTheOptionsOfEachCommand() throws {
         let usage = try XCTUnwrap(codeBlocks().first { $0.lines.first?.hasPrefix("imgtrace analyze LOG") == true }, "the usage block")
         var commands: [(words: [String], text: String)] = []

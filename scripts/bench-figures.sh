@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# The README's figures table, from the benchmarks' own output: never typed by hand.
+#
+#   scripts/bench-figures.sh            run the benchmarks (each prints its figure beside its peer
+#                                       from the same run), keep their `figure` lines in
+#                                       Benchmarks/figures.tsv, and rewrite the README's table
+#   scripts/bench-figures.sh --render   print the table from Benchmarks/figures.tsv (ReadmeTruthTests
+#                                       checks that the README holds exactly this)
+#
+# Takes about ten minutes on the 2-core machine (the 10^6-name memory run is most of it).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH="/opt/swift/usr/bin:$PATH"
+figures=Benchmarks/figures.tsv
+
+render() {
+  echo "| workload | imgtrace | peer, same run | cost ÷ peer's | goal |"
+  echo "|---|---|---|---|---|"
+  # A rate (MB/s) costs the inverse: wc -l at 8,000 MB/s against 300 MB/s is a cost 27× the peer's.
+  awk -F '\t' '{
+    ratio = ($6 == "MB/s") ? ($3 > 0 ? $5 / $3 : 0) : ($5 > 0 ? $3 / $5 : 0)
+    printf "| %s | %s %s | %s: %s %s | %.1f× | %s |\n", $2, $3, $6, $4, $5, $6, ratio, ($7 == "-" ? "—" : $7)
+  }' "$figures"
+}
+
+if [ "${1:-}" = --render ]; then
+  render
+  exit 0
+fi
+
+collected=$(mktemp)
+export BENCH_FIGURES=$collected
+scripts/bench-car.sh 100000
+scripts/bench-trace.sh 512 20000 0
+scripts/bench-trace.sh 512 20000 8
+scripts/bench-catalog.sh 20000
+scripts/bench-memory.sh
+sort -t "$(printf '\t')" -k1,1 "$collected" >"$figures"
+rm -f "$collected"
+
+table=$(render)
+python3 - "$table" <<'PY'
+import sys
+table = sys.argv[1]
+text = open("README.md", encoding="utf-8").read()
+begin, end = "<!-- figures:begin (scripts/bench-figures.sh) -->", "<!-- figures:end -->"
+head, rest = text.split(begin, 1)
+_, tail = rest.split(end, 1)
+open("README.md", "w", encoding="utf-8").write(head + begin + "\n" + table + "\n" + end + tail)
+PY
+echo "bench-figures: wrote $figures and the README's figures table"
