@@ -1,3 +1,4 @@
+import AppBundle
 import ArgumentParser
 import Foundation
 import ImgtraceSupport
@@ -15,8 +16,8 @@ struct RecordCommand: ParsableCommand {
         discussion: """
             Writes one line per hit in the shape `imgtrace trace` and `analyze` read. The program's own
             standard output and error pass through untouched, so the log goes to --output, never to them.
-            A PROGRAM that is a `.app` folder runs its executable (GNUstep `Name.app/Name`, or
-            `Contents/MacOS/Name`). Linux on x86-64 only.
+            A PROGRAM that is a `.app` folder runs the executable its Info.plist names (GNUstep
+            `Name.app/Name`, or `Contents/MacOS/Name`). Linux on x86-64 only.
             """
     )
 
@@ -91,22 +92,11 @@ struct RecordCommand: ParsableCommand {
         return (String(text[..<colon]), argument)
     }
 
-    /// The executable of a `.app` folder, else the path itself.
-    static func executable(_ path: String) -> String {
-        guard path.hasSuffix(".app") || path.hasSuffix(".app/") else { return path }
-        let folder = path.hasSuffix("/") ? String(path.dropLast()) : path
-        let name = PathText.lastComponent(folder).replacingOccurrences(of: ".app", with: "")
-        for candidate in [folder + "/" + name, folder + "/Contents/MacOS/" + name] where FileManager.default.isExecutableFile(atPath: candidate) {
-            return candidate
-        }
-        return folder + "/" + name
-    }
-
     func run() throws {
         #if os(Linux)
             var arguments = program
             if arguments.first == "--" { arguments.removeFirst() }
-            if !arguments.isEmpty { arguments[0] = Self.executable(arguments[0]) }
+            if !arguments.isEmpty { arguments[0] = BundleExecutable.path(of: arguments[0]) }
             let methods = objcMethods.isEmpty ? CaptureAPI.classMethods.map(\.symbol) : objcMethods
             var request = RecordRequest(
                 program: arguments, objcMethods: methods, symbols: try symbols.map(Self.parseSymbol),
