@@ -35,9 +35,15 @@ public enum BundleKind: String, Sendable, Comparable {
     public static func < (a: BundleKind, b: BundleKind) -> Bool { a.rawValue < b.rawValue }
 }
 
+/// Bundle ids: the top bundle's, and the rest are paths relative to the top bundle's root.
+public enum BundleID {
+    /// The id of the top bundle (the app, the archive's app, the folder or catalog given).
+    public static let top = "."
+}
+
 /// One bundle: the app itself, a nested framework, extension or resource bundle, or an image folder.
 public struct BundleInfo: Equatable, Sendable {
-    /// `.` for the top bundle; otherwise its path relative to the top bundle's root (or the folder's name).
+    /// `BundleID.top` for the top bundle; otherwise its path relative to the top bundle's root (or the folder's name).
     public var id: String
     public var kind: BundleKind
     /// The folder name, e.g. `UICatalog.app`.
@@ -111,7 +117,7 @@ public struct BundleImage: Equatable, Sendable {
     /// 1, 2, 3; 0 when the image has no scale (a vector or a multi-scale container).
     public var scale: Int
     /// `universal`, `phone`, `pad`, `mac`, `tv`, `watch`, `car`, `vision`, `marketing`.
-    public var idiom: String
+    public var idiom: ImageIdiom
     /// `dark`, `light`, `tinted`, or the catalog's appearance name; `nil` for any appearance.
     public var appearance: String?
     /// The `.lproj` localisation, when the file sits in one.
@@ -130,7 +136,7 @@ public struct BundleImage: Equatable, Sendable {
     public init(
         id: String, bundle: String, path: String, source: ImageSource, name: String, format: String? = nil,
         cgbi: Bool = false, pixelWidth: Int? = nil, pixelHeight: Int? = nil, pointWidth: Double? = nil,
-        pointHeight: Double? = nil, scale: Int = 1, idiom: String = "universal", appearance: String? = nil,
+        pointHeight: Double? = nil, scale: Int = 1, idiom: ImageIdiom = .universal, appearance: String? = nil,
         localization: String? = nil, fileExtension: String = "", bytesOnDisk: Int = 0,
         decodedBytes: Int? = nil, digest: String? = nil, isVector: Bool = false, details: [String: String] = [:]
     ) {
@@ -192,7 +198,7 @@ extension BundleInventory {
     /// Adds the inventory of another input (a second `--bundle`), its bundle ids, image ids and
     /// paths prefixed with `label` so they stay unique. The first input stays the top bundle.
     public mutating func append(_ other: BundleInventory, as label: String) {
-        func bundleId(_ id: String) -> String { id == "." ? label : label + "/" + id }
+        func bundleId(_ id: String) -> String { id == BundleID.top ? label : label + "/" + id }
         func path(_ p: String) -> String { label + "/" + p }
         bundles += other.bundles.map { bundle in
             var copy = bundle

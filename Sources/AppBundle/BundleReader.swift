@@ -72,8 +72,8 @@ struct InventoryBuilder {
                 addBundleTree(SubTree(tree, folder: app), name: PathText.lastComponent(app))
             } else if name.hasSuffix(".xcassets") {
                 let index = register(tree)
-                inventory.bundles.append(BundleInfo(id: ".", kind: .sourceCatalog, name: name, resourceRoot: ""))
-                addSourceCatalog(tree, treeIndex: index, root: "", bundle: ".")
+                inventory.bundles.append(BundleInfo(id: BundleID.top, kind: .sourceCatalog, name: name, resourceRoot: ""))
+                addSourceCatalog(tree, treeIndex: index, root: "", bundle: BundleID.top)
                 inventory.warnings += tree.warnings
             } else {
                 addBundleTree(tree, name: name)
@@ -96,8 +96,8 @@ struct InventoryBuilder {
             // A lone compiled catalog: its renditions are the inventory.
             let catalog = try CarCatalog.read(contentsOf: path)
             let bytes = try MappedFile(path: path).withBytes { [UInt8]($0) }
-            inventory.bundles.append(BundleInfo(id: ".", kind: .folder, name: name, resourceRoot: ""))
-            addRenditions(catalog, bytes: bytes, carPath: name, bundle: ".")
+            inventory.bundles.append(BundleInfo(id: BundleID.top, kind: .folder, name: name, resourceRoot: ""))
+            addRenditions(catalog, bytes: bytes, carPath: name, bundle: BundleID.top)
         } else {
             throw InputError(path: path, reason: "not an app bundle, .ipa, .xcarchive, .xcassets or .car")
         }

@@ -118,7 +118,7 @@ extension InventoryBuilder {
             var image = BundleImage(
                 id: id, bundle: bundle, path: carPath, source: .assetCatalog, name: facet,
                 format: InventoryBuilder.format(of: rendition), pixelWidth: width, pixelHeight: height,
-                scale: rendition.scale, idiom: idiom, appearance: appearance,
+                scale: rendition.scale, idiom: ImageIdiom(name: idiom), appearance: appearance,
                 bytesOnDisk: rendition.sizeOnDisk, isVector: vector, details: details)
             if let w = width, let h = height {
                 image.decodedBytes = ImageInfo.decodedBytes(width: w, height: h, bytesPerPixel: InventoryBuilder.bytesPerPixel(rendition))

@@ -15,7 +15,7 @@ extension InventoryBuilder {
         let folders = Set(tree.entries.filter { $0.kind == .directory }.map(\.path))
         let files = Set(tree.entries.filter { $0.kind == .file }.map(\.path))
         // Each path belongs to the deepest bundle folder above it.
-        var bundleOf: [String: String] = ["": "."]
+        var bundleOf: [String: String] = ["": BundleID.top]
         var bundleRoots: [String] = [""]
         var catalogs: [(root: String, bundle: String)] = []
         var topKind = BundleReader.bundleKinds[extensionOf(name)] ?? .folder
@@ -31,7 +31,7 @@ extension InventoryBuilder {
                 if !isJunk(parent) { inventory.junk.append(entry.path) }
                 continue
             }
-            let owner = bundleOf[parent] ?? "."
+            let owner = bundleOf[parent] ?? BundleID.top
             switch entry.kind {
             case .directory:
                 let ext = extensionOf(lastComponent(entry.path))
@@ -58,7 +58,7 @@ extension InventoryBuilder {
             }.map(parentPath))
         var infos: [String: BundleInfo] = [:]
         for root in bundleRoots {
-            let id = root.isEmpty ? "." : root
+            let id = root.isEmpty ? BundleID.top : root
             let kind = root.isEmpty ? topKind : BundleReader.bundleKinds[extensionOf(lastComponent(root))] ?? .bundle
             var info = BundleInfo(
                 id: id, kind: kind, name: root.isEmpty ? name : lastComponent(root),
@@ -82,7 +82,7 @@ extension InventoryBuilder {
             let path = entry.path
             let parent = parentPath(path)
             guard !isJunk(path), !path.utf8.containsBytes("_CodeSignature/") else { continue }
-            let bundle = bundleOf[parent] ?? "."
+            let bundle = bundleOf[parent] ?? BundleID.top
             let components = pathComponents(path)
             if let lproj = components.dropLast().last(where: { $0.utf8.hasBytesSuffix(".lproj") }) {
                 localizations[bundle, default: []].insert(String(lproj.dropLast(6)))
@@ -117,12 +117,12 @@ extension InventoryBuilder {
             if let link = entry.link, inventory.images.count > before { inventory.images[before].details["link"] = link }
         }
         for (nibPath, names) in nibNames {
-            let bundle = bundleOf[parentPath(nibPath)] ?? "."
+            let bundle = bundleOf[parentPath(nibPath)] ?? BundleID.top
             for name in names { inventory.references.append(ImageReference(bundle: bundle, file: nibPath, name: name, kind: .nib)) }
         }
         for catalog in catalogs { addSourceCatalog(tree, treeIndex: index, root: catalog.root, bundle: catalog.bundle) }
         for root in bundleRoots {
-            let id = root.isEmpty ? "." : root
+            let id = root.isEmpty ? BundleID.top : root
             guard var info = infos[id] else { continue }
             info.localizations = (localizations[id] ?? []).sorted()
             addPlistReferences(info, foldersWithDefaultPNG: foldersWithDefaultPNG)
@@ -159,7 +159,7 @@ extension InventoryBuilder {
         var relative = path
         if !resourceRoot.isEmpty, path.hasPrefix(resourceRoot + "/") {
             relative = String(path.dropFirst(resourceRoot.count + 1))
-        } else if bundle != ".", path.hasPrefix(bundle + "/") {
+        } else if bundle != BundleID.top, path.hasPrefix(bundle + "/") {
             relative = String(path.dropFirst(bundle.count + 1))
         }
         return pathComponents(relative).filter { !$0.utf8.hasBytesSuffix(".lproj") }.joined(separator: "/")

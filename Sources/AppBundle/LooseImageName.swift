@@ -5,7 +5,7 @@ public struct LooseImageName: Equatable, Sendable {
     /// 1 when the name has no `@Nx`.
     public var scale: Int
     /// `phone` for `~iphone`, `pad` for `~ipad`, `universal` otherwise.
-    public var idiom: String
+    public var idiom: ImageIdiom
     /// The extension as written, empty for none.
     public var fileExtension: String
 
@@ -30,12 +30,12 @@ public struct LooseImageName: Equatable, Sendable {
                 stem = stem[..<dot]
             }
         }
-        idiom = "universal"
+        idiom = .universal
         if stem.hasSuffix("~ipad") {
-            idiom = "pad"
+            idiom = .pad
             stem = stem.dropLast(5)
         } else if stem.hasSuffix("~iphone") {
-            idiom = "phone"
+            idiom = .phone
             stem = stem.dropLast(7)
         }
         scale = 1

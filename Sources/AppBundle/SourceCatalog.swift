@@ -9,7 +9,7 @@ package struct SourceCatalogImage {
     package var name: String
     /// 0 when the slot has no scale (single-scale or vector).
     package var scale: Int
-    package var idiom: String
+    package var idiom: ImageIdiom
     package var appearance: String?
     package var details: [String: String]
     /// Where the set's `Contents.json` names the file (docs/source-trees.md §2), when found.
@@ -115,7 +115,7 @@ package struct SourceCatalogReader {
                 scale = n
             }
             let idiomName = slot["idiom"] as? String ?? "universal"
-            let idiom = SourceCatalogReader.idioms[idiomName] ?? idiomName
+            let idiom = ImageIdiom(name: SourceCatalogReader.idioms[idiomName] ?? idiomName)
             var appearance: String?
             for entry in slot["appearances"] as? [[String: Any]] ?? [] {
                 if let value = entry["value"] as? String { appearance = value }

@@ -24,7 +24,7 @@ public struct SourceIndex: Sendable {
         /// The lookup name (namespace folders + set name), as the compiled catalog has it.
         public var name: String
         public var scale: Int
-        public var idiom: String
+        public var idiom: ImageIdiom
         public var appearance: String?
         /// The image file in the set.
         public var imagePath: String
@@ -186,7 +186,7 @@ extension SourceIndex {
     /// 2 for an exact match of each trait, 1 for a slot that serves any value, as one number.
     private func slotScore(_ slot: CatalogSlot, _ image: BundleImage) -> Int {
         let scale = slot.scale == image.scale ? 2 : (slot.scale == 0 ? 1 : 0)
-        let idiom = slot.idiom == image.idiom ? 2 : (slot.idiom == "universal" ? 1 : 0)
+        let idiom = slot.idiom == image.idiom ? 2 : (slot.idiom == .universal ? 1 : 0)
         let appearance = slot.appearance == image.appearance ? 2 : (slot.appearance == nil ? 1 : 0)
         return appearance * 9 + idiom * 3 + scale
     }

@@ -135,20 +135,44 @@ public struct LogReport: Sendable {
 /// Something an input made imgtrace notice that is not a finding: a file in the bundle it could
 /// not read, a link it did not follow, a log line it could not make sense of. Every report shows them.
 public struct AuditWarning: Sendable, Equatable {
-    /// `bundle` for the app's inputs, else the log's path as given.
-    public var source: String
+    /// Which input it is about.
+    public var origin: WarningOrigin
     /// The log line, for log warnings that have one.
     public var line: Int?
     public var message: String
 
-    public init(source: String, line: Int? = nil, message: String) {
-        self.source = source
+    public init(origin: WarningOrigin, line: Int? = nil, message: String) {
+        self.origin = origin
         self.line = line
         self.message = message
     }
 
     /// `bundle: Info.plist: …`, `launch.log: line 12: …`.
-    public var text: String { "\(source): " + (line.map { "line \($0): " } ?? "") + message }
+    public var text: String { "\(origin.label): " + (line.map { "line \($0): " } ?? "") + message }
+}
+
+/// The input a warning is about.
+public enum WarningOrigin: Sendable, Equatable {
+    /// The app's inputs: `--bundle` and `--system-images`.
+    case bundle
+    /// Log `index` (0-based, in the order given), at `path` as given.
+    case log(index: Int, path: String)
+    /// The `--source-root` tree, at `path` as given.
+    case sourceRoot(path: String)
+
+    /// How reports name it: `bundle`, else the path as given (the JSON contract's `source`).
+    public var label: String {
+        switch self {
+        case .bundle: return "bundle"
+        case .log(_, let path), .sourceRoot(let path): return path
+        }
+    }
+
+    /// The file a code-scanning report attaches it to: `bundlePath` for the bundle, else its own path.
+    public func file(bundlePath: String) -> String {
+        if case .bundle = self { return bundlePath }
+        return label
+    }
 }
 
 /// The outcome of an audit: every name resolved, findings, metrics, the device judged for.

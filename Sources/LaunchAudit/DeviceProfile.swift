@@ -1,3 +1,4 @@
+import AppBundle
 import Foundation
 
 /// A screen the audit judges images against: its size in points, its scale and its idiom.
@@ -12,9 +13,9 @@ public struct DeviceProfile: Sendable, Equatable {
     /// 1, 2 or 3.
     public var scale: Int
     /// `phone`, `pad` or `mac`, the idiom catalog renditions and `~iphone`/`~ipad` files are chosen by.
-    public var idiom: String
+    public var idiom: ImageIdiom
 
-    public init(id: String, models: [String], pointWidth: Int, pointHeight: Int, scale: Int, idiom: String) {
+    public init(id: String, models: [String], pointWidth: Int, pointHeight: Int, scale: Int, idiom: ImageIdiom) {
         self.id = id
         self.models = models
         self.pointWidth = pointWidth

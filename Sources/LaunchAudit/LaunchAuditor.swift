@@ -243,14 +243,14 @@ public final class LaunchAuditor {
         let ordered = uses
         uses = []
         let top = inventory.bundles.filter { $0.kind != .systemImages }.map(\.name)
-        var warnings = inventory.warnings.map { AuditWarning(source: "bundle", message: $0) }
+        var warnings = inventory.warnings.map { AuditWarning(origin: .bundle, message: $0) }
         if !inventory.images.contains(where: { !systemBundles.contains($0.bundle) }) {
             warnings.append(
                 AuditWarning(
-                    source: "bundle", message: "the app ships no image at all: check that --bundle names the built app (symbolic links are followed in folders, not in archives)"))
+                    origin: .bundle, message: "the app ships no image at all: check that --bundle names the built app (symbolic links are followed in folders, not in archives)"))
         }
-        for log in logs {
-            warnings += log.summary.warnings.map { AuditWarning(source: log.path, line: $0.line, message: $0.message) }
+        for (index, log) in logs.enumerated() {
+            warnings += log.summary.warnings.map { AuditWarning(origin: .log(index: index, path: log.path), line: $0.line, message: $0.message) }
         }
         return AuditResult(
             device: device, logs: logs, metrics: combined, uses: ordered, unreadable: hits,

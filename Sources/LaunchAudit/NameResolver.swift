@@ -210,7 +210,7 @@ public struct NameResolver: Sendable {
             base = parsedExtension.isEmpty ? name : String(name.dropLast(parsedExtension.count + 1))
             let literalName = LooseImageName(fileName: lastPathComponent(base) + ".png")
             literal =
-                literalName.scale != 1 || literalName.idiom != "universal" || lastPathComponent(base).hasSuffix("@1x")
+                literalName.scale != 1 || literalName.idiom != .universal || lastPathComponent(base).hasSuffix("@1x")
                 ? literalName : nil
         }
 
@@ -294,7 +294,7 @@ public struct NameResolver: Sendable {
         let key = (directory.isEmpty ? "" : directory + "/") + parsed.base
         let hits = (looseByPath[key] ?? []).map { inventory.images[$0] }.filter { $0.fileExtension == parsed.fileExtension }
         let exact = hits.filter { $0.scale == parsed.scale && $0.idiom == parsed.idiom && lastPathComponent($0.path) == lastPathComponent(relative) }
-        let chosen = parsed.scale != 1 || parsed.idiom != "universal" ? exact.first : best(hits, appKit: false)
+        let chosen = parsed.scale != 1 || parsed.idiom != .universal ? exact.first : best(hits, appKit: false)
         if let image = chosen ?? exact.first {
             return Resolution(image: image, how: looseText(image, bundle: image.bundle) + " (by path)")
         }
@@ -324,7 +324,7 @@ public struct NameResolver: Sendable {
             let pick = preferred.first(where: localizations.contains) ?? localizations.sorted().first
             pool = candidates.filter { $0.localization == pick }
         }
-        let idioms: Set<String> = appKit ? ["universal", "mac", device.idiom] : ["universal", device.idiom]
+        let idioms: Set<ImageIdiom> = appKit ? [.universal, .mac, device.idiom] : [.universal, device.idiom]
         pool = pool.filter { idioms.contains($0.idiom) }
         return pool.min { a, b in
             let ka = rank(a), kb = rank(b)
@@ -345,7 +345,7 @@ public struct NameResolver: Sendable {
         } else {
             scale = 20 + image.scale - device.scale
         }
-        let idiom = image.idiom == "universal" ? 1 : 0
+        let idiom = image.idiom == .universal ? 1 : 0
         let appearance = image.appearance == nil ? 0 : image.appearance == "light" ? 1 : 2
         return [scale, idiom, appearance]
     }
@@ -358,7 +358,7 @@ public struct NameResolver: Sendable {
             (catalogByName[name] ?? []).map { inventory.images[$0] }
             + (looseByStem[request.base] ?? []).map { inventory.images[$0] }.filter { extensionMatches($0, request) }
         if !images.isEmpty {
-            let other = Set(images.map(\.idiom)).sorted().joined(separator: ", ")
+            let other = Set(images.map(\.idiom)).sorted().map(\.name).joined(separator: ", ")
             let example = images.map { lastPathComponent($0.source == .file ? $0.path : $0.id) }.sorted().first ?? name
             return Resolution(image: nil, how: "not found for a \(device.idiom): only \(SafeText.quoted(example)) (\(other)) exists", cause: .otherIdiom)
         }
@@ -397,7 +397,7 @@ public struct NameResolver: Sendable {
             return Resolution(
                 image: nil, how: "not found: no folder or namespace \(SafeText.quoted(parentDirectory(name) + "/")); \(SafeText.quoted(last)) exists without it", cause: .namespace)
         }
-        let nested = inventory.bundles.filter { $0.id != "." && $0.kind != .systemImages }.count
+        let nested = inventory.bundles.filter { $0.id != BundleID.top && $0.kind != .systemImages }.count
         let systems = inventory.bundles.filter { $0.kind == .systemImages }.count
         var searched = "the app"
         if nested > 0 { searched += ", its \(counted(nested, "nested bundle"))" }
@@ -411,7 +411,7 @@ public struct NameResolver: Sendable {
 
     private func literalSuffix(_ literal: LooseImageName) -> String {
         var suffix = literal.scale != 1 ? "@\(literal.scale)x" : ""
-        if literal.idiom == "pad" { suffix += "~ipad" } else if literal.idiom == "phone" { suffix += "~iphone" }
+        if literal.idiom == .pad { suffix += "~ipad" } else if literal.idiom == .phone { suffix += "~iphone" }
         return suffix.isEmpty ? "@1x" : suffix
     }
 
@@ -424,7 +424,7 @@ public struct NameResolver: Sendable {
     }
 
     private func whereText(_ bundle: String) -> String {
-        guard bundle != ".", let info = inventory.bundles.first(where: { $0.id == bundle }) else { return "" }
+        guard bundle != BundleID.top, let info = inventory.bundles.first(where: { $0.id == bundle }) else { return "" }
         return info.kind == .systemImages ? " in system images \(SafeText.quoted(bundle))" : " in \(SafeText.quoted(bundle))"
     }
 

@@ -70,7 +70,7 @@ public struct RuleExample: Sendable {
     /// The example's inventory: one iOS app bundle with these images.
     public var inventory: BundleInventory {
         let app = BundleInfo(
-            id: ".", kind: .app, name: "Example.app", resourceRoot: "",
+            id: BundleID.top, kind: .app, name: "Example.app", resourceRoot: "",
             info: InfoPlistFacts(platform: "iphoneos"))
         let bundleImages = images.map { image -> BundleImage in
             let decoded = ImageInfo.decodedBytes(width: image.width, height: image.height, bytesPerPixel: 4)
@@ -78,7 +78,7 @@ public struct RuleExample: Sendable {
                 let car = String(image.path[..<hash])
                 let parsed = LooseImageName(fileName: String(image.path[image.path.index(after: hash)...]) + ".png")
                 return BundleImage(
-                    id: "\(car)#\(parsed.base)[\(parsed.idiom),\(parsed.scale)x,any]", bundle: ".", path: car,
+                    id: "\(car)#\(parsed.base)[\(parsed.idiom),\(parsed.scale)x,any]", bundle: BundleID.top, path: car,
                     source: .assetCatalog, name: parsed.base, format: "png", pixelWidth: image.width,
                     pixelHeight: image.height, scale: parsed.scale, idiom: parsed.idiom,
                     bytesOnDisk: image.bytes, decodedBytes: decoded, digest: image.digest)
@@ -91,7 +91,7 @@ public struct RuleExample: Sendable {
                 directory = parentDirectory(directory)
             }
             return BundleImage(
-                id: image.path, bundle: ".", path: image.path, source: .file,
+                id: image.path, bundle: BundleID.top, path: image.path, source: .file,
                 name: (directory.isEmpty ? "" : directory + "/") + parsed.lookupName,
                 format: parsed.fileExtension.lowercased() == "jpg" ? "jpeg" : "png",
                 pixelWidth: image.width, pixelHeight: image.height, scale: parsed.scale, idiom: parsed.idiom,

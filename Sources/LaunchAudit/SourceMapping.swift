@@ -14,12 +14,12 @@ extension AuditResult {
             findings[i].source =
                 fromAssets ?? finding.names.lazy.compactMap { index.interfaceLocation(of: $0, compiledIn: inventory.references) }.first
         }
-        warnings += index.warnings.map { AuditWarning(source: root, message: $0) }
+        warnings += index.warnings.map { AuditWarning(origin: .sourceRoot(path: root), message: $0) }
         let mappable = findings.filter { !$0.assets.isEmpty || !$0.names.isEmpty }
         if !mappable.isEmpty, !mappable.contains(where: { $0.source != nil }) {
             warnings.append(
                 AuditWarning(
-                    source: root,
+                    origin: .sourceRoot(path: root),
                     message:
                         "no finding maps to a file in this source root (\(index.catalogSlots.count) catalog slots, \(index.imageFiles.count) image files, \(index.interfaceImages.count) interface images); findings keep their bundle locations"
                 ))

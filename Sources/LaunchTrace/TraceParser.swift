@@ -96,7 +96,7 @@ struct TraceParser {
             if let regex = launchEndRegex {
                 let text = line.string
                 if regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil {
-                    summary.launchEnd = LaunchEnd(line: number, source: "pattern")
+                    summary.launchEnd = LaunchEnd(line: number, source: .pattern)
                 }
             }
         }
@@ -205,7 +205,7 @@ struct TraceParser {
                 return
             }
             if line.hasPrefix("imgtrace-launch-end") {
-                if summary.launchEnd == nil { summary.launchEnd = LaunchEnd(line: number, source: "marker") }
+                if summary.launchEnd == nil { summary.launchEnd = LaunchEnd(line: number, source: .marker) }
                 return
             }
         default:

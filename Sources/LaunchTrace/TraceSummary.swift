@@ -46,13 +46,21 @@ public struct NameTally: Sendable, Equatable {
 }
 
 /// Where the launch window ends.
+/// What kind of line ended the launch window. The raw value is the JSON contract's.
+public enum LaunchEndSource: String, Sendable, Equatable {
+    /// The first line matching `--launch-end` (or the config's `launchEnd`).
+    case pattern
+    /// The marker `imgtrace lldb-script` makes the debugger print (and `record` writes).
+    case marker
+}
+
 public struct LaunchEnd: Sendable, Equatable {
     /// Line of the marker; hits after it are `afterLaunch`.
     public var line: Int
-    /// `pattern` (from `--launch-end`) or `marker` (printed by `imgtrace lldb-script`).
-    public var source: String
+    /// Which kind of line ended the launch.
+    public var source: LaunchEndSource
 
-    public init(line: Int, source: String) {
+    public init(line: Int, source: LaunchEndSource) {
         self.line = line
         self.source = source
     }

@@ -20,7 +20,7 @@ struct DevicesCommand: ParsableCommand {
             let rows = DeviceProfile.builtIn.map { d -> [String] in
                 let mark = d == DeviceProfile.default ? " (default)" : ""
                 return [
-                    d.id + mark, "\(d.pointWidth)×\(d.pointHeight)", "@\(d.scale)x", "\(d.pixelWidth)×\(d.pixelHeight)", d.idiom,
+                    d.id + mark, "\(d.pointWidth)×\(d.pointHeight)", "@\(d.scale)x", "\(d.pixelWidth)×\(d.pixelHeight)", d.idiom.name,
                     d.models.joined(separator: ", "),
                 ]
             }

@@ -116,7 +116,7 @@ final class SourceIndexTests: XCTestCase {
         XCTAssertEqual(index.catalogSlots.count, 5)
         XCTAssertEqual(index.warnings, [])
 
-        func rendition(_ name: String, scale: Int, idiom: String = "universal", appearance: String? = nil) -> BundleImage {
+        func rendition(_ name: String, scale: Int, idiom: ImageIdiom = .universal, appearance: String? = nil) -> BundleImage {
             BundleImage(
                 id: "Assets.car#\(name)", bundle: ".", path: "Assets.car", source: .assetCatalog, name: name, scale: scale, idiom: idiom,
                 appearance: appearance)

@@ -24,7 +24,7 @@ final class NameResolverTests: XCTestCase {
             localization: localization, fileExtension: parsed.fileExtension, bytesOnDisk: 100, decodedBytes: 400)
     }
 
-    func rendition(_ facet: String, scale: Int, idiom: String = "universal", appearance: String? = nil) -> BundleImage {
+    func rendition(_ facet: String, scale: Int, idiom: ImageIdiom = .universal, appearance: String? = nil) -> BundleImage {
         BundleImage(
             id: "Assets.car#\(facet)[\(idiom),\(scale)x,\(appearance ?? "any")]", bundle: ".", path: "Assets.car",
             source: .assetCatalog, name: facet, scale: scale, idiom: idiom, appearance: appearance)

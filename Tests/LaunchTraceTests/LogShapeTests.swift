@@ -175,11 +175,11 @@ final class LogShapeTests: XCTestCase {
             """
         let byPattern = try read(log, launchEnd: "viewDidAppear")
         XCTAssertEqual(byPattern.events.map(\.phase), [.launch, .afterLaunch, .afterLaunch])
-        XCTAssertEqual(byPattern.summary.launchEnd, LaunchEnd(line: 3, source: "pattern"))
+        XCTAssertEqual(byPattern.summary.launchEnd, LaunchEnd(line: 3, source: .pattern))
         XCTAssertEqual(byPattern.summary.names.first { $0.name == "later" }?.launchCount, 0)
         let byMarker = try read(log)
         XCTAssertEqual(byMarker.events.map(\.phase), [.launch, .launch, .afterLaunch])
-        XCTAssertEqual(byMarker.summary.launchEnd?.source, "marker")
+        XCTAssertEqual(byMarker.summary.launchEnd?.source, .marker)
         let never = try read("(lldb)  po $arg3\nAppIcon\n", launchEnd: "nothing like this")
         XCTAssertTrue(never.summary.warnings.contains { $0.message.contains("never matched") })
     }

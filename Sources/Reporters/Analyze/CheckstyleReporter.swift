@@ -26,7 +26,7 @@ public struct CheckstyleReporter: AuditReporter {
         var byFile: [String: [Int]] = [:]
         for index in findings.indices { byFile[location(findings[index]).path, default: []].append(index) }
         for (index, warning) in result.warnings.enumerated() {
-            byFile[warning.source == "bundle" ? bundlePath : warning.source, default: []].append(-1 - index)
+            byFile[warning.origin.file(bundlePath: bundlePath), default: []].append(-1 - index)
         }
         emit("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<checkstyle version=\"4.3\">\n")
         for path in byFile.keys.sorted() {

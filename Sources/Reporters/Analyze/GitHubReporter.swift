@@ -40,7 +40,7 @@ public struct GitHubReporter: AuditReporter {
                     continue
                 }
                 shown["warning", default: 0] += 1
-                var properties = "file=\(property(warning.source == "bundle" ? bundlePath : warning.source))"
+                var properties = "file=\(property(warning.origin.file(bundlePath: bundlePath)))"
                 if let line = warning.line { properties += ",line=\(line)" }
                 out += "::warning \(properties),title=imgtrace input::\(message(warning.message))\n"
             }

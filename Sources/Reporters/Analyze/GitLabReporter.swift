@@ -55,7 +55,7 @@ public struct GitLabReporter: AuditReporter {
             w.field("severity", "info")
             w.key("location")
             w.beginObject()
-            w.field("path", warning.source == "bundle" ? bundlePath : warning.source)
+            w.field("path", warning.origin.file(bundlePath: bundlePath))
             w.key("lines")
             w.beginObject()
             w.field("begin", warning.line ?? 1)

@@ -60,7 +60,7 @@ public struct HTMLReporter: AuditReporter {
             .fix{color:#3a3a3c}svg text{font:11px -apple-system,Helvetica,Arial,sans-serif;fill:#3a3a3c}
             </style></head><body><main>
             <h1>imgtrace launch audit</h1>
-            <div class="sub"><code>\(h(result.bundleNames.first ?? "?"))</code> on <b>\(h(d.id))</b> (\(dimensions(d.pointWidth, d.pointHeight)) pt @\(d.scale)x, \(h(d.idiom)))
+            <div class="sub"><code>\(h(result.bundleNames.first ?? "?"))</code> on <b>\(h(d.id))</b> (\(dimensions(d.pointWidth, d.pointHeight)) pt @\(d.scale)x, \(h(d.idiom.name)))
             · \(result.logs.map { "<code>\(h($0.path))</code>" }.joined(separator: ", "))</div>
 
             """

@@ -40,7 +40,7 @@ public struct JSONReporter: AuditReporter {
             if let end = log.summary.launchEnd {
                 w.beginObject()
                 w.field("line", end.line)
-                w.field("source", end.source)
+                w.field("source", end.source.rawValue)
                 w.endObject()
             } else {
                 w.null()
@@ -51,7 +51,7 @@ public struct JSONReporter: AuditReporter {
         }
         w.endObject()
         w.objects("warnings", result.warnings) { w, warning in
-            w.field("source", warning.source)
+            w.field("source", warning.origin.label)
             w.field("line", warning.line)
             w.field("message", warning.message)
         }
@@ -118,7 +118,7 @@ public struct JSONReporter: AuditReporter {
         w.field("pointWidth", device.pointWidth)
         w.field("pointHeight", device.pointHeight)
         w.field("scale", device.scale)
-        w.field("idiom", device.idiom)
+        w.field("idiom", device.idiom.name)
         more(&w)
         w.endObject()
     }

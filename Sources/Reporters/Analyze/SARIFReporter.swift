@@ -88,7 +88,7 @@ public struct SARIFReporter: AuditReporter {
             w.endObject()
             w.key("locations")
             w.beginArray()
-            location(uri: warning.source == "bundle" ? bundlePath : warning.source, line: warning.line, &w)
+            location(uri: warning.origin.file(bundlePath: bundlePath), line: warning.line, &w)
             w.endArray()
         }
         w.endObject()

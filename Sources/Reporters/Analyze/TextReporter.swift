@@ -53,10 +53,11 @@ public struct TextReporter: AuditReporter {
         let style = Style(enabled: color)
         var out = "imgtrace launch audit\n"
         out += headerLine("app", "\(result.bundleNames.first ?? "?") (\(counted(result.inventoryImages, "image")) in the inventory)")
-        for warning in result.warnings where warning.source != "bundle" && !result.logs.contains(where: { $0.path == warning.source }) {
-            out += headerLine("", "warning: \(warning.source): \(warning.message)")
+        // Log warnings are shown under their log below.
+        for warning in result.warnings {
+            if case .sourceRoot(let root) = warning.origin { out += headerLine("", "warning: \(root): \(warning.message)") }
         }
-        for warning in result.warnings where warning.source == "bundle" { out += headerLine("", "warning: \(warning.message)") }
+        for warning in result.warnings where warning.origin == .bundle { out += headerLine("", "warning: \(warning.message)") }
         let d = result.device
         out += headerLine(
             "device",
@@ -67,7 +68,7 @@ public struct TextReporter: AuditReporter {
             let s = log.summary
             var line = "\(log.path): \(counted(s.hits, "hit")) in \(counted(s.lines, "line")); "
             if let end = s.launchEnd {
-                line += "launch ends at line \(end.line) (\(end.source == "marker" ? "imgtrace marker" : "--launch-end"))"
+                line += "launch ends at line \(end.line) (\(end.source == .marker ? "imgtrace marker" : "--launch-end"))"
             } else {
                 line += "no launch-end marker, so the whole log is the launch"
             }

@@ -79,7 +79,7 @@ public enum CatalogJSONReport {
             w.field("pointHeight", number: image.pointHeight)
         }
         w.field("scale", image.scale)
-        w.field("idiom", image.idiom)
+        w.field("idiom", image.idiom.name)
         w.field("appearance", image.appearance)
         if let localization = image.localization { w.field("localization", localization) }
         w.field("vector", image.isVector)
@@ -104,7 +104,7 @@ public enum CatalogTextReport {
         let imagesByBundle = Dictionary(grouping: inventory.images, by: \.bundle)
         for bundle in inventory.bundles {
             let images = imagesByBundle[bundle.id] ?? []
-            let title = bundle.id == "." ? "\(bundle.name) (\(bundle.kind.rawValue))" : "\(bundle.id) (\(bundle.kind.rawValue))"
+            let title = bundle.id == BundleID.top ? "\(bundle.name) (\(bundle.kind.rawValue))" : "\(bundle.id) (\(bundle.kind.rawValue))"
             out += "== \(SafeText.visible(title))\n"
             if let info = bundle.info {
                 var facts: [String] = []
@@ -130,7 +130,7 @@ public enum CatalogTextReport {
                     ImageLabel.pixels(image)
                     ?? image.pointWidth.flatMap { w in image.pointHeight.map { "\(formatPoints(w))×\(formatPoints($0)) pt" } } ?? "-"
                 return [
-                    TextTable.escapeName(image.name), image.scale == 0 ? "-" : "@\(image.scale)x", image.idiom,
+                    TextTable.escapeName(image.name), image.scale == 0 ? "-" : "@\(image.scale)x", image.idiom.name,
                     image.appearance ?? "-", (image.format ?? "?") + (image.cgbi ? " (CgBI)" : ""), pixels,
                     image.decodedBytes.map(kibibytes) ?? "-", kibibytes(image.bytesOnDisk),
                     TextTable.escapeName(image.source == .assetCatalog ? image.id : image.path),

@@ -97,7 +97,7 @@ public final class TraceJSONReport {
         if let end = s.launchEnd {
             w.beginObject()
             w.field("line", end.line)
-            w.field("source", end.source)
+            w.field("source", end.source.rawValue)
             w.endObject()
         } else {
             w.null()
@@ -172,7 +172,7 @@ public enum TraceTextReport {
             out += "hits without a name: " + missing.map { "\(s.statusCounts[$0]!) \($0.rawValue)" }.joined(separator: ", ") + "\n"
         }
         if let end = s.launchEnd {
-            out += "launch end: line \(end.line) (\(end.source))\n"
+            out += "launch end: line \(end.line) (\(end.source.rawValue))\n"
         } else {
             out += "launch end: no marker, the whole log is the launch\n"
         }
