@@ -85,6 +85,9 @@ public struct Finding: Sendable, Equatable {
     public var severity: Severity
     /// Stable across runs for the same problem: rule + normalised asset identity + device.
     public var fingerprint: String
+    /// What it is about, as its message names it first: a name, an image, a file, a figure.
+    /// Reports that list several findings in one line show this, never a part of the sentence.
+    public var subject: String
     /// One sentence that names what and how much.
     public var message: String
     /// What to do about it.
@@ -111,7 +114,7 @@ public struct Finding: Sendable, Equatable {
     public static let maxLines = 100
 
     public init(
-        rule: String, severity: Severity, identity: String, device: String, message: String, fix: String,
+        rule: String, severity: Severity, identity: String, device: String, subject: String? = nil, message: String, fix: String,
         names: [String] = [], assets: [String] = [], paths: [String] = [], lines: [LogLine] = [],
         values: FindingValues = [:], cost: Int = 0, occurrences: Int = 0
     ) {
@@ -130,6 +133,7 @@ public struct Finding: Sendable, Equatable {
         self.values = values
         self.cost = cost
         self.occurrences = occurrences
+        self.subject = subject ?? self.names.first ?? self.assets.first ?? rule
     }
 
     /// `values` sorted (without repeats when `strictly`), as they are when already so.

@@ -67,14 +67,15 @@ public struct RuleContext: Sendable {
         return groups.keys.sorted().map { (groups[$0]!.0, groups[$0]!.1) }
     }
 
-    /// A finding about one image, with the names that loaded it and their lines.
+    /// A finding about one image, with the names that loaded it and their lines; its subject is
+    /// the image as `quotedImage` names it (a catalog image by its name, a file by its file name).
     public func finding(
-        _ rule: any AuditRule.Type, severity: Severity? = nil, image: BundleImage, uses: [NameUse],
+        _ rule: any AuditRule.Type, severity: Severity? = nil, image: BundleImage, uses: [NameUse], subject: String? = nil,
         message: String, fix: String, values: FindingValues, cost: Int
     ) -> Finding {
         Finding(
             rule: rule.id, severity: severity ?? rule.defaultSeverity, identity: image.id, device: device.id,
-            message: message, fix: fix, names: uses.compactMap(\.name), assets: [image.id], paths: [image.path],
+            subject: subject ?? (image.source == .assetCatalog ? image.name : lastPathComponent(image.id)), message: message, fix: fix, names: uses.compactMap(\.name), assets: [image.id], paths: [image.path],
             lines: uses.flatMap(\.launchLines), values: values, cost: cost, occurrences: uses.reduce(0) { $0 + $1.launchLoads })
     }
 }

@@ -19,7 +19,7 @@ public enum BudgetExceededRule: AuditRule {
         worstBreaches(context.logs, context.config.budgets).map { breach in
             Finding(
                 rule: id, severity: defaultSeverity, identity: breach.budget, device: context.device.id,
-                message: "budget \(SafeText.quoted(breach.budget)) exceeded: \(breach.figures)",
+                subject: breach.budget, message: "budget \(SafeText.quoted(breach.budget)) exceeded: \(breach.figures)",
                 fix: "Bring the launch back under the budget, or raise `budgets.\(breach.budget)` in .imgtrace.yml if the growth is intended.",
                 values: ["budget": .string(breach.budget), "limit": .int(breach.limit), "actual": .int(breach.actual)],
                 cost: breach.isBytes ? max(0, breach.actual - breach.limit) : 0, occurrences: 1)

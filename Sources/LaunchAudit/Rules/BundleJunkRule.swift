@@ -15,7 +15,7 @@ public enum BundleJunkRule: AuditRule {
     public static func check(_ context: RuleContext) -> [Finding] {
         context.inventory.junk.map { path in
             Finding(
-                rule: id, severity: defaultSeverity, identity: path, device: "",
+                rule: id, severity: defaultSeverity, identity: path, device: "", subject: path,
                 message: "\(SafeText.quoted(path)) should not ship in the bundle", fix: "Exclude it from the Copy Bundle Resources phase and the archive.",
                 paths: [path])
         }

@@ -38,7 +38,7 @@ public enum MissingImageRule: NameRule {
         }
         return Finding(
             rule: id, severity: defaultSeverity, identity: use.findingIdentity, device: context.device.id,
-            message: "\(SafeText.quoted(use.displayName)) loads nothing (\(use.launchLoads)× at launch): \(resolution.how)",
+            subject: use.displayName, message: "\(SafeText.quoted(use.displayName)) loads nothing (\(use.launchLoads)× at launch): \(resolution.how)",
             fix: fix, names: use.name.map { [$0] } ?? [], lines: use.launchLines,
             values: ["loads": .int(use.launchLoads), "cause": .string((resolution.cause ?? .notFound).rawValue)],
             occurrences: use.launchLoads)

@@ -62,7 +62,7 @@ public enum RepeatedLoadRule: NameRule {
         }
         return Finding(
             rule: id, severity: severity, identity: use.findingIdentity, device: context.device.id,
-            message: message, fix: fix,
+            subject: name, message: message, fix: fix,
             names: [name], assets: use.resolution.image.map { [$0.id] } ?? [],
             paths: use.resolution.image.map { [$0.path] } ?? [], lines: use.launchLines,
             values: ["loads": .int(count)], occurrences: count)

@@ -42,7 +42,7 @@ struct FindingEntry {
     /// For a group, `9 findings: ` and each one's subject as `quote` writes it; nil for one finding.
     func groupSummary(_ quote: (String) -> String) -> String? {
         guard findings.count > 1 else { return nil }
-        return "\(findings.count) findings: " + findings.map { quote(Self.subject($0)) }.joined(separator: ", ")
+        return "\(findings.count) findings: " + findings.map { quote($0.subject) }.joined(separator: ", ")
     }
 
     /// Where to edit a single finding (`path:line` under the source root), when it has a place.
@@ -56,11 +56,4 @@ struct FindingEntry {
 
     /// Loads involved, over the whole entry.
     var occurrences: Int { findings.map(\.occurrences).reduce(0, +) }
-
-    /// What a finding is about, as its message names it first (`placeholder`).
-    static func subject(_ finding: Finding) -> String {
-        let parts = finding.message.split(separator: "`", maxSplits: 2, omittingEmptySubsequences: false)
-        if finding.message.hasPrefix("`"), parts.count == 3 { return String(parts[1]) }
-        return finding.names.first ?? finding.assets.first ?? finding.rule
-    }
 }
