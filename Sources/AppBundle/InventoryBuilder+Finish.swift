@@ -77,7 +77,8 @@ extension InventoryBuilder {
         }
         inventory.images.sort { $0.id < $1.id }
         let top = inventory.bundles.filter { $0.id == BundleID.top }
-        inventory.bundles = top + inventory.bundles.filter { $0.id != BundleID.top }.sorted { ($0.kind == .systemImages ? 1 : 0, $0.id) < ($1.kind == .systemImages ? 1 : 0, $1.id) }
+        inventory.bundles =
+            top + inventory.bundles.filter { $0.id != BundleID.top }.sorted { ($0.kind == .systemImages ? 1 : 0, $0.id) < ($1.kind == .systemImages ? 1 : 0, $1.id) }
         inventory.references.sort { ($0.bundle, $0.file, $0.name, $0.kind.rawValue) < ($1.bundle, $1.file, $1.name, $1.kind.rawValue) }
         inventory.junk.sort()
         return inventory

@@ -16,22 +16,21 @@ public struct AuditConfig: Sendable, Equatable {
     public var severities: [String: Severity] = [:]
     /// How much a metric may grow over the baseline before it fails the run.
     public var baselineTolerance = BaselineTolerance()
-    /// The launch figures of the baseline a run is compared with (`analyze --baseline`); set by
-    /// the caller, never read from the config file.
-    public var baselineLaunch: PhaseMetrics?
 
     public init() {}
+
+    // The defaults below are the rules' own (`RuleSetting`), declared beside each rule.
 
     /// The limits rules measure against.
     public struct Thresholds: Sendable, Equatable {
         /// `repeated-load` becomes a warning at this many lookups of one name in one launch.
-        public var repeatedLoadWarning = 10
+        public var repeatedLoadWarning: Int = RepeatedLoadRule.warningAt.defaultCount
         /// `oversized-pixels` allows an image this fraction larger than the screen (0.1 = 10%).
-        public var oversizedTolerance = 0.0
+        public var oversizedTolerance: Double = OversizedPixelsRule.tolerance.defaultFraction
         /// `oversized-memory` fires above this many decoded bytes; nil = one full screen of the device.
         public var oversizedMemoryBytes: Int?
         /// `large-file` fires above this many bytes on disk.
-        public var largeFileBytes = 512 * 1024
+        public var largeFileBytes: Int = LargeFileRule.limit.defaultCount
 
         public init() {}
     }
@@ -64,10 +63,10 @@ public struct AuditConfig: Sendable, Equatable {
 
     /// Growth allowed over a baseline, as fractions (0.05 = 5%) or counts.
     public struct BaselineTolerance: Sendable, Equatable {
-        public var launchDecodedBytes = 0.05
-        public var launchBytesOnDisk = 0.05
-        public var launchImages = 0
-        public var launchLoads = 0
+        public var launchDecodedBytes: Double = BaselineRegressionRule.decodedBytesTolerance.defaultFraction
+        public var launchBytesOnDisk: Double = BaselineRegressionRule.bytesOnDiskTolerance.defaultFraction
+        public var launchImages: Int = BaselineRegressionRule.imagesTolerance.defaultCount
+        public var launchLoads: Int = BaselineRegressionRule.loadsTolerance.defaultCount
 
         public init() {}
     }

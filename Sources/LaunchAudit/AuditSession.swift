@@ -56,12 +56,11 @@ public enum AuditSession {
         onLoad: @escaping (ImageLoad, Int, Resolution?) -> Void = { _, _, _ in }
     ) throws -> AuditOutcome {
         let baseline = try request.baselinePath.map { try Baseline.load(path: $0) }
-        var settings = try config(for: request)
-        settings.baselineLaunch = baseline?.launch
+        let settings = try config(for: request)
         var inventory = try readInventory(request)
         inventory.junk.sort()
         let (profile, reason) = try chooseDevice(request, settings, inventory)
-        let auditor = LaunchAuditor(inventory: inventory, device: profile, config: settings)
+        let auditor = LaunchAuditor(inventory: inventory, device: profile, config: settings, baseline: baseline?.launch)
         let options = TraceOptions(launchEndPattern: settings.launchEnd, listsNames: false)
         for (index, log) in request.logs.enumerated() {
             auditor.beginLog(log)

@@ -11,16 +11,12 @@ public enum ConfigFile {
     public static let topKeys = ["device", "launchEnd", "failOn", "sourceRoot", "thresholds", "budgets", "ignore", "severity", "baseline"]
 
     /// The keys each section may have (`severity` takes rule ids), for error messages and the
-    /// README check that every key is documented.
-    public static let sectionKeys: [String: [String]] = [
-        "thresholds": ["repeatedLoadWarning", "oversizedTolerance", "oversizedMemoryBytes", "largeFileBytes"],
-        "budgets": [
-            "maxLaunchLoads", "maxLaunchImages", "maxLaunchDecodedBytes", "maxLaunchBytesOnDisk", "maxImageDecodedBytes",
-            "maxMissingImages", "minLaunchLoads",
-        ],
-        "ignore": ["names", "globs", "rules"],
-        "baseline": ["launchDecodedBytesTolerance", "launchBytesOnDiskTolerance", "launchImagesTolerance", "launchLoadsTolerance"],
-    ]
+    /// README check that every key is documented: the rules' settings, and the ignore lists.
+    public static var sectionKeys: [String: [String]] {
+        var keys: [String: [String]] = ["ignore": ["names", "globs", "rules"]]
+        for setting in Rules.settings { keys[setting.section, default: []].append(setting.key) }
+        return keys
+    }
 
     public static func load(path: String) throws -> AuditConfig {
         let bytes = try SmallFile.read(path, maxBytes: SmallFile.maxConfigBytes)
@@ -69,30 +65,15 @@ public enum ConfigFile {
                     }
                     config.failOn = severity
                 }
-            case "thresholds":
-                for (k, v) in try reader.mapping(value, context: "`thresholds`") {
-                    switch k.name {
-                    case "repeatedLoadWarning": config.thresholds.repeatedLoadWarning = try reader.count(v, k.name)
-                    case "oversizedTolerance": config.thresholds.oversizedTolerance = try reader.fraction(v, k.name)
-                    case "oversizedMemoryBytes": config.thresholds.oversizedMemoryBytes = try reader.count(v, k.name)
-                    case "largeFileBytes": config.thresholds.largeFileBytes = try reader.count(v, k.name)
-                    default:
-                        throw reader.unknown(k, in: "thresholds", known: sectionKeys["thresholds"]!)
+            case "thresholds", "budgets", "baseline":
+                // Each key is a rule's own setting (`RuleSetting`), read by the kind it declares.
+                for (k, v) in try reader.mapping(value, context: "`\(key.name)`") {
+                    guard let setting = Rules.setting(section: key.name, key: k.name) else {
+                        throw reader.unknown(k, in: key.name, known: sectionKeys[key.name] ?? [])
                     }
-                }
-            case "budgets":
-                for (k, v) in try reader.mapping(value, context: "`budgets`") {
-                    let limit = try reader.count(v, k.name)
-                    switch k.name {
-                    case "maxLaunchLoads": config.budgets.maxLaunchLoads = limit
-                    case "maxLaunchImages": config.budgets.maxLaunchImages = limit
-                    case "maxLaunchDecodedBytes": config.budgets.maxLaunchDecodedBytes = limit
-                    case "maxLaunchBytesOnDisk": config.budgets.maxLaunchBytesOnDisk = limit
-                    case "maxImageDecodedBytes": config.budgets.maxImageDecodedBytes = limit
-                    case "maxMissingImages": config.budgets.maxMissingImages = limit
-                    case "minLaunchLoads": config.budgets.minLaunchLoads = limit
-                    default:
-                        throw reader.unknown(k, in: "budgets", known: sectionKeys["budgets"]!)
+                    switch setting.kind {
+                    case .count: setting.apply(.count(try reader.count(v, k.name)), to: &config)
+                    case .fraction: setting.apply(.fraction(try reader.fraction(v, k.name)), to: &config)
                     }
                 }
             case "ignore":
@@ -120,17 +101,6 @@ public enum ConfigFile {
                         throw reader.error(v, "severity of \(SafeText.quoted(k.name)) must be error, warning or note, not \(SafeText.quoted(level))")
                     }
                     config.severities[k.name] = severity
-                }
-            case "baseline":
-                for (k, v) in try reader.mapping(value, context: "`baseline`") {
-                    switch k.name {
-                    case "launchDecodedBytesTolerance": config.baselineTolerance.launchDecodedBytes = try reader.fraction(v, k.name)
-                    case "launchBytesOnDiskTolerance": config.baselineTolerance.launchBytesOnDisk = try reader.fraction(v, k.name)
-                    case "launchImagesTolerance": config.baselineTolerance.launchImages = try reader.count(v, k.name)
-                    case "launchLoadsTolerance": config.baselineTolerance.launchLoads = try reader.count(v, k.name)
-                    default:
-                        throw reader.unknown(k, in: "baseline", known: sectionKeys["baseline"]!)
-                    }
                 }
             default:
                 throw reader.unknown(key, in: nil, known: topKeys)

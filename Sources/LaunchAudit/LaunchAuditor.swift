@@ -10,6 +10,8 @@ import LaunchTrace
 public final class LaunchAuditor {
     public let device: DeviceProfile
     public let config: AuditConfig
+    /// The baseline's launch figures, when the run is compared with one.
+    let baseline: PhaseMetrics?
     public let inventory: BundleInventory
     /// `--system-images` folders: the toolkit's images, told apart from the app's in figures and findings.
     private let systemBundles: Set<String>
@@ -42,7 +44,9 @@ public final class LaunchAuditor {
     private var currentLog = -1
     private var currentPath = ""
 
-    public init(inventory: BundleInventory, device: DeviceProfile, config: AuditConfig = AuditConfig()) {
+    /// `baseline`: the launch figures of the baseline the run is compared with (`--baseline`), for `baseline-regression`.
+    public init(inventory: BundleInventory, device: DeviceProfile, config: AuditConfig = AuditConfig(), baseline: PhaseMetrics? = nil) {
+        self.baseline = baseline
         self.inventory = inventory
         systemBundles = Set(inventory.bundles.filter { $0.kind == .systemImages }.map(\.id))
         self.device = device
@@ -217,7 +221,7 @@ public final class LaunchAuditor {
         let context = RuleContext(
             device: device, config: config, inventory: inventory,
             uses: launchCount == uses.count ? uses : Array(uses[..<launchCount]), unreadable: hits, logs: logs,
-            metrics: combined, systemBundles: systemBundles)
+            metrics: combined, systemBundles: systemBundles, baseline: baseline)
         let nameContext = context.nameContext
         var findings = FindingList.Builder(uses: uses, context: nameContext)
         // Images in --system-images folders are the toolkit's: findings only about them are notes.

@@ -11,10 +11,16 @@ public protocol AuditRule {
     static var defaultSeverity: Severity { get }
     /// The thresholds and config keys it reads, in words.
     static var parameters: String { get }
+    /// The `.imgtrace.yml` values it reads, declared here once (none for most rules).
+    static var settings: [RuleSetting] { get }
     /// Small launches that fire the rule, and ones that must not.
     static var examples: [RuleExample] { get }
     /// The findings over one audited launch.
     static func check(_ context: RuleContext) -> [Finding]
+}
+
+extension AuditRule {
+    public static var settings: [RuleSetting] { [] }
 }
 
 /// Every rule, in the order `imgtrace rules` lists them.
@@ -42,6 +48,8 @@ public struct RuleContext: Sendable {
     public var metrics: AuditMetrics
     /// Ids of the `--system-images` folders (the auditor's set, not rebuilt per question).
     public var systemBundles: Set<String>
+    /// The launch figures of the baseline this run is compared with (`analyze --baseline`).
+    public var baseline: PhaseMetrics?
 
     /// Whether the image is judged by UIKit's rules (scale variants, app thinning); AppKit
     /// and system images pick representations at draw time and ship no thinning.
@@ -75,7 +83,8 @@ public struct RuleContext: Sendable {
     ) -> Finding {
         Finding(
             rule: rule.id, severity: severity ?? rule.defaultSeverity, identity: image.id, device: device.id,
-            subject: subject ?? (image.source == .assetCatalog ? image.name : lastPathComponent(image.id)), message: message, fix: fix, names: uses.compactMap(\.name), assets: [image.id], paths: [image.path],
+            subject: subject ?? (image.source == .assetCatalog ? image.name : lastPathComponent(image.id)), message: message, fix: fix, names: uses.compactMap(\.name),
+            assets: [image.id], paths: [image.path],
             lines: uses.flatMap(\.launchLines), values: values, cost: cost, occurrences: uses.reduce(0) { $0 + $1.launchLoads })
     }
 }

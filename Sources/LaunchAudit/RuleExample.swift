@@ -38,10 +38,8 @@ public struct RuleExample: Sendable {
         case request(String, LoadKind)
     }
 
-    /// Minimum launch loads the example's config asks for (`budgets.minLaunchLoads`).
-    public var minLaunchLoads: Int?
-    /// The example config's `budgets.maxLaunchImages`.
-    public var maxLaunchImages: Int?
+    /// What the example's config sets, each through the rule's own declaration.
+    public var settings: [RuleSetting.Assignment]
     /// Launch images of the baseline the example is compared with.
     public var baselineImages: Int?
 
@@ -54,12 +52,11 @@ public struct RuleExample: Sendable {
     public var fires: Bool
 
     public init(
-        _ summary: String, images: [Image], loads: [Load], junk: [String] = [], minLaunchLoads: Int? = nil,
-        maxLaunchImages: Int? = nil, baselineImages: Int? = nil, fires: Bool
+        _ summary: String, images: [Image], loads: [Load], junk: [String] = [], settings: [RuleSetting.Assignment] = [],
+        baselineImages: Int? = nil, fires: Bool
     ) {
         self.baselineImages = baselineImages
-        self.minLaunchLoads = minLaunchLoads
-        self.maxLaunchImages = maxLaunchImages
+        self.settings = settings
         self.summary = summary
         self.images = images
         self.loads = loads
@@ -125,17 +122,17 @@ public struct RuleExample: Sendable {
     /// Audits the example for `device` with default settings.
     public func audit(device: DeviceProfile = .default) -> AuditResult {
         var config = AuditConfig()
-        config.budgets.minLaunchLoads = minLaunchLoads
-        config.budgets.maxLaunchImages = maxLaunchImages
+        for assignment in settings { assignment.setting.apply(assignment.value, to: &config) }
+        var baseline: PhaseMetrics?
         if let baselineImages {
             var launch = PhaseMetrics()
             launch.images = baselineImages
             launch.loads = Int.max / 2
             launch.decodedBytes = Int.max / 2
             launch.bytesOnDisk = Int.max / 2
-            config.baselineLaunch = launch
+            baseline = launch
         }
-        let auditor = LaunchAuditor(inventory: inventory, device: device, config: config)
+        let auditor = LaunchAuditor(inventory: inventory, device: device, config: config, baseline: baseline)
         auditor.beginLog("example.log")
         var summary = TraceSummary()
         for event in events {

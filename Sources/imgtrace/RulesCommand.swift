@@ -30,50 +30,12 @@ struct RulesCommand: ParsableCommand {
         if let id, let rule = Rules.named(id) { chosen = [rule] }
         let sink = ByteSink(consumer: format.consumer)
         switch format {
-        case .json: sink.write(Self.json(chosen))
-        case .text where verbose || id != nil:
-            var text: [String] = []
-            for rule in chosen { text.append(Self.detail(rule)) }
-            sink.write(text.joined(separator: "\n"))
-        case .text:
-            var rows: [[String]] = []
-            for rule in chosen { rows.append([rule.id, rule.defaultSeverity.rawValue, rule.summary]) }
-            sink.write(TextTable.render(header: ["ID", "SEVERITY", "WHAT IT FLAGS"], rows: rows))
+        case .json: sink.write(RuleListing.json(chosen))
+        case .text where verbose || id != nil: sink.write(chosen.map(RuleListing.detail).joined(separator: "\n"))
+        case .text: sink.write(RuleListing.table(chosen))
         }
         try ReportFile.finishStandardOutput(sink)
     }
 
-    static var ids: [String] {
-        var out: [String] = []
-        for rule in Rules.all { out.append(rule.id) }
-        return out
-    }
-
-    static func detail(_ rule: any AuditRule.Type) -> String {
-        var out = "\(rule.id) (\(rule.defaultSeverity.rawValue))\n  \(rule.summary)\n  parameters: \(rule.parameters)\n"
-        for example in rule.examples {
-            out += "  \(example.fires ? "fires:       " : "does not fire:") \(example.summary)\n"
-        }
-        return out
-    }
-
-    /// `[{"id":…,"severity":…,"summary":…,"parameters":…,"examples":[{"summary":…,"fires":…}]}]`.
-    static func json(_ rules: [any AuditRule.Type]) -> [UInt8] {
-        var w = JSONText()
-        w.beginArray()
-        for rule in rules {
-            w.beginObject()
-            w.field("id", rule.id)
-            w.field("severity", rule.defaultSeverity.rawValue)
-            w.field("summary", rule.summary)
-            w.field("parameters", rule.parameters)
-            w.objects("examples", rule.examples) { w, example in
-                w.field("summary", example.summary)
-                w.field("fires", example.fires)
-            }
-            w.endObject()
-        }
-        w.endArray()
-        return w.bytes + [0x0A]
-    }
+    static var ids: [String] { Rules.all.map { $0.id } }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import LaunchAudit
+import Reporters
 import TestSupport
 import XCTest
 
@@ -40,6 +41,26 @@ final class ReadmeTruthTests: XCTestCase {
             option.matches(in: text, range: NSRange(text.startIndex..., in: text)).map { String(text[Range($0.range(at: 1), in: text)!]) })
         found.subtract(["--help", "--version"])
         return found
+    }
+
+    /// The settings table is what the rules declare (`RuleSetting`): keys, values, defaults, help.
+    /// With IMGTRACE_UPDATE_GOLDEN=1 the table is rewritten (and the test fails, naming the README).
+    func testTheSettingsTableIsTheRulesDeclarations() throws {
+        let url = Corpus.packageRoot.appendingPathComponent("README.md")
+        let text = try readme
+        let begin = "<!-- settings:begin (RuleListing.settingsMarkdown) -->\n"
+        let end = "<!-- settings:end -->"
+        let start = try XCTUnwrap(text.range(of: begin), "the README's settings block")
+        let stop = try XCTUnwrap(text.range(of: end, range: start.upperBound..<text.endIndex))
+        let expected = RuleListing.settingsMarkdown()
+        if String(text[start.upperBound..<stop.lowerBound]) != expected, ProcessInfo.processInfo.environment["IMGTRACE_UPDATE_GOLDEN"] == "1" {
+            try (text[..<start.upperBound] + expected + text[stop.lowerBound...]).write(to: url, atomically: true, encoding: .utf8)
+            XCTFail("rewrote the settings table of \(url.path)")
+            return
+        }
+        XCTAssertEqual(String(text[start.upperBound..<stop.lowerBound]), expected, "run with IMGTRACE_UPDATE_GOLDEN=1 to rewrite it")
+        XCTAssertEqual(Rules.settings.count, 15, "every tunable value of thresholds, budgets and baseline")
+        for setting in Rules.settings { XCTAssertTrue(expected.contains("`\(setting.path)`")) }
     }
 
     /// The figures table is what `scripts/bench-figures.sh` renders from the benchmarks' own

@@ -7,7 +7,20 @@ public enum BaselineRegressionRule: AuditRule {
     public static let id = "baseline-regression"
     public static let summary = "A launch figure (decoded bytes, bytes on disk, images, loads) worse than the baseline allows with the config's `baseline:` tolerances."
     public static let defaultSeverity = Severity.error
-    public static let parameters = "`--baseline FILE`; `baseline:` tolerances launchDecodedBytes and launchBytesOnDisk (fractions, 0.05), launchImages and launchLoads (counts, 0)"
+    public static let parameters =
+        "`--baseline FILE`; `baseline:` tolerances launchDecodedBytes and launchBytesOnDisk (fractions, \(decodedBytesTolerance.defaultText)), launchImages and launchLoads (counts, \(imagesTolerance.defaultText))"
+    // How much each launch figure may grow over the baseline.
+    static let decodedBytesTolerance = RuleSetting.fraction(
+        "baseline", "launchDecodedBytesTolerance", default: 0.05, help: "decoded bytes at launch may grow by this fraction",
+        \.baselineTolerance.launchDecodedBytes)
+    static let bytesOnDiskTolerance = RuleSetting.fraction(
+        "baseline", "launchBytesOnDiskTolerance", default: 0.05, help: "bytes on disk at launch may grow by this fraction",
+        \.baselineTolerance.launchBytesOnDisk)
+    static let imagesTolerance = RuleSetting.count(
+        "baseline", "launchImagesTolerance", default: 0, help: "images loaded at launch may grow by this many", \.baselineTolerance.launchImages)
+    static let loadsTolerance = RuleSetting.count(
+        "baseline", "launchLoadsTolerance", default: 0, help: "image loads at launch may grow by this many", \.baselineTolerance.launchLoads)
+    public static var settings: [RuleSetting] { [decodedBytesTolerance, bytesOnDiskTolerance, imagesTolerance, loadsTolerance] }
     public static let examples: [RuleExample] = [
         RuleExample(
             "one image more than the baseline", images: [.init("a@3x.png", 60, 60), .init("b@3x.png", 60, 60)],
@@ -16,7 +29,7 @@ public enum BaselineRegressionRule: AuditRule {
     ]
 
     public static func check(_ context: RuleContext) -> [Finding] {
-        guard let old = context.config.baselineLaunch else { return [] }
+        guard let old = context.baseline else { return [] }
         return regressions(old: old, new: context.metrics.launch, tolerance: context.config.baselineTolerance).map { regression in
             Finding(
                 rule: id, severity: defaultSeverity, identity: regression.metric, device: context.device.id, subject: regression.metric,

@@ -6,7 +6,11 @@ public enum LargeFileRule: AuditRule {
     public static let id = "large-file"
     public static let summary = "An image loaded at launch whose bytes on disk exceed a threshold: it is read and inflated before the first frame."
     public static let defaultSeverity = Severity.note
-    public static let parameters = "`thresholds.largeFileBytes` (default 524288, 512 KiB)"
+    public static let parameters = "`\(limit.path)` (default \(limit.defaultText), \(limit.defaultCount / 1024) KiB)"
+    /// Bytes on disk above which a file is flagged.
+    static let limit = RuleSetting.count(
+        "thresholds", "largeFileBytes", default: 512 * 1024, help: "large-file fires above this many bytes on disk", \.thresholds.largeFileBytes)
+    public static var settings: [RuleSetting] { [limit] }
     public static let examples: [RuleExample] = [
         RuleExample("a 2 MiB JPEG", images: [.init("photo.jpg", 2000, 1500, bytes: 2 << 20)], loads: [.named("photo.jpg")], fires: true),
         RuleExample("a 40 KiB PNG", images: [.init("logo@3x.png", 300, 90, bytes: 40 << 10)], loads: [.named("logo")], fires: false),

@@ -8,11 +8,16 @@ public enum NoEvidenceRule: AuditRule {
     public static let summary =
         "A log with no readable image load (empty, breakpoints never resolved, every hit unreadable, or fewer loads than `budgets.minLaunchLoads`): the audit saw nothing, so it must not pass."
     public static let defaultSeverity = Severity.error
-    public static let parameters = "`budgets.minLaunchLoads` / `--min-loads N`: the fewest readable loads a real launch has"
+    public static let parameters = "`\(minimumLoads.path)` / `--min-loads N`: the fewest readable loads a real launch has"
+    /// The fewest readable loads a real launch has.
+    static let minimumLoads = RuleSetting.count(
+        "budgets", "minLaunchLoads", unset: "none", help: "fewer readable launch loads than this is a no-evidence error (the capture saw too little)",
+        \.budgets.minLaunchLoads)
+    public static var settings: [RuleSetting] { [minimumLoads] }
     public static let examples: [RuleExample] = [
         RuleExample("an empty log", images: [.init("tab@3x.png", 75, 75)], loads: [], fires: true),
         RuleExample("every hit failed to print a name", images: [.init("tab@3x.png", 75, 75)], loads: [.unreadable, .unreadable], fires: true),
-        RuleExample("fewer loads than the launch has", images: [.init("tab@3x.png", 75, 75)], loads: [.named("tab")], minLaunchLoads: 5, fires: true),
+        RuleExample("fewer loads than the launch has", images: [.init("tab@3x.png", 75, 75)], loads: [.named("tab")], settings: [minimumLoads.set(5)], fires: true),
         RuleExample("one readable load among failures", images: [.init("tab@3x.png", 75, 75)], loads: [.unreadable, .named("tab")], fires: false),
     ]
 

@@ -6,7 +6,12 @@ public enum RepeatedLoadRule: NameRule {
     public static let id = "repeated-load"
     public static let summary = "The same name loaded more than once in one launch; imageNamed: caches, so each repeat is a cheap lookup, but a sign of per-cell or per-view work."
     public static let defaultSeverity = Severity.note
-    public static let parameters = "warning at `thresholds.repeatedLoadWarning` lookups (default 10)"
+    public static let parameters = "warning at `\(warningAt.path)` lookups (default \(warningAt.defaultText))"
+    /// From this many lookups of one name in one launch, a repeat is a warning.
+    static let warningAt = RuleSetting.count(
+        "thresholds", "repeatedLoadWarning", default: 10, help: "repeated-load becomes a warning at this many lookups of one name in one launch",
+        \.thresholds.repeatedLoadWarning)
+    public static var settings: [RuleSetting] { [warningAt] }
     public static let examples: [RuleExample] = [
         RuleExample(
             "a name looked up three times", images: [.init("star@3x.png", 60, 60)],

@@ -1,0 +1,88 @@
+import ImgtraceSupport
+import LaunchAudit
+
+/// `imgtrace rules`: every rule's id, severity and summary; in full, its parameters, the
+/// settings it declares (with their defaults) and its examples.
+public enum RuleListing {
+    /// `ID  SEVERITY  WHAT IT FLAGS`, one row a rule.
+    public static func table(_ rules: [any AuditRule.Type]) -> String {
+        TextTable.render(header: ["ID", "SEVERITY", "WHAT IT FLAGS"], rows: rules.map { [$0.id, $0.defaultSeverity.rawValue, $0.summary] })
+    }
+
+    /// One rule in full.
+    public static func detail(_ rule: any AuditRule.Type) -> String {
+        var out = "\(rule.id) (\(rule.defaultSeverity.rawValue))\n  \(rule.summary)\n  parameters: \(rule.parameters)\n"
+        for setting in rule.settings {
+            out += "  setting:     \(setting.path) (\(setting.kind.words); default \(setting.defaultText)): \(setting.help)\n"
+        }
+        for example in rule.examples {
+            out += "  \(example.fires ? "fires:       " : "does not fire:") \(example.summary)\n"
+        }
+        return out
+    }
+
+    /// `[{"id":…,"severity":…,"summary":…,"parameters":…,"settings":[…],"examples":[{"summary":…,"fires":…}]}]`.
+    public static func json(_ rules: [any AuditRule.Type]) -> [UInt8] {
+        var w = JSONText()
+        w.beginArray()
+        for rule in rules {
+            w.beginObject()
+            w.field("id", rule.id)
+            w.field("severity", rule.defaultSeverity.rawValue)
+            w.field("summary", rule.summary)
+            w.field("parameters", rule.parameters)
+            w.objects("settings", rule.settings) { w, setting in
+                w.field("key", setting.path)
+                w.field("kind", setting.kind == .count ? "count" : "fraction")
+                w.field("default", setting.defaultText)
+                w.field("help", setting.help)
+            }
+            w.objects("examples", rule.examples) { w, example in
+                w.field("summary", example.summary)
+                w.field("fires", example.fires)
+            }
+            w.endObject()
+        }
+        w.endArray()
+        return w.bytes + [0x0A]
+    }
+
+    /// The settings as the README's table shows them: `| key | values | default | what it does |`.
+    public static func settingsMarkdown() -> String {
+        var out = "| setting | values | default | what it does |\n|---|---|---|---|\n"
+        for setting in Rules.settings {
+            out += "| `\(setting.path)` | \(setting.kind.words) | \(setting.defaultText) | \(setting.help) |\n"
+        }
+        return out
+    }
+}
+
+/// `imgtrace devices`: the built-in device profiles.
+public enum DeviceListing {
+    /// `ID  POINTS  SCALE  PIXELS  IDIOM  MODELS`, the default marked.
+    public static func table() -> String {
+        let rows = DeviceProfile.builtIn.map { d -> [String] in
+            let mark = d == DeviceProfile.default ? " (default)" : ""
+            return [
+                d.id + mark, "\(d.pointWidth)×\(d.pointHeight)", "@\(d.scale)x", "\(d.pixelWidth)×\(d.pixelHeight)", d.idiom.name,
+                d.models.joined(separator: ", "),
+            ]
+        }
+        return TextTable.render(header: ["ID", "POINTS", "SCALE", "PIXELS", "IDIOM", "MODELS"], rows: rows)
+    }
+
+    /// The objects `analyze --format json` writes for its device, with the pixels and the default mark.
+    public static func json() -> [UInt8] {
+        var w = JSONText()
+        w.beginArray()
+        for d in DeviceProfile.builtIn {
+            JSONReporter.writeDevice(d, &w) { w in
+                w.field("pixelWidth", d.pixelWidth)
+                w.field("pixelHeight", d.pixelHeight)
+                w.field("default", d == DeviceProfile.default)
+            }
+        }
+        w.endArray()
+        return w.bytes + [0x0A]
+    }
+}
