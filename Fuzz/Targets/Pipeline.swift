@@ -31,7 +31,7 @@ enum Pipeline {
         auditor.beginLog("fuzz.log")
         guard
             let summary = try? bytes.withUnsafeBytes({ raw in
-                try TraceReader.read(raw, options: TraceOptions(launchEndPattern: nil)) { load in
+                try TraceReader.read(raw, options: TraceOptions()) { load in
                     loads.add(load, log: 0, resolution: auditor.add(load))
                 }
             })

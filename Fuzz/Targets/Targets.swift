@@ -13,7 +13,7 @@ enum Targets {
         FuzzTarget(
             id: "log", summary: "a debugger console log (lldb, gdb, Xcode)",
             run: { bytes in
-                _ = try? bytes.withUnsafeBytes { try TraceReader.read($0, options: TraceOptions(launchEndPattern: nil)) { _ in } }
+                _ = try? bytes.withUnsafeBytes { try TraceReader.read($0, options: TraceOptions()) { _ in } }
             }, seeds: Seeds.logs),
         FuzzTarget(
             id: "analyze", summary: "a log audited against a small app and rendered in every format",

@@ -1,7 +1,11 @@
+/// An error that is the input's fault (a file that cannot be read, a program that cannot be
+/// traced), told in one line: the command line prints its description and exits with 2.
+public protocol InputFailure: Error, CustomStringConvertible {}
+
 /// An input that could not be read: which file, where in it, and why.
 ///
 /// `description` is the one-line message the command line prints before exiting with 2.
-public struct InputError: Error, CustomStringConvertible, Equatable, Sendable {
+public struct InputError: InputFailure, Equatable, Sendable {
     /// The file, as the user named it.
     public var path: String
     /// Where in the file, e.g. `offset 0x1c` or `line 12`; `nil` when the whole file is at fault.

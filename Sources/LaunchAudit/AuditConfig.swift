@@ -1,9 +1,11 @@
+import LaunchTrace
+
 /// Everything a team can tune: read from `.imgtrace.yml`, overridden by flags.
 public struct AuditConfig: Sendable, Equatable {
     /// A device profile id or model name (`imgtrace devices`).
     public var device: String?
     /// A regular expression; the first matching log line ends the launch window.
-    public var launchEnd: String?
+    public var launchEnd: LaunchEndPattern?
     /// The app's source tree: findings point at the catalog entry, image file or interface
     /// document there (`--source-root`; in the config, relative to the config file).
     public var sourceRoot: String?

@@ -14,7 +14,7 @@ public struct AuditRequest: Sendable {
     /// A device profile id (`imgtrace devices`); nil: the config's, else one chosen for the app.
     public var device: String?
     /// A regular expression whose first match ends the launch window.
-    public var launchEnd: String?
+    public var launchEnd: LaunchEndPattern?
     /// The config file; nil: `.imgtrace.yml` in the working directory when there is one.
     public var configPath: String?
     /// Replaces the config's fail level; `.some(nil)` never fails.
@@ -61,7 +61,7 @@ public enum AuditSession {
         inventory.junk.sort()
         let (profile, reason) = try chooseDevice(request, settings, inventory)
         let auditor = LaunchAuditor(inventory: inventory, device: profile, config: settings, baseline: baseline?.launch)
-        let options = TraceOptions(launchEndPattern: settings.launchEnd, listsNames: false)
+        let options = TraceOptions(launchEnd: settings.launchEnd, listsNames: false)
         for (index, log) in request.logs.enumerated() {
             auditor.beginLog(log)
             let summary = try TraceReader.read(contentsOf: log, options: options) { load in
@@ -81,8 +81,7 @@ public enum AuditSession {
 
     /// The config file's settings with the request's overrides.
     static func config(for request: AuditRequest) throws -> AuditConfig {
-        let path = request.configPath ?? (FileManager.default.fileExists(atPath: ConfigFile.defaultName) ? ConfigFile.defaultName : nil)
-        var settings = try path.map { try ConfigFile.load(path: $0) } ?? AuditConfig()
+        var settings = try ConfigFile.settings(explicit: request.configPath)
         if let failOn = request.failOn { settings.failOn = failOn }
         if let launchEnd = request.launchEnd { settings.launchEnd = launchEnd }
         if let minLoads = request.minLaunchLoads { settings.budgets.minLaunchLoads = minLoads }

@@ -1,5 +1,6 @@
 import Foundation
 import ImgtraceSupport
+import LaunchTrace
 
 /// Reads `.imgtrace.yml`. Every key is checked: an unknown key, a wrong type or a bad value is an
 /// `InputError` naming the file, the line and column, and the key.
@@ -16,6 +17,17 @@ public enum ConfigFile {
         var keys: [String: [String]] = ["ignore": ["names", "globs", "rules"]]
         for setting in Rules.settings { keys[setting.section, default: []].append(setting.key) }
         return keys
+    }
+
+    /// The config a run reads: `explicit` (`--config`) when given, else `.imgtrace.yml` in the
+    /// working directory when there is one.
+    public static func path(explicit: String?) -> String? {
+        explicit ?? (FileManager.default.fileExists(atPath: defaultName) ? defaultName : nil)
+    }
+
+    /// The settings of the config a run reads (`path(explicit:)`), or the defaults without one.
+    public static func settings(explicit: String?) throws -> AuditConfig {
+        try path(explicit: explicit).map { try load(path: $0) } ?? AuditConfig()
     }
 
     public static func load(path: String) throws -> AuditConfig {
@@ -50,11 +62,9 @@ public enum ConfigFile {
                 let root = try reader.string(value, key.name)
                 config.sourceRoot = root.hasPrefix("/") ? root : PathText.resolve(root, against: PathText.directory(path))
             case "launchEnd":
-                let pattern = try reader.string(value, key.name)
-                do { _ = try NSRegularExpression(pattern: pattern) } catch {
-                    throw reader.error(value, "`launchEnd` is not a valid regular expression")
+                do { config.launchEnd = try LaunchEndPattern(try reader.string(value, key.name)) } catch let invalid as LaunchEndPattern.Invalid {
+                    throw reader.error(value, "`launchEnd` is \(invalid)")
                 }
-                config.launchEnd = pattern
             case "failOn":
                 let level = try reader.string(value, key.name)
                 if level == "never" {

@@ -1,15 +1,43 @@
 import Foundation
 
+/// The regular expression whose first matching line ends the launch window (`--launch-end`,
+/// the config's `launchEnd`): compiled once, where it is read, so an invalid one is refused there.
+public struct LaunchEndPattern: @unchecked Sendable, Equatable {
+    /// The pattern as written.
+    public let text: String
+    // NSRegularExpression is immutable and documented as safe to share between threads.
+    let regex: NSRegularExpression
+
+    /// Why a pattern was refused: NSRegularExpression's own words.
+    public struct Invalid: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    public init(_ text: String) throws(Invalid) {
+        do {
+            regex = try NSRegularExpression(pattern: text)
+        } catch {
+            throw Invalid(description: "not a valid regular expression")
+        }
+        self.text = text
+    }
+
+    /// Whether `line` matches somewhere.
+    func matches(_ line: String) -> Bool { regex.firstMatch(in: line, range: NSRange(line.startIndex..., in: line)) != nil }
+
+    public static func == (a: LaunchEndPattern, b: LaunchEndPattern) -> Bool { a.text == b.text }
+}
+
 /// Options for reading a trace.
 public struct TraceOptions: Sendable {
     /// The first line matching this pattern ends the launch window.
-    public var launchEndPattern: String?
+    public var launchEnd: LaunchEndPattern?
     /// Whether the summary lists every distinct name with its tallies (`TraceSummary.names`).
     /// An audit keeps its own per-name state and leaves it off: one copy per name, not two.
     public var listsNames: Bool
 
-    public init(launchEndPattern: String? = nil, listsNames: Bool = true) {
-        self.launchEndPattern = launchEndPattern
+    public init(launchEnd: LaunchEndPattern? = nil, listsNames: Bool = true) {
+        self.launchEnd = launchEnd
         self.listsNames = listsNames
     }
 }
@@ -29,10 +57,10 @@ public enum LaunchMarker {
 struct TraceParser {
     /// Bounds that keep memory independent of what a hostile log repeats.
     static let maxNameLines = 16
-    static let maxFrames = 512
+    static let maxFrames = TraceReader.maxBacktraceFrames
 
     let emit: ((ImageLoad) throws -> Void)?
-    let launchEndRegex: NSRegularExpression?
+    let launchEnd: LaunchEndPattern?
     var summary = TraceSummary()
 
     // Where the reader is.
@@ -71,14 +99,10 @@ struct TraceParser {
 
     private let listsNames: Bool
 
-    init(options: TraceOptions, emit: ((ImageLoad) throws -> Void)?) throws {
+    init(options: TraceOptions, emit: ((ImageLoad) throws -> Void)?) {
         self.emit = emit
         listsNames = options.listsNames
-        if let pattern = options.launchEndPattern {
-            launchEndRegex = try NSRegularExpression(pattern: pattern)
-        } else {
-            launchEndRegex = nil
-        }
+        launchEnd = options.launchEnd
     }
 
     // MARK: Lines
@@ -93,11 +117,8 @@ struct TraceParser {
             }
         }
         if summary.launchEnd == nil {
-            if let regex = launchEndRegex {
-                let text = line.string
-                if regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil {
-                    summary.launchEnd = LaunchEnd(line: number, source: .pattern)
-                }
+            if let launchEnd, launchEnd.matches(line.string) {
+                summary.launchEnd = LaunchEnd(line: number, source: .pattern)
             }
         }
         if diagnostic.expectExpressionEcho {

@@ -12,11 +12,11 @@ public enum TraceReader {
         _ bytes: UnsafeRawBufferPointer, options: TraceOptions = TraceOptions(),
         onLoad: ((ImageLoad) throws -> Void)?
     ) throws -> TraceSummary {
-        var parser = try TraceParser(options: options, emit: onLoad)
+        var parser = TraceParser(options: options, emit: onLoad)
         var splitter = LineSplitter()
         try splitter.feed(bytes, final: true) { line, number in try parser.consume(line, number: number) }
         try parser.finish(
-            lines: splitter.lineNumber, bytes: bytes.count, launchEndPattern: options.launchEndPattern,
+            lines: splitter.lineNumber, bytes: bytes.count, launchEndPattern: options.launchEnd?.text,
             cutLines: (splitter.cutLines, splitter.firstCutLine))
         return parser.summary
     }
@@ -48,7 +48,7 @@ public enum TraceReader {
         if path != ChunkedFile.standardInput, let what = TextSniffer.nonLogDescription(fileName: PathText.lastComponent(path)) {
             throw InputError(path: path, reason: "is \(what)")
         }
-        var parser = try TraceParser(options: options, emit: onLoad)
+        var parser = TraceParser(options: options, emit: onLoad)
         var splitter = LineSplitter()
         var total = 0
         try file.forEachChunk { chunk in
@@ -63,10 +63,14 @@ public enum TraceReader {
             try parser.consume(line, number: number)
         }
         try parser.finish(
-            lines: splitter.lineNumber, bytes: total, launchEndPattern: options.launchEndPattern,
+            lines: splitter.lineNumber, bytes: total, launchEndPattern: options.launchEnd?.text,
             cutLines: (splitter.cutLines, splitter.firstCutLine))
         return parser.summary
     }
+
+    /// Frames kept per hit; more are not kept. The captures (`lldb-script --backtrace`,
+    /// `record --backtrace`) ask for at most this many.
+    public static let maxBacktraceFrames = 512
 
     /// Longer lines are cut: no debugger value is that long, and memory stays bounded.
     public static let maxLineLength = 1 << 20

@@ -35,7 +35,7 @@
     }
 
     /// Why recording could not start or go on: one line for the user.
-    public struct RecordError: Error, CustomStringConvertible {
+    public struct RecordError: InputFailure {
         public var description: String
     }
 

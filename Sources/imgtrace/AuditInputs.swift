@@ -18,8 +18,8 @@ struct AuditInputs: ParsableArguments {
     @Option(help: "Device profile to judge for (see `imgtrace devices`); default: the largest current iPhone.", completion: .list(DeviceProfile.builtIn.map(\.id)))
     var device: String?
 
-    @Option(name: .customLong("launch-end"), help: "A regular expression; the first matching line ends the launch window.")
-    var launchEnd: String?
+    @Option(name: .customLong("launch-end"), help: LaunchEndPattern.help, transform: LaunchEndPattern.parse)
+    var launchEnd: LaunchEndPattern?
 
     @Option(help: "Config file (default: .imgtrace.yml in the working directory, when present).")
     var config: String?
@@ -34,6 +34,9 @@ struct AuditInputs: ParsableArguments {
 
     enum FailLevel: String, ExpressibleByArgument, CaseIterable {
         case error, warning, note, never
+
+        /// The lowest failing severity; nil for `never`.
+        var severity: Severity? { self == .never ? nil : Severity(rawValue: rawValue) }
     }
 
     func validate() throws {
@@ -43,17 +46,12 @@ struct AuditInputs: ParsableArguments {
         if let device, DeviceProfile.named(device) == nil {
             throw ValidationError("unknown device `\(SafeText.visible(device))`; `imgtrace devices` lists them")
         }
-        if let launchEnd {
-            do { _ = try NSRegularExpression(pattern: launchEnd) } catch {
-                throw ValidationError("--launch-end is not a valid regular expression: \(SafeText.visible(launchEnd))")
-            }
-        }
     }
 
     /// Every file this run reads, named for a message: outputs may be none of them.
     func files(baseline: String? = nil) -> [(what: String, path: String)] {
         var files = logs.map { (what: "input log", path: $0) } + bundles.map { (what: "bundle", path: $0) }
-        if let path = config ?? (FileManager.default.fileExists(atPath: ConfigFile.defaultName) ? ConfigFile.defaultName : nil) {
+        if let path = ConfigFile.path(explicit: config) {
             files.append((what: "config file", path: path))
         }
         if let baseline { files.append((what: "baseline", path: baseline)) }
@@ -67,22 +65,18 @@ struct AuditInputs: ParsableArguments {
         request.device = device
         request.launchEnd = launchEnd
         request.configPath = config
-        request.failOn = failOn.map { $0 == .never ? nil : Severity(rawValue: $0.rawValue) }
+        request.failOn = failOn.map(\.severity)
         request.minLaunchLoads = minLoads
         request.baselinePath = baseline
         request.sourceRoot = sourceRoot
         return request
     }
 
-    /// Runs the audit; an unreadable input exits 2 with its one-line reason.
+    /// Runs the audit; an unreadable input is an `InputError` (exit 2 with its one-line reason).
     func audit(
         baseline: String? = nil, sourceRoot: String? = nil,
         onLoad: @escaping (ImageLoad, Int, Resolution?) -> Void = { _, _, _ in }
     ) throws -> AuditOutcome {
-        do {
-            return try AuditSession.run(request(baseline: baseline, sourceRoot: sourceRoot), onLoad: onLoad)
-        } catch let error as InputError {
-            throw failInput(error)
-        }
+        try AuditSession.run(request(baseline: baseline, sourceRoot: sourceRoot), onLoad: onLoad)
     }
 }

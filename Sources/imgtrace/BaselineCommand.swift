@@ -46,18 +46,10 @@ struct BaselineCommand: ParsableCommand {
         var failOn: AuditInputs.FailLevel = .error
 
         func run() throws {
-            let before: Baseline, after: Baseline, settings: AuditConfig
-            do {
-                before = try Baseline.load(path: old)
-                after = try Baseline.load(path: new)
-                let path = config ?? (FileManager.default.fileExists(atPath: ConfigFile.defaultName) ? ConfigFile.defaultName : nil)
-                settings = try path.map { try ConfigFile.load(path: $0) } ?? AuditConfig()
-            } catch let error as InputError {
-                throw failInput(error)
-            }
-            let comparison = BaselineComparison(
-                old: before, new: after, failOn: failOn == .never ? nil : Severity(rawValue: failOn.rawValue),
-                tolerance: settings.baselineTolerance)
+            let before = try Baseline.load(path: old)
+            let after = try Baseline.load(path: new)
+            let settings = try ConfigFile.settings(explicit: config)
+            let comparison = BaselineComparison(old: before, new: after, failOn: failOn.severity, tolerance: settings.baselineTolerance)
             let sink = ByteSink(consumer: .terminal)
             sink.write(comparison.text())
             try ReportFile.finishStandardOutput(sink)

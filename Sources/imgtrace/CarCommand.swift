@@ -17,12 +17,7 @@ struct CarCommand: ParsableCommand {
     var format: ListingFormat = .json
 
     func run() throws {
-        let catalog: CarCatalog
-        do {
-            catalog = try CarCatalog.read(contentsOf: file)
-        } catch let error as InputError {
-            throw failInput(error)
-        }
+        let catalog = try CarCatalog.read(contentsOf: file)
         let sink = ByteSink(consumer: format.consumer)
         switch format {
         case .json: sink.write(CarJSONReport.render(catalog))

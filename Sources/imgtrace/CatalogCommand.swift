@@ -23,10 +23,11 @@ struct CatalogCommand: ParsableCommand {
         let inventory: BundleInventory
         do {
             inventory = try BundleReader.inventory(of: path, systemImages: systemImages)
-        } catch let error as InputError {
-            throw failInput(error)
+        } catch let error as InputFailure {
+            throw error
         } catch {
-            throw failInput(InputError(path: path, reason: "\(error)"))
+            // The reader throws InputError; anything else is still this input's, said in one line.
+            throw InputError(path: path, reason: "\(error)")
         }
         let sink = ByteSink(consumer: format.consumer)
         switch format {

@@ -27,6 +27,9 @@ extension Imgtrace {
         do {
             var command = try parseAsRoot()
             try command.run()
+        } catch let failure as InputFailure {
+            reportInputFailure(failure)
+            exit(withError: ExitStatus.inputError)
         } catch {
             let code = exitCode(for: error)
             let message = fullMessage(for: error)
@@ -49,12 +52,12 @@ enum ExitStatus {
     static let inputError = ExitCode(2)
 }
 
-/// Prints the one-line error for an unreadable input and exits with 2. The message may quote
-/// the input (a YAML line, a value): it stays on one line and is cut at 1,000 characters.
-func failInput(_ error: Error) -> ExitCode {
+/// The one place an input failure becomes its line on standard error (main then exits 2). The
+/// message may quote the input (a YAML line, a value): it stays on one line and is cut at 1,000
+/// characters. Commands and the library only throw.
+func reportInputFailure(_ failure: InputFailure) {
     var stderr = StandardError()
-    print("imgtrace: error: " + SafeText.capped(SafeText.visible("\(error)"), limit: 1000), to: &stderr)
-    return ExitStatus.inputError
+    print("imgtrace: error: " + SafeText.capped(SafeText.visible(failure.description), limit: 1000), to: &stderr)
 }
 
 struct StandardError: TextOutputStream {

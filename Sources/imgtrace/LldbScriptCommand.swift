@@ -52,7 +52,7 @@ struct LldbScriptCommand: ParsableCommand {
     var format: CaptureFormat = .lldb
 
     func validate() throws {
-        guard backtrace >= 0, backtrace <= 1000 else { throw ValidationError("--backtrace must be between 0 and 1000") }
+        try BacktraceOption.check(backtrace)
         if format == .gdb, arch == .portable {
             throw ValidationError("gdb has no $arg3: pass --arch arm64, armv7 or x86_64 with --format gdb")
         }

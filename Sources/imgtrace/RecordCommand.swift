@@ -72,7 +72,7 @@ struct RecordCommand: ParsableCommand {
             }
         }
         if launchEnd != nil && noLaunchEnd { throw ValidationError("--launch-end and --no-launch-end exclude each other") }
-        guard (0...512).contains(backtrace) else { throw ValidationError("--backtrace takes 0 to 512 frames") }
+        try BacktraceOption.check(backtrace)
         if let duration, !(duration > 0 && duration.isFinite) { throw ValidationError("--duration takes a number of seconds > 0") }
         for method in objcMethods where !method.hasPrefix("+[") && !method.hasPrefix("-[") {
             throw ValidationError("--objc takes a method as +[Class selector] or -[Class selector], not `\(SafeText.visible(method))`")
@@ -107,10 +107,10 @@ struct RecordCommand: ParsableCommand {
             try OutputTargets.check(outputs: [("--output", output)], inputs: arguments.prefix(1).map { (what: "program", path: $0) })
             try ReportFile.write(to: output, for: .terminal) { sink in
                 let recorder = Recorder(request) { line in sink.write(line + "\n") }
-                do { _ = try recorder.run() } catch let error as RecordError { throw failInput(error) }
+                _ = try recorder.run()
             }
         #else
-            throw failInput(InputError(path: "record", reason: "the native tracer runs on Linux (x86-64) only; on macOS use `imgtrace lldb-script`"))
+            throw InputError(path: "record", reason: "the native tracer runs on Linux (x86-64) only; on macOS use `imgtrace lldb-script`")
         #endif
     }
 }

@@ -24,7 +24,7 @@ enum ReportFile {
         var template = Array((PathText.directory(target) + "/.imgtrace-XXXXXX").utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else {
-            throw failInput(InputError(path: path, reason: "cannot create the output file: \(String(cString: strerror(errno)))"))
+            throw InputError(path: path, reason: "cannot create the output file: \(String(cString: strerror(errno)))")
         }
         let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         var open = true
@@ -32,15 +32,15 @@ enum ReportFile {
             let sink = ByteSink(fd: fd, consumer: consumer)
             try body(sink)
             do { try sink.finish() } catch {
-                throw failInput(InputError(path: path, reason: "cannot write the output file: \(error)"))
+                throw InputError(path: path, reason: "cannot write the output file: \(error)")
             }
             fchmod(fd, OutputTargets.mode(replacing: target))
             open = false
             guard close(fd) == 0 else {
-                throw failInput(InputError(path: path, reason: "cannot write the output file: \(String(cString: strerror(errno)))"))
+                throw InputError(path: path, reason: "cannot write the output file: \(String(cString: strerror(errno)))")
             }
             guard rename(temporary, target) == 0 else {
-                throw failInput(InputError(path: path, reason: "cannot write the output file: \(String(cString: strerror(errno)))"))
+                throw InputError(path: path, reason: "cannot write the output file: \(String(cString: strerror(errno)))")
             }
         } catch {
             if open { close(fd) }
@@ -52,7 +52,7 @@ enum ReportFile {
     /// Flushes a standard-output sink; a failed write (`> /dev/full`, a closed pipe) exits 2.
     static func finishStandardOutput(_ sink: ByteSink) throws {
         do { try sink.finish() } catch {
-            throw failInput(InputError(path: standardOutputName, reason: "cannot write: \(error)"))
+            throw InputError(path: standardOutputName, reason: "cannot write: \(error)")
         }
     }
 
@@ -61,13 +61,13 @@ enum ReportFile {
     static func append(_ bytes: [UInt8], to path: String, consumer: OutputConsumer) throws {
         let fd = PlatformIO.openForAppending(path)
         guard fd >= 0 else {
-            throw failInput(InputError(path: path, reason: "cannot append: \(String(cString: strerror(errno)))"))
+            throw InputError(path: path, reason: "cannot append: \(String(cString: strerror(errno)))")
         }
         defer { close(fd) }
         let sink = ByteSink(fd: fd, consumer: consumer)
         sink.write(bytes)
         do { try sink.finish() } catch {
-            throw failInput(InputError(path: path, reason: "cannot append: \(error)"))
+            throw InputError(path: path, reason: "cannot append: \(error)")
         }
     }
 }

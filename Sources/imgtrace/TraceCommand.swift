@@ -17,32 +17,20 @@ struct TraceCommand: ParsableCommand {
     @Option(help: "Output format: text or json.")
     var format: ListingFormat = .text
 
-    @Option(name: .customLong("launch-end"), help: "A regular expression; the first matching line ends the launch window.")
-    var launchEnd: String?
-
-    func validate() throws {
-        if let launchEnd {
-            do { _ = try NSRegularExpression(pattern: launchEnd) } catch {
-                throw ValidationError("--launch-end is not a valid regular expression: \(SafeText.visible(launchEnd))")
-            }
-        }
-    }
+    @Option(name: .customLong("launch-end"), help: LaunchEndPattern.help, transform: LaunchEndPattern.parse)
+    var launchEnd: LaunchEndPattern?
 
     func run() throws {
-        let options = TraceOptions(launchEndPattern: launchEnd)
+        let options = TraceOptions(launchEnd: launchEnd)
         let sink = ByteSink(consumer: format.consumer)
-        do {
-            switch format {
-            case .json:
-                let report = TraceJSONReport()
-                let summary = try TraceReader.read(contentsOf: log, options: options) { report.add($0) }
-                report.write(summary: summary, to: sink)
-            case .text:
-                let summary = try TraceReader.read(contentsOf: log, options: options, onLoad: nil)
-                sink.write(TraceTextReport.render(summary, file: log))
-            }
-        } catch let error as InputError {
-            throw failInput(error)
+        switch format {
+        case .json:
+            let report = TraceJSONReport()
+            let summary = try TraceReader.read(contentsOf: log, options: options) { report.add($0) }
+            report.write(summary: summary, to: sink)
+        case .text:
+            let summary = try TraceReader.read(contentsOf: log, options: options, onLoad: nil)
+            sink.write(TraceTextReport.render(summary, file: log))
         }
         try ReportFile.finishStandardOutput(sink)
     }

@@ -42,7 +42,7 @@ final class ConfigAndDeviceTests: XCTestCase {
               launchDecodedBytesTolerance: 0.1
             """, path: ".imgtrace.yml")
         XCTAssertEqual(config.device, "iphone-se")
-        XCTAssertEqual(config.launchEnd, "viewDidAppear")
+        XCTAssertEqual(config.launchEnd?.text, "viewDidAppear")
         XCTAssertEqual(config.failOn, .warning)
         XCTAssertEqual(config.thresholds.repeatedLoadWarning, 4)
         XCTAssertEqual(config.thresholds.oversizedTolerance, 0.1)

@@ -4,7 +4,7 @@ import XCTest
 /// Small logs written here for the shapes docs/trace-logs.md describes that the corpus lacks.
 final class LogShapeTests: XCTestCase {
     private func read(_ text: String, launchEnd: String? = nil) throws -> (events: [ImageLoad], summary: TraceSummary) {
-        try TraceReader.read(Array(text.utf8), options: TraceOptions(launchEndPattern: launchEnd))
+        try TraceReader.read(Array(text.utf8), options: TraceOptions(launchEnd: try launchEnd.map { try LaunchEndPattern($0) }))
     }
 
     private func names(_ events: [ImageLoad]) -> [String?] { events.map(\.name) }
