@@ -60,6 +60,16 @@ struct ByteLine {
 
     @inline(__always) func dropFirst(_ n: Int) -> ByteLine { slice(min(n, count), count) }
 
+    /// The bytes after `prefix`, when the line starts with it: named prefixes, no counted offsets.
+    @inline(__always) func removingPrefix(_ prefix: StaticString) -> ByteLine? {
+        hasPrefix(prefix) ? dropFirst(prefix.utf8CodeUnitCount) : nil
+    }
+
+    /// The bytes after the first `needle`, when the line holds it.
+    func after(_ needle: StaticString) -> ByteLine? {
+        range(of: needle).map { dropFirst($0 + needle.utf8CodeUnitCount) }
+    }
+
     /// Without leading and trailing spaces and tabs.
     func trimmed() -> ByteLine {
         var start = 0
@@ -126,8 +136,29 @@ extension ByteLine {
     func hexLiteral(at from: Int) -> Int {
         guard hasPrefix("0x", at: from) else { return 0 }
         var i = from + 2
+        // Eight digits at a time while they are all `0`–`9`, `a`–`f` or `A`–`F` (addresses are 16).
+        while i + 8 <= count {
+            let word = UInt64(littleEndian: UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self))
+            guard Self.allHexDigits(word) else { break }
+            i += 8
+        }
         while i < count, isHexDigit(base[i]) { i += 1 }
         return i - from > 2 ? i - from : 0
+    }
+
+    /// Whether all eight bytes of `word` are ASCII hex digits: each byte, lowercased, is in
+    /// `0`–`9` or `a`–`f` (per-byte range tests on the whole word; bytes ≥ 0x80 fail).
+    @inline(__always) static func allHexDigits(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let high: UInt64 = 0x8080_8080_8080_8080
+        // x in [lo, hi] per byte, for bytes < 0x80: (x + (0x80 - lo)) and not (x + (0x7F - hi)) have bit 7 set.
+        func inRange(_ x: UInt64, _ lo: UInt64, _ hi: UInt64) -> UInt64 {
+            ((x &+ ones &* (0x80 - lo)) & ~(x &+ ones &* (0x7F - hi))) & high
+        }
+        guard word & high == 0 else { return false }
+        let digit = inRange(word, 0x30, 0x39)
+        let letter = inRange(word | (ones &* 0x20), 0x61, 0x66)
+        return digit | letter == high
     }
 
     /// Whether the whole line is `0x` + hex digits.
@@ -143,4 +174,9 @@ extension ByteLine {
         while i < from + length { if base[i] != 0x30 { return false }; i += 1 }
         return true
     }
+}
+
+extension ByteLine: CustomStringConvertible {
+    /// The line's text (for diagnostics and tests: never its address).
+    var description: String { string }
 }

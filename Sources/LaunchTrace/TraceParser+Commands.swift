@@ -1,7 +1,6 @@
 /// Echoed debugger commands: `(lldb)  po $arg3` (an action), `(lldb) bt` (typed), `(gdb) …`.
 extension TraceParser {
     mutating func echo(_ rest: ByteLine, number: Int, debugger: DebuggerKind) throws {
-        if debugger == .lldb { statistics.lldbEvidence += 1 } else { statistics.gdbEvidence += 1 }
         endText()
         section = .plain
         diagnostic.inside = false

@@ -1,25 +1,6 @@
 /// Printed values (quoted names, typed pointers, bare `po` text, numbers) and the lines that
 /// say a hit printed nothing (errors, skips).
 extension TraceParser {
-    /// `(char *) $0 = 0x… "AppIcon"`, `(char *) 0x… "AppIcon"`, `(NSString *) $1 = 0x… @"x"`,
-    /// `(unsigned long) 0x…`, `(NSString *) $79 = nil`.
-    mutating func typedValue(_ line: ByteLine, typeEnd: Int) -> PrintedValue? {
-        var start = typeEnd + 2
-        if start < line.count, line[start] == 0x24 {
-            // `$N = ` (lldb ≤ 16); a named persistent variable (`$imp = `) is the user's own.
-            let digits = line.digitRun(from: start + 1)
-            guard digits > 0, line.hasPrefix(" = ", at: start + 1 + digits) else { return nil }
-            start += 1 + digits + 3
-            statistics.lldbOld += 1
-        } else {
-            statistics.lldbNew += 1
-        }
-        let type = line.slice(1, typeEnd)
-        // A `void *` is a pointer the user printed, never an image name.
-        if type.hasPrefix("void") { return nil }
-        return line.pointerValue(from: start)
-    }
-
     /// gdb: `0x555555556113 "AppIcon"`, `(NSString *) 0x0`, `0x0`, `(void *) 0x…`, `42`.
     mutating func gdbValue(_ rest: ByteLine, line: Int) throws {
         var start = 0
@@ -142,7 +123,6 @@ extension TraceParser {
     // MARK: Diagnostics
 
     mutating func error(_ line: ByteLine, number: Int) throws {
-        statistics.lldbEvidence += 1
         let text = line.string
         let message = ErrorText.message(text)
         if text.hasPrefix("error: <user expression") { diagnostic.expectExpressionEcho = true }
@@ -168,23 +148,20 @@ extension TraceParser {
         current?.detailIsGeneric = ErrorText.isGeneric(message)
     }
 
-    mutating func warning(_ line: ByteLine, number: Int) throws {
-        if line.hasPrefix("warning: hit breakpoint while running function") {
-            statistics.lldbEvidence += 1
-            if coveredSkips > 0 {
-                coveredSkips -= 1
-                return
-            }
-            if let open = current, !(open.hasValue || open.fromStop || !echoMode) {
-                // It belongs to the echoed hit waiting for its value.
-                return try skipped(number: number, detail: Self.expressionSkip)
-            }
-            // A hit of its own. lldb may print it before the callback's announcement of the same
-            // stop (`imgtrace-covered N`): it is held until the next hit settles.
-            heldSkips.append(number)
-            if heldSkips.count > 64 { try releaseHeldSkips() }
+    /// lldb's `warning: hit breakpoint while running function, skipping commands…`.
+    mutating func expressionSkipWarning(number: Int) throws {
+        if coveredSkips > 0 {
+            coveredSkips -= 1
+            return
         }
-        // Other warnings (`po` fell back to `p`, receiver type) are followed by the value itself.
+        if let open = current, !(open.hasValue || open.fromStop || !echoMode) {
+            // It belongs to the echoed hit waiting for its value.
+            return try skipped(number: number, detail: Self.expressionSkip)
+        }
+        // A hit of its own. lldb may print it before the callback's announcement of the same
+        // stop (`imgtrace-covered N`): it is held until the next hit settles.
+        heldSkips.append(number)
+        if heldSkips.count > 64 { try releaseHeldSkips() }
     }
 
     func isCaretLine(_ line: ByteLine) -> Bool {

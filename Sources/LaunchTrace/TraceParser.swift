@@ -61,6 +61,9 @@ struct TraceParser {
 
     let emit: ((ImageLoad) throws -> Void)?
     let launchEnd: LaunchEndPattern?
+    /// The dialects' table by first byte, read through a stored copy: a static's every access is
+    /// a lazy-initialisation check, and this runs once per line.
+    let dialectTable = LineDialects.byFirstByte
     var summary = TraceSummary()
 
     // Where the reader is.
@@ -131,6 +134,8 @@ struct TraceParser {
         try dispatch(line, number: number)
     }
 
+    /// Gives one line to the dialect that owns it (`LineDialects`: a table by first byte) and acts
+    /// on what it means; a line no dialect owns is bare text.
     mutating func dispatch(_ line: ByteLine, number: Int) throws {
         guard !line.isEmpty else {
             endText()
@@ -139,100 +144,53 @@ struct TraceParser {
         let first = line[0]
         if first != UInt8(ascii: "e") && first != 0x20 && first != 0x09 && first != 0x5E { diagnostic.inside = false }
         if first != 0x20 && first != 0x09 && first != 0x2A && first != 0x23 { endLooseBacktrace() }
-        switch first {
-        case UInt8(ascii: "("):
-            if line.hasPrefix("(lldb)") { return try echo(line.dropFirst(6), number: number, debugger: .lldb) }
-            if line.hasPrefix("(gdb) ") { return try echo(line.dropFirst(5), number: number, debugger: .gdb) }
-            if let close = line.index(of: 0x29), close + 2 < line.count, line[close + 1] == 0x20 {
-                if let value = typedValue(line, typeEnd: close) { return try value_(value, line: number) }
-            }
-        case UInt8(ascii: "\""):
-            if let value = line.quoted(from: 0) { return try value_(value, line: number) }
-        case UInt8(ascii: "$"):
-            if line.count > 1, isDigit(line[1]) {
-                let digits = line.digitRun(from: 1)
-                if line.hasPrefix(" = ", at: 1 + digits) {
-                    statistics.gdbEvidence += 1
-                    return try gdbValue(line.dropFirst(4 + digits), line: number)
-                }
-            }
-        case UInt8(ascii: "0"):
-            let hex = line.hexLiteral(at: 0)
-            if hex == line.count { return try bareNumber(line, number: number) }
-            if hex > 0, hex < line.count, line[hex] == 0x3A {
-                // x/s: `0x7fff…: "text"` (gdb separates with a TAB).
-                var q = hex + 1
-                while q < line.count, line[q] == 0x20 || line[q] == 0x09 { q += 1 }
-                if q < line.count, line[q] == 0x22, let value = line.quoted(from: q) { return try value_(value, line: number) }
-                return
-            }
-            if hex > 0, line.hasPrefix(" in ", at: hex) { return frame(line.string, number: number) }
-            if line.digitRun(from: 0) == line.count { return try bareNumber(line, number: number) }
-        case UInt8(ascii: "1")...UInt8(ascii: "9"):
-            if try digitLine(line, number: number) { return }
-        case UInt8(ascii: "-"):
-            if line.hasPrefix("->") { return }
-            if line.isDecimalLiteral { return try bareNumber(line, number: number) }
-        case UInt8(ascii: "<"):
-            if line.hasPrefix("<object return") && line.hasSuffix("empty description>") {
-                if line.hasPrefix("<object returns") { statistics.gdbEvidence += 1 }
-                return try value_(.empty, line: number)
-            }
-            if line.count == 5 && line.hasPrefix("<nil>") { return try value_(.nilValue, line: number) }
-        case UInt8(ascii: "n"):
-            if line.count == 3 && line.hasPrefix("nil") { return try value_(.nilValue, line: number) }
-            if line.hasPrefix("note: ") { return }
-        case UInt8(ascii: "e"):
-            if line.hasPrefix("error: ") || line.hasPrefix("error:") { return try error(line, number: number) }
-        case UInt8(ascii: "w"):
-            if line.hasPrefix("warning: ") { return try warning(line, number: number) }
-        case UInt8(ascii: "P"):
-            if line.hasPrefix("Process "), line.count > 8, isDigit(line[8]) { return try process(line, number: number) }
-            if line.hasPrefix("Program ") || line.hasPrefix("Printing description of ") || line.hasPrefix("Pending breakpoint") { return }
-        case UInt8(ascii: "B"):
-            if line.hasPrefix("Breakpoint "), line.count > 11, isDigit(line[11]) { return try breakpointLine(line, number: number) }
-        case UInt8(ascii: "T"):
-            if line.hasPrefix("Thread "), let hit = line.range(of: " hit Breakpoint ") { return gdbThreadHit(line, hitAt: hit, number: number) }
-            if line.hasPrefix("Target ") || line.hasPrefix("Temporary breakpoint") { return }
-            if line.hasPrefix("The program stopped in another thread") {
-                statistics.gdbEvidence += 1
-                return try skipped(number: number, detail: "gdb abandoned the action: the program stopped in another thread")
-            }
-        case UInt8(ascii: "C"):
-            if line.hasPrefix("Cannot access memory at address ") {
-                statistics.gdbEvidence += 1
-                let rest = line.dropFirst(32)
-                if rest.isHexLiteral, rest.isZeroHex(0, rest.count) { return try value_(.nilValue, line: number) }
-                return try failed(line.string, line: number)
-            }
-            if line.hasPrefix("Command #") || line.hasPrefix("Current executable set to") || line.hasPrefix("Current language:") || line.hasPrefix("Continuing.") { return }
-        case UInt8(ascii: "["):
-            // imgtrace's callback without timestamps names the kind: an app's `[tag] text: "x"` does not.
-            if let hit = ActionLine.parse(line), hit.kind != nil { return try callbackHit(hit, timestamp: nil, number: number) }
-            gdbBracket(line)
-            return
-        case UInt8(ascii: "*"), UInt8(ascii: " "), UInt8(ascii: "\t"):
-            return try indented(line, number: number)
-        case UInt8(ascii: "#"):
-            if line.count > 1, isDigit(line[1]) { return frame(line.string, number: number) }
-        case UInt8(ascii: "W"), UInt8(ascii: "F"):
-            if line.hasPrefix("WARNING:  Unable to resolve breakpoint") || line.hasPrefix("Function \"") {
-                resolution(line)
-                return
-            }
-        case UInt8(ascii: "i"):
-            if line.hasPrefix("imgtrace-covered ") {
-                coveredHits(line)
-                return
-            }
-            if line.hasPrefix("imgtrace-launch-end") {
-                if summary.launchEnd == nil { summary.launchEnd = LaunchEnd(line: number, source: .marker) }
-                return
-            }
-        default:
-            break
+        guard let recognised = LineDialects.recognise(line, table: dialectTable) else { return try bare(line, number: number) }
+        switch recognised.evidence {
+        case .lldb?: statistics.lldbEvidence += 1
+        case .gdb?: statistics.gdbEvidence += 1
+        default: break
         }
-        try bare(line, number: number)
+        try apply(recognised.meaning, line, number: number)
+    }
+
+    /// What each kind of line does to the hit being assembled.
+    @inline(__always)
+    private mutating func apply(_ meaning: consuming TraceLine, _ line: ByteLine, number: Int) throws {
+        switch meaning {
+        case let .echo(command, debugger): try echo(command, number: number, debugger: debugger)
+        case .value(let value): try value_(value, line: number)
+        case let .typedValue(value, old):
+            if old { statistics.lldbOld += 1 } else { statistics.lldbNew += 1 }
+            if let value { try value_(value, line: number) } else { try bare(line, number: number) }
+        case .gdbValue(let rest): try gdbValue(rest, line: number)
+        case .number: try bareNumber(line, number: number)
+        case .failure(let text): try failed(text, line: number)
+        case .frame(let text): frame(text, number: number)
+        case let .threadLine(selected, body): try threadLine(selected: selected, body: body, number: number)
+        case .error(let text): try error(text, number: number)
+        case .expressionSkip: try expressionSkipWarning(number: number)
+        case .gdbSkip: try skipped(number: number, detail: "gdb abandoned the action: the program stopped in another thread")
+        case .process(let event): try process(event)
+        case let .lldbBreakpoint(id, whereSymbol, pending): lldbBreakpoint(id: id, whereSymbol: whereSymbol, pending: pending, number: number)
+        case let .gdbBreakpoint(id, pendingSymbol):
+            breakpoints.register(id: id, symbol: pendingSymbol ?? breakpoints.pendingSetup?.symbol, line: number)
+            if pendingSymbol != nil { breakpoints.markPending(id, true) }
+        case let .gdbStop(id, thread, named, symbolText):
+            gdbStop = (id, named ? thread : gdbThread)
+            if let symbolText { breakpoints.recordStopSymbol(id: id, text: symbolText, line: number) }
+        case .gdbThread(let thread): gdbThread = thread
+        case .unresolved: if let last = breakpoints.lastID { breakpoints.markPending(last, true) }
+        case .resolved(let id): breakpoints.markPending(id, false)
+        case .undefinedFunction(let name):
+            if summary.undefinedFunctions.count < 64, !summary.undefinedFunctions.contains(name) { summary.undefinedFunctions.append(name) }
+        case let .callback(hit, timestamp): try callbackHit(hit, timestamp: timestamp, number: number)
+        case .covered(let count): coveredHits(count)
+        case .launchMarker: if summary.launchEnd == nil { summary.launchEnd = LaunchEnd(line: number, source: .marker) }
+        case .timestamp(let stamp):
+            timestampSlot.store(stamp)
+            if !echoMode && collecting == .ignore { collecting = .none }
+        case .ignored: break
+        }
     }
 
     // MARK: Hits

@@ -116,19 +116,29 @@ public enum TraceReader {
             }
             let end = begin + count
             var cursor = begin
+            // The next ESC of the chunk, found once for every line before it: most logs have no
+            // colour at all, and a search per line was one more pass over every byte.
+            var escape = Self.nextEscape(from: cursor, end: end)
             while cursor < end {
                 guard let nl = memchr(cursor, 0x0A, end - cursor) else {
                     if final {
-                        try emit(cursor, end - cursor, body)
+                        try emit(cursor, end - cursor, mayHoldEscape: escape != nil, body)
                     } else {
                         carryAppend(cursor, end - cursor)
                     }
                     return
                 }
                 let newline = UnsafePointer(nl.assumingMemoryBound(to: UInt8.self))
-                try emit(cursor, newline - cursor, body)
+                let holdsEscape = escape.map { $0 < newline } ?? false
+                try emit(cursor, newline - cursor, mayHoldEscape: holdsEscape, body)
                 cursor = newline + 1
+                if holdsEscape { escape = Self.nextEscape(from: cursor, end: end) }
             }
+        }
+
+        private static func nextEscape(from start: UnsafePointer<UInt8>, end: UnsafePointer<UInt8>) -> UnsafePointer<UInt8>? {
+            guard start < end, let found = memchr(start, 0x1B, end - start) else { return nil }
+            return UnsafePointer(found.assumingMemoryBound(to: UInt8.self))
         }
 
         private mutating func flushCarry(_ body: (ByteLine, Int) throws -> Void) throws {
@@ -143,7 +153,9 @@ public enum TraceReader {
             try line.withUnsafeBufferPointer { try emit($0.baseAddress!, $0.count, body) }
         }
 
-        private mutating func emit(_ base: UnsafePointer<UInt8>, _ rawLength: Int, _ body: (ByteLine, Int) throws -> Void) throws {
+        private mutating func emit(
+            _ base: UnsafePointer<UInt8>, _ rawLength: Int, mayHoldEscape: Bool = true, _ body: (ByteLine, Int) throws -> Void
+        ) throws {
             lineNumber += 1
             var length = rawLength
             if length > TraceReader.maxLineLength {
@@ -152,7 +164,7 @@ public enum TraceReader {
                 if firstCutLine == nil { firstCutLine = lineNumber }
             }
             while length > 0, base[length - 1] == 0x0D { length -= 1 }
-            if length > 0, memchr(base, 0x1B, length) != nil {
+            if length > 0, mayHoldEscape, memchr(base, 0x1B, length) != nil {
                 TraceReader.stripEscapes(base, length, into: &scratch)
                 let copy = scratch
                 try copy.withUnsafeBufferPointer { try body(ByteLine(base: $0.baseAddress ?? base, count: $0.count), lineNumber) }
