@@ -5,7 +5,7 @@ import LaunchTrace
 /// Resolves names the way UIKit (and AppKit, for macOS, GNUstep and system images) looks them up:
 /// asset catalogs before loose files; the app, then its nested bundles, then system image folders;
 /// the device's scale with fallback; `~iphone`/`~ipad`; unlocalised before `.lproj` files.
-public struct NameResolver: Sendable {
+struct NameResolver: Sendable {
     private let inventory: BundleInventory
     private let device: DeviceProfile
     /// Bundle ids in search order, and which use AppKit names.

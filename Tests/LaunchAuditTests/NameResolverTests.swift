@@ -1,5 +1,5 @@
 import AppBundle
-import LaunchAudit
+@testable import LaunchAudit
 import XCTest
 
 /// UIKit's and AppKit's lookup rules, one at a time, on inventories built in code.

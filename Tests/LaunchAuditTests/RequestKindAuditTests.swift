@@ -1,4 +1,4 @@
-import LaunchAudit
+@testable import LaunchAudit
 import LaunchTrace
 import XCTest
 

@@ -3,11 +3,11 @@ import ImgtraceSupport
 
 /// A launch figure worse than the baseline allows (`analyze --baseline`): a finding like any
 /// other, so `--fail-on`, ignores, severities and every report format treat it alike.
-public enum BaselineRegressionRule: AuditRule {
-    public static let id = "baseline-regression"
-    public static let summary = "A launch figure (decoded bytes, bytes on disk, images, loads) worse than the baseline allows with the config's `baseline:` tolerances."
-    public static let defaultSeverity = Severity.error
-    public static let parameters =
+enum BaselineRegressionRule: AuditRule {
+    static let id = "baseline-regression"
+    static let summary = "A launch figure (decoded bytes, bytes on disk, images, loads) worse than the baseline allows with the config's `baseline:` tolerances."
+    static let defaultSeverity = Severity.error
+    static let parameters =
         "`--baseline FILE`; `baseline:` tolerances launchDecodedBytes and launchBytesOnDisk (fractions, \(decodedBytesTolerance.defaultText)), launchImages and launchLoads (counts, \(imagesTolerance.defaultText))"
     // How much each launch figure may grow over the baseline.
     static let decodedBytesTolerance = RuleSetting.fraction(
@@ -20,15 +20,15 @@ public enum BaselineRegressionRule: AuditRule {
         "baseline", "launchImagesTolerance", default: 0, help: "images loaded at launch may grow by this many", \.baselineTolerance.launchImages)
     static let loadsTolerance = RuleSetting.count(
         "baseline", "launchLoadsTolerance", default: 0, help: "image loads at launch may grow by this many", \.baselineTolerance.launchLoads)
-    public static var settings: [RuleSetting] { [decodedBytesTolerance, bytesOnDiskTolerance, imagesTolerance, loadsTolerance] }
-    public static let examples: [RuleExample] = [
+    static var settings: [RuleSetting] { [decodedBytesTolerance, bytesOnDiskTolerance, imagesTolerance, loadsTolerance] }
+    static let examples: [RuleExample] = [
         RuleExample(
             "one image more than the baseline", images: [.init("a@3x.png", 60, 60), .init("b@3x.png", 60, 60)],
             loads: [.named("a"), .named("b")], baselineImages: 1, fires: true),
         RuleExample("as many images as the baseline", images: [.init("a@3x.png", 60, 60)], loads: [.named("a")], baselineImages: 1, fires: false),
     ]
 
-    public static func check(_ context: RuleContext) -> [Finding] {
+    static func check(_ context: RuleContext) -> [Finding] {
         guard let old = context.baseline else { return [] }
         return regressions(old: old, new: context.metrics.launch, tolerance: context.config.baselineTolerance).map { regression in
             Finding(
@@ -46,7 +46,7 @@ public enum BaselineRegressionRule: AuditRule {
     }
 
     /// The figures of `new` beyond what `old` and the tolerances allow, in a fixed order.
-    public static func regressions(old: PhaseMetrics, new: PhaseMetrics, tolerance: AuditConfig.BaselineTolerance) -> [MetricRegression] {
+    static func regressions(old: PhaseMetrics, new: PhaseMetrics, tolerance: AuditConfig.BaselineTolerance) -> [MetricRegression] {
         func fraction(_ value: Int, _ allowance: Double) -> Int { Int(saturating: (Double(value) * (1 + allowance)).rounded(.down)) }
         let checks: [(String, Int, Int, Int)] = [
             ("launch.decodedBytes", old.decodedBytes, new.decodedBytes, fraction(old.decodedBytes, tolerance.launchDecodedBytes)),

@@ -3,16 +3,16 @@ import AppBundle
 
 /// A budget of `.imgtrace.yml` that the launch exceeded: a finding like any other, so
 /// `--fail-on`, ignores, severities and every report format treat it alike.
-public enum BudgetExceededRule: AuditRule {
-    public static let id = "budget-exceeded"
-    public static let summary = "A launch figure above its budget in the config (`budgets.maxLaunchImages`, `maxLaunchDecodedBytes`, …); the worst launch decides."
-    public static let defaultSeverity = Severity.error
-    public static let parameters = "`budgets`: " + settings.map(\.key).joined(separator: ", ")
+enum BudgetExceededRule: AuditRule {
+    static let id = "budget-exceeded"
+    static let summary = "A launch figure above its budget in the config (`budgets.maxLaunchImages`, `maxLaunchDecodedBytes`, …); the worst launch decides."
+    static let defaultSeverity = Severity.error
+    static let parameters = "`budgets`: " + settings.map(\.key).joined(separator: ", ")
     /// The most distinct images a launch may load.
     static let maxLaunchImages = RuleSetting.count(
         "budgets", "maxLaunchImages", unset: "no budget", help: "at most this many distinct images loaded at launch", \.budgets.maxLaunchImages)
     /// One budget per launch figure, none set by default.
-    public static let settings: [RuleSetting] = [
+    static let settings: [RuleSetting] = [
         .count("budgets", "maxLaunchLoads", unset: "no budget", help: "at most this many image loads at launch", \.budgets.maxLaunchLoads),
         maxLaunchImages,
         .count("budgets", "maxLaunchDecodedBytes", unset: "no budget", help: "at most this many decoded bytes of the images loaded at launch", \.budgets.maxLaunchDecodedBytes),
@@ -21,14 +21,14 @@ public enum BudgetExceededRule: AuditRule {
             "budgets", "maxImageDecodedBytes", unset: "no budget", help: "at most this many decoded bytes for the largest image loaded at launch", \.budgets.maxImageDecodedBytes),
         .count("budgets", "maxMissingImages", unset: "no budget", help: "at most this many names loaded at launch that resolve to nothing", \.budgets.maxMissingImages),
     ]
-    public static let examples: [RuleExample] = [
+    static let examples: [RuleExample] = [
         RuleExample(
             "more images than the budget", images: [.init("a@3x.png", 60, 60), .init("b@3x.png", 60, 60)],
             loads: [.named("a"), .named("b")], settings: [maxLaunchImages.set(1)], fires: true),
         RuleExample("within the budget", images: [.init("a@3x.png", 60, 60)], loads: [.named("a")], settings: [maxLaunchImages.set(1)], fires: false),
     ]
 
-    public static func check(_ context: RuleContext) -> [Finding] {
+    static func check(_ context: RuleContext) -> [Finding] {
         worstBreaches(context.logs, context.config.budgets).map { breach in
             Finding(
                 rule: id, severity: defaultSeverity, identity: breach.budget, device: context.device.id,

@@ -2,17 +2,17 @@ import ImgtraceSupport
 import AppBundle
 
 /// Files that should never ship in a bundle.
-public enum BundleJunkRule: AuditRule {
-    public static let id = "bundle-junk"
-    public static let summary = "`.DS_Store`, `__MACOSX`, `Thumbs.db` or AppleDouble `._` files inside the bundle."
-    public static let defaultSeverity = Severity.warning
-    public static let parameters = "none"
-    public static let examples: [RuleExample] = [
+enum BundleJunkRule: AuditRule {
+    static let id = "bundle-junk"
+    static let summary = "`.DS_Store`, `__MACOSX`, `Thumbs.db` or AppleDouble `._` files inside the bundle."
+    static let defaultSeverity = Severity.warning
+    static let parameters = "none"
+    static let examples: [RuleExample] = [
         RuleExample("a .DS_Store", images: [], loads: [], junk: ["Images/.DS_Store"], fires: true),
         RuleExample("a clean bundle", images: [.init("tab@3x.png", 75, 75)], loads: [.named("tab")], fires: false),
     ]
 
-    public static func check(_ context: RuleContext) -> [Finding] {
+    static func check(_ context: RuleContext) -> [Finding] {
         context.inventory.junk.map { path in
             Finding(
                 rule: id, severity: defaultSeverity, identity: path, device: "", subject: path,

@@ -2,12 +2,12 @@ import AppBundle
 import ImgtraceSupport
 
 /// Different names that load byte-identical content.
-public enum DuplicateContentRule: AuditRule {
-    public static let id = "duplicate-content"
-    public static let summary = "Different names loaded at launch that resolve to byte-identical content; each name is cached and decoded on its own."
-    public static let defaultSeverity = Severity.warning
-    public static let parameters = "none"
-    public static let examples: [RuleExample] = [
+enum DuplicateContentRule: AuditRule {
+    static let id = "duplicate-content"
+    static let summary = "Different names loaded at launch that resolve to byte-identical content; each name is cached and decoded on its own."
+    static let defaultSeverity = Severity.warning
+    static let parameters = "none"
+    static let examples: [RuleExample] = [
         RuleExample(
             "one picture shipped twice", images: [.init("like@3x.png", 90, 90, digest: "aa"), .init("heart@3x.png", 90, 90, digest: "aa")],
             loads: [.named("like"), .named("heart")], fires: true),
@@ -19,7 +19,7 @@ public enum DuplicateContentRule: AuditRule {
             loads: [.named("like"), .named("heart")], fires: false),
     ]
 
-    public static func check(_ context: RuleContext) -> [Finding] {
+    static func check(_ context: RuleContext) -> [Finding] {
         var groups: [String: [(image: BundleImage, uses: [NameUse])]] = [:]
         for (image, uses) in context.usesByImage {
             groups[image.digest.map { "digest:" + $0 } ?? "id:" + image.id, default: []].append((image, uses))

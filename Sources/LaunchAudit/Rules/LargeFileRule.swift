@@ -2,21 +2,21 @@ import AppBundle
 import ImgtraceSupport
 
 /// An image file that is big on disk.
-public enum LargeFileRule: AuditRule {
-    public static let id = "large-file"
-    public static let summary = "An image loaded at launch whose bytes on disk exceed a threshold: it is read and inflated before the first frame."
-    public static let defaultSeverity = Severity.note
-    public static let parameters = "`\(limit.path)` (default \(limit.defaultText), \(limit.defaultCount / 1024) KiB)"
+enum LargeFileRule: AuditRule {
+    static let id = "large-file"
+    static let summary = "An image loaded at launch whose bytes on disk exceed a threshold: it is read and inflated before the first frame."
+    static let defaultSeverity = Severity.note
+    static let parameters = "`\(limit.path)` (default \(limit.defaultText), \(limit.defaultCount / 1024) KiB)"
     /// Bytes on disk above which a file is flagged.
     static let limit = RuleSetting.count(
         "thresholds", "largeFileBytes", default: 512 * 1024, help: "large-file fires above this many bytes on disk", \.thresholds.largeFileBytes)
-    public static var settings: [RuleSetting] { [limit] }
-    public static let examples: [RuleExample] = [
+    static var settings: [RuleSetting] { [limit] }
+    static let examples: [RuleExample] = [
         RuleExample("a 2 MiB JPEG", images: [.init("photo.jpg", 2000, 1500, bytes: 2 << 20)], loads: [.named("photo.jpg")], fires: true),
         RuleExample("a 40 KiB PNG", images: [.init("logo@3x.png", 300, 90, bytes: 40 << 10)], loads: [.named("logo")], fires: false),
     ]
 
-    public static func check(_ context: RuleContext) -> [Finding] {
+    static func check(_ context: RuleContext) -> [Finding] {
         let limit = context.config.thresholds.largeFileBytes
         return context.usesByImage.compactMap { image, uses -> Finding? in
             guard image.bytesOnDisk > limit else { return nil }

@@ -2,17 +2,17 @@ import AppBundle
 import ImgtraceSupport
 
 /// An image loaded from a loose file rather than an asset catalog.
-public enum LooseImageRule: AuditRule {
-    public static let id = "loose-image"
-    public static let summary = "Loaded from a loose file rather than an asset catalog: app thinning cannot drop the other scales, so every device downloads them all."
-    public static let defaultSeverity = Severity.note
-    public static let parameters = "UIKit bundles only (macOS and GNUstep apps are not thinned)"
-    public static let examples: [RuleExample] = [
+enum LooseImageRule: AuditRule {
+    static let id = "loose-image"
+    static let summary = "Loaded from a loose file rather than an asset catalog: app thinning cannot drop the other scales, so every device downloads them all."
+    static let defaultSeverity = Severity.note
+    static let parameters = "UIKit bundles only (macOS and GNUstep apps are not thinned)"
+    static let examples: [RuleExample] = [
         RuleExample("a loose PNG", images: [.init("tab@3x.png", 75, 75)], loads: [.named("tab")], fires: true),
         RuleExample("a catalog image", images: [.init("Assets.car#tab@3x", 75, 75)], loads: [.named("tab")], fires: false),
     ]
 
-    public static func check(_ context: RuleContext) -> [Finding] {
+    static func check(_ context: RuleContext) -> [Finding] {
         let siblings = Dictionary(grouping: context.inventory.images.filter { $0.source == .file }, by: { "\($0.bundle)\u{0}\($0.name)" })
         return context.usesByImage.compactMap { image, uses -> Finding? in
             guard image.source == .file, context.isUIKit(image) else { return nil }

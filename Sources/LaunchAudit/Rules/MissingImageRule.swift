@@ -2,12 +2,12 @@ import ImgtraceSupport
 import AppBundle
 
 /// A name that resolves to nothing the app, its nested bundles or the system images hold.
-public enum MissingImageRule: NameRule {
-    public static let id = "missing-image"
-    public static let summary = "A name that resolves to nothing in the app, its frameworks or the given system images, with the likely cause."
-    public static let defaultSeverity = Severity.error
-    public static let parameters = "none; paths outside the bundle (documents, caches) are listed, not flagged"
-    public static let examples: [RuleExample] = [
+enum MissingImageRule: NameRule {
+    static let id = "missing-image"
+    static let summary = "A name that resolves to nothing in the app, its frameworks or the given system images, with the likely cause."
+    static let defaultSeverity = Severity.error
+    static let parameters = "none; paths outside the bundle (documents, caches) are listed, not flagged"
+    static let examples: [RuleExample] = [
         RuleExample("a name nothing ships", images: [.init("logo@3x.png", 300, 90)], loads: [.named("Logo2")], fires: true),
         RuleExample("case differs from the file", images: [.init("Logo@3x.png", 300, 90)], loads: [.named("logo")], fires: true),
         RuleExample("a JPEG asked for without its extension", images: [.init("photo.jpg", 800, 600)], loads: [.named("photo")], fires: true),
@@ -22,7 +22,7 @@ public enum MissingImageRule: NameRule {
         RuleExample("a data asset: not an image", images: [], loads: [.request("onboarding", .data)], fires: false),
     ]
 
-    public static func finding(for use: NameUse, in context: NameRuleContext) -> Finding? {
+    static func finding(for use: NameUse, in context: NameRuleContext) -> Finding? {
         let resolution = use.resolution
         guard resolution.image == nil, resolution.cause?.isNotTheApps != true else { return nil }
         let fix: String

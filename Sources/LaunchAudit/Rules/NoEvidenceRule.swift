@@ -3,25 +3,25 @@ import LaunchTrace
 import ImgtraceSupport
 
 /// A log that shows no readable image load: the gate would otherwise pass having seen nothing.
-public enum NoEvidenceRule: AuditRule {
-    public static let id = "no-evidence"
-    public static let summary =
+enum NoEvidenceRule: AuditRule {
+    static let id = "no-evidence"
+    static let summary =
         "A log with no readable image load (empty, breakpoints never resolved, every hit unreadable, or fewer loads than `budgets.minLaunchLoads`): the audit saw nothing, so it must not pass."
-    public static let defaultSeverity = Severity.error
-    public static let parameters = "`\(minimumLoads.path)` / `--min-loads N`: the fewest readable loads a real launch has"
+    static let defaultSeverity = Severity.error
+    static let parameters = "`\(minimumLoads.path)` / `--min-loads N`: the fewest readable loads a real launch has"
     /// The fewest readable loads a real launch has.
     static let minimumLoads = RuleSetting.count(
         "budgets", "minLaunchLoads", unset: "none", help: "fewer readable launch loads than this is a no-evidence error (the capture saw too little)",
         \.budgets.minLaunchLoads)
-    public static var settings: [RuleSetting] { [minimumLoads] }
-    public static let examples: [RuleExample] = [
+    static var settings: [RuleSetting] { [minimumLoads] }
+    static let examples: [RuleExample] = [
         RuleExample("an empty log", images: [.init("tab@3x.png", 75, 75)], loads: [], fires: true),
         RuleExample("every hit failed to print a name", images: [.init("tab@3x.png", 75, 75)], loads: [.unreadable, .unreadable], fires: true),
         RuleExample("fewer loads than the launch has", images: [.init("tab@3x.png", 75, 75)], loads: [.named("tab")], settings: [minimumLoads.set(5)], fires: true),
         RuleExample("one readable load among failures", images: [.init("tab@3x.png", 75, 75)], loads: [.unreadable, .named("tab")], fires: false),
     ]
 
-    public static func check(_ context: RuleContext) -> [Finding] {
+    static func check(_ context: RuleContext) -> [Finding] {
         context.logs.enumerated().compactMap { index, log -> Finding? in
             guard let (kind, message, fix) = problem(log, minimum: context.config.budgets.minLaunchLoads) else { return nil }
             let name = context.logs.count > 1 ? "log #\(index + 1) (\(SafeText.quoted(log.path))): " : ""

@@ -2,22 +2,22 @@ import AppBundle
 import ImgtraceSupport
 
 /// An image whose decoded pixels take more memory than the threshold.
-public enum OversizedMemoryRule: AuditRule {
-    public static let id = "oversized-memory"
-    public static let summary = "Decoded size (width × height × bytes per pixel) above a threshold: by default one full screen of the device."
-    public static let defaultSeverity = Severity.warning
-    public static let parameters = "`\(limit.path)` (default: \(limit.defaultText))"
+enum OversizedMemoryRule: AuditRule {
+    static let id = "oversized-memory"
+    static let summary = "Decoded size (width × height × bytes per pixel) above a threshold: by default one full screen of the device."
+    static let defaultSeverity = Severity.warning
+    static let parameters = "`\(limit.path)` (default: \(limit.defaultText))"
     /// Decoded bytes above which an image is flagged; unset, one full screen of the device.
     static let limit = RuleSetting.count(
         "thresholds", "oversizedMemoryBytes", unset: "the device's full screen at 4 bytes per pixel",
         help: "oversized-memory fires above this many decoded bytes", \.thresholds.oversizedMemoryBytes)
-    public static var settings: [RuleSetting] { [limit] }
-    public static let examples: [RuleExample] = [
+    static var settings: [RuleSetting] { [limit] }
+    static let examples: [RuleExample] = [
         RuleExample("a 4K hero image (31.6 MiB decoded)", images: [.init("hero@3x.png", 3840, 2160)], loads: [.named("hero")], fires: true),
         RuleExample("an icon", images: [.init("icon@3x.png", 180, 180)], loads: [.named("icon")], fires: false),
     ]
 
-    public static func check(_ context: RuleContext) -> [Finding] {
+    static func check(_ context: RuleContext) -> [Finding] {
         let limit = context.config.thresholds.oversizedMemoryBytes ?? context.device.fullScreenBytes
         return context.usesByImage.compactMap { image, uses -> Finding? in
             guard let decoded = image.decodedBytes, decoded > limit else { return nil }

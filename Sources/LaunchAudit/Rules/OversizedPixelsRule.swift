@@ -2,22 +2,22 @@ import AppBundle
 import ImgtraceSupport
 
 /// An image larger, in points, than the device's screen in both orientations.
-public enum OversizedPixelsRule: AuditRule {
-    public static let id = "oversized-pixels"
-    public static let summary = "An image whose size in points exceeds the device screen in both orientations; it is decoded at full size and scaled down."
-    public static let defaultSeverity = Severity.warning
-    public static let parameters = "`\(tolerance.path)` (fraction of the screen, default \(tolerance.defaultText))"
+enum OversizedPixelsRule: AuditRule {
+    static let id = "oversized-pixels"
+    static let summary = "An image whose size in points exceeds the device screen in both orientations; it is decoded at full size and scaled down."
+    static let defaultSeverity = Severity.warning
+    static let parameters = "`\(tolerance.path)` (fraction of the screen, default \(tolerance.defaultText))"
     /// How much larger than the screen an image may be.
     static let tolerance = RuleSetting.fraction(
         "thresholds", "oversizedTolerance", default: 0, help: "oversized-pixels allows an image this fraction larger than the screen (0.1 = 10%)",
         \.thresholds.oversizedTolerance)
-    public static var settings: [RuleSetting] { [tolerance] }
-    public static let examples: [RuleExample] = [
+    static var settings: [RuleSetting] { [tolerance] }
+    static let examples: [RuleExample] = [
         RuleExample("a 4000×3000 photo at @3x", images: [.init("hero@3x.jpg", 4000, 3000)], loads: [.named("hero@3x.jpg")], fires: true),
         RuleExample("a full-screen background", images: [.init("bg@3x.png", 1320, 2868)], loads: [.named("bg")], fires: false),
     ]
 
-    public static func check(_ context: RuleContext) -> [Finding] {
+    static func check(_ context: RuleContext) -> [Finding] {
         let device = context.device
         let tolerance = 1 + context.config.thresholds.oversizedTolerance
         let short = Double(min(device.pointWidth, device.pointHeight)) * tolerance

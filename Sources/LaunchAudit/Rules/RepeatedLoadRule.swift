@@ -2,17 +2,17 @@ import AppBundle
 import ImgtraceSupport
 
 /// The same name looked up more than once in one launch through a caching API.
-public enum RepeatedLoadRule: NameRule {
-    public static let id = "repeated-load"
-    public static let summary = "The same name loaded more than once in one launch; imageNamed: caches, so each repeat is a cheap lookup, but a sign of per-cell or per-view work."
-    public static let defaultSeverity = Severity.note
-    public static let parameters = "warning at `\(warningAt.path)` lookups (default \(warningAt.defaultText))"
+enum RepeatedLoadRule: NameRule {
+    static let id = "repeated-load"
+    static let summary = "The same name loaded more than once in one launch; imageNamed: caches, so each repeat is a cheap lookup, but a sign of per-cell or per-view work."
+    static let defaultSeverity = Severity.note
+    static let parameters = "warning at `\(warningAt.path)` lookups (default \(warningAt.defaultText))"
     /// From this many lookups of one name in one launch, a repeat is a warning.
     static let warningAt = RuleSetting.count(
         "thresholds", "repeatedLoadWarning", default: 10, help: "repeated-load becomes a warning at this many lookups of one name in one launch",
         \.thresholds.repeatedLoadWarning)
-    public static var settings: [RuleSetting] { [warningAt] }
-    public static let examples: [RuleExample] = [
+    static var settings: [RuleSetting] { [warningAt] }
+    static let examples: [RuleExample] = [
         RuleExample(
             "a name looked up three times", images: [.init("star@3x.png", 60, 60)],
             loads: [.named("star"), .named("star"), .named("star")], fires: true),
@@ -33,7 +33,7 @@ public enum RepeatedLoadRule: NameRule {
     /// The kinds of request whose repeats this rule judges (SF Symbols and data are not the app's images).
     private static let judged: Set<RequestKind> = [.name, .catalog, .trait]
 
-    public static func finding(for use: NameUse, in context: NameRuleContext) -> Finding? {
+    static func finding(for use: NameUse, in context: NameRuleContext) -> Finding? {
         guard judged.contains(use.kind), use.status == .ok, use.maxLaunchLoadsPerLog >= 2, let name = use.name else { return nil }
         let count = use.maxLaunchLoadsPerLog
         let severity: Severity = count >= context.config.thresholds.repeatedLoadWarning ? .warning : defaultSeverity

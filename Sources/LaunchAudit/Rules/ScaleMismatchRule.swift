@@ -1,17 +1,17 @@
 import AppBundle
 
 /// A bitmap whose scale is not the device's: upscaled (blurry) or downscaled (wasted memory).
-public enum ScaleMismatchRule: AuditRule {
-    public static let id = "scale-mismatch"
-    public static let summary = "The device's scale has no variant, so a lower scale is upscaled (blurry) or only a higher scale exists (memory wasted)."
-    public static let defaultSeverity = Severity.warning
-    public static let parameters = "the device's scale (`--device`); UIKit bundles only"
-    public static let examples: [RuleExample] = [
+enum ScaleMismatchRule: AuditRule {
+    static let id = "scale-mismatch"
+    static let summary = "The device's scale has no variant, so a lower scale is upscaled (blurry) or only a higher scale exists (memory wasted)."
+    static let defaultSeverity = Severity.warning
+    static let parameters = "the device's scale (`--device`); UIKit bundles only"
+    static let examples: [RuleExample] = [
         RuleExample("only @2x on a @3x phone", images: [.init("tab@2x.png", 50, 50)], loads: [.named("tab")], fires: true),
         RuleExample("@3x on a @3x phone", images: [.init("tab@2x.png", 50, 50), .init("tab@3x.png", 75, 75)], loads: [.named("tab")], fires: false),
     ]
 
-    public static func check(_ context: RuleContext) -> [Finding] {
+    static func check(_ context: RuleContext) -> [Finding] {
         let scale = context.device.scale
         return context.usesByImage.compactMap { image, uses -> Finding? in
             guard image.scale > 0, image.scale != scale, !image.isVector, context.isUIKit(image) else { return nil }

@@ -2,17 +2,17 @@ import AppBundle
 import ImgtraceSupport
 
 /// Hits that printed no name: the audit cannot see what they loaded.
-public enum TraceUnreadableRule: AuditRule {
-    public static let id = "trace-unreadable"
-    public static let summary = "Breakpoint hits with no readable name (wrong register, address only, skipped): the audit is incomplete."
-    public static let defaultSeverity = Severity.warning
-    public static let parameters = "none"
-    public static let examples: [RuleExample] = [
+enum TraceUnreadableRule: AuditRule {
+    static let id = "trace-unreadable"
+    static let summary = "Breakpoint hits with no readable name (wrong register, address only, skipped): the audit is incomplete."
+    static let defaultSeverity = Severity.warning
+    static let parameters = "none"
+    static let examples: [RuleExample] = [
         RuleExample("a hit whose action failed", images: [.init("tab@3x.png", 75, 75)], loads: [.named("tab"), .unreadable], fires: true),
         RuleExample("every hit printed a name", images: [.init("tab@3x.png", 75, 75)], loads: [.named("tab")], fires: false),
     ]
 
-    public static func check(_ context: RuleContext) -> [Finding] {
+    static func check(_ context: RuleContext) -> [Finding] {
         let advice = context.logs.flatMap(\.summary.warnings).map(\.message).first
         return context.unreadable.map { hits in
             let why: String

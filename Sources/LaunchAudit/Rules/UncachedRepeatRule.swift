@@ -2,12 +2,12 @@ import AppBundle
 import ImgtraceSupport
 
 /// The same file read more than once through an API that does not cache.
-public enum UncachedRepeatRule: AuditRule {
-    public static let id = "uncached-repeat"
-    public static let summary = "The same file loaded more than once through imageWithContentsOfFile: or initWithContentsOfFile:; each load reads and decodes it again."
-    public static let defaultSeverity = Severity.warning
-    public static let parameters = "none"
-    public static let examples: [RuleExample] = [
+enum UncachedRepeatRule: AuditRule {
+    static let id = "uncached-repeat"
+    static let summary = "The same file loaded more than once through imageWithContentsOfFile: or initWithContentsOfFile:; each load reads and decodes it again."
+    static let defaultSeverity = Severity.warning
+    static let parameters = "none"
+    static let examples: [RuleExample] = [
         RuleExample(
             "one path read twice", images: [.init("hero@3x.jpg", 1200, 800)],
             loads: [
@@ -19,7 +19,7 @@ public enum UncachedRepeatRule: AuditRule {
             loads: [.named("hero"), .named("hero")], fires: false),
     ]
 
-    public static func check(_ context: RuleContext) -> [Finding] {
+    static func check(_ context: RuleContext) -> [Finding] {
         context.usesByImage.compactMap { image, uses -> Finding? in
             let uncached = uses.filter { $0.kind == .path }
             let count = uncached.reduce(0) { $0 + $1.maxLaunchLoadsPerLog }
