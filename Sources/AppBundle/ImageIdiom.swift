@@ -1,24 +1,21 @@
+import AssetCatalog
+
 /// The device idiom an image is for, as asset catalogs (`idiom` key, rendition keys), file names
-/// (`~ipad`, `~iphone`) and device profiles name it. The names are the JSON contract's; an idiom
-/// the format does not define (a newer catalog's number, a misspelt `Contents.json`) is kept as
-/// read in `other`, never dropped or guessed.
+/// (`~ipad`, `~iphone`) and device profiles name it: one of the catalog format's idioms
+/// (`AssetCatalog.Idiom`, whose names are the JSON contract's), or a name the format does not
+/// define (a newer catalog's number, a misspelt `Contents.json`) kept as read, never dropped.
 public enum ImageIdiom: Hashable, Sendable, Comparable, CustomStringConvertible, ExpressibleByStringLiteral {
-    case universal, phone, pad, tv, car, watch, marketing, mac
+    case known(Idiom)
     case other(String)
+
+    public static let universal = ImageIdiom.known(.universal)
+    public static let phone = ImageIdiom.known(.phone)
+    public static let pad = ImageIdiom.known(.pad)
+    public static let mac = ImageIdiom.known(.mac)
 
     /// The idiom of a contract name (`universal`, `phone`, `pad`, …); any other name is `other`.
     public init(name: String) {
-        switch name {
-        case "universal": self = .universal
-        case "phone": self = .phone
-        case "pad": self = .pad
-        case "tv": self = .tv
-        case "car": self = .car
-        case "watch": self = .watch
-        case "marketing": self = .marketing
-        case "mac": self = .mac
-        default: self = .other(name)
-        }
+        self = Idiom(name: name).map(ImageIdiom.known) ?? .other(name)
     }
 
     public init(stringLiteral name: String) { self.init(name: name) }
@@ -26,14 +23,7 @@ public enum ImageIdiom: Hashable, Sendable, Comparable, CustomStringConvertible,
     /// The contract name.
     public var name: String {
         switch self {
-        case .universal: return "universal"
-        case .phone: return "phone"
-        case .pad: return "pad"
-        case .tv: return "tv"
-        case .car: return "car"
-        case .watch: return "watch"
-        case .marketing: return "marketing"
-        case .mac: return "mac"
+        case .known(let idiom): return idiom.name
         case .other(let name): return name
         }
     }

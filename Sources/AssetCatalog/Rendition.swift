@@ -49,7 +49,7 @@ public enum KeyAttribute: UInt16, Sendable, CaseIterable {
 }
 
 /// Device idiom of a rendition key (0 universal … 6 marketing).
-public enum Idiom: UInt16, Sendable {
+public enum Idiom: UInt16, Sendable, CaseIterable {
     case universal = 0, phone, pad, tv, car, watch, marketing, mac
 
     public var name: String {
@@ -63,6 +63,12 @@ public enum Idiom: UInt16, Sendable {
         case .marketing: return "marketing"
         case .mac: return "mac"
         }
+    }
+
+    /// The idiom of a name (`phone`), the inverse of `name`.
+    public init?(name: String) {
+        guard let idiom = Idiom.allCases.first(where: { $0.name == name }) else { return nil }
+        self = idiom
     }
 }
 
