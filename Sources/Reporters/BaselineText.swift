@@ -8,7 +8,7 @@ extension BaselineComparison {
         var lines: [(first: String, text: String)] = []
         var head = "BASELINE: \(newFindings.count) new, \(fixed.count) fixed"
         head += regressions.isEmpty ? ", figures within tolerance" : ", \(counted(regressions.count, "figure")) worse"
-        head += fails ? " — FAIL" : " — PASS"
+        head += " — " + Verdict(fails: fails, failOn: failOn, counts: [:]).word
         lines.append(("", head))
         if deviceChanged { lines.append(("  note: ", "the baseline was written for another device; fingerprints include the device")) }
         for regression in regressions { lines.append(("  worse: ", "\(regression.metric) \(regression.change)")) }

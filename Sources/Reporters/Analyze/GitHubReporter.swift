@@ -65,8 +65,8 @@ public struct GitHubReporter: AuditReporter {
             out +=
                 "::notice title=imgtrace::\(message("\(counted(hidden[command]!, "more \(command) finding")) \(hidden[command]! == 1 ? "is" : "are") not annotated (GitHub shows \(annotationsPerType) per type per step); see the job summary or the SARIF report"))\n"
         }
-        let c = result.severityCounts
-        out += "imgtrace: \(result.fails ? "FAIL" : "PASS"): \(counted(c[.error] ?? 0, "error")), \(counted(c[.warning] ?? 0, "warning")), \(counted(c[.note] ?? 0, "note"))\n"
+        let verdict = Verdict(result)
+        out += "imgtrace: \(verdict.word): \(verdict.countsText)\n"
         return out
     }
 

@@ -42,7 +42,7 @@ public struct HTMLReporter: AuditReporter {
             h1{font-size:22px;margin:0 0 4px}h2{font-size:17px;margin:28px 0 10px}
             .sub{color:#6e6e73}.card{background:#fff;border-radius:10px;padding:16px 18px;box-shadow:0 1px 2px rgba(0,0,0,.08)}
             .verdict{display:inline-block;padding:4px 12px;border-radius:14px;font-weight:600;color:#fff}
-            .fail{background:#d70015}.pass{background:#248a3d}
+            .fail{background:#d70015}.pass{background:#248a3d}.notgating{background:#b25000}
             .figures{display:grid;grid-template-columns:repeat(auto-fit,minmax(110px,1fr));gap:12px;margin-top:14px}
             .figure b{display:block;font-size:22px}.figure span{color:#6e6e73;font-size:12px}
             table{border-collapse:collapse;width:100%;background:#fff}th,td{text-align:left;padding:6px 8px;border-bottom:1px solid #e5e5ea;vertical-align:top;overflow-wrap:anywhere}
@@ -65,7 +65,9 @@ public struct HTMLReporter: AuditReporter {
 
             """
         let c = result.severityCounts
-        out += "<div class=\"card\" style=\"margin-top:16px\"><span class=\"verdict \(result.fails ? "fail" : "pass")\">\(result.fails ? "FAIL" : "PASS")</span> "
+        let verdict = Verdict(result)
+        let badgeClass = verdict.outcome == .fail ? "fail" : verdict.outcome == .pass ? "pass" : "notgating"
+        out += "<div class=\"card\" style=\"margin-top:16px\"><span class=\"verdict \(badgeClass)\">\(h(verdict.badge))</span> "
         out += "\(counted(c[.error] ?? 0, "error")), \(counted(c[.warning] ?? 0, "warning")), \(counted(c[.note] ?? 0, "note"))"
         out += result.failOn.map { " · fails at \($0.rawValue)" } ?? " · never fails on findings"
         for breach in result.budgetBreaches { out += "<div class=\"error\">budget <code>\(h(breach.budget))</code> exceeded: \(breach.actual) &gt; \(breach.limit)</div>" }

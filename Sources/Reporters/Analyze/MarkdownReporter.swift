@@ -20,7 +20,14 @@ public struct MarkdownReporter: AuditReporter {
     static let maxImages = 20
 
     static func document(_ result: AuditResult) -> String {
-        var out = "## imgtrace launch audit: \(result.fails ? "❌ fail" : "✅ pass")\n\n"
+        let verdict = Verdict(result)
+        let heading: String
+        switch verdict.outcome {
+        case .fail: heading = "❌ fail"
+        case .pass: heading = "✅ pass"
+        case .notGating: heading = "⚠️ " + verdict.badge
+        }
+        var out = "## imgtrace launch audit: \(heading)\n\n"
         let d = result.device
         out +=
             "\(MarkdownText.code(result.bundleNames.first ?? "?", inTable: false)) on **\(MarkdownText.code(d.id, inTable: false))** \(MarkdownText.sentence("(\(dimensions(d.pointWidth, d.pointHeight)) pt @\(d.scale)x)", inTable: false))"

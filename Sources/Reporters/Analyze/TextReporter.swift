@@ -120,12 +120,9 @@ public struct TextReporter: AuditReporter {
     }
 
     static func verdict(_ result: AuditResult, baseline: BaselineComparison?) -> String {
-        let c = result.severityCounts
-        let counts = "\(counted(c[.error] ?? 0, "error")), \(counted(c[.warning] ?? 0, "warning")), \(counted(c[.note] ?? 0, "note"))"
         // Against a baseline only new findings and worse figures fail (budgets are findings).
-        let fails = baseline?.fails ?? result.fails
-        var text = fails ? "FAIL" : "PASS"
-        text += ": \(counts)"
+        let verdict = Verdict(result, baseline: baseline)
+        var text = "\(verdict.word): \(verdict.countsText)"
         if baseline != nil {
             text += result.failOn.map { " (new findings fail at \($0.rawValue) and above)" } ?? " (new findings never fail)"
         } else {
