@@ -50,7 +50,7 @@ final class GoldenReportTests: XCTestCase {
             let path = String(line.prefix { $0 != ":" })
             XCTAssertTrue(FileManager.default.fileExists(atPath: path), "points at a real file: \(path)")
         }
-        XCTAssertEqual(lines.last, "imgtrace: 3 errors, 10 warnings, 11 notes — FAIL")
+        XCTAssertEqual(lines.last, "imgtrace: 3 errors, 9 warnings, 11 notes — FAIL")
     }
     func testJSON() throws { try check("json", file: "example.json") }
     func testMarkdown() throws { try check("markdown", file: "example.md") }

@@ -19,14 +19,9 @@ enum OversizedPixelsRule: AuditRule {
 
     static func check(_ context: RuleContext) -> [Finding] {
         let device = context.device
-        let tolerance = 1 + context.config.thresholds.oversizedTolerance
-        let short = Double(min(device.pointWidth, device.pointHeight)) * tolerance
-        let long = Double(max(device.pointWidth, device.pointHeight)) * tolerance
         return context.usesByImage.compactMap { image, uses -> Finding? in
-            guard !image.isVector, image.scale > 0, let w = image.pixelWidth, let h = image.pixelHeight else { return nil }
+            guard exceedsScreen(image, context), let w = image.pixelWidth, let h = image.pixelHeight else { return nil }
             let pw = Double(w) / Double(image.scale), ph = Double(h) / Double(image.scale)
-            let fits = (pw <= short && ph <= long) || (pw <= long && ph <= short)
-            guard !fits else { return nil }
             let decoded = image.decodedBytes ?? 0
             let screen = device.fullScreenBytes
             return context.finding(
@@ -40,5 +35,17 @@ enum OversizedPixelsRule: AuditRule {
                 ],
                 cost: max(0, decoded - screen))
         }
+    }
+
+    /// Whether the bitmap's size in points exceeds the screen in both orientations (with the
+    /// configured tolerance): it is shown scaled down, whatever its scale.
+    static func exceedsScreen(_ image: BundleImage, _ context: RuleContext) -> Bool {
+        guard !image.isVector, image.scale > 0, let w = image.pixelWidth, let h = image.pixelHeight else { return false }
+        let device = context.device
+        let tolerance = 1 + context.config.thresholds.oversizedTolerance
+        let short = Double(min(device.pointWidth, device.pointHeight)) * tolerance
+        let long = Double(max(device.pointWidth, device.pointHeight)) * tolerance
+        let pw = Double(w) / Double(image.scale), ph = Double(h) / Double(image.scale)
+        return !((pw <= short && ph <= long) || (pw <= long && ph <= short))
     }
 }

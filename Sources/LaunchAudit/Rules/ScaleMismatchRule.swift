@@ -9,6 +9,9 @@ enum ScaleMismatchRule: AuditRule {
     static let examples: [RuleExample] = [
         RuleExample("only @2x on a @3x phone", images: [.init("tab@2x.png", 50, 50)], loads: [.named("tab")], fires: true),
         RuleExample("@3x on a @3x phone", images: [.init("tab@2x.png", 50, 50), .init("tab@3x.png", 75, 75)], loads: [.named("tab")], fires: false),
+        RuleExample(
+            "a @1x photo larger than the screen: shown scaled down, never upscaled (oversized-pixels says so)",
+            images: [.init("hero.jpg", 4032, 3024)], loads: [.named("hero.jpg")], fires: false),
     ]
 
     static func check(_ context: RuleContext) -> [Finding] {
@@ -17,6 +20,9 @@ enum ScaleMismatchRule: AuditRule {
             guard image.scale > 0, image.scale != scale, !image.isVector, context.isUIKit(image) else { return nil }
             let decoded = image.decodedBytes ?? 0
             let upscaled = image.scale < scale
+            // An image larger than the screen is shown scaled down: calling it upscaled and blurry
+            // would contradict oversized-pixels about the same picture.
+            if upscaled, OversizedPixelsRule.exceedsScreen(image, context) { return nil }
             let message =
                 upscaled
                 ? "\(quotedImage(image)) is @\(image.scale)x on a @\(scale)x screen: no @\(scale)x variant, so it is upscaled and blurry"
