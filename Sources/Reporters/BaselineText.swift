@@ -17,3 +17,18 @@ extension BaselineComparison {
         return lines.map { TextTable.wrapped($0.text, width: width, first: $0.first, rest: "      ") + "\n" }.joined()
     }
 }
+
+/// The line `baseline write` prints once the file is in place.
+public enum BaselineText {
+    /// `imgtrace: wrote imgtrace-baseline.json: 23 findings (3 errors, 9 warnings, 11 notes); launch
+    /// figures: 21 loads, 14 images, 89.6 MiB decoded, 685.6 KiB on disk`.
+    public static func written(_ baseline: Baseline, to path: String) -> String {
+        var bySeverity: [Severity: Int] = [:]
+        for entry in baseline.findings { bySeverity[Severity(rawValue: entry.severity) ?? .note, default: 0] += 1 }
+        let severities = Severity.allCases.map { counted(bySeverity[$0] ?? 0, $0.rawValue) }.joined(separator: ", ")
+        let launch = baseline.launch
+        return "imgtrace: wrote \(path == "-" ? "the baseline to standard output" : path): \(counted(baseline.findings.count, "finding")) (\(severities)); "
+            + "launch figures: \(counted(launch.loads, "load")), \(counted(launch.images, "image")), \(kibibytes(launch.decodedBytes)) decoded, "
+            + "\(kibibytes(launch.bytesOnDisk)) on disk"
+    }
+}

@@ -26,7 +26,10 @@ struct BaselineCommand: ParsableCommand {
         func run() throws {
             try OutputTargets.check(outputs: [("--output", output)], inputs: inputs.files())
             let result = try inputs.audit().result
-            try ReportFile.write(to: output, for: .json) { $0.write(Baseline(result).render()) }
+            let baseline = Baseline(result)
+            try ReportFile.write(to: output, for: .json) { $0.write(baseline.render()) }
+            // Someone who writes a baseline hears what it holds (standard output stays empty for `-`).
+            PlatformIO.writeStandardError(SafeText.visible(BaselineText.written(baseline, to: output)) + "\n")
         }
     }
 

@@ -22,6 +22,8 @@ final class BaselineTests: XCTestCase {
         let same = try log(dir, "same.log") { $0 }
         let write = try BinaryRunner.run(["baseline", "write", same, "--bundle", app, "--output", base])
         XCTAssertEqual(write.status, 0, write.stderr)
+        // It says what it wrote: the findings by severity and the launch figures.
+        XCTAssertTrue(write.stderr.hasPrefix("imgtrace: wrote \(base): 23 findings (3 errors, 9 warnings, 11 notes); launch figures: 21 loads, "), write.stderr)
         let text = try String(contentsOf: URL(fileURLWithPath: base), encoding: .utf8)
         XCTAssertTrue(text.hasPrefix("{\n  \"schemaVersion\": 1,\n  \"kind\": \"imgtrace-baseline\""), text)
         XCTAssertEqual(text.components(separatedBy: "\n    {\"fingerprint\"").count - 1, 23, "one finding per line")
