@@ -115,13 +115,16 @@ public struct Baseline: Equatable, Sendable {
 
 /// A result (or a second baseline) measured against a baseline.
 public struct BaselineComparison: Sendable {
-    /// Findings whose fingerprint the baseline lacks, in report order.
+    /// Findings whose fingerprint the baseline lacks, in report order: the ones a baseline can
+    /// hold, so an audit against a baseline and `baseline compare` of the same runs count alike.
+    /// Worse figures are `regressions`; budgets and missing evidence are judged afresh, and all
+    /// three still fail through `failingNew`.
     public var newFindings: [Baseline.Entry]
     /// Baseline findings that are gone.
     public var fixed: [Baseline.Entry]
     public var regressions: [MetricRegression]
     public var deviceChanged: Bool
-    /// New findings at or above the fail level.
+    /// New findings at or above the fail level, those judged afresh every run included.
     public var failingNew: [Baseline.Entry]
 
     /// The fail level the comparison was made with; nil (`--fail-on never`) never fails.
@@ -161,16 +164,17 @@ public struct BaselineComparison: Sendable {
         // The baseline's fingerprints, each marked when the new run still has it: no set of the new run's.
         var stillFound: [String: Bool] = [:]
         for finding in old.findings { stillFound[finding.fingerprint] = false }
-        newFindings = []
+        var judged: [Baseline.Entry] = []
         for (index, rank) in newRanks.enumerated() {
             let known = stillFound[rank.fingerprint] != nil
             if known { stillFound[rank.fingerprint] = true }
-            // Budgets and missing evidence are judged afresh every run: a baseline cannot accept them.
-            if !known || Baseline.alwaysJudged.contains(rank.rule) { newFindings.append(entry(index)) }
+            // Budgets, missing evidence and worse figures are judged afresh every run: a baseline cannot accept them.
+            if !known || Baseline.alwaysJudged.contains(rank.rule) { judged.append(entry(index)) }
         }
+        newFindings = judged.filter { !Baseline.alwaysJudged.contains($0.rule) }
         fixed = old.findings.filter { stillFound[$0.fingerprint] != true }
         deviceChanged = old.device != newDevice
-        failingNew = newFindings.filter { entry in
+        failingNew = judged.filter { entry in
             guard let failOn, let severity = Severity(rawValue: entry.severity) else { return false }
             return severity <= failOn
         }

@@ -43,11 +43,24 @@ final class BaselineTests: XCTestCase {
         XCTAssertEqual(failed.status, 1)
         let doc = try XCTUnwrap(JSONSerialization.jsonObject(with: failed.stdout) as? [String: Any])
         let comparison = try XCTUnwrap(doc["baseline"] as? [String: Any])
-        // The missing name, and one load more than the baseline (a `baseline-regression` finding).
-        XCTAssertEqual((comparison["newFindings"] as? [String])?.count, 2)
+        // The missing name is new; one load more than the baseline is a worse figure (and a
+        // `baseline-regression` finding that fails), not a second new finding.
+        XCTAssertEqual((comparison["newFindings"] as? [String])?.count, 1)
         let rules = (doc["findings"] as? [[String: Any]] ?? []).compactMap { $0["rule"] as? String }
         XCTAssertTrue(rules.contains("baseline-regression"), "\(rules)")
         XCTAssertEqual(comparison["fails"] as? Bool, true)
+
+        // `analyze --baseline` and `baseline compare` of the same two runs say the same, each worse figure once.
+        let report = try BinaryRunner.run(["analyze", newMissing, "--bundle", app, "--baseline", base])
+        let newBase = dir.appendingPathComponent("new-baseline.json").path
+        XCTAssertEqual(try BinaryRunner.run(["baseline", "write", newMissing, "--bundle", app, "--output", newBase]).status, 0)
+        let compared = try BinaryRunner.run(["baseline", "compare", base, newBase])
+        let analyzeHead = report.stdoutText.split(separator: "\n").first { $0.hasPrefix("BASELINE:") }
+        let compareHead = compared.stdoutText.split(separator: "\n").first { $0.hasPrefix("BASELINE:") }
+        XCTAssertEqual(analyzeHead, compareHead)
+        XCTAssertEqual(analyzeHead, "BASELINE: 1 new, 0 fixed, 1 figure worse — FAIL")
+        XCTAssertEqual(report.stdoutText.components(separatedBy: "21 → 22 (allowed up to 21)").count - 1, 2, "the worse line and the finding itself, no third")
+        XCTAssertFalse(report.stdoutText.contains("new error baseline-regression"), report.stdoutText)
 
         // A fixed problem and smaller figures pass; the fix is reported.
         let fixed = try log(dir, "fixed.log") { $0.replacingOccurrences(of: "Tab_Profile\n", with: "") }
