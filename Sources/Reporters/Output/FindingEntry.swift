@@ -2,8 +2,10 @@ import ImgtraceSupport
 import LaunchAudit
 
 /// A finding as the reports for people (text, Markdown, HTML) show it — or, once a rule has
-/// `groupedNotes` notes, all of them as one entry: nine loose files are one thing to do, not
-/// nine. Machine formats keep one finding each.
+/// `groupedNotes` notes with the same fix, all of them as one entry: nine loose files are one
+/// thing to do, not nine. A group prints its fix once, so only findings that share it join:
+/// a toolkit's repeated lookups ("nothing to change") never hide the app's own ("look the image
+/// up once"). Machine formats keep one finding each.
 struct FindingEntry {
     var findings: [Finding]
 
@@ -26,15 +28,33 @@ struct FindingEntry {
         if severity == nil || severity == .note {
             for index in findings.indices where findings.severity(at: index) == .note { notesByRule[findings.rule(at: index), default: 0] += 1 }
         }
-        var grouped = Set<String>()
+        // Notes of a rule with enough of them go by (rule, fix): a group per fix, as a small id per
+        // finding (only those notes' findings are built here to read their fix).
+        var groupOf = [Int32](repeating: -1, count: notesByRule.values.contains { $0 >= groupedNotes } ? findings.count : 0)
+        var groupIDs: [String: Int32] = [:]
+        var groupSizes: [Int] = []
+        for index in findings.indices where !groupOf.isEmpty && findings.severity(at: index) == .note {
+            let rule = findings.rule(at: index)
+            guard notesByRule[rule, default: 0] >= groupedNotes else { continue }
+            let key = rule + "\u{0}" + findings[index].fix
+            let id = groupIDs[key] ?? Int32(groupSizes.count)
+            if id == groupSizes.count {
+                groupIDs[key] = id
+                groupSizes.append(0)
+            }
+            groupSizes[Int(id)] += 1
+            groupOf[index] = id
+        }
+        var emitted = Set<Int32>()
         for index in findings.indices {
-            let level = findings.severity(at: index), rule = findings.rule(at: index)
+            let level = findings.severity(at: index)
             guard severity == nil || level == severity else { continue }
-            if level != .note || notesByRule[rule, default: 0] < groupedNotes {
+            let group = groupOf.isEmpty ? -1 : groupOf[index]
+            if group < 0 || groupSizes[Int(group)] < groupedNotes {
                 body(FindingEntry(findings: [findings[index]]))
-            } else if grouped.insert(rule).inserted {
-                let notes = findings.indices.filter { findings.severity(at: $0) == .note && findings.rule(at: $0) == rule }
-                body(FindingEntry(findings: notes.map { findings[$0] }))
+            } else if emitted.insert(group).inserted {
+                let members = findings.indices.filter { groupOf[$0] == group }
+                body(FindingEntry(findings: members.map { findings[$0] }))
             }
         }
     }
