@@ -146,11 +146,26 @@ func pathComponents(_ path: String) -> [Substring] {
 }
 
 /// Files that should never ship: Finder and Explorer metadata, and zip tools' resource-fork folders.
+/// (Asked of every path of a bundle, several times: its components are looked at where they
+/// stand, with no array of them.)
 func isJunk(_ path: String) -> Bool {
-    pathComponents(path).contains { component in
-        let bytes = component.utf8
-        return bytes.elementsEqual("__MACOSX".utf8) || bytes.elementsEqual(".DS_Store".utf8) || bytes.elementsEqual("Thumbs.db".utf8)
-            || bytes.starts(with: "._".utf8)
+    let utf8 = path.utf8
+    var start = utf8.startIndex
+    var index = start
+    while true {
+        let atEnd = index == utf8.endIndex
+        if atEnd || utf8[index] == UInt8(ascii: "/") {
+            let name = utf8[start..<index]
+            if !name.isEmpty,
+                name.elementsEqual("__MACOSX".utf8) || name.elementsEqual(".DS_Store".utf8) || name.elementsEqual("Thumbs.db".utf8)
+                    || name.starts(with: "._".utf8)
+            {
+                return true
+            }
+            if atEnd { return false }
+            start = utf8.index(after: index)
+        }
+        index = utf8.index(after: index)
     }
 }
 

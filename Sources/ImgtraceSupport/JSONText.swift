@@ -13,6 +13,7 @@ package struct JSONText {
 
     /// Calls `body` with the bytes written so far, without copying them.
     package func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R { try store.withBytes(body) }
+
     /// Whether the innermost open object or array already holds a value. Only the outer levels
     /// are kept in an array, touched when a level opens or closes, not for every value.
     private var needsComma = false

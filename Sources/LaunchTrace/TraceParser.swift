@@ -8,7 +8,7 @@ public struct LaunchEndPattern: @unchecked Sendable, Equatable {
     // NSRegularExpression is immutable and documented as safe to share between threads.
     let regex: NSRegularExpression
 
-    /// Why a pattern was refused: NSRegularExpression's own words.
+    /// Why a pattern was refused, in words for a usage or config error.
     public struct Invalid: Error, CustomStringConvertible {
         public let description: String
     }
