@@ -14,8 +14,9 @@ public enum BundleExecutable {
         let own = String(PathText.lastComponent(folder).dropLast(4))
         var names: [String] = []
         for plist in ["Contents/Info.plist", "Info.plist", "Resources/Info-gnustep.plist"] {
-            guard let data = FileManager.default.contents(atPath: folder + "/" + plist), data.count <= BundleReader.maxPlistBytes,
-                let parsed = try? PropertyList.parse(Array(data)), let name = InfoPlistFacts(parsed).executable,
+            // The bounded reader every input goes through: a FIFO or a huge file is refused, not read.
+            guard let bytes = try? SmallFile.read(folder + "/" + plist, maxBytes: BundleReader.maxPlistBytes),
+                let parsed = try? PropertyList.parse(bytes), let name = InfoPlistFacts(parsed).executable,
                 !name.isEmpty, !name.contains("/")
             else { continue }
             names.append(name)
