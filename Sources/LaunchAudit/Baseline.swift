@@ -10,7 +10,14 @@ public struct Baseline: Equatable, Sendable {
         public var rule: String
         public var severity: String
         public var message: String
+        /// The fingerprints schema-1 baselines knew this finding by (an image's finding, which
+        /// replaced one finding per rule); an older baseline that holds one of them holds this.
+        public var formerly: [String] = []
     }
+
+    /// The schema `render` writes. Schema 2 gave each image one finding (`ImageFindings`);
+    /// schema 1 files are read and matched through `Entry.formerly`.
+    public static let schemaVersion = 2
 
     public var device: String
     public var launch: PhaseMetrics
@@ -22,7 +29,7 @@ public struct Baseline: Equatable, Sendable {
     public init(_ result: AuditResult) {
         device = result.device.id
         launch = result.metrics.launch
-        findings = result.findings.map { Entry(fingerprint: $0.fingerprint, rule: $0.rule, severity: $0.severity.rawValue, message: $0.message) }
+        findings = result.findings.map { Entry($0) }
             .sorted { $0.fingerprint < $1.fingerprint }
     }
 
@@ -36,7 +43,7 @@ public struct Baseline: Equatable, Sendable {
     }
 
     public func render() -> [UInt8] {
-        var out = "{\n  \"schemaVersion\": 1,\n  \"kind\": \"imgtrace-baseline\",\n"
+        var out = "{\n  \"schemaVersion\": \(Self.schemaVersion),\n  \"kind\": \"imgtrace-baseline\",\n"
         out += "  \"device\": " + Self.quoted(device) + ",\n  \"launch\": {"
         out += Self.figures(launch).map { "\"\($0.0)\": \($0.1)" }.joined(separator: ", ") + "},\n  \"findings\": ["
         // Budget, evidence and regression findings are judged afresh every run: none is recorded.
@@ -47,7 +54,8 @@ public struct Baseline: Equatable, Sendable {
             : "\n"
                 + recorded.map { entry in
                     "    {\"fingerprint\": \(Self.quoted(entry.fingerprint)), \"rule\": \(Self.quoted(entry.rule)), "
-                        + "\"severity\": \(Self.quoted(entry.severity)), \"message\": \(Self.quoted(entry.message))}"
+                        + "\"severity\": \(Self.quoted(entry.severity)), \"message\": \(Self.quoted(entry.message))"
+                        + (entry.formerly.isEmpty ? "" : ", \"formerly\": [" + entry.formerly.map(Self.quoted).joined(separator: ", ") + "]") + "}"
                 }.joined(separator: ",\n") + "\n  "
         out += "]\n}\n"
         return Array(out.utf8)
@@ -73,8 +81,8 @@ public struct Baseline: Equatable, Sendable {
             throw InputError(path: path, location: "offset \(error.offset)", reason: "not JSON: \(error.reason)")
         }
         guard case .object = object else { throw InputError(path: path, reason: "not a JSON object") }
-        guard object["kind"]?.string == "imgtrace-baseline", object["schemaVersion"]?.int == 1 else {
-            throw InputError(path: path, reason: "not an imgtrace baseline (schemaVersion 1, kind imgtrace-baseline)")
+        guard object["kind"]?.string == "imgtrace-baseline", let version = object["schemaVersion"]?.int, (1...schemaVersion).contains(version) else {
+            throw InputError(path: path, reason: "not an imgtrace baseline (schemaVersion 1 or \(schemaVersion), kind imgtrace-baseline)")
         }
         guard let device = object["device"]?.string, let launch = object["launch"], case .object = launch,
             let entries = object["findings"]?.array
@@ -101,7 +109,10 @@ public struct Baseline: Equatable, Sendable {
             guard let fingerprint = entry["fingerprint"]?.string, let rule = entry["rule"]?.string else {
                 throw InputError(path: path, reason: "finding \(index + 1) needs `fingerprint` and `rule`")
             }
-            return Entry(fingerprint: fingerprint, rule: rule, severity: entry["severity"]?.string ?? "", message: entry["message"]?.string ?? "")
+            let formerly = entry["formerly"]?.array?.compactMap(\.string) ?? []
+            return Entry(
+                fingerprint: fingerprint, rule: rule, severity: entry["severity"]?.string ?? "", message: entry["message"]?.string ?? "",
+                formerly: formerly)
         }
         return Baseline(device: device, launch: metrics, findings: findings)
     }
@@ -110,6 +121,15 @@ public struct Baseline: Equatable, Sendable {
         self.device = device
         self.launch = launch
         self.findings = findings
+    }
+}
+
+extension Baseline.Entry {
+    /// What a baseline records of a finding.
+    init(_ finding: Finding) {
+        self.init(
+            fingerprint: finding.fingerprint, rule: finding.rule, severity: finding.severity.rawValue, message: finding.message,
+            formerly: finding.formerFingerprints)
     }
 }
 
@@ -143,14 +163,15 @@ public struct BaselineComparison: Sendable {
         self.init(
             old: baseline, newDevice: result.device.id, newLaunch: result.metrics.launch, newRanks: findings.ranks,
             entry: { index in
-                let finding = findings[index]
-                return Baseline.Entry(fingerprint: finding.fingerprint, rule: finding.rule, severity: finding.severity.rawValue, message: finding.message)
+                Baseline.Entry(findings[index])
             }, failOn: result.failOn, tolerance: tolerance)
         regressionsFail = false
     }
 
     public init(old: Baseline, new: Baseline, failOn: Severity?, tolerance: AuditConfig.BaselineTolerance) {
-        let ranks = new.findings.map { FindingRank(rule: $0.rule, severity: Severity(rawValue: $0.severity) ?? .note, fingerprint: $0.fingerprint) }
+        let ranks = new.findings.map {
+            FindingRank(rule: $0.rule, severity: Severity(rawValue: $0.severity) ?? .note, fingerprint: $0.fingerprint, formerFingerprints: $0.formerly)
+        }
         self.init(
             old: old, newDevice: new.device, newLaunch: new.launch, newRanks: ranks, entry: { new.findings[$0] }, failOn: failOn,
             tolerance: tolerance)
@@ -166,8 +187,12 @@ public struct BaselineComparison: Sendable {
         for finding in old.findings { stillFound[finding.fingerprint] = false }
         var judged: [Baseline.Entry] = []
         for (index, rank) in newRanks.enumerated() {
-            let known = stillFound[rank.fingerprint] != nil
-            if known { stillFound[rank.fingerprint] = true }
+            var known = false
+            // An image's finding is also found under what a schema-1 baseline called each of its rules' findings.
+            for fingerprint in CollectionOfOne(rank.fingerprint) + rank.formerFingerprints where stillFound[fingerprint] != nil {
+                stillFound[fingerprint] = true
+                known = true
+            }
             // Budgets, missing evidence and worse figures are judged afresh every run: a baseline cannot accept them.
             if !known || Baseline.alwaysJudged.contains(rank.rule) { judged.append(entry(index)) }
         }

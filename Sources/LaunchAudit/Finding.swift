@@ -109,6 +109,27 @@ public struct Finding: Sendable, Equatable {
     /// Where the developer fixes it in the app's sources (relative to the source root), when
     /// a source root was given and holds the asset or the interface document that names it.
     public var source: SourceLocation?
+    /// What the message says of its subject, without naming it (`decodes to 46.5 MiB …`): how
+    /// another finding about the same image quotes this one as evidence. Set by image rules.
+    public var claim: String?
+    /// Further facts about the same image from other rules of its family, folded into this one
+    /// finding (`ImageFindings`): each rule's claim, severity and fix, most severe first.
+    public var evidence: [Evidence] = []
+    /// The fingerprints this problem had in baselines of schema 1, before one finding per image:
+    /// a baseline that holds any of them holds this finding.
+    public var formerFingerprints: [String] = []
+
+    /// A fact another rule established about the same image, carried by the finding that folds it in.
+    public struct Evidence: Sendable, Equatable {
+        public var rule: String
+        public var severity: Severity
+        public var claim: String
+        public var fix: String
+    }
+
+    /// Whether `rule` found this problem: it is the finding's rule, or the finding carries its
+    /// claim as evidence.
+    public func isFound(by rule: String) -> Bool { self.rule == rule || evidence.contains { $0.rule == rule } }
 
     /// More log lines than this are counted, not listed.
     public static let maxLines = 100

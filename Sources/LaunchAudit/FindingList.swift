@@ -33,6 +33,8 @@ public struct FindingRank: Sendable, Equatable {
     public var rule: String
     public var severity: Severity
     public var fingerprint: String
+    /// What schema-1 baselines called it (`Finding.formerFingerprints`).
+    public var formerFingerprints: [String] = []
 }
 
 /// Findings in report order.
@@ -102,7 +104,8 @@ public struct FindingList: RandomAccessCollection, MutableCollection, Expressibl
         let entry = entries[position]
         if entry.built >= 0 {
             let finding = built[Int(entry.built)]
-            return FindingRank(rule: finding.rule, severity: finding.severity, fingerprint: finding.fingerprint)
+            return FindingRank(
+                rule: finding.rule, severity: finding.severity, fingerprint: finding.fingerprint, formerFingerprints: finding.formerFingerprints)
         }
         return FindingRank(rule: entry.rule, severity: entry.severity, fingerprint: Finding.hexDigits(entry.fingerprint))
     }

@@ -233,6 +233,7 @@ public final class LaunchAuditor {
             if let severity = config.severities[finding.rule] { finding.severity = severity }
             return !isIgnored(finding)
         }
+        var whole: [Finding] = []
         for rule in Rules.all where !config.ignore.rules.contains(rule.id) {
             if let nameRule = rule as? any NameRule.Type {
                 // Kept as rank and place, built again when read.
@@ -241,9 +242,10 @@ public final class LaunchAuditor {
                     findings.add(nameFinding: finding, use: slot)
                 }
             } else {
-                for var finding in rule.check(context) where judged(&finding) { findings.add(finding) }
+                for var finding in rule.check(context) where judged(&finding) { whole.append(finding) }
             }
         }
+        for finding in ImageFindings.folded(whole, device: device.id) { findings.add(finding) }
         let ordered = uses
         uses = []
         let top = inventory.bundles.filter { $0.kind != .systemImages }.map(\.name)

@@ -75,17 +75,22 @@ public struct RuleContext: Sendable {
         return groups.keys.sorted().map { (groups[$0]!.0, groups[$0]!.1) }
     }
 
-    /// A finding about one image, with the names that loaded it and their lines; its subject is
-    /// the image as `quotedImage` names it (a catalog image by its name, a file by its file name).
+    /// A finding about one image, with the names that loaded it and their lines. Its message is
+    /// `quoted` (the image as `quotedImage` names it, unless given) followed by `claim`; its subject
+    /// is a catalog image's name or a file's name. The claim alone is how the image's finding
+    /// quotes it when another rule's finding about the same image carries it (`ImageFindings`).
     public func finding(
         _ rule: any AuditRule.Type, severity: Severity? = nil, image: BundleImage, uses: [NameUse], subject: String? = nil,
-        message: String, fix: String, values: FindingValues, cost: Int
+        quoted: String? = nil, claim: String, fix: String, values: FindingValues, cost: Int
     ) -> Finding {
-        Finding(
+        var finding = Finding(
             rule: rule.id, severity: severity ?? rule.defaultSeverity, identity: image.id, device: device.id,
-            subject: subject ?? (image.source == .assetCatalog ? image.name : lastPathComponent(image.id)), message: message, fix: fix, names: uses.compactMap(\.name),
+            subject: subject ?? (image.source == .assetCatalog ? image.name : lastPathComponent(image.id)),
+            message: (quoted ?? quotedImage(image)) + " " + claim, fix: fix, names: uses.compactMap(\.name),
             assets: [image.id], paths: [image.path],
             lines: uses.flatMap(\.launchLines), values: values, cost: cost, occurrences: uses.reduce(0) { $0 + $1.launchLoads })
+        finding.claim = claim
+        return finding
     }
 }
 

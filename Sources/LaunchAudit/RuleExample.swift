@@ -119,9 +119,9 @@ public struct RuleExample: Sendable {
         }
     }
 
-    /// Audits the example for `device` with default settings.
-    public func audit(device: DeviceProfile = .default) -> AuditResult {
-        var config = AuditConfig()
+    /// Audits the example for `device` with `config` (default settings unless given) and the example's own settings.
+    public func audit(device: DeviceProfile = .default, config: AuditConfig = AuditConfig()) -> AuditResult {
+        var config = config
         for assignment in settings { assignment.setting.apply(assignment.value, to: &config) }
         var baseline: PhaseMetrics?
         if let baselineImages {

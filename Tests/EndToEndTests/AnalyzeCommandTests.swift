@@ -20,7 +20,9 @@ final class AnalyzeCommandTests: XCTestCase {
         XCTAssertEqual(doc["schemaVersion"] as? Int, 1)
         for key in ["device", "metrics", "loads", "findings"] { XCTAssertNotNil(doc[key], key) }
         let findings = try XCTUnwrap(doc["findings"] as? [[String: Any]])
-        let rules = Set(findings.compactMap { $0["rule"] as? String })
+        // An image's finding carries what other rules found about the same image as its evidence.
+        let evidence = findings.flatMap { ($0["evidence"] as? [[String: Any]] ?? []).compactMap { $0["rule"] as? String } }
+        let rules = Set(findings.compactMap { $0["rule"] as? String } + evidence)
         let listed = try BinaryRunner.run(["rules"]).stdoutText.split(separator: "\n").dropFirst()
             .filter { !$0.hasPrefix(" ") }.map { String($0.split(separator: " ")[0]) }  // wrapped prose starts with spaces
         XCTAssertEqual(listed.count, 14)

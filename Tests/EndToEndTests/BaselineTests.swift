@@ -23,10 +23,10 @@ final class BaselineTests: XCTestCase {
         let write = try BinaryRunner.run(["baseline", "write", same, "--bundle", app, "--output", base])
         XCTAssertEqual(write.status, 0, write.stderr)
         // It says what it wrote: the findings by severity and the launch figures.
-        XCTAssertTrue(write.stderr.hasPrefix("imgtrace: wrote \(base): 23 findings (3 errors, 9 warnings, 11 notes); launch figures: 21 loads, "), write.stderr)
+        XCTAssertTrue(write.stderr.hasPrefix("imgtrace: wrote \(base): 18 findings (3 errors, 7 warnings, 8 notes); launch figures: 21 loads, "), write.stderr)
         let text = try String(contentsOf: URL(fileURLWithPath: base), encoding: .utf8)
-        XCTAssertTrue(text.hasPrefix("{\n  \"schemaVersion\": 1,\n  \"kind\": \"imgtrace-baseline\""), text)
-        XCTAssertEqual(text.components(separatedBy: "\n    {\"fingerprint\"").count - 1, 23, "one finding per line")
+        XCTAssertTrue(text.hasPrefix("{\n  \"schemaVersion\": 2,\n  \"kind\": \"imgtrace-baseline\""), text)
+        XCTAssertEqual(text.components(separatedBy: "\n    {\"fingerprint\"").count - 1, 18, "one finding per line")
         let again = try BinaryRunner.run(["baseline", "write", same, "--bundle", app, "--output", base + ".2"])
         XCTAssertEqual(again.status, 0)
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: base)), try Data(contentsOf: URL(fileURLWithPath: base + ".2")))
@@ -34,7 +34,7 @@ final class BaselineTests: XCTestCase {
         // The same launch: its three missing-image errors are known, so nothing fails.
         let unchanged = try BinaryRunner.run(["analyze", same, "--bundle", app, "--baseline", base])
         XCTAssertEqual(unchanged.status, 0, unchanged.stdoutText)
-        XCTAssertTrue(unchanged.stdoutText.contains("PASS: 3 errors, 9 warnings, 11 notes (new findings fail at error and above)"), unchanged.stdoutText)
+        XCTAssertTrue(unchanged.stdoutText.contains("PASS: 3 errors, 7 warnings, 8 notes (new findings fail at error and above)"), unchanged.stdoutText)
         XCTAssertTrue(unchanged.stdoutText.contains("BASELINE: 0 new, 0 fixed, figures within tolerance — PASS"), unchanged.stdoutText)
 
         // A new missing name is a new error.
@@ -91,7 +91,7 @@ final class BaselineTests: XCTestCase {
         // compare shows the same changes between two baselines.
         let compare = try BinaryRunner.run(["baseline", "compare", smallBase, base])
         XCTAssertEqual(compare.status, 1)
-        XCTAssertTrue(compare.stdoutText.contains("new warning oversized-memory: `hero_banner.jpg`"), compare.stdoutText)
+        XCTAssertTrue(compare.stdoutText.contains("new warning oversized-pixels: `hero_banner.jpg`"), compare.stdoutText)
         XCTAssertEqual(try BinaryRunner.run(["baseline", "compare", base, smallBase]).status, 0, "the other way round only fixes things")
     }
 
@@ -99,7 +99,7 @@ final class BaselineTests: XCTestCase {
         let dir = try BinaryRunner.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let bad = dir.appendingPathComponent("bad.json")
-        try "{\"schemaVersion\": 1, \"kind\": \"something else\"}".write(to: bad, atomically: true, encoding: .utf8)
+        try "{\"schemaVersion\": 2, \"kind\": \"something else\"}".write(to: bad, atomically: true, encoding: .utf8)
         let result = try BinaryRunner.run(["analyze", "Examples/launch.log", "--bundle", "Examples/SampleApp.app", "--baseline", bad.path], in: root)
         XCTAssertEqual(result.status, 2)
         XCTAssertTrue(result.stderr.contains("bad.json: not an imgtrace baseline"), result.stderr)

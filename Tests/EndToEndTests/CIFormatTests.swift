@@ -8,7 +8,8 @@ import XCTest
 /// The CI formats keep their tools' rules: GitHub's annotation cap and job summary, GitLab's
 /// unique fingerprints, well-formed JUnit and Checkstyle XML.
 final class CIFormatTests: XCTestCase {
-    /// An app whose twelve loose @2x-only images each give a `scale-mismatch` warning.
+    /// An app whose twelve loose @2x-only images each give a `scale-mismatch` warning (their
+    /// being loose is its evidence) and whose twelve loose @3x images each a `loose-image` note.
     private func manyWarnings() throws -> (dir: URL, args: [String]) {
         let dir = try BinaryRunner.temporaryDirectory()
         let app = dir.appendingPathComponent("Many.app")
@@ -17,6 +18,8 @@ final class CIFormatTests: XCTestCase {
         for i in 0..<12 {
             try Data(ImageWriter.png(width: UInt32(10 + i), height: 10)).write(to: app.appendingPathComponent("icon\(i)@2x.png"))
             log += "icon\(i)\n"
+            try Data(ImageWriter.png(width: UInt32(10 + i), height: 11)).write(to: app.appendingPathComponent("badge\(i)@3x.png"))
+            log += "badge\(i)\n"
         }
         log += "Missing<&>\"quote\"\n"
         try log.write(to: dir.appendingPathComponent("launch.log"), atomically: true, encoding: .utf8)
@@ -31,7 +34,7 @@ final class CIFormatTests: XCTestCase {
         let result = try BinaryRunner.run(args + ["--format", "github"], in: dir, environment: ["GITHUB_STEP_SUMMARY": summary.path])
         XCTAssertEqual(result.status, 1)
         let lines = result.stdoutText.split(separator: "\n").map(String.init)
-        XCTAssertTrue(lines[0].hasPrefix("::error file=launch.log,line=13,title=imgtrace missing-image::"), lines[0])
+        XCTAssertTrue(lines[0].hasPrefix("::error file=launch.log,line=25,title=imgtrace missing-image::"), lines[0])
         XCTAssertEqual(lines.filter { $0.hasPrefix("::warning ") }.count, 10, "GitHub shows 10 per type")
         XCTAssertEqual(lines.filter { $0.hasPrefix("::notice file=") }.count, 10)
         XCTAssertTrue(lines.contains { $0.hasPrefix("::notice title=imgtrace::2 more warning findings are not annotated") }, result.stdoutText)

@@ -76,6 +76,6 @@ final class VerdictLineTests: XCTestCase {
             in: Corpus.packageRoot)
         XCTAssertEqual(run.status, 1)
         XCTAssertEqual(run.stdoutText, "")
-        XCTAssertEqual(run.stderr, "imgtrace: 3 errors, 9 warnings, 11 notes — FAIL; report: \(output)\n")
+        XCTAssertEqual(run.stderr, "imgtrace: 3 errors, 7 warnings, 8 notes — FAIL; report: \(output)\n")
     }
 }

@@ -22,7 +22,7 @@ final class SARIFReportTests: XCTestCase {
         let rules = try XCTUnwrap(((run["tool"] as? [String: Any])?["driver"] as? [String: Any])?["rules"] as? [[String: Any]])
         XCTAssertEqual(rules.count, 14, "every rule, the policy rules (no-evidence, budget-exceeded, baseline-regression) included")
         let results = try XCTUnwrap(run["results"] as? [[String: Any]])
-        let hero = try XCTUnwrap(results.first { $0["ruleId"] as? String == "large-file" })
+        let hero = try XCTUnwrap(results.first { $0["ruleId"] as? String == "oversized-pixels" && "\($0)".contains("hero_banner") })
         let uris = (hero["locations"] as? [[String: Any]] ?? []).compactMap {
             (($0["physicalLocation"] as? [String: Any])?["artifactLocation"] as? [String: Any])?["uri"] as? String
         }

@@ -52,7 +52,9 @@ final class FindingListTests: XCTestCase {
         // Ranks say what the built findings say.
         XCTAssertEqual(
             result.findings.ranks.map { $0 },
-            findings.map { FindingRank(rule: $0.rule, severity: $0.severity, fingerprint: $0.fingerprint) })
+            findings.map {
+                FindingRank(rule: $0.rule, severity: $0.severity, fingerprint: $0.fingerprint, formerFingerprints: $0.formerFingerprints)
+            })
         XCTAssertEqual(result.severityCounts[.error], findings.filter { $0.severity == .error }.count)
     }
 

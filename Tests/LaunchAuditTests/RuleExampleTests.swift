@@ -7,7 +7,7 @@ final class RuleExampleTests: XCTestCase {
         for rule in Rules.all {
             for example in rule.examples {
                 let result = example.audit()
-                let fired = result.findings.contains { $0.rule == rule.id }
+                let fired = result.findings.contains { $0.isFound(by: rule.id) }
                 XCTAssertEqual(fired, example.fires, "\(rule.id): \(example.summary) — findings: \(result.findings.map(\.message))")
             }
         }
@@ -62,7 +62,7 @@ final class RuleExampleTests: XCTestCase {
         let example = RuleExample(
             "", images: [.init("a@3x.png", 3000, 3000), .init("b@3x.png", 5000, 5000)],
             loads: [.named("a"), .named("b")], fires: true)
-        let memory = example.audit().findings.filter { $0.rule == "oversized-memory" }
+        let memory = example.audit().findings.filter { $0.isFound(by: "oversized-memory") }
         XCTAssertEqual(memory.map(\.assets), [["b@3x.png"], ["a@3x.png"]], "the costliest first")
     }
 }

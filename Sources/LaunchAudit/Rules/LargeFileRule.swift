@@ -22,7 +22,7 @@ enum LargeFileRule: AuditRule {
             guard image.bytesOnDisk > limit else { return nil }
             return context.finding(
                 self, image: image, uses: uses,
-                message: "\(quotedImage(image)) is \(kibibytes(image.bytesOnDisk)) on disk, over \(kibibytes(limit))",
+                claim: "is \(kibibytes(image.bytesOnDisk)) on disk, over \(kibibytes(limit))",
                 fix: "Recompress it (HEIF or a lower JPEG quality), or shrink it to the size it is shown.",
                 values: ["bytesOnDisk": .int(image.bytesOnDisk), "limitBytes": .int(limit)], cost: image.bytesOnDisk)
         }

@@ -20,7 +20,7 @@ enum LooseImageRule: AuditRule {
             let shipped = variants.map(\.bytesOnDisk).saturatingSum()
             return context.finding(
                 self, image: image, uses: uses, subject: image.name,
-                message: "\(SafeText.quoted(image.name)) is a loose file (\(counted(variants.count, "variant")), \(kibibytes(shipped)) shipped to every device)",
+                quoted: SafeText.quoted(image.name), claim: "is a loose file (\(counted(variants.count, "variant")), \(kibibytes(shipped)) shipped to every device)",
                 fix: "Move it into an asset catalog so the App Store ships each device only its own scale.",
                 values: ["variants": .int(variants.count), "bytesShipped": .int(shipped)], cost: shipped - image.bytesOnDisk)
         }

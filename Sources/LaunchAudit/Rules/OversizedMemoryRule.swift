@@ -23,7 +23,7 @@ enum OversizedMemoryRule: AuditRule {
             guard let decoded = image.decodedBytes, decoded > limit else { return nil }
             return context.finding(
                 self, image: image, uses: uses,
-                message: "\(quotedImage(image)) decodes to \(kibibytes(decoded)) (\(pixelText(image))), over the \(kibibytes(limit)) limit",
+                claim: "decodes to \(kibibytes(decoded)) (\(pixelText(image))), over the \(kibibytes(limit)) limit",
                 fix: "Downsample to the displayed size, split it, or load it after launch.",
                 values: ["decodedBytes": .int(decoded), "limitBytes": .int(limit)], cost: decoded)
         }

@@ -26,8 +26,8 @@ enum OversizedPixelsRule: AuditRule {
             let screen = device.fullScreenBytes
             return context.finding(
                 self, image: image, uses: uses,
-                message:
-                    "\(quotedImage(image)) is \(pixelText(image)) at @\(image.scale)x (\(Int(saturating: pw))×\(Int(saturating: ph)) pt), larger than the \(device.pointWidth)×\(device.pointHeight) pt screen either way",
+                claim:
+                    "is \(pixelText(image)) at @\(image.scale)x (\(Int(saturating: pw))×\(Int(saturating: ph)) pt), larger than the \(device.pointWidth)×\(device.pointHeight) pt screen either way",
                 fix: "Ship it at the size it is shown, or downsample with ImageIO (CGImageSourceCreateThumbnailAtIndex) before display.",
                 values: [
                     "pixelWidth": .int(w), "pixelHeight": .int(h), "pointWidth": .number(pw), "pointHeight": .number(ph),

@@ -23,14 +23,14 @@ enum ScaleMismatchRule: AuditRule {
             // An image larger than the screen is shown scaled down: calling it upscaled and blurry
             // would contradict oversized-pixels about the same picture.
             if upscaled, OversizedPixelsRule.exceedsScreen(image, context) { return nil }
-            let message =
+            let claim =
                 upscaled
-                ? "\(quotedImage(image)) is @\(image.scale)x on a @\(scale)x screen: no @\(scale)x variant, so it is upscaled and blurry"
-                : "\(quotedImage(image)) is @\(image.scale)x on a @\(scale)x screen: only a higher scale exists, so it is decoded larger than shown"
+                ? "is @\(image.scale)x on a @\(scale)x screen: no @\(scale)x variant, so it is upscaled and blurry"
+                : "is @\(image.scale)x on a @\(scale)x screen: only a higher scale exists, so it is decoded larger than shown"
             // Decoded bytes beyond what the device's own scale would need.
             let ideal = Double(decoded) * Double(scale * scale) / Double(image.scale * image.scale)
             return context.finding(
-                self, image: image, uses: uses, message: message,
+                self, image: image, uses: uses, claim: claim,
                 fix: upscaled
                     ? "Add a @\(scale)x variant, or use a vector (PDF/SVG) in an asset catalog."
                     : "Add a @\(scale)x variant so the device decodes only what it shows.",

@@ -28,7 +28,7 @@ enum UncachedRepeatRule: AuditRule {
             let cost = decoded.multipliedReportingOverflow(by: count - 1).partialValue
             return context.finding(
                 self, image: image, uses: uncached, subject: lastPathComponent(image.path),
-                message: "\(SafeText.quoted(lastPathComponent(image.path))) is read from disk \(count) times in one launch: up to \(kibibytes(cost)) decoded again",
+                quoted: SafeText.quoted(lastPathComponent(image.path)), claim: "is read from disk \(count) times in one launch: up to \(kibibytes(cost)) decoded again",
                 fix: "Keep the loaded image, or load it with imageNamed: so the system caches it.",
                 values: ["loads": .int(count), "decodedBytes": .int(decoded)], cost: cost)
         }

@@ -209,6 +209,22 @@ public struct JSONReporter: AuditReporter {
         w.endObject()
         w.field("costBytes", f.cost)
         w.field("occurrences", f.occurrences)
+        // Only an image's finding carries these: the facts other rules found about it, and the
+        // fingerprints schema-1 baselines knew it by.
+        if !f.evidence.isEmpty {
+            w.key("evidence")
+            w.beginArray()
+            for fact in f.evidence {
+                w.beginObject()
+                w.field("rule", fact.rule)
+                w.field("severity", fact.severity.rawValue)
+                w.field("claim", fact.claim)
+                w.field("fix", fact.fix)
+                w.endObject()
+            }
+            w.endArray()
+        }
+        if !f.formerFingerprints.isEmpty { w.field("formerFingerprints", strings: f.formerFingerprints) }
         w.endObject()
     }
 }
