@@ -38,6 +38,11 @@ package enum JSONValue: Equatable, Sendable {
     }
 
     /// A whole number that fits an `Int` (no fraction, no exponent).
+    package var bool: Bool? {
+        if case let .bool(value) = self { return value }
+        return nil
+    }
+
     package var int: Int? {
         if case let .number(text) = self { return Int(text) }
         return nil

@@ -1,4 +1,10 @@
+import ImgtraceSupport
 import LaunchTrace
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Everything a team can tune: read from `.imgtrace.yml`, overridden by flags.
 public struct AuditConfig: Sendable, Equatable {
@@ -18,6 +24,8 @@ public struct AuditConfig: Sendable, Equatable {
     public var severities: [String: Severity] = [:]
     /// How much a metric may grow over the baseline before it fails the run.
     public var baselineTolerance = BaselineTolerance()
+    /// What tells the toolkit's loads from the app's when a log has no backtraces.
+    public var toolkit = Toolkit()
 
     public init() {}
 
@@ -61,6 +69,41 @@ public struct AuditConfig: Sendable, Equatable {
         public var rules: Set<String> = []
 
         public init() {}
+    }
+
+    /// Names the toolkit asks for by itself (`toolkit.names`): without a backtrace, a load of
+    /// one of them is the toolkit's, and its missing or repeated lookups never fail the app.
+    public struct Toolkit: Sendable, Equatable {
+        /// Shell globs. The defaults: GNUstep's own images (`GS*` cursors and icons, `NS*`
+        /// standard names such as `NSMenuArrow`, `common_*` theme tiles) and UIKit's bar-button
+        /// artwork (`UIButtonBar*`).
+        public static let defaultNames = ["GS*", "NS*", "common_*", "UIButtonBar*"]
+        public var names: [String] = Toolkit.defaultNames
+
+        public init() {}
+
+        /// The globs compiled for asking many names: a glob `prefix*` becomes a byte-prefix test.
+        public var matcher: Matcher { Matcher(names) }
+
+        /// Tells names in the list from others.
+        public struct Matcher: Sendable {
+            private var prefixes: [[UInt8]] = []
+            private var globs: [String] = []
+
+            init(_ names: [String]) {
+                for glob in names {
+                    let stem = glob.dropLast()
+                    if glob.hasSuffix("*"), !stem.contains(where: { "*?[\\".contains($0) }) { prefixes.append(Array(stem.utf8)) } else { globs.append(glob) }
+                }
+            }
+
+            /// Whether `name` matches one of the globs.
+            public func contains(_ name: String) -> Bool {
+                var name = name
+                let prefixed = name.withUTF8 { bytes in prefixes.contains { bytes.starts(with: $0) } }
+                return prefixed || globs.contains { fnmatch($0, name, 0) == 0 }
+            }
+        }
     }
 
     /// Growth allowed over a baseline, as fractions (0.05 = 5%) or counts.

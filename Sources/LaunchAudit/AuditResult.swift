@@ -13,7 +13,10 @@ public struct NameUse: Sendable {
     public var apis: [String]
     public var launchLoads: Int
     /// Of `launchLoads`, those a nib or storyboard made (`UIImageNibPlaceholder`).
-    public var nibLaunchLoads = 0
+    public var nibLaunchLoads: Int32 = 0
+    /// Of `launchLoads`, those the toolkit's own code made: a backtrace with no frame of the
+    /// app's modules, or, without a backtrace, a name in `toolkit.names`.
+    public var toolkitLaunchLoads: Int32 = 0
     public var afterLaunchLoads: Int
     /// The most launch loads in any one log: repeats are judged per launch.
     public var maxLaunchLoadsPerLog: Int
@@ -56,6 +59,10 @@ public struct NameUse: Sendable {
         self.firstLine = firstLine
         if !launchLines.isEmpty { self.launchLines = launchLines }
     }
+
+    /// Whether only the toolkit's own code asked for this name at launch: its missing or
+    /// repeated lookups are the toolkit's, never the app's fault.
+    public var isToolkits: Bool { launchLoads > 0 && Int(toolkitLaunchLoads) == launchLoads }
 
     /// A finding's identity for this use: the name shown, and for CoreUI lookups their kind, so
     /// that a name asked for by code and by SwiftUI or a trait change gives two identities.

@@ -13,6 +13,8 @@ public struct Baseline: Equatable, Sendable {
         /// The fingerprints schema-1 baselines knew this finding by (an image's finding, which
         /// replaced one finding per rule); an older baseline that holds one of them holds this.
         public var formerly: [String] = []
+        /// False for the toolkit's own lookups, which never fail a run (`Finding.gates`).
+        public var gates = true
     }
 
     /// The schema `render` writes. Schema 2 gave each image one finding (`ImageFindings`);
@@ -55,7 +57,8 @@ public struct Baseline: Equatable, Sendable {
                 + recorded.map { entry in
                     "    {\"fingerprint\": \(Self.quoted(entry.fingerprint)), \"rule\": \(Self.quoted(entry.rule)), "
                         + "\"severity\": \(Self.quoted(entry.severity)), \"message\": \(Self.quoted(entry.message))"
-                        + (entry.formerly.isEmpty ? "" : ", \"formerly\": [" + entry.formerly.map(Self.quoted).joined(separator: ", ") + "]") + "}"
+                        + (entry.formerly.isEmpty ? "" : ", \"formerly\": [" + entry.formerly.map(Self.quoted).joined(separator: ", ") + "]")
+                        + (entry.gates ? "" : ", \"gates\": false") + "}"
                 }.joined(separator: ",\n") + "\n  "
         out += "]\n}\n"
         return Array(out.utf8)
@@ -112,7 +115,7 @@ public struct Baseline: Equatable, Sendable {
             let formerly = entry["formerly"]?.array?.compactMap(\.string) ?? []
             return Entry(
                 fingerprint: fingerprint, rule: rule, severity: entry["severity"]?.string ?? "", message: entry["message"]?.string ?? "",
-                formerly: formerly)
+                formerly: formerly, gates: entry["gates"]?.bool ?? true)
         }
         return Baseline(device: device, launch: metrics, findings: findings)
     }
@@ -129,7 +132,7 @@ extension Baseline.Entry {
     init(_ finding: Finding) {
         self.init(
             fingerprint: finding.fingerprint, rule: finding.rule, severity: finding.severity.rawValue, message: finding.message,
-            formerly: finding.formerFingerprints)
+            formerly: finding.formerFingerprints, gates: finding.gates)
     }
 }
 
@@ -187,9 +190,10 @@ public struct BaselineComparison: Sendable {
         for finding in old.findings { stillFound[finding.fingerprint] = false }
         var judged: [Baseline.Entry] = []
         for (index, rank) in newRanks.enumerated() {
-            var known = false
+            var known = stillFound[rank.fingerprint] != nil
+            if known { stillFound[rank.fingerprint] = true }
             // An image's finding is also found under what a schema-1 baseline called each of its rules' findings.
-            for fingerprint in CollectionOfOne(rank.fingerprint) + rank.formerFingerprints where stillFound[fingerprint] != nil {
+            for fingerprint in rank.formerFingerprints where stillFound[fingerprint] != nil {
                 stillFound[fingerprint] = true
                 known = true
             }
@@ -200,7 +204,7 @@ public struct BaselineComparison: Sendable {
         fixed = old.findings.filter { stillFound[$0.fingerprint] != true }
         deviceChanged = old.device != newDevice
         failingNew = judged.filter { entry in
-            guard let failOn, let severity = Severity(rawValue: entry.severity) else { return false }
+            guard let failOn, entry.gates, let severity = Severity(rawValue: entry.severity) else { return false }
             return severity <= failOn
         }
         regressions = BaselineRegressionRule.regressions(old: old.launch, new: newLaunch, tolerance: tolerance)

@@ -41,7 +41,9 @@ extension AuditResult {
     }
 
     /// Whether any finding is at or above `level`.
-    private func hasFinding(atLeast level: Severity) -> Bool { findings.indices.contains { findings.severity(at: $0) <= level } }
+    private func hasFinding(atLeast level: Severity) -> Bool {
+        findings.indices.contains { findings.severity(at: $0) <= level && findings.gates(at: $0) }
+    }
 
     /// Whether the run fails the policy: a finding at or above `failOn`. Budgets and missing
     /// evidence are findings too (`budget-exceeded`, `no-evidence`), so `failOn` governs them

@@ -9,12 +9,12 @@ public enum ConfigFile {
     public static let defaultName = ".imgtrace.yml"
 
     /// The keys a config may have, for error messages and documentation.
-    public static let topKeys = ["device", "launchEnd", "failOn", "sourceRoot", "thresholds", "budgets", "ignore", "severity", "baseline"]
+    public static let topKeys = ["device", "launchEnd", "failOn", "sourceRoot", "thresholds", "budgets", "ignore", "severity", "baseline", "toolkit"]
 
     /// The keys each section may have (`severity` takes rule ids), for error messages and the
     /// README check that every key is documented: the rules' settings, and the ignore lists.
     public static var sectionKeys: [String: [String]] {
-        var keys: [String: [String]] = ["ignore": ["names", "globs", "rules"]]
+        var keys: [String: [String]] = ["ignore": ["names", "globs", "rules"], "toolkit": ["names"]]
         for setting in Rules.settings { keys[setting.section, default: []].append(setting.key) }
         return keys
     }
@@ -100,6 +100,13 @@ public enum ConfigFile {
                         }
                     default: throw reader.unknown(k, in: "ignore", known: sectionKeys["ignore"]!)
                     }
+                }
+            case "toolkit":
+                for (k, v) in try reader.mapping(value, context: "`toolkit`") {
+                    guard k.name == "names" else { throw reader.unknown(k, in: "toolkit", known: sectionKeys["toolkit"]!) }
+                    // The list replaces the defaults: `names: []` makes every load the app's.
+                    config.toolkit.names = []
+                    try reader.forEachString(v, k.name) { config.toolkit.names.append($0) }
                 }
             case "severity":
                 for (k, v) in try reader.mapping(value, context: "`severity`") {

@@ -109,6 +109,9 @@ public struct Finding: Sendable, Equatable {
     /// Where the developer fixes it in the app's sources (relative to the source root), when
     /// a source root was given and holds the asset or the interface document that names it.
     public var source: SourceLocation?
+    /// Whether the finding can fail the run. The toolkit's own lookups (`NameUse.isToolkits`)
+    /// are reported as notes that never do, at any `--fail-on`.
+    public var gates = true
     /// What the message says of its subject, without naming it (`decodes to 46.5 MiB …`): how
     /// another finding about the same image quotes this one as evidence. Set by image rules.
     public var claim: String?

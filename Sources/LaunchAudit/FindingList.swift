@@ -33,6 +33,8 @@ public struct FindingRank: Sendable, Equatable {
     public var rule: String
     public var severity: Severity
     public var fingerprint: String
+    /// Whether it can fail the run (`Finding.gates`).
+    public var gates = true
     /// What schema-1 baselines called it (`Finding.formerFingerprints`).
     public var formerFingerprints: [String] = []
 }
@@ -46,6 +48,7 @@ public struct FindingList: RandomAccessCollection, MutableCollection, Expressibl
     struct Entry: Sendable {
         var rule: String
         var severity: Severity
+        var gates: Bool
         var cost: Int
         var occurrences: Int
         var fingerprint: UInt64
@@ -69,7 +72,7 @@ public struct FindingList: RandomAccessCollection, MutableCollection, Expressibl
 
     private static func entry(_ finding: Finding, built: Int, use: Int) -> Entry {
         Entry(
-            rule: finding.rule, severity: finding.severity, cost: finding.cost, occurrences: finding.occurrences,
+            rule: finding.rule, severity: finding.severity, gates: finding.gates, cost: finding.cost, occurrences: finding.occurrences,
             fingerprint: UInt64(finding.fingerprint, radix: 16) ?? 0, built: Int32(built), use: Int32(use))
     }
 
@@ -84,6 +87,7 @@ public struct FindingList: RandomAccessCollection, MutableCollection, Expressibl
                 var finding = rule.finding(for: uses[Int(entry.use)], in: context)
             else { preconditionFailure("a name finding's rule no longer fires for its name") }
             finding.severity = entry.severity
+            finding.gates = entry.gates
             return finding
         }
         set {
@@ -105,15 +109,22 @@ public struct FindingList: RandomAccessCollection, MutableCollection, Expressibl
         if entry.built >= 0 {
             let finding = built[Int(entry.built)]
             return FindingRank(
-                rule: finding.rule, severity: finding.severity, fingerprint: finding.fingerprint, formerFingerprints: finding.formerFingerprints)
+                rule: finding.rule, severity: finding.severity, fingerprint: finding.fingerprint, gates: finding.gates,
+                formerFingerprints: finding.formerFingerprints)
         }
-        return FindingRank(rule: entry.rule, severity: entry.severity, fingerprint: Finding.hexDigits(entry.fingerprint))
+        return FindingRank(rule: entry.rule, severity: entry.severity, fingerprint: Finding.hexDigits(entry.fingerprint), gates: entry.gates)
     }
 
     /// The severity of the finding at `position`, without building it.
     public func severity(at position: Int) -> Severity {
         let entry = entries[position]
         return entry.built >= 0 ? built[Int(entry.built)].severity : entry.severity
+    }
+
+    /// Whether the finding at `position` can fail the run, without building it.
+    public func gates(at position: Int) -> Bool {
+        let entry = entries[position]
+        return entry.built >= 0 ? built[Int(entry.built)].gates : entry.gates
     }
 
     /// The rule of the finding at `position`, without building it.

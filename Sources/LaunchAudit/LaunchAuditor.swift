@@ -16,6 +16,12 @@ public final class LaunchAuditor {
     /// `--system-images` folders: the toolkit's images, told apart from the app's in figures and findings.
     private let systemBundles: Set<String>
     private let resolver: NameResolver
+    /// The app's module names (executables of the app and its nested bundles): a backtrace
+    /// frame in one of them makes a load the app's.
+    private let appModules: Set<String>
+    /// Per slot, launch loads without a backtrace: the toolkit's if the name is in
+    /// `toolkit.names`, which `finish` asks once per name that has any.
+    private var launchLoadsWithoutFrames: [Int32] = []
 
     private struct Key: Hashable {
         var kind: RequestKind
@@ -52,6 +58,19 @@ public final class LaunchAuditor {
         self.device = device
         self.config = config
         resolver = NameResolver(inventory: inventory, device: device)
+        appModules = Self.modules(of: inventory)
+    }
+
+    /// The file names of the executables the app ships: each bundle's `CFBundleExecutable`, or
+    /// its folder name without the extension.
+    static func modules(of inventory: BundleInventory) -> Set<String> {
+        var modules = Set<String>()
+        for bundle in inventory.bundles where bundle.kind != .systemImages && bundle.kind != .sourceCatalog && bundle.kind != .folder {
+            if let executable = bundle.info?.executable { modules.insert(executable) }
+            let folder = bundle.name.split(separator: "/").last.map(String.init) ?? bundle.name
+            if let dot = folder.lastIndex(of: "."), dot > folder.startIndex { modules.insert(String(folder[..<dot])) }
+        }
+        return modules
     }
 
     /// Starts the next log; loads added until `endLog` belong to it.
@@ -130,6 +149,7 @@ public final class LaunchAuditor {
             uses.append(NameUse(name: name, status: load.status, kind: kind, resolution: resolution, firstLine: here))
             apiSets.append([])
             lastAPI.append(nil)
+            launchLoadsWithoutFrames.append(0)
             logLaunch.append(0)
             logAfter.append(0)
         }
@@ -144,6 +164,9 @@ public final class LaunchAuditor {
         if launch {
             uses[slot].addLaunchLoad(at: here)
             if load.kind == .nib { uses[slot].nibLaunchLoads += 1 }
+            // Without the app's module names a backtrace cannot show an app frame: it decides nothing.
+            let owner = load.backtrace.isEmpty || appModules.isEmpty ? .unknown : LoadOwner.of(load.backtrace, appModules: appModules)
+            if owner == .toolkit { uses[slot].toolkitLaunchLoads += 1 } else if owner == .unknown { launchLoadsWithoutFrames[slot] += 1 }
             logLaunch[slot] += 1
         } else {
             uses[slot].afterLaunchLoads += 1
@@ -179,7 +202,8 @@ public final class LaunchAuditor {
             m.repeated += counts[i] - 1
             if use.kind == .symbol { m.symbols += 1 }
             guard let image = use.resolution.image else {
-                if use.resolution.cause?.isNotTheApps != true { m.missing += 1 }
+                // A name only the toolkit asked for is not missing from the app.
+                if use.resolution.cause?.isNotTheApps != true, !use.isToolkits { m.missing += 1 }
                 continue
             }
             guard seen.insert(image.id).inserted else { continue }
@@ -197,10 +221,17 @@ public final class LaunchAuditor {
 
     /// Runs every rule and returns the result; the audit ends (its names move into the result).
     public func finish() -> AuditResult {
-        for i in uses.indices { uses[i].apis = apiSets[i].sorted() }
+        let toolkit = config.toolkit.matcher
+        for i in uses.indices {
+            uses[i].apis = apiSets[i].sorted()
+            if launchLoadsWithoutFrames[i] > 0, let name = uses[i].name, toolkit.contains(name) {
+                uses[i].toolkitLaunchLoads += launchLoadsWithoutFrames[i]
+            }
+        }
         // What only reading needed goes before the rules run.
         apiSets = []
         lastAPI = []
+        launchLoadsWithoutFrames = []
         slotForNameID = []
         index = [:]
         // Report order first, in place: launch-window names then form a prefix the rules see
@@ -231,6 +262,8 @@ public final class LaunchAuditor {
                 finding.severity = .note
             }
             if let severity = config.severities[finding.rule] { finding.severity = severity }
+            // The toolkit's own lookups are notes whatever the rule's severity: they never fail the app.
+            if !finding.gates { finding.severity = .note }
             return !isIgnored(finding)
         }
         var whole: [Finding] = []

@@ -41,7 +41,8 @@ final class SARIFReportTests: XCTestCase {
                 "analyze", "b-gridlock-gdb-po-silent.txt", "b-gridlock-lldb-nsprint.txt", "--bundle", "Gridlock.app",
                 "--system-images", "system-images", "--format", "sarif",
             ], in: dir)
-        XCTAssertEqual(result.status, 1, result.stderr)
+        // Unmodified Gridlock passes: what is missing or repeated is GNUstep's own lookups (`toolkit.names`).
+        XCTAssertEqual(result.status, 0, result.stderr)
         try validate(result.stdout, "gridlock")
         XCTAssertTrue(result.stdoutText.contains("\"uri\":\"b-gridlock-gdb-po-silent.txt\""))
     }

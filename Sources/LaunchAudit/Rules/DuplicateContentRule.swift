@@ -37,15 +37,22 @@ enum DuplicateContentRule: AuditRule {
             let cost = decoded.multipliedReportingOverflow(by: cached.count - 1).partialValue
             let shown = names.sorted().map { "\(SafeText.quoted($0))" }.joined(separator: ", ")
             let identity = images.map(\.id).sorted().joined(separator: "|") + "|" + names.sorted().joined(separator: "|")
-            return Finding(
-                rule: id, severity: defaultSeverity, identity: identity, device: context.device.id,
+            // When the toolkit's own code asks for all but one of the names, the app has no second spelling to drop.
+            let appNames = Set(uses.filter { !$0.isToolkits }.compactMap(\.name))
+            let toolkits = appNames.count < 2
+            var finding = Finding(
+                rule: id, severity: toolkits ? .note : defaultSeverity, identity: identity, device: context.device.id,
                 message: "\(shown) load the same content (\(pixelText(images[0])), \(kibibytes(decoded)) decoded) under \(Set(names).count) names",
-                fix: images.allSatisfy(context.isSystem)
-                    ? "These are the toolkit's own images, not the app's: nothing to ship differently; if the app asks for both names itself, use one."
-                    : images.count > 1 ? "Ship the picture once and use one name for it." : "Use one spelling of the name so it is cached once.",
+                fix: toolkits
+                    ? "The toolkit's own code asks for \(appNames.isEmpty ? "these names" : "the other name") itself (no app frame in the backtrace, or a name in `toolkit.names`): nothing to change in the app."
+                    : images.allSatisfy(context.isSystem)
+                        ? "These are the toolkit's own images, not the app's: nothing to ship differently; if the app asks for both names itself, use one."
+                        : images.count > 1 ? "Ship the picture once and use one name for it." : "Use one spelling of the name so it is cached once.",
                 names: names, assets: images.map(\.id), paths: images.map(\.path), lines: uses.flatMap(\.launchLines),
                 values: ["names": .int(Set(names).count), "decodedBytes": .int(decoded)], cost: cost,
                 occurrences: uses.reduce(0) { $0 + $1.launchLoads })
+            finding.gates = !toolkits
+            return finding
         }
     }
 }

@@ -20,7 +20,14 @@ enum MissingImageRule: NameRule {
         RuleExample("SwiftUI's Image of a catalog image", images: [.init("Assets.car#hero@3x", 300, 90)], loads: [.request("hero", .swiftui)], fires: false),
         RuleExample("an SF Symbol: system artwork, never missing from the app", images: [], loads: [.request("star.fill", .symbol)], fires: false),
         RuleExample("a data asset: not an image", images: [], loads: [.request("onboarding", .data)], fires: false),
+        RuleExample(
+            "GNUstep's cursor code asks for GSArrowCursor: a note that never fails the app (`toolkit.names`)", images: [],
+            loads: [.named("GSArrowCursor")], fires: true),
     ]
+
+    /// The fix of a name only the toolkit's own code asked for: not the app's to change.
+    static let toolkitFix =
+        "Nothing to change in the app: the toolkit's own code asked for it (no app frame in the backtrace, or a name in `toolkit.names`); --system-images with the toolkit's images resolves it."
 
     static func finding(for use: NameUse, in context: NameRuleContext) -> Finding? {
         let resolution = use.resolution
@@ -36,11 +43,15 @@ enum MissingImageRule: NameRule {
         case .notInCatalog: fix = "Move the image into an asset catalog: SwiftUI's `Image(\"name\")` and trait changes look nowhere else."
         default: fix = "Add the image to the app, or remove the load."
         }
-        return Finding(
-            rule: id, severity: defaultSeverity, identity: use.findingIdentity, device: context.device.id,
-            subject: use.displayName, message: "\(SafeText.quoted(use.displayName)) loads nothing (\(use.launchLoads)× at launch): \(resolution.how)",
-            fix: fix, names: use.name.map { [$0] } ?? [], lines: use.launchLines,
+        let toolkits = use.isToolkits
+        var finding = Finding(
+            rule: id, severity: toolkits ? .note : defaultSeverity, identity: use.findingIdentity, device: context.device.id,
+            subject: use.displayName,
+            message: "\(SafeText.quoted(use.displayName)) loads nothing (\(use.launchLoads)× at launch\(toolkits ? ", by the toolkit's own code" : "")): \(resolution.how)",
+            fix: toolkits ? toolkitFix : fix, names: use.name.map { [$0] } ?? [], lines: use.launchLines,
             values: ["loads": .int(use.launchLoads), "cause": .string((resolution.cause ?? .notFound).rawValue)],
             occurrences: use.launchLoads)
+        finding.gates = !toolkits
+        return finding
     }
 }

@@ -40,7 +40,10 @@ enum RepeatedLoadRule: NameRule {
         let decoded = use.resolution.image?.decodedBytes.map { " (\(kibibytes($0)) each)" } ?? ""
         let message: String
         let fix: String
-        if use.resolution.image.map(context.isSystem) == true {
+        if use.isToolkits {
+            message = "\(SafeText.quoted(name)) is looked up \(count) times in one launch, by the toolkit's own code"
+            fix = "Nothing to change in the app: the toolkit's own code asked for it each time (no app frame in the backtrace, or a name in `toolkit.names`)."
+        } else if use.resolution.image.map(context.isSystem) == true {
             message = "\(SafeText.quoted(name)) is looked up \(count) times in one launch"
             fix = "A system image, most likely asked for by the toolkit's own code (menus, cursors): nothing to change unless the app's code asks for it."
         } else if use.kind == .trait {
@@ -56,7 +59,7 @@ enum RepeatedLoadRule: NameRule {
             var what = "one decode and \(hits)"
             if let image = use.resolution.image, let bytes = image.decodedBytes { what = "one decode (\(kibibytes(bytes))) and \(hits)" }
             if use.resolution.image == nil { what = "each one a failed search" }
-            if use.nibLaunchLoads * 2 >= use.launchLoads {
+            if Int(use.nibLaunchLoads) * 2 >= use.launchLoads {
                 message = "\(SafeText.quoted(name)) is looked up \(count) times in one launch by nibs or storyboards: \(what)"
                 fix =
                     "Every instance of a nib decodes its image views' images again: a cell built from a nib for each row asks for each row. Register the nib and dequeue reusable cells, so instances are reused."
@@ -65,11 +68,13 @@ enum RepeatedLoadRule: NameRule {
                 fix = "Look the image up once (a static or a property) instead of per cell or per view."
             }
         }
-        return Finding(
-            rule: id, severity: severity, identity: use.findingIdentity, device: context.device.id,
+        var finding = Finding(
+            rule: id, severity: use.isToolkits ? .note : severity, identity: use.findingIdentity, device: context.device.id,
             subject: name, message: message, fix: fix,
             names: [name], assets: use.resolution.image.map { [$0.id] } ?? [],
             paths: use.resolution.image.map { [$0.path] } ?? [], lines: use.launchLines,
             values: ["loads": .int(count)], occurrences: count)
+        finding.gates = !use.isToolkits
+        return finding
     }
 }

@@ -225,6 +225,8 @@ public struct JSONReporter: AuditReporter {
             w.endArray()
         }
         if !f.formerFingerprints.isEmpty { w.field("formerFingerprints", strings: f.formerFingerprints) }
+        // The toolkit's own lookups: reported, never failing.
+        if !f.gates { w.field("gates", false) }
         w.endObject()
     }
 }

@@ -25,7 +25,7 @@ public struct JUnitReporter: AuditReporter {
         for index in findings.indices {
             let rule = findings.rule(at: index)
             perRule[rule, default: (0, 0)].cases += 1
-            if fails(findings.severity(at: index)) { perRule[rule, default: (0, 0)].failed += 1 }
+            if fails(findings.severity(at: index)) && findings.gates(at: index) { perRule[rule, default: (0, 0)].failed += 1 }
         }
         let total = Rules.all.reduce(0) { $0 + max(perRule[$1.id]?.cases ?? 0, 1) }
         let failures = Rules.all.reduce(0) { $0 + (perRule[$1.id]?.failed ?? 0) }
@@ -41,7 +41,7 @@ public struct JUnitReporter: AuditReporter {
                 let location = FindingLocation(finding, bundlePath: bundlePath, logPaths: logPaths, sourceRoot: result.sourceRoot)
                 let name = location.path + (location.line.map { ":\($0)" } ?? "")
                 suite += "    <testcase classname=\"imgtrace.\(xmlEscaped(rule.id))\" name=\"\(xmlEscaped(name)) (\(finding.fingerprint))\">\n"
-                if fails(finding.severity) {
+                if fails(finding.severity) && finding.gates {
                     suite += "      <failure type=\"\(finding.severity.rawValue)\" message=\"\(xmlEscaped(finding.message))\">\(xmlEscaped("fix: " + finding.fix))</failure>\n"
                 } else {
                     suite += "      <system-out>\(xmlEscaped("\(finding.severity.rawValue): \(finding.message) — fix: \(finding.fix)"))</system-out>\n"

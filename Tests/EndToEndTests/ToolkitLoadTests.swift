@@ -1,0 +1,128 @@
+import Foundation
+import LaunchTrace
+import TestSupport
+import XCTest
+
+/// Whose load is it: a load whose backtrace shows no frame of the app's modules, or without a
+/// backtrace a name in `toolkit.names`, is the toolkit's; its missing or repeated lookups are
+/// notes that never fail the run.
+final class ToolkitLoadTests: XCTestCase {
+    func testFramesNameTheirModules() {
+        // As the reader keeps an lldb or `record` frame (from the address on), and as printed.
+        XCTAssertEqual(BacktraceFrame("0x00007fea862f5311 libgnustep-gui.so.0.29.0`+[NSImage imageNamed:]"), .module("libgnustep-gui.so.0.29.0"))
+        XCTAssertEqual(BacktraceFrame("  * frame #1: 0x0000000100003f2c Shop`-[Cart viewDidLoad] + 44 at Cart.m:12"), .module("Shop"))
+        XCTAssertEqual(BacktraceFrame("#3  0x00007ffff7a1b2c3 in +[NSCursor initialize] () from /usr/lib/libgnustep-gui.so.0.29"), .module("libgnustep-gui.so.0.29"))
+        // gdb prints no module for the main program or a library with debug information.
+        XCTAssertEqual(BacktraceFrame("#1  0x0000555555555189 in main () at main.m:9"), .unknownModule)
+        XCTAssertEqual(BacktraceFrame("0x0000555555555189 ?"), .unknownModule)
+        XCTAssertEqual(BacktraceFrame("   "), .notAFrame)
+    }
+
+    func testOwnerNeedsEveryFrameOutsideTheApp() {
+        let app: Set<String> = ["Shop"]
+        let toolkit = ["0x1 libgnustep-gui.so.0.29.0`+[NSImage imageNamed:]", "0x2 libobjc.so.4`?"]
+        XCTAssertEqual(LoadOwner.of(["0x1 libgnustep-gui.so.0.29.0`+[NSImage imageNamed:]"], appModules: app), .unknown, "the API alone names no caller")
+        XCTAssertEqual(LoadOwner.of(toolkit, appModules: app), .toolkit)
+        XCTAssertEqual(LoadOwner.of(toolkit + ["0x3 Shop`-[Cart load]"], appModules: app), .app)
+        XCTAssertEqual(LoadOwner.of(toolkit + ["#4  0x5 in main () at main.m:9"], appModules: app), .app, "an unnamed module may be the app's")
+        XCTAssertEqual(LoadOwner.of([], appModules: app), .unknown)
+    }
+
+    /// A UIKit-shaped app `Shop.app` (executable `Shop`) and a `record`-shaped log: the app's
+    /// code asks for `banner` (missing), GNUstep's cursor code for `GSArrowCursor` and
+    /// `custom_cursor` (missing), menu code for `menu_arrow` three times, and `NSMenuArrow` is
+    /// asked for without a backtrace.
+    private func launch() throws -> (dir: URL, log: String, app: String) {
+        let dir = try BinaryRunner.temporaryDirectory()
+        let app = dir.appendingPathComponent("Shop.app")
+        try FileManager.default.createDirectory(at: app, withIntermediateDirectories: true)
+        try """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <plist version="1.0"><dict><key>CFBundleExecutable</key><string>Shop</string></dict></plist>
+        """.write(to: app.appendingPathComponent("Info.plist"), atomically: true, encoding: .utf8)
+        try Data(ImageWriter.png(width: 30, height: 30)).write(to: app.appendingPathComponent("menu_arrow@3x.png"))
+        let gui = "libgnustep-gui.so.0.29.0"
+        func hit(_ name: String, _ frames: [String]) -> String {
+            "2026-11-24 08:00:52.594 [Shop] +[NSImage imageNamed:]: \"\(name)\"\n"
+                + frames.enumerated().map { "    frame #\($0.offset): 0x00007fea862f53\($0.offset)1 \($0.element)\n" }.joined()
+        }
+        var log = hit("banner", ["\(gui)`+[NSImage imageNamed:]", "Shop`-[Cart viewDidLoad]"])
+        log += hit("GSArrowCursor", ["\(gui)`+[NSImage imageNamed:]", "\(gui)`+[NSCursor initialize]", "libobjc.so.4.0.0`?"])
+        log += hit("custom_cursor", ["\(gui)`+[NSImage imageNamed:]", "\(gui)`+[NSCursor initialize]"])
+        for _ in 0..<3 { log += hit("menu_arrow", ["\(gui)`+[NSImage imageNamed:]", "\(gui)`-[NSMenuView update]"]) }
+        log += "2026-11-24 08:00:52.700 [Shop] +[NSImage imageNamed:]: \"NSMenuArrow\"\n"
+        let path = dir.appendingPathComponent("launch.log")
+        try log.write(to: path, atomically: true, encoding: .utf8)
+        return (dir, path.path, app.path)
+    }
+
+    func testTheToolkitsLookupsAreNotesThatNeverFail() throws {
+        let (dir, log, app) = try launch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let result = try BinaryRunner.run(["analyze", log, "--bundle", app, "--format", "json", "--fail-on", "note"])
+        let doc = try XCTUnwrap(JSONSerialization.jsonObject(with: result.stdout) as? [String: Any])
+        let findings = try XCTUnwrap(doc["findings"] as? [[String: Any]])
+        func finding(_ rule: String, _ name: String) -> [String: Any]? {
+            findings.first { $0["rule"] as? String == rule && ($0["names"] as? [String]) == [name] }
+        }
+        // The app's own code asked for `banner`: an error that fails.
+        XCTAssertEqual(finding("missing-image", "banner")?["severity"] as? String, "error")
+        XCTAssertNil(finding("missing-image", "banner")?["gates"])
+        // GNUstep's cursor code: by backtrace (`custom_cursor` is in no list) and by name list.
+        for name in ["GSArrowCursor", "custom_cursor", "NSMenuArrow"] {
+            let missing = try XCTUnwrap(finding("missing-image", name), name)
+            XCTAssertEqual(missing["severity"] as? String, "note", name)
+            XCTAssertEqual(missing["gates"] as? Bool, false, name)
+            XCTAssertTrue((missing["fix"] as? String ?? "").hasPrefix("Nothing to change in the app"), name)
+        }
+        let repeated = try XCTUnwrap(finding("repeated-load", "menu_arrow"))
+        XCTAssertEqual(repeated["gates"] as? Bool, false)
+        XCTAssertEqual(result.status, 1, "banner still fails")
+
+        // Without the app's error, not even --fail-on note fails on the toolkit's lookups.
+        let text = try String(contentsOfFile: log, encoding: .utf8)
+        let withoutBanner = text.components(separatedBy: "2026-11-24 08:00:52.594 [Shop] +[NSImage imageNamed:]: \"GSArrowCursor\"")
+        let clean = dir.appendingPathComponent("clean.log")
+        try ("2026-11-24 08:00:52.594 [Shop] +[NSImage imageNamed:]: \"GSArrowCursor\"" + withoutBanner[1]).write(to: clean, atomically: true, encoding: .utf8)
+        // (The app ships menu_arrow loose: that is the app's to fix, whoever loads it.)
+        let noLoose = dir.appendingPathComponent("noloose.yml")
+        try "ignore:\n  rules: [loose-image]\n".write(to: noLoose, atomically: true, encoding: .utf8)
+        let passed = try BinaryRunner.run(["analyze", clean.path, "--bundle", app, "--fail-on", "note", "--config", noLoose.path])
+        XCTAssertEqual(passed.status, 0, passed.stdoutText)
+        XCTAssertTrue(passed.stdoutText.contains("PASS"), passed.stdoutText)
+        XCTAssertTrue(passed.stdoutText.contains("  missing     0\n"), "the toolkit's missing names are not the app's: \(passed.stdoutText)")
+        // A baseline keeps the toolkit's findings as not gating: compared with an empty launch, they are new but pass.
+        let base = dir.appendingPathComponent("base.json").path
+        let empty = dir.appendingPathComponent("empty.log")
+        try "2026-11-24 08:00:52.594 [Shop] +[NSImage imageNamed:]: \"menu_arrow\"\n".write(to: empty, atomically: true, encoding: .utf8)
+        XCTAssertEqual(try BinaryRunner.run(["baseline", "write", empty.path, "--bundle", app, "--output", base]).status, 0)
+        let newBase = dir.appendingPathComponent("new.json").path
+        XCTAssertEqual(try BinaryRunner.run(["baseline", "write", clean.path, "--bundle", app, "--output", newBase]).status, 0)
+        XCTAssertTrue(try String(contentsOfFile: newBase, encoding: .utf8).contains("\"gates\": false"))
+        let config = dir.appendingPathComponent("c.yml")
+        try "baseline:\n  launchLoadsTolerance: 100\n  launchImagesTolerance: 100\n".write(to: config, atomically: true, encoding: .utf8)
+        try "ignore:\n  rules: [loose-image]\nbaseline:\n  launchLoadsTolerance: 100\n  launchImagesTolerance: 100\n".write(
+            to: config, atomically: true, encoding: .utf8)
+        let compared = try BinaryRunner.run(["baseline", "compare", base, newBase, "--fail-on", "note", "--config", config.path])
+        XCTAssertEqual(compared.status, 0, compared.stdoutText)
+    }
+
+    func testAnEmptyToolkitListMakesEveryLoadWithoutABacktraceTheApps() throws {
+        let (dir, log, app) = try launch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let config = dir.appendingPathComponent("c.yml")
+        try "toolkit:\n  names: []\n".write(to: config, atomically: true, encoding: .utf8)
+        let result = try BinaryRunner.run(["analyze", log, "--bundle", app, "--format", "json", "--config", config.path])
+        let doc = try XCTUnwrap(JSONSerialization.jsonObject(with: result.stdout) as? [String: Any])
+        let findings = try XCTUnwrap(doc["findings"] as? [[String: Any]])
+        let arrow = try XCTUnwrap(findings.first { ($0["names"] as? [String]) == ["NSMenuArrow"] })
+        XCTAssertEqual(arrow["severity"] as? String, "error")
+        let cursor = try XCTUnwrap(findings.first { ($0["names"] as? [String]) == ["GSArrowCursor"] })
+        XCTAssertEqual(cursor["gates"] as? Bool, false, "a backtrace still decides")
+        let bad = dir.appendingPathComponent("bad.yml")
+        try "toolkit:\n  name: [x]\n".write(to: bad, atomically: true, encoding: .utf8)
+        let refused = try BinaryRunner.run(["analyze", log, "--bundle", app, "--config", bad.path])
+        XCTAssertEqual(refused.status, 2)
+        XCTAssertTrue(refused.stderr.contains("bad.yml: line 2, column 3: unknown key `name` in `toolkit`"), refused.stderr)
+    }
+}
