@@ -142,7 +142,11 @@ enum CaptureCallback {
             text = imgtrace_name(frame, imgtrace_is_c_string(frame))
             label = thread.GetName() or thread.GetQueueName() or '#%d' % thread.GetIndexID()
             imgtrace_line(label, kind, api, text)
-            for each in list(thread.frames)[:IMGTRACE_BACKTRACE]:
+            # Frame by index: lldb unwinds only as deep as asked, not the whole stack.
+            for index in range(IMGTRACE_BACKTRACE):
+                each = thread.GetFrameAtIndex(index)
+                if not each.IsValid():
+                    break
                 module = each.GetModule().GetFileSpec().GetFilename() or '?'
                 print('    frame #%d: 0x%016x %s`%s' % (each.GetFrameID(), each.GetPC(), module, each.GetFunctionName() or '?'))
 

@@ -186,6 +186,7 @@ struct TraceParser {
         case let .callback(hit, timestamp): try callbackHit(hit, timestamp: timestamp, number: number)
         case .covered(let count): coveredHits(count)
         case .launchMarker: if summary.launchEnd == nil { summary.launchEnd = LaunchEnd(line: number, source: .marker) }
+        case .recordingEnd(let fields): if summary.recording == nil { summary.recording = RecordingEnd(fields: fields, line: number) }
         case .timestamp(let stamp):
             timestampSlot.store(stamp)
             if !echoMode && collecting == .ignore { collecting = .none }
@@ -313,6 +314,14 @@ struct TraceParser {
         summary.warnings = statistics.warnings(
             truncatedAt: truncatedAt, launchEndPattern: launchEndPattern,
             launchEndFound: summary.launchEnd != nil)
+        if let recording = summary.recording, recording.launchEnd == .notReached, recording.hits > 0 {
+            summary.warnings.append(
+                TraceWarning(
+                    line: recording.line,
+                    message:
+                        "the recording ended before the launch did (the program \(recording.program.sentence) before the launch-end function returned): the audit covers only the part of the launch it saw"
+                ))
+        }
         if cutLines.count > 0 {
             summary.warnings.append(
                 TraceWarning(

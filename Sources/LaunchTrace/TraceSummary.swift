@@ -85,6 +85,8 @@ public struct TraceSummary: Sendable, Equatable {
     /// Hits per status; every status present, zero when none.
     public var statusCounts: [LoadStatus: Int] = Dictionary(uniqueKeysWithValues: LoadStatus.allCases.map { ($0, 0) })
     public var launchEnd: LaunchEnd?
+    /// How an `imgtrace record` recording ended, when the log says (its last line).
+    public var recording: RecordingEnd?
     public var breakpoints: [BreakpointInfo] = []
     /// Distinct names, sorted by name (byte order).
     public var names: [NameTally] = []

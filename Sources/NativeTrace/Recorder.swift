@@ -62,6 +62,12 @@
         /// Unwinds hits for `--backtrace`.
         private var unwinder: Unwinder?
         private var clock = HitClock()
+        private var hits = 0
+        private var launchEndMarked = false
+        /// Why the loop ended the program or let it go, when it did (`--duration`, a signal to imgtrace).
+        private var stopReason: RecordingEnd.ProgramEnd?
+        /// How the program itself ended, when it did.
+        private var programEnd: RecordingEnd.ProgramEnd?
 
         public init(_ request: RecordRequest, output: @escaping (String) -> Void) {
             self.request = request
@@ -69,8 +75,19 @@
             scanner = LibraryScanner(request)
         }
 
-        /// Runs the program to its end (or `duration`, or SIGINT/SIGTERM); returns its exit status.
-        public func run() throws -> Int32 {
+        /// Runs the program to its end (or `duration`, or SIGINT/SIGTERM), then writes the log's
+        /// last line (`RecordingEnd`) and returns it: hits, how the program ended, whether the
+        /// launch end was reached.
+        public func run() throws -> RecordingEnd {
+            _ = try runProgram()
+            let end = RecordingEnd(
+                hits: hits, launchEnd: request.launchEnd == nil ? .notWatched : (launchEndMarked ? .reached : .notReached),
+                program: stopReason ?? programEnd ?? .other("unknown"))
+            output(end.text)
+            return end
+        }
+
+        private func runProgram() throws -> Int32 {
             if let target = request.pid { return try attach(target) }
             guard let path = request.program.first else { throw RecordError(description: "no program to run") }
             try Tracee.checkExecutable(path)
@@ -161,8 +178,10 @@
             var exitCode: Int32 = 0
             while true {
                 if stopRequested != 0 {
+                    if stopReason == nil { stopReason = stopRequested == SIGALRM ? .duration : .interrupted }
                     stopRequested = 0
                     if tracee.attached {
+                        stopReason = .detached
                         detachAll()
                         return 0
                     }
@@ -175,10 +194,16 @@
                     switch stop {
                     case .exited(let code):
                         ended(tid)
-                        if tid == tracee.pid { exitCode = code }
+                        if tid == tracee.pid {
+                            exitCode = code
+                            programEnd = .exited(Int(code))
+                        }
                     case .killed(let signal):
                         ended(tid)
-                        if tid == tracee.pid { exitCode = 128 + signal }
+                        if tid == tracee.pid {
+                            exitCode = 128 + signal
+                            programEnd = .signaled(Int(signal))
+                        }
                     case let .stopped(signal, event):
                         try stopped(tid, signal: signal, event: event)
                     case .other:
@@ -263,6 +288,7 @@
                 }
             case .launchEndReturn:
                 output(LaunchMarker.text)
+                launchEndMarked = true
                 breakpoints.remove(address, in: tracee.pid)
                 regs.rip = address
                 regs.store(tid)
@@ -290,6 +316,7 @@
             case .unreadable: bytes = nil
             }
             output(HitLine.format(timestamp: clock.now(), thread: threadName(tid), api: api, name: bytes))
+            hits += 1
             if let unwinder {
                 for (index, frame) in unwinder.frames(of: tid, limit: request.backtrace).enumerated() {
                     output(HitLine.frame(index: index, address: frame.pc, module: frame.module, function: frame.function))
@@ -310,7 +337,8 @@
 
         private func installSignalHandlers() {
             var action = sigaction()
-            action.__sigaction_handler.sa_handler = { _ in stopRequested = 1 }
+            // The signal says why recording stops: SIGALRM is --duration running out.
+            action.__sigaction_handler.sa_handler = { signal in stopRequested = signal }
             action.sa_flags = 0  // no SA_RESTART: waitpid returns EINTR and the loop sees the request
             sigemptyset(&action.sa_mask)
             for signal in [SIGINT, SIGTERM, SIGALRM] { sigaction(signal, &action, nil) }

@@ -33,8 +33,11 @@ struct LldbScriptCommand: ParsableCommand {
     @Option(name: .customLong("symbol"), help: "Another function whose third argument is a C-string name (repeatable).")
     var symbols: [String] = []
 
-    @Option(help: "Print this many backtrace frames after each name.")
-    var backtrace: Int = 0
+    @Option(
+        help: ArgumentHelp(
+            "Print this many backtrace frames after each name: they tell the app's loads from the toolkit's (default 8 with the Python callback, 0 with --style print or --format gdb).",
+            valueName: "n"))
+    var backtrace: Int?
 
     @Option(help: "requests (one line per request from a Python callback) or print (a `p` action per breakpoint, one line per hit).")
     var style: CaptureStyle = .requests
@@ -52,7 +55,7 @@ struct LldbScriptCommand: ParsableCommand {
     var format: CaptureFormat = .lldb
 
     func validate() throws {
-        try BacktraceOption.check(backtrace)
+        try BacktraceOption.check(backtrace ?? 0)
         if format == .gdb, arch == .portable {
             throw ValidationError("gdb has no $arg3: pass --arch arm64, armv7 or x86_64 with --format gdb")
         }
@@ -63,10 +66,16 @@ struct LldbScriptCommand: ParsableCommand {
         }
     }
 
+    /// The Python callback reads frames through lldb's API at little cost; a `bt` command per hit
+    /// (print style, gdb) costs a debugger round trip, so those print frames only when asked.
+    var backtraceFrames: Int {
+        backtrace ?? (style == .requests && format != .gdb ? BacktraceOption.defaultFrames : 0)
+    }
+
     func run() throws {
         let options = CaptureOptions(
             arch: arch, apis: apis.isEmpty && symbols.isEmpty ? CaptureAPI.funnels : apis,
-            symbols: symbols, backtraceFrames: backtrace, timestamps: timestamps,
+            symbols: symbols, backtraceFrames: backtraceFrames, timestamps: timestamps,
             launchEndSymbol: noLaunchEnd ? nil : launchEnd, style: style)
         let text: String
         switch format {

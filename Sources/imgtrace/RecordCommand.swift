@@ -38,8 +38,10 @@ struct RecordCommand: ParsableCommand {
     @Flag(name: .customLong("no-launch-end"), help: "Mark no launch end: every hit is launch.")
     var noLaunchEnd = false
 
-    @Option(help: ArgumentHelp("Write this many frames of each hit's stack after it (libdw).", valueName: "n"))
-    var backtrace = 0
+    @Option(
+        help: ArgumentHelp(
+            "Write this many frames of each hit's stack after it (libdw): they tell the app's loads from the toolkit's; 0 for none.", valueName: "n"))
+    var backtrace = BacktraceOption.defaultFrames
 
     @Option(help: ArgumentHelp("Stop after this many seconds (a GUI program does not exit by itself); the program is then terminated.", valueName: "seconds"))
     var duration: Double?
@@ -84,6 +86,21 @@ struct RecordCommand: ParsableCommand {
         }
     }
 
+    /// The line `record` ends with on stderr: hits, how the program ended, and whether the launch end was reached.
+    static func summary(_ end: RecordingEnd, duration: Double?) -> String {
+        let hits = end.hits == 1 ? "1 hit" : "\(end.hits) hits"
+        var program = end.program.sentence
+        if end.program == .duration, let duration { program = "was stopped when --duration \(duration == duration.rounded() ? String(Int(duration)) : String(duration)) s ran out" }
+        let launch: String
+        switch end.launchEnd {
+        case .reached: launch = "the launch end was reached"
+        case .notWatched: launch = "no launch end was watched (--no-launch-end)"
+        case .notReached:
+            launch = end.hits == 0 ? "no image load and no launch end were seen" : "the launch end was NOT reached: the log holds only part of the launch"
+        }
+        return "recorded \(hits); the program \(program); \(launch)"
+    }
+
     static func parseSymbol(_ text: String) throws -> (name: String, argument: Int) {
         guard let colon = text.lastIndex(of: ":"), !text.hasSuffix(":") || text.hasPrefix("+[") else { return (text, 3) }
         guard let argument = Int(text[text.index(after: colon)...]), (1...6).contains(argument) else {
@@ -105,10 +122,15 @@ struct RecordCommand: ParsableCommand {
             request.backtrace = backtrace
             // The log appears only when the recording ran: a program that cannot start leaves none.
             try OutputTargets.check(outputs: [("--output", output)], inputs: arguments.prefix(1).map { (what: "program", path: $0) })
+            var end: RecordingEnd?
             try ReportFile.write(to: output, for: .terminal) { sink in
                 let recorder = Recorder(request) { line in sink.write(line + "\n") }
-                _ = try recorder.run()
+                end = try recorder.run()
             }
+            guard let end else { return }
+            PlatformIO.writeStandardError("imgtrace: " + Self.summary(end, duration: duration) + "\n")
+            // A program that died before any load recorded nothing a gate may trust.
+            if end.hits == 0, end.program.endedByItself { throw ExitCode(1) }
         #else
             throw InputError(path: "record", reason: "the native tracer runs on Linux (x86-64) only; on macOS use `imgtrace lldb-script`")
         #endif

@@ -279,6 +279,66 @@
         }
 
         /// Debian's Gridlock under Xvfb: the same names, in the same order, as the corpus's lldb capture.
+        /// A recording says whether it is complete: one line on stderr, the end state as the log's
+        /// last line, a non-zero exit when the program died before any hit, and `analyze` warns
+        /// about a launch cut short and fails with `no-evidence` on a program that never loaded.
+        func testARecordingSaysWhetherItIsComplete() throws {
+            let binary = try compile(
+                #"""
+                #include <signal.h>
+                #include <stdlib.h>
+                #include <string.h>
+                #include <unistd.h>
+                __attribute__((noinline)) const char *image_named(void *a, void *b, const char *name) { __asm__ volatile(""); return name; }
+                __attribute__((noinline)) void launch_done(void) { __asm__ volatile(""); }
+                int main(int argc, char **argv) {
+                    const char *mode = argc > 1 ? argv[1] : "";
+                    if (strcmp(mode, "fail") == 0) return 3;
+                    if (strcmp(mode, "crash") == 0) raise(SIGSEGV);
+                    image_named(0, 0, "splash");
+                    if (strcmp(mode, "hang") == 0) for (;;) pause();
+                    launch_done();
+                    return 0;
+                }
+                """#, to: "ender")
+            func record(_ mode: String, _ extra: [String] = []) throws -> (run: BinaryRunner.Result, log: String) {
+                let log = work.appendingPathComponent("\(mode).log")
+                let run = try BinaryRunner.run(
+                    ["record", "--symbol", "image_named", "--launch-end", "launch_done", "--output", log.path] + extra + ["--", binary.path, mode])
+                if run.stderr.contains("ptrace refused") { throw XCTSkip("ptrace is not allowed here") }
+                return (run, (try? String(contentsOf: log, encoding: .utf8)) ?? "")
+            }
+            let whole = try record("whole")
+            XCTAssertEqual(whole.run.status, 0, whole.run.stderr)
+            XCTAssertEqual(whole.run.stderr, "imgtrace: recorded 1 hit; the program exited with status 0; the launch end was reached\n")
+            XCTAssertTrue(whole.log.hasSuffix("imgtrace-recording-end hits=1 launch-end=reached program=exit:0\n"), whole.log)
+
+            let failed = try record("fail")
+            XCTAssertEqual(failed.run.status, 1, "died before any hit")
+            XCTAssertEqual(failed.run.stderr, "imgtrace: recorded 0 hits; the program exited with status 3; no image load and no launch end were seen\n")
+            let crashed = try record("crash")
+            XCTAssertEqual(crashed.run.status, 1)
+            XCTAssertTrue(crashed.run.stderr.contains("the program was killed by signal 11 (SIGSEGV)"), crashed.run.stderr)
+
+            let cut = try record("hang", ["--duration", "0.5"])
+            XCTAssertEqual(cut.run.status, 0, "a recording stopped by --duration after hits is not an error")
+            XCTAssertEqual(
+                cut.run.stderr,
+                "imgtrace: recorded 1 hit; the program was stopped when --duration 0.5 s ran out; the launch end was NOT reached: the log holds only part of the launch\n")
+
+            // analyze: the cut launch is warned about, the failed one fails the gate with no-evidence.
+            let app = work.appendingPathComponent("Ender.app")
+            try FileManager.default.createDirectory(at: app, withIntermediateDirectories: true)
+            try Data(ImageWriter.png(width: 30, height: 30)).write(to: app.appendingPathComponent("splash@3x.png"))
+            let audited = try BinaryRunner.run(["analyze", work.appendingPathComponent("hang.log").path, "--bundle", app.path, "--fail-on", "never"])
+            XCTAssertTrue(audited.stdoutText.contains("the recording ended before the launch did (the program was stopped when --duration ran out"), audited.stdoutText)
+            let blind = try BinaryRunner.run(["analyze", work.appendingPathComponent("fail.log").path, "--bundle", app.path, "--format", "json"])
+            XCTAssertEqual(blind.status, 1)
+            let json = try XCTUnwrap(JSONSerialization.jsonObject(with: blind.stdout) as? [String: Any])
+            let evidence = try XCTUnwrap((json["findings"] as? [[String: Any]])?.first { $0["rule"] as? String == "no-evidence" })
+            XCTAssertEqual(evidence["message"] as? String, "the program exited with status 3 before any image load: nothing was captured")
+        }
+
         func testGridlockRecordsWhatLldbCaptured() throws {
             let app = "/usr/lib/GNUstep/Applications/Gridlock.app"
             guard FileManager.default.fileExists(atPath: app), FileManager.default.isExecutableFile(atPath: "/usr/bin/xvfb-run") else {

@@ -64,13 +64,14 @@
                     }
                     """#, to: "hostile", flags: ["-O1", "-pthread", "-fPIE", "-pie"])
             let log = work.appendingPathComponent("hostile.log")
-            let run = try BinaryRunner.run(["record", "--objc", "+[NSImage imageNamed:]", "--no-launch-end", "--output", log.path, "--", program.path])
+            let run = try BinaryRunner.run(["record", "--objc", "+[NSImage imageNamed:]", "--no-launch-end", "--backtrace", "0", "--output", log.path, "--", program.path])
             if run.stderr.contains("ptrace refused") { throw XCTSkip("ptrace is not allowed here") }
             XCTAssertEqual(run.status, 0, run.stderr)
             XCTAssertEqual(run.stdoutText, "done\n")
             let text = try String(contentsOf: log, encoding: .utf8)
             let lines = text.split(separator: "\n")
-            XCTAssertEqual(lines.count, 4, "one line per hit, none forged by the thread name: \(text)")
+            XCTAssertEqual(lines.count, 5, "one line per hit, none forged by the thread name, and the end line: \(text)")
+            XCTAssertEqual(lines.last, "imgtrace-recording-end hits=4 launch-end=not-watched program=exit:0")
             XCTAssertEqual(lines.filter { $0.hasSuffix("+[NSImage imageNamed:]: \"hero\"") }.count, 3, text)
             XCTAssertEqual(lines.filter { $0.hasSuffix("+[NSImage imageNamed:]: None") }.count, 1, "the wild object reads as no name: \(text)")
             XCTAssertTrue(text.contains("[a\\u{D}\\u{A}2026-01-01 "), text)

@@ -46,6 +46,19 @@ enum NoEvidenceRule: AuditRule {
         // What the auditor itself counted: a summary may be partial, the loads are not.
         let loads = log.metrics.launch.loads + (log.metrics.afterLaunch?.loads ?? 0)
         let capture = "Capture with `imgtrace lldb-script` (breakpoints that print each name and continue), and save all of the debugger's output."
+        if loads == 0, let recording = summary.recording {
+            // `imgtrace record` said how the program ended: say that, not a guess about breakpoints.
+            if recording.program.endedByItself {
+                return (
+                    "program-ended", "the program \(recording.program.sentence) before any image load: nothing was captured",
+                    "Read the program's own output (record passes it through): a GUI program needs a display (run it under `xvfb-run -a`), and a program must start before its launch can be recorded."
+                )
+            }
+            return (
+                "stopped-early", "the program \(recording.program.sentence) before any image load: nothing was captured",
+                "Record for longer (a larger --duration, or none so the program runs to its end)."
+            )
+        }
         if loads == 0, summary.bytes == 0 || summary.lines == 0 {
             return ("empty", "the log is empty: nothing was captured", capture)
         }

@@ -19,6 +19,7 @@ enum CaptureDialect: LineDialect {
                 return RecognisedLine(.covered(covered))
             }
             if line.hasPrefix("imgtrace-launch-end") { return RecognisedLine(.launchMarker) }
+            if let fields = line.removingPrefix("imgtrace-recording-end") { return RecognisedLine(.recordingEnd(fields.string)) }
             return nil
         default:
             return nil

@@ -48,6 +48,8 @@ enum TraceLine {
     case covered(Int)
     /// The marker `imgtrace lldb-script` and `record` print when launch is over.
     case launchMarker
+    /// `imgtrace-recording-end …`: how an `imgtrace record` recording ended (the fields after the marker).
+    case recordingEnd(String)
     /// An app log line's timestamp (the nearest one before a hit is the hit's).
     case timestamp(ByteLine)
     /// A line the dialect owns that means nothing for hits (a prompt's chatter, a source line).

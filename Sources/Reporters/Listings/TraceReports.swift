@@ -102,6 +102,18 @@ public final class TraceJSONReport {
         } else {
             w.null()
         }
+        // `imgtrace record`'s last line: how the recording ended.
+        w.key("recording")
+        if let recording = s.recording {
+            w.beginObject()
+            w.field("line", recording.line)
+            w.field("hits", recording.hits)
+            w.field("launchEnd", recording.launchEnd.rawValue)
+            w.field("program", recording.program.text)
+            w.endObject()
+        } else {
+            w.null()
+        }
         w.objects("breakpoints", s.breakpoints) { w, bp in
             w.field("id", bp.id)
             w.field("symbol", bp.symbol)
@@ -175,6 +187,9 @@ public enum TraceTextReport {
             out += "launch end: line \(end.line) (\(end.source.rawValue))\n"
         } else {
             out += "launch end: no marker, the whole log is the launch\n"
+        }
+        if let recording = s.recording {
+            out += "recording: line \(recording.line): \(recording.hits == 1 ? "1 hit" : "\(recording.hits) hits"), the program \(SafeText.visible(recording.program.sentence))\n"
         }
         for w in s.warnings {
             out += "warning: " + (w.line.map { "line \($0): " } ?? "") + SafeText.visible(w.message) + "\n"

@@ -1,0 +1,121 @@
+/// How a recording by `imgtrace record` ended, as its last log line says:
+/// `imgtrace-recording-end hits=192 launch-end=reached program=exit:0`.
+///
+/// A recording that stopped before the launch ended, or whose program died before any load,
+/// must not be audited as if it were a whole launch: `analyze` warns about the first and the
+/// gate fails with `no-evidence` on the second.
+public struct RecordingEnd: Sendable, Equatable {
+    /// Whether the launch-end function returned while recording.
+    public enum LaunchEndState: String, Sendable, Equatable {
+        case reached
+        case notReached = "not-reached"
+        /// `--no-launch-end`: every hit is launch.
+        case notWatched = "not-watched"
+    }
+
+    /// How the program's recording ended.
+    public enum ProgramEnd: Sendable, Equatable {
+        /// It exited by itself with this status.
+        case exited(Int)
+        /// A signal ended it (a crash, or a kill from outside).
+        case signaled(Int)
+        /// `--duration` ran out; imgtrace then ended the program.
+        case duration
+        /// imgtrace was interrupted (SIGINT, SIGTERM) and ended the program.
+        case interrupted
+        /// `--pid`: imgtrace let go of the program, which keeps running.
+        case detached
+        /// A value this version does not know, kept as written.
+        case other(String)
+
+        /// As written after `program=`.
+        public var text: String {
+            switch self {
+            case .exited(let status): return "exit:\(status)"
+            case .signaled(let signal): return "signal:\(signal)"
+            case .duration: return "duration"
+            case .interrupted: return "interrupted"
+            case .detached: return "detached"
+            case .other(let raw): return raw
+            }
+        }
+
+        init(text: String) {
+            if let status = text.removingPrefix("exit:").flatMap({ Int($0) }) {
+                self = .exited(status)
+            } else if let signal = text.removingPrefix("signal:").flatMap({ Int($0) }) {
+                self = .signaled(signal)
+            } else {
+                switch text {
+                case "duration": self = .duration
+                case "interrupted": self = .interrupted
+                case "detached": self = .detached
+                default: self = .other(text)
+                }
+            }
+        }
+
+        /// Whether the program ended by itself (an exit or a signal), not because recording stopped.
+        public var endedByItself: Bool {
+            switch self {
+            case .exited, .signaled: return true
+            default: return false
+            }
+        }
+
+        /// In words: `exited with status 1`, `was killed by signal 11 (SIGSEGV)`.
+        public var sentence: String {
+            switch self {
+            case .exited(let status): return "exited with status \(status)"
+            case .signaled(let signal): return "was killed by signal \(signal)\(Self.signalNames[signal].map { " (\($0))" } ?? "")"
+            case .duration: return "was stopped when --duration ran out"
+            case .interrupted: return "was stopped when recording was interrupted"
+            case .detached: return "was let go (--pid) and kept running"
+            case .other(let raw): return "ended (\(raw))"
+            }
+        }
+
+        /// Linux's numbers for the signals that end programs.
+        static let signalNames: [Int: String] = [
+            1: "SIGHUP", 2: "SIGINT", 3: "SIGQUIT", 4: "SIGILL", 5: "SIGTRAP", 6: "SIGABRT", 7: "SIGBUS", 8: "SIGFPE", 9: "SIGKILL",
+            11: "SIGSEGV", 13: "SIGPIPE", 14: "SIGALRM", 15: "SIGTERM",
+        ]
+    }
+
+    /// The line it was read from (0 before it is read).
+    public var line: Int
+    /// Hits the recorder wrote.
+    public var hits: Int
+    public var launchEnd: LaunchEndState
+    public var program: ProgramEnd
+
+    public init(line: Int = 0, hits: Int, launchEnd: LaunchEndState, program: ProgramEnd) {
+        self.line = line
+        self.hits = hits
+        self.launchEnd = launchEnd
+        self.program = program
+    }
+
+    /// The line's first word.
+    public static let marker = "imgtrace-recording-end"
+
+    /// The log line that records it.
+    public var text: String { "\(Self.marker) hits=\(hits) launch-end=\(launchEnd.rawValue) program=\(program.text)" }
+
+    /// Reads the words after the marker; nil when a required one is missing or malformed.
+    public init?(fields: String, line: Int) {
+        var values: [String: String] = [:]
+        for word in fields.split(separator: " ") {
+            guard let equals = word.firstIndex(of: "=") else { continue }
+            values[String(word[..<equals])] = String(word[word.index(after: equals)...])
+        }
+        guard let hits = values["hits"].flatMap({ Int($0) }), hits >= 0, let state = values["launch-end"].flatMap(LaunchEndState.init(rawValue:)),
+            let program = values["program"], !program.isEmpty
+        else { return nil }
+        self.init(line: line, hits: hits, launchEnd: state, program: ProgramEnd(text: program))
+    }
+}
+
+extension String {
+    fileprivate func removingPrefix(_ prefix: String) -> Substring? { hasPrefix(prefix) ? dropFirst(prefix.count) : nil }
+}
