@@ -376,6 +376,23 @@
             }
             if ours.count == lldb.count {
                 XCTAssertEqual(try findings(log.path), try findings(gridlock.appendingPathComponent("b-gridlock-lldb-nsprint.txt").path))
+                // Two launches of one build, days apart, by two capture methods: a baseline of one
+                // accepts the other with the default tolerances (no flake).
+                func baseline(_ logPath: String, _ name: String) throws -> String {
+                    let path = work.appendingPathComponent(name).path
+                    let written = try BinaryRunner.run([
+                        "baseline", "write", logPath, "--bundle", gridlock.appendingPathComponent("Gridlock.app").path, "--system-images",
+                        gridlock.appendingPathComponent("system-images").path, "--output", path,
+                    ])
+                    XCTAssertEqual(written.status, 0, written.stderr)
+                    return path
+                }
+                let compared = try BinaryRunner.run([
+                    "baseline", "compare", try baseline(gridlock.appendingPathComponent("b-gridlock-lldb-nsprint.txt").path, "lldb.json"),
+                    try baseline(log.path, "recorded.json"),
+                ])
+                XCTAssertEqual(compared.status, 0, compared.stdoutText)
+                XCTAssertTrue(compared.stdoutText.contains("0 new, 0 fixed, figures within tolerance"), compared.stdoutText)
             }
         }
     }

@@ -8,7 +8,7 @@ enum BaselineRegressionRule: AuditRule {
     static let summary = "A launch figure (decoded bytes, bytes on disk, images, loads) worse than the baseline allows with the config's `baseline:` tolerances."
     static let defaultSeverity = Severity.error
     static let parameters =
-        "`--baseline FILE`; `baseline:` tolerances launchDecodedBytes and launchBytesOnDisk (fractions, \(decodedBytesTolerance.defaultText)), launchImages and launchLoads (counts, \(imagesTolerance.defaultText))"
+        "`--baseline FILE`; `baseline:` tolerances launchDecodedBytes and launchBytesOnDisk (fractions, \(decodedBytesTolerance.defaultText)), launchImages and launchLoads (counts, \(imagesTolerance.defaultText) and \(loadsTolerance.defaultText))"
     // How much each launch figure may grow over the baseline.
     static let decodedBytesTolerance = RuleSetting.fraction(
         "baseline", "launchDecodedBytesTolerance", default: 0.05, help: "decoded bytes at launch may grow by this fraction",
@@ -18,8 +18,13 @@ enum BaselineRegressionRule: AuditRule {
         \.baselineTolerance.launchBytesOnDisk)
     static let imagesTolerance = RuleSetting.count(
         "baseline", "launchImagesTolerance", default: 0, help: "images loaded at launch may grow by this many", \.baselineTolerance.launchImages)
+    // Measured on repeated launches of one build: Debian's Gridlock recorded 7 times (5 idle,
+    // 2 beside two busy cores) loads, images and bytes identical; the corpus's C sample identical
+    // over 11 captures; its Objective-C sample 2 loads apart between its gdb and lldb runs (one
+    // more nil and one more `placeholder` lookup), images and bytes identical. So a launch may
+    // load 2 more without failing; no new image and 5% more bytes stay the limits.
     static let loadsTolerance = RuleSetting.count(
-        "baseline", "launchLoadsTolerance", default: 0, help: "image loads at launch may grow by this many", \.baselineTolerance.launchLoads)
+        "baseline", "launchLoadsTolerance", default: 2, help: "image loads at launch may grow by this many", \.baselineTolerance.launchLoads)
     static var settings: [RuleSetting] { [decodedBytesTolerance, bytesOnDiskTolerance, imagesTolerance, loadsTolerance] }
     static let examples: [RuleExample] = [
         RuleExample(
