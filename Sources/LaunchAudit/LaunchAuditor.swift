@@ -22,6 +22,11 @@ public final class LaunchAuditor {
     /// Per slot, launch loads without a backtrace: the toolkit's if the name is in
     /// `toolkit.names`, which `finish` asks once per name that has any.
     private var launchLoadsWithoutFrames: [Int32] = []
+    /// Whether any backtrace showed a frame of the app's modules. Backtraces in which the app
+    /// never appears (the log of another program, a bundle whose executable is named otherwise)
+    /// cannot tell whose a load is: then only `toolkit.names` decides.
+    private var sawAppFrame = false
+    private var loadsJudgedByFrames = 0
 
     private struct Key: Hashable {
         var kind: RequestKind
@@ -166,7 +171,16 @@ public final class LaunchAuditor {
             if load.kind == .nib { uses[slot].nibLaunchLoads += 1 }
             // Without the app's module names a backtrace cannot show an app frame: it decides nothing.
             let owner = load.backtrace.isEmpty || appModules.isEmpty ? .unknown : LoadOwner.of(load.backtrace, appModules: appModules)
-            if owner == .toolkit { uses[slot].toolkitLaunchLoads += 1 } else if owner == .unknown { launchLoadsWithoutFrames[slot] += 1 }
+            switch owner {
+            case .toolkit:
+                uses[slot].toolkitLaunchLoads += 1
+                loadsJudgedByFrames += 1
+            case .app:
+                sawAppFrame = true
+                loadsJudgedByFrames += 1
+            case .unknown:
+                launchLoadsWithoutFrames[slot] += 1
+            }
             logLaunch[slot] += 1
         } else {
             uses[slot].afterLaunchLoads += 1
@@ -222,7 +236,12 @@ public final class LaunchAuditor {
     /// Runs every rule and returns the result; the audit ends (its names move into the result).
     public func finish() -> AuditResult {
         let toolkit = config.toolkit.matcher
+        let framesUntrusted = loadsJudgedByFrames > 0 && !sawAppFrame
         for i in uses.indices {
+            if framesUntrusted {
+                launchLoadsWithoutFrames[i] += uses[i].toolkitLaunchLoads
+                uses[i].toolkitLaunchLoads = 0
+            }
             uses[i].apis = apiSets[i].sorted()
             if launchLoadsWithoutFrames[i] > 0, let name = uses[i].name, toolkit.contains(name) {
                 uses[i].toolkitLaunchLoads += launchLoadsWithoutFrames[i]
@@ -287,6 +306,15 @@ public final class LaunchAuditor {
             warnings.append(
                 AuditWarning(
                     origin: .bundle, message: "the app ships no image at all: check that --bundle names the built app (symbolic links are followed in folders, not in archives)"))
+        }
+        if framesUntrusted {
+            let modules = appModules.sorted().map { SafeText.quoted($0) }.joined(separator: ", ")
+            warnings.append(
+                AuditWarning(
+                    origin: .bundle,
+                    message:
+                        "no backtrace frame is in the app's own code (\(modules.isEmpty ? "no executable named" : modules)): is --bundle the app the log was captured from? Backtraces were not used to tell the toolkit's loads from the app's"
+                ))
         }
         for (index, log) in logs.enumerated() {
             warnings += log.summary.warnings.map { AuditWarning(origin: .log(index: index, path: log.path), line: $0.line, message: $0.message) }

@@ -41,6 +41,7 @@ final class ToolkitLoadTests: XCTestCase {
         <plist version="1.0"><dict><key>CFBundleExecutable</key><string>Shop</string></dict></plist>
         """.write(to: app.appendingPathComponent("Info.plist"), atomically: true, encoding: .utf8)
         try Data(ImageWriter.png(width: 30, height: 30)).write(to: app.appendingPathComponent("menu_arrow@3x.png"))
+        try Data(ImageWriter.png(width: 60, height: 30)).write(to: app.appendingPathComponent("menu_icon@3x.png"))
         let gui = "libgnustep-gui.so.0.29.0"
         func hit(_ name: String, _ frames: [String]) -> String {
             "2026-11-24 08:00:52.594 [Shop] +[NSImage imageNamed:]: \"\(name)\"\n"
@@ -79,11 +80,11 @@ final class ToolkitLoadTests: XCTestCase {
         XCTAssertEqual(repeated["gates"] as? Bool, false)
         XCTAssertEqual(result.status, 1, "banner still fails")
 
-        // Without the app's error, not even --fail-on note fails on the toolkit's lookups.
+        // The app's code asks for an image it ships instead of the missing banner: not even
+        // --fail-on note fails on the toolkit's lookups.
         let text = try String(contentsOfFile: log, encoding: .utf8)
-        let withoutBanner = text.components(separatedBy: "2026-11-24 08:00:52.594 [Shop] +[NSImage imageNamed:]: \"GSArrowCursor\"")
         let clean = dir.appendingPathComponent("clean.log")
-        try ("2026-11-24 08:00:52.594 [Shop] +[NSImage imageNamed:]: \"GSArrowCursor\"" + withoutBanner[1]).write(to: clean, atomically: true, encoding: .utf8)
+        try text.replacingOccurrences(of: "\"banner\"", with: "\"menu_icon\"").write(to: clean, atomically: true, encoding: .utf8)
         // (The app ships menu_arrow loose: that is the app's to fix, whoever loads it.)
         let noLoose = dir.appendingPathComponent("noloose.yml")
         try "ignore:\n  rules: [loose-image]\n".write(to: noLoose, atomically: true, encoding: .utf8)
@@ -94,17 +95,40 @@ final class ToolkitLoadTests: XCTestCase {
         // A baseline keeps the toolkit's findings as not gating: compared with an empty launch, they are new but pass.
         let base = dir.appendingPathComponent("base.json").path
         let empty = dir.appendingPathComponent("empty.log")
-        try "2026-11-24 08:00:52.594 [Shop] +[NSImage imageNamed:]: \"menu_arrow\"\n".write(to: empty, atomically: true, encoding: .utf8)
-        XCTAssertEqual(try BinaryRunner.run(["baseline", "write", empty.path, "--bundle", app, "--output", base]).status, 0)
+        try "2026-11-24 08:00:52.594 [Shop] +[NSImage imageNamed:]: \"menu_icon\"\n    frame #0: 0x1 lib`+[NSImage imageNamed:]\n    frame #1: 0x2 Shop`main\n"
+            .write(to: empty, atomically: true, encoding: .utf8)
+        XCTAssertEqual(try BinaryRunner.run(["baseline", "write", empty.path, "--bundle", app, "--output", base, "--config", noLoose.path]).status, 0)
         let newBase = dir.appendingPathComponent("new.json").path
-        XCTAssertEqual(try BinaryRunner.run(["baseline", "write", clean.path, "--bundle", app, "--output", newBase]).status, 0)
+        XCTAssertEqual(try BinaryRunner.run(["baseline", "write", clean.path, "--bundle", app, "--output", newBase, "--config", noLoose.path]).status, 0)
         XCTAssertTrue(try String(contentsOfFile: newBase, encoding: .utf8).contains("\"gates\": false"))
         let config = dir.appendingPathComponent("c.yml")
-        try "baseline:\n  launchLoadsTolerance: 100\n  launchImagesTolerance: 100\n".write(to: config, atomically: true, encoding: .utf8)
-        try "ignore:\n  rules: [loose-image]\nbaseline:\n  launchLoadsTolerance: 100\n  launchImagesTolerance: 100\n".write(
-            to: config, atomically: true, encoding: .utf8)
+        // Only the findings are compared here: the launch figures may grow as they like.
+        try "baseline:\n  launchLoadsTolerance: 100\n  launchImagesTolerance: 100\n  launchDecodedBytesTolerance: 100\n  launchBytesOnDiskTolerance: 100\n"
+            .write(to: config, atomically: true, encoding: .utf8)
         let compared = try BinaryRunner.run(["baseline", "compare", base, newBase, "--fail-on", "note", "--config", config.path])
         XCTAssertEqual(compared.status, 0, compared.stdoutText)
+        XCTAssertTrue(compared.stdoutText.contains("BASELINE: 4 new, 0 fixed, figures within tolerance — PASS"), compared.stdoutText)
+    }
+
+    func testBacktracesThatNeverShowTheAppDecideNothing() throws {
+        let (dir, log, app) = try launch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // The log's program is `Shop`; this bundle's executable is `Other`: no frame is the app's.
+        let plist = URL(fileURLWithPath: app).appendingPathComponent("Info.plist")
+        try String(contentsOf: plist, encoding: .utf8).replacingOccurrences(of: "<string>Shop</string>", with: "<string>Other</string>")
+            .write(to: plist, atomically: true, encoding: .utf8)
+        let other = URL(fileURLWithPath: dir.path).appendingPathComponent("Other.app")
+        try FileManager.default.moveItem(atPath: app, toPath: other.path)
+        let result = try BinaryRunner.run(["analyze", log, "--bundle", other.path, "--format", "json"])
+        let doc = try XCTUnwrap(JSONSerialization.jsonObject(with: result.stdout) as? [String: Any])
+        let warnings = (doc["warnings"] as? [[String: Any]] ?? []).compactMap { $0["message"] as? String }
+        XCTAssertTrue(warnings.contains { $0.hasPrefix("no backtrace frame is in the app's own code (`Other`)") }, "\(warnings)")
+        let findings = try XCTUnwrap(doc["findings"] as? [[String: Any]])
+        func severity(_ name: String) -> String? {
+            findings.first { $0["rule"] as? String == "missing-image" && ($0["names"] as? [String]) == [name] }?["severity"] as? String
+        }
+        XCTAssertEqual(severity("custom_cursor"), "error", "only a backtrace said it was the toolkit's")
+        XCTAssertEqual(severity("GSArrowCursor"), "note", "the name list still does")
     }
 
     func testAnEmptyToolkitListMakesEveryLoadWithoutABacktraceTheApps() throws {
