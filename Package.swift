@@ -14,6 +14,8 @@ let package = Package(
         .library(name: "AppBundle", targets: ["AppBundle"]),
         .library(name: "LaunchAudit", targets: ["LaunchAudit"]),
         .library(name: "Reporters", targets: ["Reporters"]),
+        // Loaded into the app by `imgtrace record --agent` (LD_PRELOAD) or DYLD_INSERT_LIBRARIES.
+        .library(name: "ImgtraceAgent", type: .dynamic, targets: ["ImgtraceAgent"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -44,12 +46,16 @@ let package = Package(
             name: "CElfutils", path: "Sources/CElfutils", pkgConfig: "libdw",
             providers: [.apt(["libelf-dev", "libdw-dev"])]),
         .target(name: "CPtrace", path: "Sources/CPtrace"),
+        // The in-process agent (C, no Swift runtime in the app) and the memory layout it shares with imgtrace.
+        .target(name: "CAgentShared", path: "Sources/CAgentShared"),
+        .target(name: "ImgtraceAgent", dependencies: ["CAgentShared"], path: "Sources/ImgtraceAgent", linkerSettings: [.linkedLibrary("dl")]),
         .target(
             name: "NativeTrace",
             dependencies: [
                 "ImgtraceSupport", "LaunchTrace",
                 .target(name: "CElfutils", condition: .when(platforms: [.linux])),
                 .target(name: "CPtrace", condition: .when(platforms: [.linux])),
+                .target(name: "CAgentShared", condition: .when(platforms: [.linux])),
             ]),
         .target(name: "Reporters", dependencies: ["ImgtraceSupport", "LaunchTrace", "AssetCatalog", "AppBundle", "LaunchAudit"]),
         .executableTarget(

@@ -88,19 +88,24 @@ public struct RecordingEnd: Sendable, Equatable {
     public var hits: Int
     public var launchEnd: LaunchEndState
     public var program: ProgramEnd
+    /// Requests the in-process agent could not record (a full ring, or more threads than rings).
+    public var lost: Int
 
-    public init(line: Int = 0, hits: Int, launchEnd: LaunchEndState, program: ProgramEnd) {
+    public init(line: Int = 0, hits: Int, launchEnd: LaunchEndState, program: ProgramEnd, lost: Int = 0) {
         self.line = line
         self.hits = hits
         self.launchEnd = launchEnd
         self.program = program
+        self.lost = lost
     }
 
     /// The line's first word.
     public static let marker = "imgtrace-recording-end"
 
     /// The log line that records it.
-    public var text: String { "\(Self.marker) hits=\(hits) launch-end=\(launchEnd.rawValue) program=\(program.text)" }
+    public var text: String {
+        "\(Self.marker) hits=\(hits) launch-end=\(launchEnd.rawValue) program=\(program.text)" + (lost > 0 ? " lost=\(lost)" : "")
+    }
 
     /// Reads the words after the marker; nil when a required one is missing or malformed.
     public init?(fields: String, line: Int) {
@@ -112,7 +117,8 @@ public struct RecordingEnd: Sendable, Equatable {
         guard let hits = values["hits"].flatMap({ Int($0) }), hits >= 0, let state = values["launch-end"].flatMap(LaunchEndState.init(rawValue:)),
             let program = values["program"], !program.isEmpty
         else { return nil }
-        self.init(line: line, hits: hits, launchEnd: state, program: ProgramEnd(text: program))
+        let lost = values["lost"].flatMap { Int($0) }.map { max(0, $0) } ?? 0
+        self.init(line: line, hits: hits, launchEnd: state, program: ProgramEnd(text: program), lost: lost)
     }
 }
 

@@ -314,6 +314,14 @@ struct TraceParser {
         summary.warnings = statistics.warnings(
             truncatedAt: truncatedAt, launchEndPattern: launchEndPattern,
             launchEndFound: summary.launchEnd != nil)
+        if let recording = summary.recording, recording.lost > 0 {
+            summary.warnings.append(
+                TraceWarning(
+                    line: recording.line,
+                    message:
+                        "\(recording.lost == 1 ? "1 request was" : "\(recording.lost) requests were") not recorded (the agent's ring was full, or more threads loaded images than it has rings): the audit is incomplete"
+                ))
+        }
         if let recording = summary.recording, recording.launchEnd == .notReached, recording.hits > 0 {
             summary.warnings.append(
                 TraceWarning(

@@ -10,6 +10,12 @@
         mutating func now() -> String {
             var spec = timespec()
             clock_gettime(CLOCK_REALTIME, &spec)
+            return format(seconds: spec.tv_sec, nanoseconds: spec.tv_nsec)
+        }
+
+        /// A time read elsewhere (the agent's records), as `now` formats it.
+        mutating func format(seconds: Int, nanoseconds: Int) -> String {
+            let spec = (tv_sec: seconds, tv_nsec: nanoseconds)
             if spec.tv_sec != second {
                 var time = spec.tv_sec
                 var parts = tm()

@@ -41,7 +41,15 @@ struct RecordCommand: ParsableCommand {
     @Option(
         help: ArgumentHelp(
             "Write this many frames of each hit's stack after it (libdw): they tell the app's loads from the toolkit's; 0 for none.", valueName: "n"))
-    var backtrace = BacktraceOption.defaultFrames
+    var backtrace: Int?
+
+    @Flag(
+        help:
+            "Record in-process: preload the agent library (LD_PRELOAD) that wraps the image APIs and writes each request to shared memory, instead of stopping the program at breakpoints. No --pid, no --backtrace.")
+    var agent = false
+
+    @Flag(name: .customLong("agent-children"), help: "With --agent: programs the app starts load the agent too (by default they do not).")
+    var agentChildren = false
 
     @Option(help: ArgumentHelp("Stop after this many seconds (a GUI program does not exit by itself); the program is then terminated.", valueName: "seconds"))
     var duration: Double?
@@ -74,7 +82,13 @@ struct RecordCommand: ParsableCommand {
             }
         }
         if launchEnd != nil && noLaunchEnd { throw ValidationError("--launch-end and --no-launch-end exclude each other") }
-        try BacktraceOption.check(backtrace)
+        try BacktraceOption.check(backtrace ?? 0)
+        if agent {
+            if pid != nil { throw ValidationError("--agent starts the program with the agent loaded: it cannot attach to --pid") }
+            if let backtrace, backtrace > 0 { throw ValidationError("--agent records no backtrace: leave out --backtrace, or record without --agent") }
+        } else if agentChildren {
+            throw ValidationError("--agent-children goes with --agent")
+        }
         if let duration, !(duration > 0 && duration.isFinite) { throw ValidationError("--duration takes a number of seconds > 0") }
         for method in objcMethods where !method.hasPrefix("+[") && !method.hasPrefix("-[") {
             throw ValidationError("--objc takes a method as +[Class selector] or -[Class selector], not `\(SafeText.visible(method))`")
@@ -84,6 +98,34 @@ struct RecordCommand: ParsableCommand {
         for (option, value) in symbols.map({ ("--symbol", $0) }) + objcMethods.map({ ("--objc", $0) }) + [("--launch-end", launchEnd ?? "x")] {
             if let problem = CaptureScript.unsafeSymbol(value) { throw ValidationError("\(option) \(SafeText.visible(value)): \(problem)") }
         }
+    }
+
+    #if os(Linux)
+        /// `--agent`: the program runs with the agent preloaded; the log has the same lines.
+        private func recordWithAgent(_ arguments: [String], methods: [String]) throws {
+            var request = AgentRecorder.Request(
+                program: arguments, objcMethods: methods, symbols: try symbols.map(Self.parseSymbol),
+                launchEnd: noLaunchEnd ? nil : (launchEnd ?? Self.defaultLaunchEnd), duration: duration, agentPath: try AgentLibrary.path())
+            request.children = agentChildren
+            try OutputTargets.check(outputs: [("--output", output)], inputs: arguments.prefix(1).map { (what: "program", path: $0) })
+            var end: RecordingEnd?
+            var notes: [String] = []
+            try ReportFile.write(to: output, for: .terminal) { sink in
+                let recorder = AgentRecorder(request) { line in sink.write(line + "\n") }
+                end = try recorder.run()
+                notes = recorder.notes
+            }
+            for note in notes { PlatformIO.writeStandardError("imgtrace: warning: agent: \(note)\n") }
+            try finish(end)
+        }
+    #endif
+
+    /// The stderr line, and exit 1 when the program died before any hit.
+    private func finish(_ end: RecordingEnd?) throws {
+        guard let end else { return }
+        PlatformIO.writeStandardError("imgtrace: " + Self.summary(end, duration: duration) + "\n")
+        // A program that died before any load recorded nothing a gate may trust.
+        if end.hits == 0, end.program.endedByItself { throw ExitCode(1) }
     }
 
     /// The line `record` ends with on stderr: hits, how the program ended, and whether the launch end was reached.
@@ -98,7 +140,8 @@ struct RecordCommand: ParsableCommand {
         case .notReached:
             launch = end.hits == 0 ? "no image load and no launch end were seen" : "the launch end was NOT reached: the log holds only part of the launch"
         }
-        return "recorded \(hits); the program \(program); \(launch)"
+        let lost = end.lost > 0 ? "; \(end.lost) not recorded (the agent's ring was full)" : ""
+        return "recorded \(hits)\(lost); the program \(program); \(launch)"
     }
 
     static func parseSymbol(_ text: String) throws -> (name: String, argument: Int) {
@@ -115,11 +158,15 @@ struct RecordCommand: ParsableCommand {
             if arguments.first == "--" { arguments.removeFirst() }
             if !arguments.isEmpty { arguments[0] = BundleExecutable.path(of: arguments[0]) }
             let methods = objcMethods.isEmpty ? CaptureAPI.classMethods.map(\.symbol) : objcMethods
+            if agent {
+                try recordWithAgent(arguments, methods: methods)
+                return
+            }
             var request = RecordRequest(
                 program: arguments, objcMethods: methods, symbols: try symbols.map(Self.parseSymbol),
                 launchEnd: noLaunchEnd ? nil : (launchEnd ?? Self.defaultLaunchEnd), duration: duration)
             request.pid = pid
-            request.backtrace = backtrace
+            request.backtrace = backtrace ?? BacktraceOption.defaultFrames
             // The log appears only when the recording ran: a program that cannot start leaves none.
             try OutputTargets.check(outputs: [("--output", output)], inputs: arguments.prefix(1).map { (what: "program", path: $0) })
             var end: RecordingEnd?
@@ -127,10 +174,7 @@ struct RecordCommand: ParsableCommand {
                 let recorder = Recorder(request) { line in sink.write(line + "\n") }
                 end = try recorder.run()
             }
-            guard let end else { return }
-            PlatformIO.writeStandardError("imgtrace: " + Self.summary(end, duration: duration) + "\n")
-            // A program that died before any load recorded nothing a gate may trust.
-            if end.hits == 0, end.program.endedByItself { throw ExitCode(1) }
+            try finish(end)
         #else
             throw InputError(path: "record", reason: "the native tracer runs on Linux (x86-64) only; on macOS use `imgtrace lldb-script`")
         #endif

@@ -1,0 +1,81 @@
+// The shared memory between the in-process agent (libImgtraceAgent) and `imgtrace record
+// --agent`: one header, then one ring per thread. Each ring has one producer (its thread, in the
+// agent) and one consumer (imgtrace), so a record costs a copy and two atomic stores: no lock, no
+// system call. A full ring drops the record and counts it in `lost`; it never blocks the app.
+#ifndef IMGTRACE_AGENT_SHARED_H
+#define IMGTRACE_AGENT_SHARED_H
+
+#include <stdint.h>
+
+#define IMGTRACE_AGENT_MAGIC 0x31544741544D49ull /* "IMTAGT1" */
+#define IMGTRACE_AGENT_VERSION 1
+/// Rings, one per thread that loads an image; threads beyond these count as lost.
+#define IMGTRACE_AGENT_RINGS 64
+/// Records per ring (a power of two).
+#define IMGTRACE_AGENT_RING_RECORDS 1024
+/// Name bytes a record keeps; longer names are cut there and flagged.
+#define IMGTRACE_AGENT_NAME_BYTES 200
+/// Bytes of text the agent leaves for imgtrace: what it patched, what it skipped and why.
+#define IMGTRACE_AGENT_NOTES_BYTES 8192
+
+/// What a record is.
+enum imgtrace_agent_record_kind {
+    IMGTRACE_AGENT_NAME = 0,      // a request with a readable name
+    IMGTRACE_AGENT_NIL = 1,       // a request whose name was nil / NULL
+    IMGTRACE_AGENT_UNREADABLE = 2,// a name object that has no UTF8String
+    IMGTRACE_AGENT_LAUNCH_END = 3 // the launch-end method returned
+};
+
+enum { IMGTRACE_AGENT_TRUNCATED = 1 };
+
+typedef struct {
+    uint64_t seq;      // global order across threads
+    uint64_t seconds;  // CLOCK_REALTIME
+    uint32_t nanoseconds;
+    uint32_t api;      // index into the agent's API list
+    uint32_t kind;     // imgtrace_agent_record_kind
+    uint32_t flags;    // IMGTRACE_AGENT_TRUNCATED
+    uint32_t length;   // name bytes used
+    char name[IMGTRACE_AGENT_NAME_BYTES];
+} imgtrace_agent_record;
+
+typedef struct {
+    uint64_t head;     // records written (producer; release store)
+    uint64_t tail;     // records read (consumer; release store)
+    int32_t tid;       // 0 while unclaimed
+    char thread[28];   // the thread's name when it claimed the ring
+    imgtrace_agent_record records[IMGTRACE_AGENT_RING_RECORDS];
+} imgtrace_agent_ring;
+
+typedef struct {
+    uint64_t magic;
+    uint32_t version;
+    uint32_t ready;          // set by the agent once its patches are in
+    uint64_t seq;            // next record's sequence number
+    uint64_t lost;           // records dropped: a full ring, or no ring left
+    uint32_t rings_claimed;
+    uint32_t notes_length;
+    int32_t pid;             // the process the agent runs in
+    uint32_t patched;        // methods and functions wrapped
+    uint8_t api_status[64];  // per API of the list: 0 not found, 1 wrapped, 2 refused (see notes)
+    char notes[IMGTRACE_AGENT_NOTES_BYTES];
+    imgtrace_agent_ring rings[IMGTRACE_AGENT_RINGS];
+} imgtrace_agent_shared;
+
+#endif
+
+#include <stddef.h>
+
+/// imgtrace's side. Creates the shared memory (a memfd the program inherits) with its header
+/// written; returns the descriptor (or -1) and the mapping in `*region`.
+int imgtrace_agent_region_create(imgtrace_agent_shared **region);
+/// Copies ring `index`'s unread records (at most `capacity`) to `out` and marks them read;
+/// returns how many. `*tid` gets the ring's thread (0: unclaimed).
+size_t imgtrace_agent_drain(imgtrace_agent_shared *region, int index, imgtrace_agent_record *out, size_t capacity, int32_t *tid);
+/// Reads a counter the agent updates atomically.
+uint64_t imgtrace_agent_lost(const imgtrace_agent_shared *region);
+uint32_t imgtrace_agent_ready(const imgtrace_agent_shared *region);
+uint32_t imgtrace_agent_notes_length(const imgtrace_agent_shared *region);
+/// The agent's notes (`imgtrace_agent_notes_length` bytes) and a ring's thread name.
+const char *imgtrace_agent_notes(const imgtrace_agent_shared *region);
+const char *imgtrace_agent_ring_thread(const imgtrace_agent_shared *region, int index);

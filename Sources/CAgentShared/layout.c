@@ -1,0 +1,59 @@
+// imgtrace's side of the shared memory: creating it and draining the rings. The agent links
+// this file too but uses only the layout.
+#define _GNU_SOURCE
+#include "imgtrace_agent_shared.h"
+
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+const uint32_t imgtrace_agent_layout_version = IMGTRACE_AGENT_VERSION;
+
+int imgtrace_agent_region_create(imgtrace_agent_shared **region) {
+#if defined(__linux__)
+    // No close-on-exec: the program imgtrace starts inherits the descriptor and maps it.
+    int fd = memfd_create("imgtrace-agent", 0);
+    if (fd < 0) return -1;
+    if (ftruncate(fd, (off_t)sizeof(imgtrace_agent_shared)) != 0) {
+        close(fd);
+        return -1;
+    }
+    void *map = mmap(NULL, sizeof(imgtrace_agent_shared), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    if (map == MAP_FAILED) {
+        close(fd);
+        return -1;
+    }
+    imgtrace_agent_shared *shared = (imgtrace_agent_shared *)map;
+    shared->version = IMGTRACE_AGENT_VERSION;
+    __atomic_store_n(&shared->magic, IMGTRACE_AGENT_MAGIC, __ATOMIC_RELEASE);
+    *region = shared;
+    return fd;
+#else
+    (void)region;
+    return -1;
+#endif
+}
+
+size_t imgtrace_agent_drain(imgtrace_agent_shared *region, int index, imgtrace_agent_record *out, size_t capacity, int32_t *tid) {
+    imgtrace_agent_ring *ring = &region->rings[index];
+    *tid = __atomic_load_n(&ring->tid, __ATOMIC_ACQUIRE);
+    if (*tid == 0) return 0;
+    uint64_t tail = ring->tail;
+    uint64_t head = __atomic_load_n(&ring->head, __ATOMIC_ACQUIRE);
+    size_t count = 0;
+    while (tail < head && count < capacity) {
+        out[count++] = ring->records[tail & (IMGTRACE_AGENT_RING_RECORDS - 1)];
+        tail++;
+    }
+    __atomic_store_n(&ring->tail, tail, __ATOMIC_RELEASE);
+    return count;
+}
+
+uint64_t imgtrace_agent_lost(const imgtrace_agent_shared *region) { return __atomic_load_n(&region->lost, __ATOMIC_RELAXED); }
+uint32_t imgtrace_agent_ready(const imgtrace_agent_shared *region) { return __atomic_load_n(&region->ready, __ATOMIC_ACQUIRE); }
+uint32_t imgtrace_agent_notes_length(const imgtrace_agent_shared *region) {
+    uint32_t length = __atomic_load_n(&region->notes_length, __ATOMIC_RELAXED);
+    return length > IMGTRACE_AGENT_NOTES_BYTES ? IMGTRACE_AGENT_NOTES_BYTES : length;
+}
+const char *imgtrace_agent_notes(const imgtrace_agent_shared *region) { return region->notes; }
+const char *imgtrace_agent_ring_thread(const imgtrace_agent_shared *region, int index) { return region->rings[index].thread; }

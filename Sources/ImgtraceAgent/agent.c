@@ -1,0 +1,583 @@
+// The in-process agent of `imgtrace record --agent`: loaded into the app (LD_PRELOAD, or
+// DYLD_INSERT_LIBRARIES on Apple platforms), it wraps the image APIs and writes one record per
+// request into a ring of shared memory that imgtrace drains. No debugger stops the app.
+//
+// Objective-C methods are wrapped through the runtime's own functions (objc_getClass,
+// class_getClassMethod / class_getInstanceMethod, method_getTypeEncoding,
+// method_setImplementation), found with dlsym so one binary serves Apple's runtime and GCC's
+// (Debian's GNUstep) and a program without Objective-C. C functions (`--symbol`) are wrapped in
+// the GOT of every loaded module, and again in modules loaded later through dlopen.
+//
+// Only the outermost image API of a request is recorded: a thread-local depth counter skips the
+// calls an API makes to the others (imageNamed: → imageNamed:inBundle:…).
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#if defined(__linux__)
+#include <elf.h>
+#include <link.h>
+#include <sys/syscall.h>
+#elif defined(__APPLE__)
+#include <mach-o/dyld.h>
+#endif
+#include <time.h>
+#include <unistd.h>
+
+#include "imgtrace_agent_shared.h"
+
+#define MAX_TARGETS 32
+
+typedef void *(*generic_fn)(void *, void *, void *, void *, void *, void *);
+
+enum target_kind { TARGET_METHOD, TARGET_LAUNCH_END, TARGET_SYMBOL };
+
+struct target {
+    enum target_kind kind;
+    int class_method;         // `+[…]`
+    char class_name[128];
+    char selector[128];
+    char symbol[128];         // TARGET_SYMBOL
+    int argument;             // 1-based argument holding the C string name (symbols)
+    void *original;           // the implementation or function the wrapper calls
+    int done;                 // wrapped, or refused: never looked at again
+};
+
+static imgtrace_agent_shared *shared;
+static int enabled;
+static struct target targets[MAX_TARGETS];
+static int target_count;
+static atomic_int launch_end_marked;
+static pthread_mutex_t patch_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static __thread int depth;
+static __thread imgtrace_agent_ring *own_ring;
+static __thread int no_ring;
+
+// The Objective-C runtime, when the process has one.
+typedef void *objc_ptr;
+static objc_ptr (*rt_getClass)(const char *);
+static objc_ptr (*rt_getClassMethod)(objc_ptr, objc_ptr);
+static objc_ptr (*rt_getInstanceMethod)(objc_ptr, objc_ptr);
+static const char *(*rt_getTypeEncoding)(objc_ptr);
+static void *(*rt_setImplementation)(objc_ptr, void *);
+static objc_ptr (*rt_registerName)(const char *);
+static objc_ptr (*rt_objectGetClass)(objc_ptr);
+static void *(*rt_getMethodImplementation)(objc_ptr, objc_ptr);
+static signed char (*rt_respondsToSelector)(objc_ptr, objc_ptr);
+static const char *(*rt_className)(objc_ptr);
+static objc_ptr utf8_selector;
+static int gnu_runtime;
+
+// MARK: Notes for imgtrace
+
+static void note(const char *format, const char *a, const char *b) {
+    if (!shared) return;
+    char line[512];
+    int n = snprintf(line, sizeof line, format, a, b);
+    if (n <= 0) return;
+    if ((size_t)n >= sizeof line) n = sizeof line - 1;
+    uint32_t at = __atomic_fetch_add(&shared->notes_length, (uint32_t)n + 1, __ATOMIC_RELAXED);
+    if (at + (uint32_t)n + 1 > IMGTRACE_AGENT_NOTES_BYTES) return;
+    memcpy(shared->notes + at, line, (size_t)n);
+    shared->notes[at + (uint32_t)n] = '\n';
+}
+
+// MARK: Records
+
+static imgtrace_agent_ring *ring(void) {
+    if (own_ring) return own_ring;
+    if (no_ring) return NULL;
+    uint32_t index = __atomic_fetch_add(&shared->rings_claimed, 1, __ATOMIC_RELAXED);
+    if (index >= IMGTRACE_AGENT_RINGS) {
+        no_ring = 1;
+        return NULL;
+    }
+    imgtrace_agent_ring *claimed = &shared->rings[index];
+    pthread_getname_np(pthread_self(), claimed->thread, sizeof claimed->thread);
+#if defined(__linux__)
+    int32_t tid = (int32_t)syscall(SYS_gettid);
+#else
+    uint64_t thread_id = 0;
+    pthread_threadid_np(NULL, &thread_id);
+    int32_t tid = (int32_t)thread_id;
+#endif
+    __atomic_store_n(&claimed->tid, tid, __ATOMIC_RELEASE);
+    own_ring = claimed;
+    return claimed;
+}
+
+static void record(uint32_t api, uint32_t kind, const char *name) {
+    imgtrace_agent_ring *r = ring();
+    if (!r) {
+        __atomic_fetch_add(&shared->lost, 1, __ATOMIC_RELAXED);
+        return;
+    }
+    uint64_t head = r->head;
+    if (head - __atomic_load_n(&r->tail, __ATOMIC_ACQUIRE) >= IMGTRACE_AGENT_RING_RECORDS) {
+        __atomic_fetch_add(&shared->lost, 1, __ATOMIC_RELAXED);
+        return;
+    }
+    imgtrace_agent_record *slot = &r->records[head & (IMGTRACE_AGENT_RING_RECORDS - 1)];
+    struct timespec now;
+    clock_gettime(CLOCK_REALTIME, &now);
+    slot->seq = __atomic_fetch_add(&shared->seq, 1, __ATOMIC_RELAXED);
+    slot->seconds = (uint64_t)now.tv_sec;
+    slot->nanoseconds = (uint32_t)now.tv_nsec;
+    slot->api = api;
+    slot->kind = kind;
+    slot->flags = 0;
+    slot->length = 0;
+    if (name) {
+        size_t length = strnlen(name, IMGTRACE_AGENT_NAME_BYTES + 1);
+        if (length > IMGTRACE_AGENT_NAME_BYTES) {
+            length = IMGTRACE_AGENT_NAME_BYTES;
+            slot->flags = IMGTRACE_AGENT_TRUNCATED;
+        }
+        memcpy(slot->name, name, length);
+        slot->length = (uint32_t)length;
+    }
+    __atomic_store_n(&r->head, head + 1, __ATOMIC_RELEASE);
+}
+
+/// The name object's UTF-8 text through its own `UTF8String`, or why not.
+static void record_object_name(uint32_t api, objc_ptr name) {
+    if (!name) {
+        record(api, IMGTRACE_AGENT_NIL, NULL);
+        return;
+    }
+    objc_ptr cls = rt_objectGetClass(name);
+    if (!cls || !rt_respondsToSelector(cls, utf8_selector)) {
+        record(api, IMGTRACE_AGENT_UNREADABLE, NULL);
+        return;
+    }
+    const char *(*utf8)(objc_ptr, objc_ptr) = (const char *(*)(objc_ptr, objc_ptr))rt_getMethodImplementation(cls, utf8_selector);
+    const char *text = utf8 ? utf8(name, utf8_selector) : NULL;
+    record(api, text ? IMGTRACE_AGENT_NAME : IMGTRACE_AGENT_UNREADABLE, text);
+}
+
+// MARK: Wrappers
+
+/// Every wrapper takes the six integer-register arguments and passes them on: enough for a
+/// method of self, _cmd and up to four pointer or integer arguments (the type encoding is
+/// checked before anything is replaced) and for a C function of up to six.
+static void *wrapped(int index, void *a0, void *a1, void *a2, void *a3, void *a4, void *a5) {
+    struct target *t = &targets[index];
+    generic_fn original = (generic_fn)t->original;
+    if (!enabled) return original(a0, a1, a2, a3, a4, a5);
+    if (t->kind == TARGET_LAUNCH_END) {
+        void *result = original(a0, a1, a2, a3, a4, a5);
+        int expected = 0;
+        if (atomic_compare_exchange_strong(&launch_end_marked, &expected, 1)) record((uint32_t)index, IMGTRACE_AGENT_LAUNCH_END, NULL);
+        return result;
+    }
+    if (++depth == 1) {
+        if (t->kind == TARGET_METHOD) {
+            record_object_name((uint32_t)index, a2);
+        } else {
+            void *args[6] = {a0, a1, a2, a3, a4, a5};
+            const char *name = (const char *)args[t->argument - 1];
+            record((uint32_t)index, name ? IMGTRACE_AGENT_NAME : IMGTRACE_AGENT_NIL, name);
+        }
+    }
+    void *result = original(a0, a1, a2, a3, a4, a5);
+    depth--;
+    return result;
+}
+
+#define WRAPPER(i) \
+    static void *wrapper_##i(void *a0, void *a1, void *a2, void *a3, void *a4, void *a5) { return wrapped(i, a0, a1, a2, a3, a4, a5); }
+WRAPPER(0) WRAPPER(1) WRAPPER(2) WRAPPER(3) WRAPPER(4) WRAPPER(5) WRAPPER(6) WRAPPER(7)
+WRAPPER(8) WRAPPER(9) WRAPPER(10) WRAPPER(11) WRAPPER(12) WRAPPER(13) WRAPPER(14) WRAPPER(15)
+WRAPPER(16) WRAPPER(17) WRAPPER(18) WRAPPER(19) WRAPPER(20) WRAPPER(21) WRAPPER(22) WRAPPER(23)
+WRAPPER(24) WRAPPER(25) WRAPPER(26) WRAPPER(27) WRAPPER(28) WRAPPER(29) WRAPPER(30) WRAPPER(31)
+static generic_fn const wrappers[MAX_TARGETS] = {
+    wrapper_0, wrapper_1, wrapper_2, wrapper_3, wrapper_4, wrapper_5, wrapper_6, wrapper_7,
+    wrapper_8, wrapper_9, wrapper_10, wrapper_11, wrapper_12, wrapper_13, wrapper_14, wrapper_15,
+    wrapper_16, wrapper_17, wrapper_18, wrapper_19, wrapper_20, wrapper_21, wrapper_22, wrapper_23,
+    wrapper_24, wrapper_25, wrapper_26, wrapper_27, wrapper_28, wrapper_29, wrapper_30, wrapper_31,
+};
+
+// MARK: Type encodings
+
+/// Skips one type of an Objective-C type encoding (and the offset digits after it). Sets `*fits`
+/// to 0 for a type that does not travel in one integer register: floats, structs, unions, arrays.
+static const char *skip_type(const char *p, int *fits) {
+    while (*p && strchr("rnNoORVA", *p)) p++;
+    switch (*p) {
+    case '\0': return p;
+    case '^': {
+        int ignored = 1;
+        p = skip_type(p + 1, &ignored);  // a pointer fits whatever it points at
+        break;
+    }
+    case '@':
+        p++;
+        if (*p == '?') p++;
+        else if (*p == '"') {
+            const char *end = strchr(p + 1, '"');
+            p = end ? end + 1 : p + strlen(p);
+        }
+        break;
+    case '{': case '(': case '[': {
+        char open = *p, close = open == '{' ? '}' : open == '(' ? ')' : ']';
+        int level = 0;
+        for (; *p; p++) {
+            if (*p == open) level++;
+            else if (*p == close && --level == 0) { p++; break; }
+        }
+        *fits = 0;
+        break;
+    }
+    case 'f': case 'd': case 'D': case 'b':
+        *fits = 0;
+        p++;
+        if (p[-1] == 'b') while (*p >= '0' && *p <= '9') p++;
+        break;
+    default:
+        p++;
+    }
+    while (*p >= '0' && *p <= '9') p++;
+    return p;
+}
+
+/// Whether a method of this encoding can go through `wrapped`: a pointer, integer or void
+/// result, and self, _cmd and at most four pointer or integer arguments; `reason` says why not.
+static int encoding_fits(const char *encoding, int needs_name, const char **reason) {
+    int fits = 1;
+    const char *p = skip_type(encoding, &fits);
+    if (!fits) { *reason = "its result is a float or a struct"; return 0; }
+    int arguments = 0;
+    while (*p) {
+        int one = 1;
+        const char *next = skip_type(p, &one);
+        if (next == p) break;
+        if (!one) { *reason = "an argument is a float or a struct"; return 0; }
+        if (arguments == 2 && needs_name && *p != '@') { *reason = "its first argument is not an object"; return 0; }
+        arguments++;
+        p = next;
+    }
+    if (arguments > 6) { *reason = "it takes more than four arguments"; return 0; }
+    if (needs_name && arguments < 3) { *reason = "it takes no name argument"; return 0; }
+    return 1;
+}
+
+// MARK: Objective-C
+
+static void patch_method(int index) {
+    struct target *t = &targets[index];
+    if (t->done || !rt_getClass) return;
+    objc_ptr cls = rt_getClass(t->class_name);
+    if (!cls) return;
+    objc_ptr selector = rt_registerName(t->selector);
+    objc_ptr method = t->class_method ? rt_getClassMethod(cls, selector) : rt_getInstanceMethod(cls, selector);
+    if (!method) return;
+    char spec[300];
+    snprintf(spec, sizeof spec, "%c[%s %s]", t->class_method ? '+' : '-', t->class_name, t->selector);
+    const char *encoding = rt_getTypeEncoding(method);
+    const char *reason = "no type encoding";
+    t->done = 1;
+    if (!encoding || !encoding_fits(encoding, t->kind == TARGET_METHOD, &reason)) {
+        char why[200];
+        snprintf(why, sizeof why, "%s (%s)", reason, encoding ? encoding : "none");
+        note("skipped %s: %s", spec, why);
+        shared->api_status[index] = 2;
+        return;
+    }
+    if (gnu_runtime) {
+        // GCC's runtime loses a class's +initialize when a method of the class is replaced
+        // before it ran (GNUstep's NSImage then unlocks a lock it never took): send it +class first.
+        objc_ptr class_selector = rt_registerName("class");
+        void *(*send_class)(objc_ptr, objc_ptr) = (void *(*)(objc_ptr, objc_ptr))rt_getMethodImplementation(rt_objectGetClass(cls), class_selector);
+        if (send_class) send_class(cls, class_selector);
+    }
+    t->original = rt_setImplementation(method, (void *)wrappers[index]);
+    shared->api_status[index] = 1;
+    __atomic_fetch_add(&shared->patched, 1, __ATOMIC_RELAXED);
+}
+
+static void patch_methods(void) {
+    pthread_mutex_lock(&patch_lock);
+    for (int i = 0; i < target_count; i++) {
+        if (targets[i].kind != TARGET_SYMBOL) patch_method(i);
+    }
+    pthread_mutex_unlock(&patch_lock);
+}
+
+/// GCC's runtime calls this for every class and category it loads: a class that arrives after
+/// the agent started (a library's constructor registers it) is patched as it arrives.
+static void (*previous_load_callback)(objc_ptr, void *);
+static void class_loaded(objc_ptr cls, void *category) {
+    if (previous_load_callback) previous_load_callback(cls, category);
+    const char *name = rt_className ? rt_className(cls) : NULL;
+    if (!name) return;
+    for (int i = 0; i < target_count; i++) {
+        if (targets[i].kind != TARGET_SYMBOL && !targets[i].done && strcmp(targets[i].class_name, name) == 0) {
+            pthread_mutex_lock(&patch_lock);
+            patch_method(i);
+            pthread_mutex_unlock(&patch_lock);
+        }
+    }
+}
+
+static objc_ptr first_word_class(objc_ptr object) { return object ? *(objc_ptr *)object : NULL; }
+
+static void find_runtime(void) {
+    rt_getClass = (objc_ptr(*)(const char *))dlsym(RTLD_DEFAULT, "objc_getClass");
+    if (!rt_getClass) return;
+    rt_getClassMethod = (objc_ptr(*)(objc_ptr, objc_ptr))dlsym(RTLD_DEFAULT, "class_getClassMethod");
+    rt_getInstanceMethod = (objc_ptr(*)(objc_ptr, objc_ptr))dlsym(RTLD_DEFAULT, "class_getInstanceMethod");
+    rt_getTypeEncoding = (const char *(*)(objc_ptr))dlsym(RTLD_DEFAULT, "method_getTypeEncoding");
+    rt_setImplementation = (void *(*)(objc_ptr, void *))dlsym(RTLD_DEFAULT, "method_setImplementation");
+    rt_registerName = (objc_ptr(*)(const char *))dlsym(RTLD_DEFAULT, "sel_registerName");
+    rt_objectGetClass = (objc_ptr(*)(objc_ptr))dlsym(RTLD_DEFAULT, "object_getClass");
+    // GCC's runtime makes object_getClass inline: the class is an object's first word there.
+    if (!rt_objectGetClass) rt_objectGetClass = first_word_class;
+    rt_getMethodImplementation = (void *(*)(objc_ptr, objc_ptr))dlsym(RTLD_DEFAULT, "class_getMethodImplementation");
+    rt_respondsToSelector = (signed char (*)(objc_ptr, objc_ptr))dlsym(RTLD_DEFAULT, "class_respondsToSelector");
+    rt_className = (const char *(*)(objc_ptr))dlsym(RTLD_DEFAULT, "class_getName");
+    if (!rt_getClassMethod || !rt_getInstanceMethod || !rt_getTypeEncoding || !rt_setImplementation || !rt_registerName ||
+        !rt_objectGetClass || !rt_getMethodImplementation || !rt_respondsToSelector || !rt_className) {
+        rt_getClass = NULL;
+        note("%s%s", "the Objective-C runtime lacks a function the agent needs: no method is wrapped", "");
+        return;
+    }
+    utf8_selector = rt_registerName("UTF8String");
+    void (**callback)(objc_ptr, void *) = (void (**)(objc_ptr, void *))dlsym(RTLD_DEFAULT, "_objc_load_callback");
+    gnu_runtime = dlsym(RTLD_DEFAULT, "objc_msg_lookup") != NULL;
+    if (callback) {
+        previous_load_callback = *callback;
+        *callback = class_loaded;
+    }
+}
+
+// MARK: C functions, through the GOT
+
+#if defined(__linux__)
+#if defined(__x86_64__)
+#define JUMP_SLOT R_X86_64_JUMP_SLOT
+#define GLOB_DAT R_X86_64_GLOB_DAT
+#elif defined(__aarch64__)
+#define JUMP_SLOT R_AARCH64_JUMP_SLOT
+#define GLOB_DAT R_AARCH64_GLOB_DAT
+#endif
+
+static int in_relro(struct dl_phdr_info *info, uintptr_t address) {
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        uintptr_t start = info->dlpi_addr + ph->p_vaddr;
+        if (ph->p_type == PT_GNU_RELRO && address >= start && address < start + ph->p_memsz) return 1;
+    }
+    return 0;
+}
+
+static void patch_slot(struct dl_phdr_info *info, void **slot, void *value) {
+    if (*slot == value) return;
+    long page = sysconf(_SC_PAGESIZE);
+    uintptr_t start = (uintptr_t)slot & ~(uintptr_t)(page - 1);
+    int readonly = in_relro(info, (uintptr_t)slot);
+    if (readonly && mprotect((void *)start, (size_t)page, PROT_READ | PROT_WRITE) != 0) return;
+    *slot = value;
+    if (readonly) mprotect((void *)start, (size_t)page, PROT_READ);
+}
+
+static void patch_relocations(struct dl_phdr_info *info, const ElfW(Rela) *relocations, size_t bytes, const ElfW(Sym) *symbols,
+                              const char *strings) {
+    for (size_t k = 0; k < bytes / sizeof(ElfW(Rela)); k++) {
+        unsigned type = (unsigned)ELF64_R_TYPE(relocations[k].r_info);
+        if (type != JUMP_SLOT && type != GLOB_DAT) continue;
+        const char *name = strings + symbols[ELF64_R_SYM(relocations[k].r_info)].st_name;
+        for (int i = 0; i < target_count; i++) {
+            struct target *t = &targets[i];
+            if (t->kind != TARGET_SYMBOL || strcmp(t->symbol, name) != 0) continue;
+            if (!t->original) {
+                t->original = dlsym(RTLD_DEFAULT, name);
+                if (!t->original) continue;
+                shared->api_status[i] = 1;
+                __atomic_fetch_add(&shared->patched, 1, __ATOMIC_RELAXED);
+            }
+            patch_slot(info, (void **)(info->dlpi_addr + relocations[k].r_offset), (void *)wrappers[i]);
+        }
+    }
+}
+
+static int patch_module(struct dl_phdr_info *info, size_t size, void *self_base) {
+    (void)size;
+    if ((void *)info->dlpi_addr == self_base) return 0;  // the agent's own GOT calls the originals
+    const ElfW(Dyn) *dynamic = NULL;
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        if (info->dlpi_phdr[i].p_type == PT_DYNAMIC) dynamic = (const ElfW(Dyn) *)(info->dlpi_addr + info->dlpi_phdr[i].p_vaddr);
+    }
+    if (!dynamic || !info->dlpi_name) return 0;
+    uintptr_t symtab = 0, strtab = 0, jmprel = 0, rela = 0;
+    size_t pltsize = 0, relasize = 0;
+    for (const ElfW(Dyn) *d = dynamic; d->d_tag != DT_NULL; d++) {
+        switch (d->d_tag) {
+        case DT_SYMTAB: symtab = d->d_un.d_ptr; break;
+        case DT_STRTAB: strtab = d->d_un.d_ptr; break;
+        case DT_JMPREL: jmprel = d->d_un.d_ptr; break;
+        case DT_PLTRELSZ: pltsize = d->d_un.d_val; break;
+        case DT_RELA: rela = d->d_un.d_ptr; break;
+        case DT_RELASZ: relasize = d->d_un.d_val; break;
+        }
+    }
+    // The dynamic linker relocates these in place for most objects, not for all (the vDSO).
+    uintptr_t base = info->dlpi_addr;
+#define AT(p) ((p) < base ? (p) + base : (p))
+    if (!symtab || !strtab) return 0;
+    const ElfW(Sym) *symbols = (const ElfW(Sym) *)AT(symtab);
+    const char *strings = (const char *)AT(strtab);
+    if (jmprel) patch_relocations(info, (const ElfW(Rela) *)AT(jmprel), pltsize, symbols, strings);
+    if (rela) patch_relocations(info, (const ElfW(Rela) *)AT(rela), relasize, symbols, strings);
+#undef AT
+    return 0;
+}
+
+static int patch_module_callback(struct dl_phdr_info *info, size_t size, void *data) { return patch_module(info, size, data); }
+
+static void patch_symbols(void) {
+    int any = 0;
+    for (int i = 0; i < target_count; i++) any |= targets[i].kind == TARGET_SYMBOL;
+    if (!any) return;
+    Dl_info self;
+    void *self_base = dladdr((void *)patch_symbols, &self) ? self.dli_fbase : NULL;
+    pthread_mutex_lock(&patch_lock);
+    dl_iterate_phdr(patch_module_callback, self_base);
+    pthread_mutex_unlock(&patch_lock);
+}
+
+/// Libraries loaded later are searched as they arrive.
+void *dlopen(const char *file, int mode) {
+    static void *(*real_dlopen)(const char *, int);
+    if (!real_dlopen) real_dlopen = (void *(*)(const char *, int))dlsym(RTLD_NEXT, "dlopen");
+    void *handle = real_dlopen ? real_dlopen(file, mode) : NULL;
+    if (handle && shared) patch_symbols();
+    return handle;
+}
+#else
+/// Apple platforms: `--symbol` needs the ELF GOT; only Objective-C methods are wrapped.
+static void patch_symbols(void) {
+    for (int i = 0; i < target_count; i++) {
+        if (targets[i].kind == TARGET_SYMBOL) note("skipped %s: %s", targets[i].symbol, "C functions are wrapped on Linux only");
+    }
+}
+#endif
+
+#if defined(__APPLE__)
+/// dyld announces each image; classes it brings are patched as it arrives.
+static void image_added(const struct mach_header *header, intptr_t slide) {
+    (void)header;
+    (void)slide;
+    if (shared) patch_methods();
+}
+#endif
+
+// MARK: Start
+
+static void parse_targets(const char *text) {
+    char line[400];
+    while (text && *text && target_count < MAX_TARGETS) {
+        const char *end = strchr(text, '\n');
+        size_t length = end ? (size_t)(end - text) : strlen(text);
+        if (length >= sizeof line) length = sizeof line - 1;
+        memcpy(line, text, length);
+        line[length] = '\0';
+        text = end ? end + 1 : NULL;
+        struct target *t = &targets[target_count];
+        memset(t, 0, sizeof *t);
+        char sign = 0;
+        if (strncmp(line, "symbol ", 7) == 0) {
+            t->kind = TARGET_SYMBOL;
+            if (sscanf(line + 7, "%127s %d", t->symbol, &t->argument) != 2 || t->argument < 1 || t->argument > 6) continue;
+        } else if (strncmp(line, "objc ", 5) == 0 || strncmp(line, "end ", 4) == 0) {
+            t->kind = line[0] == 'e' ? TARGET_LAUNCH_END : TARGET_METHOD;
+            const char *spec = line + (t->kind == TARGET_METHOD ? 5 : 4);
+            if (sscanf(spec, "%c[%127s %127[^]]]", &sign, t->class_name, t->selector) != 3 || (sign != '+' && sign != '-')) continue;
+            t->class_method = sign == '+';
+        } else {
+            continue;
+        }
+        target_count++;
+    }
+}
+
+/// Children do not inherit the agent unless asked (IMGTRACE_AGENT_CHILDREN=1): a forked child
+/// writes nothing (its thread would share its parent's ring), an exec'd one does not load it.
+static void child_after_fork(void) {
+    if (getenv("IMGTRACE_AGENT_CHILDREN")) {
+        own_ring = NULL;
+        no_ring = 0;
+    } else {
+        enabled = 0;
+    }
+}
+
+#if defined(__APPLE__)
+#define PRELOAD_VARIABLE "DYLD_INSERT_LIBRARIES"
+#define AGENT_FILE "libImgtraceAgent.dylib"
+#else
+#define PRELOAD_VARIABLE "LD_PRELOAD"
+#define AGENT_FILE "libImgtraceAgent.so"
+#endif
+
+/// Takes the agent out of the preload list, so programs the app runs do not load it.
+static void remove_from_preload(void) {
+    const char *preload = getenv(PRELOAD_VARIABLE);
+    if (!preload) return;
+    char kept[4096] = "";
+    const char *p = preload;
+    while (*p) {
+        while (*p == ' ' || *p == ':') p++;
+        size_t length = strcspn(p, " :");
+        if (length == 0) break;
+        const char *file = p;
+        for (size_t k = 0; k < length; k++) {
+            if (p[k] == '/') file = p + k + 1;
+        }
+        size_t file_length = length - (size_t)(file - p);
+        int ours = file_length == strlen(AGENT_FILE) && strncmp(file, AGENT_FILE, file_length) == 0;
+        if (!ours && strlen(kept) + length + 2 < sizeof kept) {
+            if (kept[0]) strcat(kept, ":");
+            strncat(kept, p, length);
+        }
+        p += length;
+    }
+    if (kept[0]) setenv(PRELOAD_VARIABLE, kept, 1);
+    else unsetenv(PRELOAD_VARIABLE);
+}
+
+__attribute__((constructor)) static void agent_start(void) {
+    const char *fd_text = getenv("IMGTRACE_AGENT_FD");
+    if (!fd_text) return;
+    int fd = atoi(fd_text);
+    void *map = mmap(NULL, sizeof(imgtrace_agent_shared), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    if (map == MAP_FAILED) return;
+    imgtrace_agent_shared *candidate = (imgtrace_agent_shared *)map;
+    if (candidate->magic != IMGTRACE_AGENT_MAGIC || candidate->version != IMGTRACE_AGENT_VERSION) {
+        munmap(map, sizeof(imgtrace_agent_shared));
+        return;
+    }
+    shared = candidate;
+    parse_targets(getenv("IMGTRACE_AGENT_APIS"));
+    if (!getenv("IMGTRACE_AGENT_CHILDREN")) {
+        close(fd);
+        remove_from_preload();
+        unsetenv("IMGTRACE_AGENT_FD");
+        unsetenv("IMGTRACE_AGENT_APIS");
+    }
+    pthread_atfork(NULL, NULL, child_after_fork);
+    find_runtime();
+    patch_methods();
+#if defined(__APPLE__)
+    _dyld_register_func_for_add_image(image_added);
+#endif
+    patch_symbols();
+    __atomic_store_n(&shared->pid, (int32_t)getpid(), __ATOMIC_RELAXED);
+    enabled = 1;
+    __atomic_store_n(&shared->ready, 1, __ATOMIC_RELEASE);
+}

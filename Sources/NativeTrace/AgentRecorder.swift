@@ -1,0 +1,216 @@
+#if os(Linux)
+    import CAgentShared
+    import Foundation
+    import ImgtraceSupport
+    import LaunchTrace
+
+    /// Set from signal handlers; read by the drain loop between naps.
+    nonisolated(unsafe) private var agentStopRequested: Int32 = 0
+
+    /// `imgtrace record --agent`: starts the program with the in-process agent preloaded, drains
+    /// the agent's rings of shared memory while the program runs, and writes the lines `record`
+    /// writes. The program is never stopped: a request costs it a copy into its thread's ring.
+    public final class AgentRecorder {
+        /// What to run and what to wrap.
+        public struct Request: Sendable {
+            public var program: [String]
+            public var objcMethods: [String]
+            public var symbols: [(name: String, argument: Int)]
+            public var launchEnd: String?
+            public var duration: Double?
+            /// `libImgtraceAgent.so`.
+            public var agentPath: String
+            /// Whether programs the app starts load the agent too.
+            public var children = false
+
+            public init(
+                program: [String], objcMethods: [String], symbols: [(name: String, argument: Int)], launchEnd: String?, duration: Double?,
+                agentPath: String
+            ) {
+                self.program = program
+                self.objcMethods = objcMethods
+                self.symbols = symbols
+                self.launchEnd = launchEnd
+                self.duration = duration
+                self.agentPath = agentPath
+            }
+        }
+
+        private let request: Request
+        private let output: (String) -> Void
+        /// The API of each index the agent writes: Objective-C methods, then symbols, then the launch end.
+        private let apiNames: [String]
+        private var clock = HitClock()
+        private var threadLabels: [Int32: String] = [:]
+        private var hits = 0
+        private var launchEndMarked = false
+        private var pid: pid_t = 0
+
+        public init(_ request: Request, output: @escaping (String) -> Void) {
+            self.request = request
+            self.output = output
+            apiNames = request.objcMethods + request.symbols.map(\.name) + (request.launchEnd.map { [$0] } ?? [])
+        }
+
+        /// What the agent told: the APIs it could not wrap and why.
+        public private(set) var notes: [String] = []
+
+        /// The targets as the agent reads them from IMGTRACE_AGENT_APIS, one per line.
+        var apiList: String {
+            var lines = request.objcMethods.map { "objc " + $0 }
+            lines += request.symbols.map { "symbol \($0.name) \($0.argument)" }
+            if let end = request.launchEnd {
+                // A C function ends the launch through the GOT like any symbol: the agent only
+                // marks Objective-C methods; such an end is watched by name alone.
+                if end.hasPrefix("+[") || end.hasPrefix("-[") { lines.append("end " + end) }
+            }
+            return lines.joined(separator: "\n")
+        }
+
+        /// Runs the program to its end (or `duration`, or SIGINT/SIGTERM to imgtrace), writes the
+        /// log's last line and returns it.
+        public func run() throws -> RecordingEnd {
+            guard let path = request.program.first else { throw RecordError(description: "no program to run") }
+            try Tracee.checkExecutable(path)
+            guard FileManager.default.isReadableFile(atPath: request.agentPath) else {
+                throw RecordError(
+                    description: "\(request.agentPath): the agent library is missing (build it with `swift build --product ImgtraceAgent`)")
+            }
+            var region: UnsafeMutablePointer<imgtrace_agent_shared>?
+            let fd = imgtrace_agent_region_create(&region)
+            guard fd >= 0, let shared = region else { throw RecordError(description: "cannot create the agent's shared memory: \(errnoText())") }
+            defer {
+                close(fd)
+                munmap(shared, MemoryLayout<imgtrace_agent_shared>.size)
+            }
+            installSignalHandlers()
+            pid = try spawn(path, fd: fd)
+            if let duration = request.duration { arm(duration) }
+            var buffer = [imgtrace_agent_record](repeating: imgtrace_agent_record(), count: Int(IMGTRACE_AGENT_RING_RECORDS))
+            var programEnd: RecordingEnd.ProgramEnd?
+            var stopReason: RecordingEnd.ProgramEnd?
+            while programEnd == nil {
+                if agentStopRequested != 0, stopReason == nil {
+                    stopReason = agentStopRequested == SIGALRM ? .duration : .interrupted
+                    kill(pid, SIGKILL)
+                }
+                var status: Int32 = 0
+                let waited = waitpid(pid, &status, WNOHANG)
+                if waited == pid {
+                    programEnd = (status & 0x7F) == 0 ? .exited(Int((status >> 8) & 0xFF)) : .signaled(Int(status & 0x7F))
+                } else if waited < 0 && errno != EINTR {
+                    programEnd = .other("unknown")
+                }
+                drain(shared, into: &buffer)
+                if programEnd == nil { usleep(1000) }
+            }
+            drain(shared, into: &buffer)
+            notes = readNotes(shared)
+            if imgtrace_agent_ready(shared) == 0, hits == 0 {
+                throw RecordError(
+                    description:
+                        "\(path): the agent did not start in the program (a static or set-user-ID program ignores LD_PRELOAD); the program \((stopReason ?? programEnd!).sentence)"
+                )
+            }
+            let end = RecordingEnd(
+                hits: hits, launchEnd: request.launchEnd == nil ? .notWatched : (launchEndMarked ? .reached : .notReached),
+                program: stopReason ?? programEnd!, lost: Int(imgtrace_agent_lost(shared)))
+            output(end.text)
+            return end
+        }
+
+        // MARK: Starting
+
+        private func spawn(_ path: String, fd: Int32) throws -> pid_t {
+            var environment = ProcessInfo.processInfo.environment
+            let preload = environment["LD_PRELOAD"].map { request.agentPath + ":" + $0 } ?? request.agentPath
+            environment["LD_PRELOAD"] = preload
+            environment["IMGTRACE_AGENT_FD"] = String(fd)
+            environment["IMGTRACE_AGENT_APIS"] = apiList
+            if request.children { environment["IMGTRACE_AGENT_CHILDREN"] = "1" } else { environment["IMGTRACE_AGENT_CHILDREN"] = nil }
+            let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+            let argv = request.program.map { strdup($0) } + [nil]
+            defer {
+                for pointer in envp { free(pointer) }
+                for pointer in argv { free(pointer) }
+            }
+            var child: pid_t = 0
+            let result = posix_spawn(&child, path, nil, nil, argv, envp)
+            guard result == 0 else { throw RecordError(description: "\(path): cannot start the program: \(String(cString: strerror(result)))") }
+            return child
+        }
+
+        // MARK: Draining
+
+        private func drain(_ shared: UnsafeMutablePointer<imgtrace_agent_shared>, into buffer: inout [imgtrace_agent_record]) {
+            var batch: [(seq: UInt64, line: String)] = []
+            for index in 0..<Int32(IMGTRACE_AGENT_RINGS) {
+                while true {
+                    var tid: Int32 = 0
+                    let count = buffer.withUnsafeMutableBufferPointer {
+                        imgtrace_agent_drain(shared, index, $0.baseAddress, $0.count, &tid)
+                    }
+                    if tid == 0 { break }
+                    for k in 0..<count { batch.append((buffer[k].seq, line(buffer[k], tid: tid, shared: shared, ring: Int(index)))) }
+                    if count < buffer.count { break }
+                }
+            }
+            // Threads fill their own rings: the global sequence puts their requests back in order.
+            batch.sort { $0.seq < $1.seq }
+            for entry in batch { output(entry.line) }
+        }
+
+        private func line(_ record: imgtrace_agent_record, tid: Int32, shared: UnsafeMutablePointer<imgtrace_agent_shared>, ring: Int) -> String {
+            if record.kind == UInt32(IMGTRACE_AGENT_LAUNCH_END.rawValue) {
+                launchEndMarked = true
+                return LaunchMarker.text
+            }
+            hits += 1
+            let api = Int(record.api) < apiNames.count ? apiNames[Int(record.api)] : "api#\(record.api)"
+            var name: [UInt8]?
+            if record.kind == UInt32(IMGTRACE_AGENT_NAME.rawValue) {
+                name = withUnsafeBytes(of: record.name) { Array($0.prefix(Int(min(record.length, UInt32(IMGTRACE_AGENT_NAME_BYTES))))) }
+            }
+            let timestamp = clock.format(seconds: Int(record.seconds), nanoseconds: Int(record.nanoseconds))
+            return HitLine.format(timestamp: timestamp, thread: label(tid, shared: shared, ring: ring), api: api, name: name)
+        }
+
+        /// As `record` (ptrace) names threads: the main thread by its name, others by name and id.
+        private func label(_ tid: Int32, shared: UnsafeMutablePointer<imgtrace_agent_shared>, ring: Int) -> String {
+            if let known = threadLabels[tid] { return known }
+            var name = readProcFile("/proc/\(pid)/task/\(tid)/comm").map { String(decoding: $0, as: UTF8.self) } ?? ""
+            if name.isEmpty {
+                // The name the thread had when it claimed its ring (at most 27 bytes and a NUL).
+                let thread = imgtrace_agent_ring_thread(shared, Int32(ring))!
+                name = String(decoding: UnsafeRawBufferPointer(start: thread, count: strnlen(thread, 28)), as: UTF8.self)
+            }
+            name = name.trimmingCharacters(in: .whitespacesAndNewlines)
+            let label = tid == pid ? (name.isEmpty ? "main" : name) : "\(name.isEmpty ? "thread" : name) \(tid)"
+            threadLabels[tid] = label
+            return label
+        }
+
+        private func readNotes(_ shared: UnsafeMutablePointer<imgtrace_agent_shared>) -> [String] {
+            let length = Int(imgtrace_agent_notes_length(shared))
+            let text = String(decoding: UnsafeRawBufferPointer(start: imgtrace_agent_notes(shared), count: length), as: UTF8.self)
+            return text.split(separator: "\n").map { SafeText.visible(String($0)) }
+        }
+
+        // MARK: Ending
+
+        private func installSignalHandlers() {
+            var action = sigaction()
+            action.__sigaction_handler.sa_handler = { signal in agentStopRequested = signal }
+            action.sa_flags = 0
+            sigemptyset(&action.sa_mask)
+            for signal in [SIGINT, SIGTERM, SIGALRM] { sigaction(signal, &action, nil) }
+        }
+
+        private func arm(_ seconds: Double) {
+            var timer = itimerval()
+            timer.it_value.tv_sec = Int(seconds)
+            timer.it_value.tv_usec = Int((seconds - Double(Int(seconds))) * 1_000_000)
+            setitimer(__itimer_which_t(ITIMER_REAL.rawValue), &timer, nil)
+        }
+    }
+#endif
