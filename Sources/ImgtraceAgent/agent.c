@@ -163,30 +163,164 @@ static void record_object_name(uint32_t api, objc_ptr name) {
 
 // MARK: Wrappers
 
-/// Every wrapper takes the six integer-register arguments and passes them on: enough for a
-/// method of self, _cmd and up to four pointer or integer arguments (the type encoding is
-/// checked before anything is replaced) and for a C function of up to six.
-static void *wrapped(int index, void *a0, void *a1, void *a2, void *a3, void *a4, void *a5) {
+/// What a request records on entry: its name, unless an outer image API on this thread already did.
+static void enter_request(int index, void *const *arguments) {
     struct target *t = &targets[index];
-    generic_fn original = (generic_fn)t->original;
-    if (!enabled) return original(a0, a1, a2, a3, a4, a5);
-    if (t->kind == TARGET_LAUNCH_END) {
-        void *result = original(a0, a1, a2, a3, a4, a5);
-        int expected = 0;
-        if (atomic_compare_exchange_strong(&launch_end_marked, &expected, 1)) record((uint32_t)index, IMGTRACE_AGENT_LAUNCH_END, NULL);
-        return result;
+    if (t->kind == TARGET_LAUNCH_END || ++depth != 1 || !enabled) return;
+    if (t->kind == TARGET_METHOD) {
+        record_object_name((uint32_t)index, arguments[2]);
+    } else {
+        const char *name = (const char *)arguments[t->argument - 1];
+        record((uint32_t)index, name ? IMGTRACE_AGENT_NAME : IMGTRACE_AGENT_NIL, name);
     }
-    if (++depth == 1) {
-        if (t->kind == TARGET_METHOD) {
-            record_object_name((uint32_t)index, a2);
-        } else {
-            void *args[6] = {a0, a1, a2, a3, a4, a5};
-            const char *name = (const char *)args[t->argument - 1];
-            record((uint32_t)index, name ? IMGTRACE_AGENT_NAME : IMGTRACE_AGENT_NIL, name);
-        }
+}
+
+/// What a request does when it returns: the depth goes down; the launch end is marked once.
+static void leave_request(int index) {
+    struct target *t = &targets[index];
+    if (t->kind != TARGET_LAUNCH_END) {
+        depth--;
+        return;
     }
-    void *result = original(a0, a1, a2, a3, a4, a5);
-    depth--;
+    int expected = 0;
+    if (enabled && atomic_compare_exchange_strong(&launch_end_marked, &expected, 1)) record((uint32_t)index, IMGTRACE_AGENT_LAUNCH_END, NULL);
+}
+
+#if defined(__x86_64__) && defined(__linux__)
+// x86-64: an assembly trampoline per target saves every argument register (six integer, eight
+// vector), lets `imgtrace_agent_enter` record, restores them and jumps to the original with the
+// caller's stack untouched, so any signature passes: floats, stack arguments, variadic calls.
+// To see the return, enter swaps the return address for `imgtrace_agent_return` and keeps the
+// real one on a per-thread shadow stack; the original then returns into the agent, which calls
+// `imgtrace_agent_leave` (result registers saved) and jumps back to the real caller.
+#define SHADOW_DEPTH 256
+static __thread struct {
+    void *address;
+    int index;
+} shadow[SHADOW_DEPTH];
+static __thread int shadow_top;
+
+__attribute__((visibility("hidden"))) extern char imgtrace_agent_return[];
+
+__attribute__((visibility("hidden"), used)) void *imgtrace_agent_enter(int index, void *const *registers, void **return_slot) {
+    enter_request(index, registers);
+    if (shadow_top < SHADOW_DEPTH) {
+        shadow[shadow_top].address = *return_slot;
+        shadow[shadow_top].index = index;
+        shadow_top++;
+        *return_slot = (void *)imgtrace_agent_return;
+    } else if (targets[index].kind != TARGET_LAUNCH_END) {
+        depth--;  // too deep to see the return: count it as returned now
+    }
+    return targets[index].original;
+}
+
+__attribute__((visibility("hidden"), used)) void *imgtrace_agent_leave(void) {
+    shadow_top--;
+    leave_request(shadow[shadow_top].index);
+    return shadow[shadow_top].address;
+}
+
+#define TRAMPOLINE(i)                                   \
+    ".p2align 4\n"                                      \
+    ".globl imgtrace_agent_trampoline_" #i "\n"         \
+    ".hidden imgtrace_agent_trampoline_" #i "\n"        \
+    "imgtrace_agent_trampoline_" #i ":\n"               \
+    "    movl $" #i ", %r11d\n"                         \
+    "    jmp imgtrace_agent_common\n"
+
+__asm__(
+    ".text\n"
+    ".p2align 4\n"
+    "imgtrace_agent_common:\n"
+    "    pushq %rbp\n"
+    "    movq %rsp, %rbp\n"
+    "    subq $192, %rsp\n"              // 6 integer + 8 vector registers + %rax, 16-byte aligned
+    "    movq %rdi, 0(%rsp)\n"
+    "    movq %rsi, 8(%rsp)\n"
+    "    movq %rdx, 16(%rsp)\n"
+    "    movq %rcx, 24(%rsp)\n"
+    "    movq %r8, 32(%rsp)\n"
+    "    movq %r9, 40(%rsp)\n"
+    "    movq %rax, 48(%rsp)\n"          // %al: vector registers of a variadic call
+    "    movdqu %xmm0, 56(%rsp)\n"
+    "    movdqu %xmm1, 72(%rsp)\n"
+    "    movdqu %xmm2, 88(%rsp)\n"
+    "    movdqu %xmm3, 104(%rsp)\n"
+    "    movdqu %xmm4, 120(%rsp)\n"
+    "    movdqu %xmm5, 136(%rsp)\n"
+    "    movdqu %xmm6, 152(%rsp)\n"
+    "    movdqu %xmm7, 168(%rsp)\n"
+    "    movl %r11d, %edi\n"
+    "    movq %rsp, %rsi\n"
+    "    leaq 8(%rbp), %rdx\n"           // where the return address is
+    "    call imgtrace_agent_enter\n"
+    "    movq %rax, %r11\n"
+    "    movq 0(%rsp), %rdi\n"
+    "    movq 8(%rsp), %rsi\n"
+    "    movq 16(%rsp), %rdx\n"
+    "    movq 24(%rsp), %rcx\n"
+    "    movq 32(%rsp), %r8\n"
+    "    movq 40(%rsp), %r9\n"
+    "    movq 48(%rsp), %rax\n"
+    "    movdqu 56(%rsp), %xmm0\n"
+    "    movdqu 72(%rsp), %xmm1\n"
+    "    movdqu 88(%rsp), %xmm2\n"
+    "    movdqu 104(%rsp), %xmm3\n"
+    "    movdqu 120(%rsp), %xmm4\n"
+    "    movdqu 136(%rsp), %xmm5\n"
+    "    movdqu 152(%rsp), %xmm6\n"
+    "    movdqu 168(%rsp), %xmm7\n"
+    "    leave\n"
+    "    jmp *%r11\n"
+    ".p2align 4\n"
+    ".globl imgtrace_agent_return\n"
+    ".hidden imgtrace_agent_return\n"
+    "imgtrace_agent_return:\n"           // the stack is 16-byte aligned here
+    "    pushq %rax\n"
+    "    pushq %rdx\n"
+    "    subq $32, %rsp\n"
+    "    movdqu %xmm0, 0(%rsp)\n"
+    "    movdqu %xmm1, 16(%rsp)\n"
+    "    call imgtrace_agent_leave\n"
+    "    movq %rax, %r11\n"
+    "    movdqu 0(%rsp), %xmm0\n"
+    "    movdqu 16(%rsp), %xmm1\n"
+    "    addq $32, %rsp\n"
+    "    popq %rdx\n"
+    "    popq %rax\n"
+    "    jmp *%r11\n"
+    TRAMPOLINE(0) TRAMPOLINE(1) TRAMPOLINE(2) TRAMPOLINE(3) TRAMPOLINE(4) TRAMPOLINE(5) TRAMPOLINE(6) TRAMPOLINE(7)
+    TRAMPOLINE(8) TRAMPOLINE(9) TRAMPOLINE(10) TRAMPOLINE(11) TRAMPOLINE(12) TRAMPOLINE(13) TRAMPOLINE(14) TRAMPOLINE(15)
+    TRAMPOLINE(16) TRAMPOLINE(17) TRAMPOLINE(18) TRAMPOLINE(19) TRAMPOLINE(20) TRAMPOLINE(21) TRAMPOLINE(22) TRAMPOLINE(23)
+    TRAMPOLINE(24) TRAMPOLINE(25) TRAMPOLINE(26) TRAMPOLINE(27) TRAMPOLINE(28) TRAMPOLINE(29) TRAMPOLINE(30) TRAMPOLINE(31));
+
+#define DECLARE(i) __attribute__((visibility("hidden"))) extern char imgtrace_agent_trampoline_##i[];
+DECLARE(0) DECLARE(1) DECLARE(2) DECLARE(3) DECLARE(4) DECLARE(5) DECLARE(6) DECLARE(7)
+DECLARE(8) DECLARE(9) DECLARE(10) DECLARE(11) DECLARE(12) DECLARE(13) DECLARE(14) DECLARE(15)
+DECLARE(16) DECLARE(17) DECLARE(18) DECLARE(19) DECLARE(20) DECLARE(21) DECLARE(22) DECLARE(23)
+DECLARE(24) DECLARE(25) DECLARE(26) DECLARE(27) DECLARE(28) DECLARE(29) DECLARE(30) DECLARE(31)
+static void *const wrappers[MAX_TARGETS] = {
+    imgtrace_agent_trampoline_0, imgtrace_agent_trampoline_1, imgtrace_agent_trampoline_2, imgtrace_agent_trampoline_3,
+    imgtrace_agent_trampoline_4, imgtrace_agent_trampoline_5, imgtrace_agent_trampoline_6, imgtrace_agent_trampoline_7,
+    imgtrace_agent_trampoline_8, imgtrace_agent_trampoline_9, imgtrace_agent_trampoline_10, imgtrace_agent_trampoline_11,
+    imgtrace_agent_trampoline_12, imgtrace_agent_trampoline_13, imgtrace_agent_trampoline_14, imgtrace_agent_trampoline_15,
+    imgtrace_agent_trampoline_16, imgtrace_agent_trampoline_17, imgtrace_agent_trampoline_18, imgtrace_agent_trampoline_19,
+    imgtrace_agent_trampoline_20, imgtrace_agent_trampoline_21, imgtrace_agent_trampoline_22, imgtrace_agent_trampoline_23,
+    imgtrace_agent_trampoline_24, imgtrace_agent_trampoline_25, imgtrace_agent_trampoline_26, imgtrace_agent_trampoline_27,
+    imgtrace_agent_trampoline_28, imgtrace_agent_trampoline_29, imgtrace_agent_trampoline_30, imgtrace_agent_trampoline_31,
+};
+/// Every argument travels untouched: only the name must be an object in a register.
+#define TRAMPOLINES 1
+#else
+// Elsewhere (Apple's arm64, other Linux): C wrappers that take the six integer-register
+// arguments and pass them on, enough for self, _cmd and four pointer or integer arguments; the
+// type encoding refuses anything else.
+static void *wrapped(int index, void *a0, void *a1, void *a2, void *a3, void *a4, void *a5) {
+    void *arguments[6] = {a0, a1, a2, a3, a4, a5};
+    enter_request(index, arguments);
+    void *result = ((generic_fn)targets[index].original)(a0, a1, a2, a3, a4, a5);
+    leave_request(index);
     return result;
 }
 
@@ -196,12 +330,14 @@ WRAPPER(0) WRAPPER(1) WRAPPER(2) WRAPPER(3) WRAPPER(4) WRAPPER(5) WRAPPER(6) WRA
 WRAPPER(8) WRAPPER(9) WRAPPER(10) WRAPPER(11) WRAPPER(12) WRAPPER(13) WRAPPER(14) WRAPPER(15)
 WRAPPER(16) WRAPPER(17) WRAPPER(18) WRAPPER(19) WRAPPER(20) WRAPPER(21) WRAPPER(22) WRAPPER(23)
 WRAPPER(24) WRAPPER(25) WRAPPER(26) WRAPPER(27) WRAPPER(28) WRAPPER(29) WRAPPER(30) WRAPPER(31)
-static generic_fn const wrappers[MAX_TARGETS] = {
+static void *const wrappers[MAX_TARGETS] = {
     wrapper_0, wrapper_1, wrapper_2, wrapper_3, wrapper_4, wrapper_5, wrapper_6, wrapper_7,
     wrapper_8, wrapper_9, wrapper_10, wrapper_11, wrapper_12, wrapper_13, wrapper_14, wrapper_15,
     wrapper_16, wrapper_17, wrapper_18, wrapper_19, wrapper_20, wrapper_21, wrapper_22, wrapper_23,
     wrapper_24, wrapper_25, wrapper_26, wrapper_27, wrapper_28, wrapper_29, wrapper_30, wrapper_31,
 };
+#define TRAMPOLINES 0
+#endif
 
 // MARK: Type encodings
 
@@ -246,23 +382,28 @@ static const char *skip_type(const char *p, int *fits) {
     return p;
 }
 
-/// Whether a method of this encoding can go through `wrapped`: a pointer, integer or void
-/// result, and self, _cmd and at most four pointer or integer arguments; `reason` says why not.
+/// Whether a method of this encoding can be wrapped; `reason` says why not. The trampolines pass
+/// any argument on: a struct result is refused (a large one is returned through a hidden first
+/// argument, which moves the name), and the name must be an object. The C wrappers need a pointer,
+/// integer or void result and self, _cmd and at most four pointer or integer arguments.
 static int encoding_fits(const char *encoding, int needs_name, const char **reason) {
     int fits = 1;
     const char *p = skip_type(encoding, &fits);
-    if (!fits) { *reason = "its result is a float or a struct"; return 0; }
+    if (!fits && (TRAMPOLINES == 0 || *encoding == '{' || *encoding == '(' || *encoding == '[')) {
+        *reason = TRAMPOLINES ? "its result is a struct" : "its result is a float or a struct";
+        return 0;
+    }
     int arguments = 0;
     while (*p) {
         int one = 1;
         const char *next = skip_type(p, &one);
         if (next == p) break;
-        if (!one) { *reason = "an argument is a float or a struct"; return 0; }
+        if (!one && !TRAMPOLINES) { *reason = "an argument is a float or a struct"; return 0; }
         if (arguments == 2 && needs_name && *p != '@') { *reason = "its first argument is not an object"; return 0; }
         arguments++;
         p = next;
     }
-    if (arguments > 6) { *reason = "it takes more than four arguments"; return 0; }
+    if (arguments > 6 && !TRAMPOLINES) { *reason = "it takes more than four arguments"; return 0; }
     if (needs_name && arguments < 3) { *reason = "it takes no name argument"; return 0; }
     return 1;
 }
@@ -296,7 +437,7 @@ static void patch_method(int index) {
         void *(*send_class)(objc_ptr, objc_ptr) = (void *(*)(objc_ptr, objc_ptr))rt_getMethodImplementation(rt_objectGetClass(cls), class_selector);
         if (send_class) send_class(cls, class_selector);
     }
-    t->original = rt_setImplementation(method, (void *)wrappers[index]);
+    t->original = rt_setImplementation(method, wrappers[index]);
     shared->api_status[index] = 1;
     __atomic_fetch_add(&shared->patched, 1, __ATOMIC_RELAXED);
 }
@@ -401,7 +542,7 @@ static void patch_relocations(struct dl_phdr_info *info, const ElfW(Rela) *reloc
                 shared->api_status[i] = 1;
                 __atomic_fetch_add(&shared->patched, 1, __ATOMIC_RELAXED);
             }
-            patch_slot(info, (void **)(info->dlpi_addr + relocations[k].r_offset), (void *)wrappers[i]);
+            patch_slot(info, (void **)(info->dlpi_addr + relocations[k].r_offset), wrappers[i]);
         }
     }
 }

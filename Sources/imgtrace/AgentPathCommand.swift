@@ -19,7 +19,8 @@ enum AgentLibrary {
             return explicit
         }
         let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-        let candidate = Bundle.main.executableURL?.resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent(fileName).path
+        let candidate =
+            Bundle.main.executableURL?.resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent(fileName).path
             ?? executable.deletingLastPathComponent().appendingPathComponent(fileName).path
         guard FileManager.default.isReadableFile(atPath: candidate) else {
             throw InputError(path: candidate, reason: "the agent library is not built: run `swift build --product ImgtraceAgent` (or set IMGTRACE_AGENT_PATH)")

@@ -45,7 +45,8 @@ struct RecordCommand: ParsableCommand {
 
     @Flag(
         help:
-            "Record in-process: preload the agent library (LD_PRELOAD) that wraps the image APIs and writes each request to shared memory, instead of stopping the program at breakpoints. No --pid, no --backtrace.")
+            "Record in-process: preload the agent library (LD_PRELOAD) that wraps the image APIs and writes each request to shared memory, instead of stopping the program at breakpoints. No --pid, no --backtrace."
+    )
     var agent = false
 
     @Flag(name: .customLong("agent-children"), help: "With --agent: programs the app starts load the agent too (by default they do not).")
