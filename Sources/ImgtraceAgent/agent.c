@@ -35,7 +35,9 @@
 
 typedef void *(*generic_fn)(void *, void *, void *, void *, void *, void *);
 
-enum target_kind { TARGET_METHOD, TARGET_LAUNCH_END, TARGET_SYMBOL };
+/// A context is a method that is not a request by itself but says what kind the requests made
+/// inside it are (a nib placeholder, a trait change): its index goes into their records.
+enum target_kind { TARGET_METHOD, TARGET_LAUNCH_END, TARGET_SYMBOL, TARGET_CONTEXT };
 
 struct target {
     enum target_kind kind;
@@ -56,6 +58,7 @@ static atomic_int launch_end_marked;
 static pthread_mutex_t patch_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static __thread int depth;
+static __thread int context = -1;
 static __thread imgtrace_agent_ring *own_ring;
 static __thread int no_ring;
 
@@ -133,6 +136,7 @@ static void record(uint32_t api, uint32_t kind, const char *name) {
     slot->kind = kind;
     slot->flags = 0;
     slot->length = 0;
+    slot->context = context < 0 ? ~0u : (uint32_t)context;
     if (name) {
         size_t length = strnlen(name, IMGTRACE_AGENT_NAME_BYTES + 1);
         if (length > IMGTRACE_AGENT_NAME_BYTES) {
@@ -166,6 +170,10 @@ static void record_object_name(uint32_t api, objc_ptr name) {
 /// What a request records on entry: its name, unless an outer image API on this thread already did.
 static void enter_request(int index, void *const *arguments) {
     struct target *t = &targets[index];
+    if (t->kind == TARGET_CONTEXT) {
+        if (depth == 0 && context < 0) context = index;
+        return;
+    }
     if (t->kind == TARGET_LAUNCH_END || ++depth != 1 || !enabled) return;
     if (t->kind == TARGET_METHOD) {
         record_object_name((uint32_t)index, arguments[2]);
@@ -178,6 +186,10 @@ static void enter_request(int index, void *const *arguments) {
 /// What a request does when it returns: the depth goes down; the launch end is marked once.
 static void leave_request(int index) {
     struct target *t = &targets[index];
+    if (t->kind == TARGET_CONTEXT) {
+        if (context == index) context = -1;
+        return;
+    }
     if (t->kind != TARGET_LAUNCH_END) {
         depth--;
         return;
@@ -209,7 +221,7 @@ __attribute__((visibility("hidden"), used)) void *imgtrace_agent_enter(int index
         shadow[shadow_top].index = index;
         shadow_top++;
         *return_slot = (void *)imgtrace_agent_return;
-    } else if (targets[index].kind != TARGET_LAUNCH_END) {
+    } else if (targets[index].kind == TARGET_METHOD || targets[index].kind == TARGET_SYMBOL) {
         depth--;  // too deep to see the return: count it as returned now
     }
     return targets[index].original;
@@ -635,9 +647,9 @@ static void parse_targets(const char *text) {
         if (strncmp(line, "symbol ", 7) == 0) {
             t->kind = TARGET_SYMBOL;
             if (sscanf(line + 7, "%127s %d", t->symbol, &t->argument) != 2 || t->argument < 1 || t->argument > 6) continue;
-        } else if (strncmp(line, "objc ", 5) == 0 || strncmp(line, "end ", 4) == 0) {
-            t->kind = line[0] == 'e' ? TARGET_LAUNCH_END : TARGET_METHOD;
-            const char *spec = line + (t->kind == TARGET_METHOD ? 5 : 4);
+        } else if (strncmp(line, "objc ", 5) == 0 || strncmp(line, "end ", 4) == 0 || strncmp(line, "context ", 8) == 0) {
+            t->kind = line[0] == 'e' ? TARGET_LAUNCH_END : line[0] == 'c' ? TARGET_CONTEXT : TARGET_METHOD;
+            const char *spec = strchr(line, ' ') + 1;
             if (sscanf(spec, "%c[%127s %127[^]]]", &sign, t->class_name, t->selector) != 3 || (sign != '+' && sign != '-')) continue;
             t->class_method = sign == '+';
         } else {

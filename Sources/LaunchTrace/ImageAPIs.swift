@@ -162,3 +162,21 @@ enum ImageAPIs {
         return closure
     }()
 }
+
+extension CaptureAPI {
+    /// What the in-process agent wraps by default: every API of the table whose first argument
+    /// is the name (CoreUI's families by their whole iOS 18 selectors), and as contexts the two
+    /// that take no name but say what kind the requests inside them are.
+    public static var agentTargets: (names: [String], contexts: [String]) {
+        let contexts = ["-[UIImageNibPlaceholder initWithCoder:]", "-[UIImageAsset imageWithConfiguration:]"]
+        // The catalog it hands back is not a name.
+        let noName: Set<String> = ["+[CUICatalog defaultUICatalogForBundle:]"]
+        let names = ImageAPIs.table.filter { !$0.prefix && !contexts.contains($0.symbol) && !noName.contains($0.symbol) }.map(\.symbol)
+        return (names + ImageAPIs.coreUISymbols, contexts)
+    }
+}
+
+extension LoadKind {
+    /// The kind of a request whose outermost API is `api`, when the call graph's table knows it.
+    public static func of(outermostAPI api: String) -> LoadKind? { ImageAPIs.index(of: api).map { ImageAPIs.kinds[$0] } }
+}

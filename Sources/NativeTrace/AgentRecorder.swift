@@ -15,6 +15,8 @@
         public struct Request: Sendable {
             public var program: [String]
             public var objcMethods: [String]
+            /// Methods that record nothing but give the requests inside them their kind.
+            public var contexts: [String] = []
             public var symbols: [(name: String, argument: Int)]
             public var launchEnd: String?
             public var duration: Double?
@@ -49,7 +51,7 @@
         public init(_ request: Request, output: @escaping (String) -> Void) {
             self.request = request
             self.output = output
-            apiNames = request.objcMethods + request.symbols.map(\.name) + (request.launchEnd.map { [$0] } ?? [])
+            apiNames = request.objcMethods + request.symbols.map(\.name) + request.contexts + (request.launchEnd.map { [$0] } ?? [])
         }
 
         /// What the agent told: the APIs it could not wrap and why.
@@ -59,6 +61,7 @@
         var apiList: String {
             var lines = request.objcMethods.map { "objc " + $0 }
             lines += request.symbols.map { "symbol \($0.name) \($0.argument)" }
+            lines += request.contexts.map { "context " + $0 }
             if let end = request.launchEnd {
                 // A C function ends the launch through the GOT like any symbol: the agent only
                 // marks Objective-C methods; such an end is watched by name alone.
@@ -71,6 +74,7 @@
         /// log's last line and returns it.
         public func run() throws -> RecordingEnd {
             guard let path = request.program.first else { throw RecordError(description: "no program to run") }
+            guard apiNames.count <= 32 else { throw RecordError(description: "the agent wraps at most 32 APIs; \(apiNames.count) were asked for") }
             try Tracee.checkExecutable(path)
             guard FileManager.default.isReadableFile(atPath: request.agentPath) else {
                 throw RecordError(
@@ -172,7 +176,10 @@
                 name = withUnsafeBytes(of: record.name) { Array($0.prefix(Int(min(record.length, UInt32(IMGTRACE_AGENT_NAME_BYTES))))) }
             }
             let timestamp = clock.format(seconds: Int(record.seconds), nanoseconds: Int(record.nanoseconds))
-            return HitLine.format(timestamp: timestamp, thread: label(tid, shared: shared, ring: ring), api: api, name: name)
+            // A request inside a context (a nib placeholder, a trait change) is of the context's kind.
+            let context = Int(record.context) < apiNames.count ? apiNames[Int(record.context)] : nil
+            let kind = context.flatMap { LoadKind.of(outermostAPI: $0) } ?? LoadKind.of(outermostAPI: api)
+            return HitLine.format(timestamp: timestamp, thread: label(tid, shared: shared, ring: ring), api: api, name: name, kind: kind?.rawValue)
         }
 
         /// As `record` (ptrace) names threads: the main thread by its name, others by name and id.

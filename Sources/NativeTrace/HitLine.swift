@@ -4,15 +4,17 @@ import ImgtraceSupport
 /// --timestamps` captures (docs/trace-logs.md §2), so a recorded launch is analysed like any other.
 public enum HitLine {
     /// `2026-11-22 20:41:07.123 [thread] api: "name"`, or `… api: None` for a nil name.
-    public static func format(timestamp: String, thread: String, api: String, name: [UInt8]?) -> String {
+    /// `kind` (the agent knows it) goes before the API: `… [thread] (nib) api: "name"`.
+    public static func format(timestamp: String, thread: String, api: String, name: [UInt8]?, kind: String? = nil) -> String {
         // A thread name is the program's to choose: by Unicode scalar (CR LF is one Character),
         // `]` would end the label and a line break would start a forged hit.
         var label = ""
         for scalar in thread.unicodeScalars {
             if scalar == "]" { label += "_" } else if SafeText.needsEscape(scalar) { label += SafeText.escaped(scalar.value) } else { label.unicodeScalars.append(scalar) }
         }
-        guard let name else { return "\(timestamp) [\(label)] \(api): None" }
-        return "\(timestamp) [\(label)] \(api): \"\(escape(name))\""
+        let kindText = kind.map { "(\($0)) " } ?? ""
+        guard let name else { return "\(timestamp) [\(label)] \(kindText)\(api): None" }
+        return "\(timestamp) [\(label)] \(kindText)\(api): \"\(escape(name))\""
     }
 
     /// A frame line of `--backtrace`, as lldb prints them.

@@ -104,10 +104,13 @@ struct RecordCommand: ParsableCommand {
     #if os(Linux)
         /// `--agent`: the program runs with the agent preloaded; the log has the same lines.
         private func recordWithAgent(_ arguments: [String], methods: [String]) throws {
+            // By default every image API of the call graph, as the lldb capture's funnels see them.
+            let defaults = CaptureAPI.agentTargets
             var request = AgentRecorder.Request(
-                program: arguments, objcMethods: methods, symbols: try symbols.map(Self.parseSymbol),
+                program: arguments, objcMethods: objcMethods.isEmpty ? defaults.names : objcMethods, symbols: try symbols.map(Self.parseSymbol),
                 launchEnd: noLaunchEnd ? nil : (launchEnd ?? Self.defaultLaunchEnd), duration: duration, agentPath: try AgentLibrary.path())
             request.children = agentChildren
+            if objcMethods.isEmpty { request.contexts = defaults.contexts }
             try OutputTargets.check(outputs: [("--output", output)], inputs: arguments.prefix(1).map { (what: "program", path: $0) })
             var end: RecordingEnd?
             var notes: [String] = []

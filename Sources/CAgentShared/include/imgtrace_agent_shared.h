@@ -36,6 +36,7 @@ typedef struct {
     uint32_t kind;     // imgtrace_agent_record_kind
     uint32_t flags;    // IMGTRACE_AGENT_TRUNCATED
     uint32_t length;   // name bytes used
+    uint32_t context;  // the API index of the context it ran in (a nib, a trait change), or ~0
     char name[IMGTRACE_AGENT_NAME_BYTES];
 } imgtrace_agent_record;
 
