@@ -43,7 +43,7 @@ struct target {
     enum target_kind kind;
     int class_method;         // `+[…]`
     char class_name[128];
-    char selector[128];
+    char selector[256];
     char symbol[128];         // TARGET_SYMBOL
     int argument;             // 1-based argument holding the C string name (symbols)
     void *original;           // the implementation or function the wrapper calls
@@ -430,7 +430,7 @@ static void patch_method(int index) {
     objc_ptr selector = rt_registerName(t->selector);
     objc_ptr method = t->class_method ? rt_getClassMethod(cls, selector) : rt_getInstanceMethod(cls, selector);
     if (!method) return;
-    char spec[300];
+    char spec[420];
     snprintf(spec, sizeof spec, "%c[%s %s]", t->class_method ? '+' : '-', t->class_name, t->selector);
     const char *encoding = rt_getTypeEncoding(method);
     const char *reason = "no type encoding";
@@ -650,7 +650,7 @@ static void parse_targets(const char *text) {
         } else if (strncmp(line, "objc ", 5) == 0 || strncmp(line, "end ", 4) == 0 || strncmp(line, "context ", 8) == 0) {
             t->kind = line[0] == 'e' ? TARGET_LAUNCH_END : line[0] == 'c' ? TARGET_CONTEXT : TARGET_METHOD;
             const char *spec = strchr(line, ' ') + 1;
-            if (sscanf(spec, "%c[%127s %127[^]]]", &sign, t->class_name, t->selector) != 3 || (sign != '+' && sign != '-')) continue;
+            if (sscanf(spec, "%c[%127s %255[^]]]", &sign, t->class_name, t->selector) != 3 || (sign != '+' && sign != '-')) continue;
             t->class_method = sign == '+';
         } else {
             continue;

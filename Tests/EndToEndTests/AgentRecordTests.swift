@@ -1,0 +1,336 @@
+#if os(Linux)
+    import Foundation
+    import TestSupport
+    import XCTest
+
+    /// `imgtrace record --agent` against programs the test compiles: an Objective-C model of
+    /// UIKit's call graph on GNUstep's runtime (../shared/docs/apple-image-paths.md: nested class
+    /// methods, the nib placeholder's direct asset-manager call, CoreUI's ten-argument lookups with
+    /// a double, SwiftUI's and trait changes' paths), a C loader wrapped through the GOT, a program
+    /// that forks and execs, and Debian's Gridlock. Each program writes its own truth.
+    final class AgentRecordTests: XCTestCase {
+        private var work: URL!
+
+        override func setUpWithError() throws {
+            work = FileManager.default.temporaryDirectory.appendingPathComponent("imgtrace-agent-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+            // The agent is a product of its own: `swift build --build-tests` builds it beside imgtrace.
+            let agent = BinaryRunner.executable.deletingLastPathComponent().appendingPathComponent("libImgtraceAgent.so")
+            guard FileManager.default.fileExists(atPath: agent.path) else { throw XCTSkip("libImgtraceAgent.so is not built (swift build)") }
+        }
+
+        override func tearDownWithError() throws {
+            if let work { try? FileManager.default.removeItem(at: work) }
+        }
+
+        private func shell(_ command: String) -> String? {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", command]
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            process.standardError = FileHandle.nullDevice
+            guard (try? process.run()) != nil else { return nil }
+            let data = pipe.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return process.terminationStatus == 0 ? String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) : nil
+        }
+
+        /// Compiles Objective-C against GNUstep Base (gobjc); skips without it.
+        private func compileObjC(_ source: String, to name: String) throws -> URL {
+            guard let flags = shell("gnustep-config --objc-flags"), let libraries = shell("gnustep-config --base-libs") else {
+                throw XCTSkip("needs gobjc and libgnustep-base-dev (gnustep-config)")
+            }
+            let file = work.appendingPathComponent(name + ".m"), output = work.appendingPathComponent(name)
+            try source.write(to: file, atomically: true, encoding: .utf8)
+            let cleaned = flags.replacingOccurrences(of: "-MMD -MP", with: "")
+            guard shell("cc -x objective-c -std=gnu99 \(cleaned) -O1 -o \(output.path) \(file.path) \(libraries) 2>&1 >/dev/null") != nil else {
+                throw XCTSkip("gobjc could not build \(name).m")
+            }
+            return output
+        }
+
+        /// Compiles C with `libraries` after the source (the linker drops a library named before it).
+        private func compileC(_ source: String, to name: String, flags: [String], libraries: [String] = []) throws -> URL {
+            let file = work.appendingPathComponent(name + ".c"), output = work.appendingPathComponent(name)
+            try source.write(to: file, atomically: true, encoding: .utf8)
+            let command = (["cc"] + flags + ["-o", output.path, file.path] + libraries).joined(separator: " ")
+            guard shell(command + " 2>&1 >/dev/null") != nil else { throw XCTSkip("cc could not build \(name).c") }
+            return output
+        }
+
+        /// The events `trace` reads from a log, as `kind<TAB>api<TAB>name` (nil as `(nil)`).
+        private func events(_ log: URL) throws -> [String] {
+            let trace = try BinaryRunner.run(["trace", log.path, "--format", "json"])
+            XCTAssertEqual(trace.status, 0, trace.stderr)
+            let json = try XCTUnwrap(JSONSerialization.jsonObject(with: trace.stdout) as? [String: Any])
+            return (json["events"] as? [[String: Any]] ?? []).map { event in
+                let name = event["status"] as? String == "nil" ? "(nil)" : (event["name"] as? String ?? "?")
+                return "\(event["kind"] as? String ?? "-")\t\(event["api"] as? String ?? "-")\t\(name)"
+            }
+        }
+
+        private func truth(_ file: URL) throws -> [String] {
+            try String(contentsOf: file, encoding: .utf8).split(separator: "\n").map(String.init)
+        }
+
+        static let uikitModel = #"""
+            #import <Foundation/Foundation.h>
+            #include <pthread.h>
+            #include <stdio.h>
+            #include <stdlib.h>
+
+            /* The truth: one line per request, written by the code that makes it. */
+            static FILE *truth;
+            static NSLock *truthLock;
+            static void request(const char *kind, const char *api, NSString *name) {
+                [truthLock lock];
+                fprintf(truth, "%s\t%s\t%s\n", kind, api, name ? [name UTF8String] : "(nil)");
+                fflush(truth);
+                [truthLock unlock];
+            }
+
+            /* CoreUI: ten arguments, a double among them; it checks they all arrive. */
+            @interface CUICatalog : NSObject
+            - (id)imageWithName:(NSString *)n scaleFactor:(double)s deviceIdiom:(long)i deviceSubtype:(unsigned long)st displayGamut:(long)g layoutDirection:(long)l sizeClassHorizontal:(long)h sizeClassVertical:(long)v appearanceName:(NSString *)a locale:(NSString *)loc;
+            - (id)namedLookupWithName:(NSString *)n scaleFactor:(double)s deviceIdiom:(long)i deviceSubtype:(unsigned long)st displayGamut:(long)g layoutDirection:(long)l sizeClassHorizontal:(long)h sizeClassVertical:(long)v appearanceName:(NSString *)a locale:(NSString *)loc;
+            @end
+            static void check(double s, long i, unsigned long st, long g, long l, long h, long v, NSString *a, NSString *loc) {
+                if (s != 3.0 || i != 1 || st != 2 || g != 3 || l != 4 || h != 5 || v != 6 || ![a isEqual:@"dark"] || ![loc isEqual:@"en"]) {
+                    fprintf(stderr, "arguments damaged\n");
+                    abort();
+                }
+            }
+            @implementation CUICatalog
+            - (id)imageWithName:(NSString *)n scaleFactor:(double)s deviceIdiom:(long)i deviceSubtype:(unsigned long)st displayGamut:(long)g layoutDirection:(long)l sizeClassHorizontal:(long)h sizeClassVertical:(long)v appearanceName:(NSString *)a locale:(NSString *)loc {
+                check(s, i, st, g, l, h, v, a, loc); return n;
+            }
+            - (id)namedLookupWithName:(NSString *)n scaleFactor:(double)s deviceIdiom:(long)i deviceSubtype:(unsigned long)st displayGamut:(long)g layoutDirection:(long)l sizeClassHorizontal:(long)h sizeClassVertical:(long)v appearanceName:(NSString *)a locale:(NSString *)loc {
+                check(s, i, st, g, l, h, v, a, loc); return n;
+            }
+            @end
+            static CUICatalog *catalog;
+            #define LOOKUP scaleFactor:3.0 deviceIdiom:1 deviceSubtype:2 displayGamut:3 layoutDirection:4 sizeClassHorizontal:5 sizeClassVertical:6 appearanceName:@"dark" locale:@"en"
+
+            @interface _UIAssetManager : NSObject
+            - (id)imageNamed:(NSString *)n;
+            - (id)imageNamed:(NSString *)n configuration:(id)c cachingOptions:(long)o attachCatalogImage:(BOOL)attach;
+            @end
+            @implementation _UIAssetManager
+            - (id)imageNamed:(NSString *)n { return [self imageNamed:n configuration:nil cachingOptions:0 attachCatalogImage:YES]; }
+            - (id)imageNamed:(NSString *)n configuration:(id)c cachingOptions:(long)o attachCatalogImage:(BOOL)attach {
+                return [catalog namedLookupWithName:n LOOKUP];
+            }
+            @end
+            static _UIAssetManager *manager;
+            static NSMutableSet *cache;
+
+            @interface UIImage : NSObject
+            + (id)imageNamed:(NSString *)n;
+            + (id)imageNamed:(NSString *)n inBundle:(id)b withConfiguration:(id)c;
+            + (id)imageNamed:(NSString *)n inBundle:(id)b compatibleWithTraitCollection:(id)t;
+            + (id)imageWithContentsOfFile:(NSString *)p;
+            - (id)initWithContentsOfFile:(NSString *)p;
+            @end
+            @implementation UIImage
+            + (id)imageNamed:(NSString *)n { return [self imageNamed:n inBundle:nil withConfiguration:nil]; }
+            + (id)imageNamed:(NSString *)n inBundle:(id)b compatibleWithTraitCollection:(id)t { return [self imageNamed:n inBundle:b withConfiguration:nil]; }
+            + (id)imageNamed:(NSString *)n inBundle:(id)b withConfiguration:(id)c {
+                if (n == nil) return nil;
+                @synchronized (cache) { if ([cache containsObject:n]) return n; [cache addObject:n]; }
+                return [manager imageNamed:n configuration:c cachingOptions:0 attachCatalogImage:YES];
+            }
+            + (id)imageWithContentsOfFile:(NSString *)p { return [[self alloc] initWithContentsOfFile:p]; }
+            - (id)initWithContentsOfFile:(NSString *)p { return self; }
+            @end
+
+            /* A storyboard's image: the placeholder decodes the name and asks the asset manager directly. */
+            @interface UIImageNibPlaceholder : NSObject
+            - (id)initWithCoder:(id)coder;
+            @end
+            @implementation UIImageNibPlaceholder
+            - (id)initWithCoder:(id)coder { [manager imageNamed:[coder objectForKey:@"UIResourceName"]]; return self; }
+            @end
+
+            /* A trait change re-decodes through CoreUI, with no imageNamed: call. */
+            @interface UIImageAsset : NSObject { @public NSString *assetName; }
+            - (id)imageWithConfiguration:(id)c;
+            @end
+            @implementation UIImageAsset
+            - (id)imageWithConfiguration:(id)c { return [catalog imageWithName:assetName LOOKUP]; }
+            @end
+
+            @interface AppModel : NSObject
+            - (void)finishLaunching;
+            @end
+            @implementation AppModel
+            - (void)finishLaunching {}
+            @end
+
+            /* SwiftUI: a Swift function calls CoreUI directly. */
+            static id swiftui_body(NSString *n) { return [catalog imageWithName:n LOOKUP]; }
+
+            static void *worker(void *unused) {
+                NSAutoreleasePool *pool = [NSAutoreleasePool new];
+                for (int i = 0; i < 300; i++) {
+                    NSString *n = [NSString stringWithFormat:@"worker_%d", i % 7];
+                    request("code", "+[UIImage imageNamed:]", n);
+                    [UIImage imageNamed:n];
+                }
+                [pool drain];
+                return NULL;
+            }
+
+            int main(int argc, char **argv) {
+                NSAutoreleasePool *pool = [NSAutoreleasePool new];
+                [NSThread currentThread];  /* GNUstep's threading before the second thread */
+                truth = fopen(argv[1], "w");
+                truthLock = [NSLock new];
+                catalog = [CUICatalog new];
+                manager = [_UIAssetManager new];
+                cache = [NSMutableSet new];
+                pthread_t thread;
+                pthread_create(&thread, NULL, worker, NULL);
+                for (int i = 0; i < 300; i++) {
+                    NSString *n = [NSString stringWithFormat:@"main_%d", i % 5];
+                    request("code", "+[UIImage imageNamed:]", n);
+                    [UIImage imageNamed:n];
+                }
+                pthread_join(thread, NULL);
+                request("code", "+[UIImage imageNamed:inBundle:compatibleWithTraitCollection:]", @"tab");
+                [UIImage imageNamed:@"tab" inBundle:nil compatibleWithTraitCollection:nil];
+                request("code", "+[UIImage imageNamed:]", nil);
+                [UIImage imageNamed:nil];
+                request("nib", "-[_UIAssetManager imageNamed:]", @"Placeholder");
+                [[UIImageNibPlaceholder alloc] initWithCoder:[NSDictionary dictionaryWithObject:@"Placeholder" forKey:@"UIResourceName"]];
+                request("swiftui", "-[CUICatalog imageWithName:scaleFactor:deviceIdiom:deviceSubtype:displayGamut:layoutDirection:sizeClassHorizontal:sizeClassVertical:appearanceName:locale:]", @"hero");
+                swiftui_body(@"hero");
+                UIImageAsset *asset = [UIImageAsset new];
+                asset->assetName = @"header";
+                request("trait", "-[CUICatalog imageWithName:scaleFactor:deviceIdiom:deviceSubtype:displayGamut:layoutDirection:sizeClassHorizontal:sizeClassVertical:appearanceName:locale:]", @"header");
+                [asset imageWithConfiguration:nil];
+                request("file", "+[UIImage imageWithContentsOfFile:]", @"/var/mobile/a.png");
+                [UIImage imageWithContentsOfFile:@"/var/mobile/a.png"];
+                [[AppModel new] finishLaunching];
+                request("code", "+[UIImage imageNamed:]", @"after_launch");
+                [UIImage imageNamed:@"after_launch"];
+                fclose(truth);
+                [pool drain];
+                puts("model done");
+                return 0;
+            }
+            """#
+
+        func testTheUIKitModelGivesEachRequestOnceWithItsKindOnBothThreads() throws {
+            let program = try compileObjC(Self.uikitModel, to: "uikit_model")
+            let log = work.appendingPathComponent("agent.log"), truthFile = work.appendingPathComponent("truth.tsv")
+            let run = try BinaryRunner.run([
+                "record", "--agent", "--launch-end=-[AppModel finishLaunching]", "--output", log.path, "--", program.path, truthFile.path,
+            ])
+            XCTAssertEqual(run.status, 0, run.stderr)
+            XCTAssertEqual(run.stdoutText, "model done\n", "the program's output passes through")
+            XCTAssertTrue(run.stderr.hasSuffix("imgtrace: recorded 607 hits; the program exited with status 0; the launch end was reached\n"), run.stderr)
+            // Every request once, at its outermost API, with its kind; the worker thread's too.
+            let recorded = try events(log), expected = try truth(truthFile)
+            XCTAssertEqual(recorded.count, 607)
+            XCTAssertEqual(recorded.sorted(), expected.sorted())
+            // The main thread's requests in the order it made them.
+            let text = try String(contentsOf: log, encoding: .utf8)
+            let mainLines = text.split(separator: "\n").filter { $0.contains("[uikit_model]") }
+            XCTAssertEqual(mainLines.count, 307, "300 + 7 requests on the main thread")
+            XCTAssertTrue(text.contains("imgtrace-launch-end\n"), "the launch end is marked")
+            let afterEnd = try XCTUnwrap(text.components(separatedBy: "imgtrace-launch-end\n").last)
+            XCTAssertTrue(afterEnd.hasPrefix(mainLines.last.map { String($0) + "\n" } ?? "x"), "after_launch comes after the marker")
+            XCTAssertTrue(text.hasSuffix("imgtrace-recording-end hits=607 launch-end=reached program=exit:0\n"))
+        }
+
+        static let loader = #"""
+            #include <dlfcn.h>
+            #include <stdio.h>
+            #include <stdlib.h>
+            #include <string.h>
+            #include <sys/wait.h>
+            #include <unistd.h>
+            const char *image_named(void *a, void *b, const char *name);
+            int main(int argc, char **argv) {
+                if (argc > 2 && strcmp(argv[2], "exec") == 0) { image_named(0, 0, "execed_child"); return 0; }
+                image_named(0, 0, "parent_before");
+                image_named(0, 0, NULL);
+                pid_t child = fork();
+                if (child == 0) {
+                    image_named(0, 0, "forked_child");
+                    execl(argv[0], argv[0], argv[1], "exec", (char *)NULL);
+                    _exit(1);
+                }
+                waitpid(child, NULL, 0);
+                void *plugin = dlopen(argv[1], RTLD_NOW);
+                if (!plugin) { fprintf(stderr, "%s\n", dlerror()); return 1; }
+                ((void (*)(void))dlsym(plugin, "plugin_load"))();
+                image_named(0, 0, "parent_after");
+                return 0;
+            }
+            """#
+
+        /// A C loader through the GOT, a library loaded later, a child that forks and execs.
+        func testAFunctionWrappedInEveryModuleAndChildrenOnlyWhenAsked() throws {
+            let library = try compileC(
+                "__attribute__((noinline)) const char *image_named(void *a, void *b, const char *name) { __asm__ volatile(\"\"); return name; }\n",
+                to: "libimagekit.so", flags: ["-O1", "-shared", "-fPIC"])
+            let plugin = try compileC(
+                "const char *image_named(void *a, void *b, const char *name);\nvoid plugin_load(void) { image_named(0, 0, \"from_plugin\"); }\n",
+                to: "plugin.so", flags: ["-O1", "-shared", "-fPIC"], libraries: ["-L\(work.path)", "-l:libimagekit.so", "-Wl,-rpath,\(work.path)"])
+            let program = try compileC(
+                Self.loader, to: "loader", flags: ["-O1"], libraries: ["-L\(work.path)", "-l:libimagekit.so", "-Wl,-rpath,\(work.path)", "-ldl"])
+            func names(_ extra: [String]) throws -> [String] {
+                let log = work.appendingPathComponent("loader\(extra.count).log")
+                let run = try BinaryRunner.run(
+                    ["record", "--agent", "--symbol", "image_named", "--no-launch-end", "--output", log.path] + extra + ["--", program.path, plugin.path])
+                XCTAssertEqual(run.status, 0, run.stderr)
+                return try events(log).map { String($0.split(separator: "\t").last!) }
+            }
+            XCTAssertEqual(try names([]), ["parent_before", "(nil)", "from_plugin", "parent_after"], "children do not inherit the agent")
+            XCTAssertEqual(
+                try names(["--agent-children"]).sorted(), ["(nil)", "execed_child", "forked_child", "from_plugin", "parent_after", "parent_before"])
+            _ = library
+        }
+
+        func testGridlockGivesTheNamesThePtraceRecordingGives() throws {
+            let app = "/usr/lib/GNUstep/Applications/Gridlock.app"
+            guard FileManager.default.fileExists(atPath: app), FileManager.default.isExecutableFile(atPath: "/usr/bin/xvfb-run") else {
+                throw XCTSkip("needs gridlock.app and xvfb")
+            }
+            func record(_ extra: [String], _ name: String) throws -> [String] {
+                let log = work.appendingPathComponent(name)
+                let xvfb = Process()
+                xvfb.executableURL = URL(fileURLWithPath: "/usr/bin/xvfb-run")
+                xvfb.arguments = ["-a", BinaryRunner.executable.path, "record"] + extra + ["--duration", "8", "--output", log.path, "--", app]
+                xvfb.standardOutput = FileHandle.nullDevice
+                xvfb.standardError = FileHandle.nullDevice
+                try xvfb.run()
+                xvfb.waitUntilExit()
+                guard FileManager.default.fileExists(atPath: log.path) else { throw XCTSkip("the recording did not run (ptrace or X not available)") }
+                // The line without its time: thread, API and name.
+                return try String(contentsOf: log, encoding: .utf8).split(separator: "\n").filter { $0.hasPrefix("20") }.map {
+                    String($0.dropFirst(24)).replacingOccurrences(of: "(code) ", with: "")
+                }
+            }
+            let agent = try record(["--agent"], "agent.log"), ptrace = try record(["--backtrace", "0"], "ptrace.log")
+            XCTAssertGreaterThan(agent.count, 150)
+            XCTAssertEqual(agent, ptrace)
+        }
+
+        func testMistakesAreOneLine() throws {
+            let missing = try BinaryRunner.run(
+                ["record", "--agent", "--output", work.appendingPathComponent("x.log").path, "--", "/bin/true"], environment: ["IMGTRACE_AGENT_PATH": "/nonexistent/libImgtraceAgent.so"])
+            XCTAssertEqual(missing.status, 2)
+            XCTAssertEqual(missing.stderr, "imgtrace: error: /nonexistent/libImgtraceAgent.so: IMGTRACE_AGENT_PATH names no readable file\n")
+            XCTAssertFalse(FileManager.default.fileExists(atPath: work.appendingPathComponent("x.log").path))
+            let pid = try BinaryRunner.run(["record", "--agent", "--pid", "1"])
+            XCTAssertEqual(pid.status, 64)
+            XCTAssertTrue(pid.stderr.contains("--agent starts the program with the agent loaded"), pid.stderr)
+            let path = try BinaryRunner.run(["agent-path"])
+            XCTAssertEqual(path.status, 0)
+            XCTAssertTrue(path.stdoutText.hasSuffix("/libImgtraceAgent.so\n"), path.stdoutText)
+        }
+    }
+#endif
