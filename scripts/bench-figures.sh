@@ -19,7 +19,8 @@ render() {
   # A rate (MB/s) costs the inverse: wc -l at 8,000 MB/s against 300 MB/s is a cost 27× the peer's.
   awk -F '\t' '{
     ratio = ($6 == "MB/s") ? ($3 > 0 ? $5 / $3 : 0) : ($5 > 0 ? $3 / $5 : 0)
-    printf "| %s | %s %s | %s: %s %s | %.1f× | %s |\n", $2, $3, $6, $4, $5, $6, ratio, ($7 == "-" ? "—" : $7)
+    shown = (ratio > 0 && ratio < 0.1) ? sprintf("1/%.0f", 1 / ratio) : sprintf("%.1f×", ratio)
+    printf "| %s | %s %s | %s: %s %s | %s | %s |\n", $2, $3, $6, $4, $5, $6, shown, ($7 == "-" ? "—" : $7)
   }' "$figures"
 }
 
@@ -35,6 +36,7 @@ scripts/bench-trace.sh 512 20000 0
 scripts/bench-trace.sh 512 20000 8
 scripts/bench-catalog.sh 20000
 scripts/bench-memory.sh
+scripts/bench-record.sh 40000
 sort -t "$(printf '\t')" -k1,1 "$collected" >"$figures"
 rm -f "$collected"
 

@@ -34,19 +34,33 @@ int imgtrace_agent_region_create(imgtrace_agent_shared **region) {
 #endif
 }
 
-size_t imgtrace_agent_drain(imgtrace_agent_shared *region, int index, imgtrace_agent_record *out, size_t capacity, int32_t *tid) {
+size_t imgtrace_agent_drain(imgtrace_agent_shared *region, int index, uint8_t *out, size_t capacity, int32_t *tid) {
     imgtrace_agent_ring *ring = &region->rings[index];
     *tid = __atomic_load_n(&ring->tid, __ATOMIC_ACQUIRE);
     if (*tid == 0) return 0;
     uint64_t tail = ring->tail;
     uint64_t head = __atomic_load_n(&ring->head, __ATOMIC_ACQUIRE);
-    size_t count = 0;
-    while (tail < head && count < capacity) {
-        out[count++] = ring->records[tail & (IMGTRACE_AGENT_RING_RECORDS - 1)];
-        tail++;
+    size_t copied = 0;
+    while (tail < head) {
+        uint32_t at = (uint32_t)(tail & (IMGTRACE_AGENT_RING_BYTES - 1));
+        uint32_t left = IMGTRACE_AGENT_RING_BYTES - at;
+        if (left < sizeof(imgtrace_agent_record)) {
+            tail += left;
+            continue;
+        }
+        const imgtrace_agent_record *header = (const imgtrace_agent_record *)(ring->bytes + at);
+        if (header->kind == IMGTRACE_AGENT_PAD) {
+            tail += left;
+            continue;
+        }
+        size_t size = (sizeof(imgtrace_agent_record) + header->length + 7) & ~(size_t)7;
+        if (size > left || copied + size > capacity) break;
+        memcpy(out + copied, header, size);
+        copied += size;
+        tail += size;
     }
     __atomic_store_n(&ring->tail, tail, __ATOMIC_RELEASE);
-    return count;
+    return copied;
 }
 
 uint64_t imgtrace_agent_lost(const imgtrace_agent_shared *region) { return __atomic_load_n(&region->lost, __ATOMIC_RELAXED); }

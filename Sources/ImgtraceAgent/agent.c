@@ -121,32 +121,43 @@ static void record(uint32_t api, uint32_t kind, const char *name) {
         __atomic_fetch_add(&shared->lost, 1, __ATOMIC_RELAXED);
         return;
     }
+    uint32_t length = 0, flags = 0;
+    if (name) {
+        size_t full = strnlen(name, IMGTRACE_AGENT_NAME_BYTES + 1);
+        if (full > IMGTRACE_AGENT_NAME_BYTES) {
+            full = IMGTRACE_AGENT_NAME_BYTES;
+            flags = IMGTRACE_AGENT_TRUNCATED;
+        }
+        length = (uint32_t)full;
+    }
+    uint64_t size = (sizeof(imgtrace_agent_record) + length + 7) & ~(uint64_t)7;
     uint64_t head = r->head;
-    if (head - __atomic_load_n(&r->tail, __ATOMIC_ACQUIRE) >= IMGTRACE_AGENT_RING_RECORDS) {
+    uint32_t at = (uint32_t)(head & (IMGTRACE_AGENT_RING_BYTES - 1));
+    uint32_t left = IMGTRACE_AGENT_RING_BYTES - at;
+    // A record never wraps: what is left at the ring's end is skipped (marked when a header fits).
+    uint64_t skip = left < size ? left : 0;
+    if (IMGTRACE_AGENT_RING_BYTES - (head - __atomic_load_n(&r->tail, __ATOMIC_ACQUIRE)) < skip + size) {
         __atomic_fetch_add(&shared->lost, 1, __ATOMIC_RELAXED);
         return;
     }
-    imgtrace_agent_record *slot = &r->records[head & (IMGTRACE_AGENT_RING_RECORDS - 1)];
+    if (skip) {
+        if (left >= sizeof(imgtrace_agent_record)) ((imgtrace_agent_record *)(r->bytes + at))->kind = IMGTRACE_AGENT_PAD;
+        head += skip;
+        at = 0;
+    }
+    imgtrace_agent_record *slot = (imgtrace_agent_record *)(r->bytes + at);
     struct timespec now;
     clock_gettime(CLOCK_REALTIME, &now);
     slot->seq = __atomic_fetch_add(&shared->seq, 1, __ATOMIC_RELAXED);
     slot->seconds = (uint64_t)now.tv_sec;
     slot->nanoseconds = (uint32_t)now.tv_nsec;
-    slot->api = api;
-    slot->kind = kind;
-    slot->flags = 0;
-    slot->length = 0;
+    slot->api = (uint16_t)api;
+    slot->kind = (uint8_t)kind;
+    slot->flags = (uint8_t)flags;
+    slot->length = length;
     slot->context = context < 0 ? ~0u : (uint32_t)context;
-    if (name) {
-        size_t length = strnlen(name, IMGTRACE_AGENT_NAME_BYTES + 1);
-        if (length > IMGTRACE_AGENT_NAME_BYTES) {
-            length = IMGTRACE_AGENT_NAME_BYTES;
-            slot->flags = IMGTRACE_AGENT_TRUNCATED;
-        }
-        memcpy(slot->name, name, length);
-        slot->length = (uint32_t)length;
-    }
-    __atomic_store_n(&r->head, head + 1, __ATOMIC_RELEASE);
+    if (length) memcpy((char *)(slot + 1), name, length);
+    __atomic_store_n(&r->head, head + size, __ATOMIC_RELEASE);
 }
 
 /// The name object's UTF-8 text through its own `UTF8String`, or why not.

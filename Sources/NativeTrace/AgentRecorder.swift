@@ -90,7 +90,8 @@
             installSignalHandlers()
             pid = try spawn(path, fd: fd)
             if let duration = request.duration { arm(duration) }
-            var buffer = [imgtrace_agent_record](repeating: imgtrace_agent_record(), count: Int(IMGTRACE_AGENT_RING_RECORDS))
+            var buffer = [UInt8](repeating: 0, count: Int(IMGTRACE_AGENT_RING_BYTES))
+            var nap: useconds_t = 50
             var programEnd: RecordingEnd.ProgramEnd?
             var stopReason: RecordingEnd.ProgramEnd?
             while programEnd == nil {
@@ -105,8 +106,13 @@
                 } else if waited < 0 && errno != EINTR {
                     programEnd = .other("unknown")
                 }
-                drain(shared, into: &buffer)
-                if programEnd == nil { usleep(1000) }
+                // Drain without a pause while records come; when none do, nap longer, up to 0.2 ms.
+                if drain(shared, into: &buffer) > 0 {
+                    nap = 50
+                } else if programEnd == nil {
+                    usleep(nap)
+                    nap = min(nap * 2, 200)
+                }
             }
             drain(shared, into: &buffer)
             notes = readNotes(shared)
@@ -146,35 +152,39 @@
 
         // MARK: Draining
 
-        private func drain(_ shared: UnsafeMutablePointer<imgtrace_agent_shared>, into buffer: inout [imgtrace_agent_record]) {
+        /// Writes every record the rings hold, in their global order; returns how many.
+        @discardableResult
+        private func drain(_ shared: UnsafeMutablePointer<imgtrace_agent_shared>, into buffer: inout [UInt8]) -> Int {
             var batch: [(seq: UInt64, line: String)] = []
+            let headerSize = MemoryLayout<imgtrace_agent_record>.size
             for index in 0..<Int32(IMGTRACE_AGENT_RINGS) {
-                while true {
-                    var tid: Int32 = 0
-                    let count = buffer.withUnsafeMutableBufferPointer {
-                        imgtrace_agent_drain(shared, index, $0.baseAddress, $0.count, &tid)
+                var tid: Int32 = 0
+                let bytes = buffer.withUnsafeMutableBufferPointer { imgtrace_agent_drain(shared, index, $0.baseAddress, $0.count, &tid) }
+                if tid == 0 { break }  // rings are claimed in order: the rest are unclaimed
+                buffer.withUnsafeBytes { raw in
+                    var at = 0
+                    while at + headerSize <= bytes {
+                        let header = raw.loadUnaligned(fromByteOffset: at, as: imgtrace_agent_record.self)
+                        let name = Array(raw[(at + headerSize)..<(at + headerSize + Int(header.length))])
+                        batch.append((header.seq, line(header, name: name, tid: tid, shared: shared, ring: Int(index))))
+                        at += (headerSize + Int(header.length) + 7) & ~7
                     }
-                    if tid == 0 { break }
-                    for k in 0..<count { batch.append((buffer[k].seq, line(buffer[k], tid: tid, shared: shared, ring: Int(index)))) }
-                    if count < buffer.count { break }
                 }
             }
             // Threads fill their own rings: the global sequence puts their requests back in order.
             batch.sort { $0.seq < $1.seq }
             for entry in batch { output(entry.line) }
+            return batch.count
         }
 
-        private func line(_ record: imgtrace_agent_record, tid: Int32, shared: UnsafeMutablePointer<imgtrace_agent_shared>, ring: Int) -> String {
-            if record.kind == UInt32(IMGTRACE_AGENT_LAUNCH_END.rawValue) {
+        private func line(_ record: imgtrace_agent_record, name bytes: [UInt8], tid: Int32, shared: UnsafeMutablePointer<imgtrace_agent_shared>, ring: Int) -> String {
+            if UInt32(record.kind) == IMGTRACE_AGENT_LAUNCH_END.rawValue {
                 launchEndMarked = true
                 return LaunchMarker.text
             }
             hits += 1
             let api = Int(record.api) < apiNames.count ? apiNames[Int(record.api)] : "api#\(record.api)"
-            var name: [UInt8]?
-            if record.kind == UInt32(IMGTRACE_AGENT_NAME.rawValue) {
-                name = withUnsafeBytes(of: record.name) { Array($0.prefix(Int(min(record.length, UInt32(IMGTRACE_AGENT_NAME_BYTES))))) }
-            }
+            let name = UInt32(record.kind) == IMGTRACE_AGENT_NAME.rawValue ? bytes : nil
             let timestamp = clock.format(seconds: Int(record.seconds), nanoseconds: Int(record.nanoseconds))
             // A request inside a context (a nib placeholder, a trait change) is of the context's kind.
             let context = Int(record.context) < apiNames.count ? apiNames[Int(record.context)] : nil

@@ -11,10 +11,10 @@
 #define IMGTRACE_AGENT_VERSION 1
 /// Rings, one per thread that loads an image; threads beyond these count as lost.
 #define IMGTRACE_AGENT_RINGS 64
-/// Records per ring (a power of two).
-#define IMGTRACE_AGENT_RING_RECORDS 1024
+/// Bytes per ring (a power of two): a record takes its header and its name, rounded up to 8.
+#define IMGTRACE_AGENT_RING_BYTES (1u << 22)
 /// Name bytes a record keeps; longer names are cut there and flagged.
-#define IMGTRACE_AGENT_NAME_BYTES 200
+#define IMGTRACE_AGENT_NAME_BYTES 4096
 /// Bytes of text the agent leaves for imgtrace: what it patched, what it skipped and why.
 #define IMGTRACE_AGENT_NOTES_BYTES 8192
 
@@ -23,29 +23,32 @@ enum imgtrace_agent_record_kind {
     IMGTRACE_AGENT_NAME = 0,      // a request with a readable name
     IMGTRACE_AGENT_NIL = 1,       // a request whose name was nil / NULL
     IMGTRACE_AGENT_UNREADABLE = 2,// a name object that has no UTF8String
-    IMGTRACE_AGENT_LAUNCH_END = 3 // the launch-end method returned
+    IMGTRACE_AGENT_LAUNCH_END = 3,// the launch-end method returned
+    IMGTRACE_AGENT_PAD = 4        // the rest of the ring is unused: the next record is at its start
 };
 
 enum { IMGTRACE_AGENT_TRUNCATED = 1 };
 
+/// A record's header; `length` name bytes follow it, and the next record starts at the next
+/// multiple of 8. A header never straddles the ring's end: fewer than its size left there are
+/// skipped, and a record that does not fit is preceded by a PAD header.
 typedef struct {
     uint64_t seq;      // global order across threads
     uint64_t seconds;  // CLOCK_REALTIME
     uint32_t nanoseconds;
-    uint32_t api;      // index into the agent's API list
-    uint32_t kind;     // imgtrace_agent_record_kind
-    uint32_t flags;    // IMGTRACE_AGENT_TRUNCATED
-    uint32_t length;   // name bytes used
+    uint16_t api;      // index into the agent's API list
+    uint8_t kind;      // imgtrace_agent_record_kind
+    uint8_t flags;     // IMGTRACE_AGENT_TRUNCATED
+    uint32_t length;   // name bytes that follow
     uint32_t context;  // the API index of the context it ran in (a nib, a trait change), or ~0
-    char name[IMGTRACE_AGENT_NAME_BYTES];
 } imgtrace_agent_record;
 
 typedef struct {
-    uint64_t head;     // records written (producer; release store)
-    uint64_t tail;     // records read (consumer; release store)
+    uint64_t head;     // bytes written (producer; release store)
+    uint64_t tail;     // bytes read (consumer; release store)
     int32_t tid;       // 0 while unclaimed
     char thread[28];   // the thread's name when it claimed the ring
-    imgtrace_agent_record records[IMGTRACE_AGENT_RING_RECORDS];
+    uint8_t bytes[IMGTRACE_AGENT_RING_BYTES];
 } imgtrace_agent_ring;
 
 typedef struct {
@@ -70,9 +73,10 @@ typedef struct {
 /// imgtrace's side. Creates the shared memory (a memfd the program inherits) with its header
 /// written; returns the descriptor (or -1) and the mapping in `*region`.
 int imgtrace_agent_region_create(imgtrace_agent_shared **region);
-/// Copies ring `index`'s unread records (at most `capacity`) to `out` and marks them read;
-/// returns how many. `*tid` gets the ring's thread (0: unclaimed).
-size_t imgtrace_agent_drain(imgtrace_agent_shared *region, int index, imgtrace_agent_record *out, size_t capacity, int32_t *tid);
+/// Copies ring `index`'s unread records (header and name each, 8-aligned, no padding between)
+/// into `out` while they fit in `capacity` bytes, and marks them read; returns the bytes copied.
+/// `*tid` gets the ring's thread (0: unclaimed).
+size_t imgtrace_agent_drain(imgtrace_agent_shared *region, int index, uint8_t *out, size_t capacity, int32_t *tid);
 /// Reads a counter the agent updates atomically.
 uint64_t imgtrace_agent_lost(const imgtrace_agent_shared *region);
 uint32_t imgtrace_agent_ready(const imgtrace_agent_shared *region);
