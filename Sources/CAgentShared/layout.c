@@ -3,8 +3,10 @@
 #define _GNU_SOURCE
 #include "imgtrace_agent_shared.h"
 
+#include <fcntl.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 const uint32_t imgtrace_agent_layout_version = IMGTRACE_AGENT_VERSION;
@@ -70,4 +72,25 @@ uint32_t imgtrace_agent_notes_length(const imgtrace_agent_shared *region) {
     return length > IMGTRACE_AGENT_NOTES_BYTES ? IMGTRACE_AGENT_NOTES_BYTES : length;
 }
 const char *imgtrace_agent_notes(const imgtrace_agent_shared *region) { return region->notes; }
+const char *imgtrace_agent_apis(const imgtrace_agent_shared *region) { return region->apis; }
+int32_t imgtrace_agent_pid(const imgtrace_agent_shared *region) { return __atomic_load_n(&region->pid, __ATOMIC_RELAXED); }
+
+imgtrace_agent_shared *imgtrace_agent_open_file(const char *path) {
+    int fd = open(path, O_RDWR);
+    if (fd < 0) return NULL;
+    struct stat info;
+    if (fstat(fd, &info) != 0 || !S_ISREG(info.st_mode) || (size_t)info.st_size != sizeof(imgtrace_agent_shared)) {
+        close(fd);
+        return NULL;
+    }
+    void *map = mmap(NULL, sizeof(imgtrace_agent_shared), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    close(fd);
+    if (map == MAP_FAILED) return NULL;
+    imgtrace_agent_shared *shared = (imgtrace_agent_shared *)map;
+    if (shared->magic != IMGTRACE_AGENT_MAGIC || shared->version != IMGTRACE_AGENT_VERSION) {
+        munmap(map, sizeof(imgtrace_agent_shared));
+        return NULL;
+    }
+    return shared;
+}
 const char *imgtrace_agent_ring_thread(const imgtrace_agent_shared *region, int index) { return region->rings[index].thread; }

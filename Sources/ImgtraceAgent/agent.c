@@ -12,6 +12,7 @@
 // calls an API makes to the others (imageNamed: → imageNamed:inBundle:…).
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
@@ -646,7 +647,8 @@ static void image_added(const struct mach_header *header, intptr_t slide) {
 static void parse_targets(const char *text) {
     char line[400];
     while (text && *text && target_count < MAX_TARGETS) {
-        const char *end = strchr(text, '\n');
+        // Lines end with a newline or `;` (an environment variable in an Xcode scheme is one line).
+        const char *end = strpbrk(text, "\n;");
         size_t length = end ? (size_t)(end - text) : strlen(text);
         if (length >= sizeof line) length = sizeof line - 1;
         memcpy(line, text, length);
@@ -715,10 +717,38 @@ static void remove_from_preload(void) {
     else unsetenv(PRELOAD_VARIABLE);
 }
 
+/// Without imgtrace beside the app (DYLD_INSERT_LIBRARIES from a scheme or `simctl`), the agent
+/// writes into a file of its own, which `imgtrace agent-log FILE` turns into a log afterwards.
+static int open_file(const char *path) {
+    int fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+    if (fd < 0) return -1;
+    if (ftruncate(fd, (off_t)sizeof(imgtrace_agent_shared)) != 0) {
+        close(fd);
+        return -1;
+    }
+    void *map = mmap(NULL, sizeof(imgtrace_agent_shared), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    if (map == MAP_FAILED) {
+        close(fd);
+        return -1;
+    }
+    imgtrace_agent_shared *fresh = (imgtrace_agent_shared *)map;
+    fresh->version = IMGTRACE_AGENT_VERSION;
+    __atomic_store_n(&fresh->magic, IMGTRACE_AGENT_MAGIC, __ATOMIC_RELEASE);
+    munmap(map, sizeof(imgtrace_agent_shared));
+    return fd;
+}
+
 __attribute__((constructor)) static void agent_start(void) {
     const char *fd_text = getenv("IMGTRACE_AGENT_FD");
-    if (!fd_text) return;
-    int fd = atoi(fd_text);
+    const char *file = getenv("IMGTRACE_AGENT_FILE");
+    int fd = fd_text ? atoi(fd_text) : file ? open_file(file) : -1;
+    if (fd < 0) return;
+    if (!fd_text && getenv("IMGTRACE_AGENT_CHILDREN")) {
+        // Children reach the same file through the descriptor, not by truncating it again.
+        char text[16];
+        snprintf(text, sizeof text, "%d", fd);
+        setenv("IMGTRACE_AGENT_FD", text, 1);
+    }
     void *map = mmap(NULL, sizeof(imgtrace_agent_shared), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
     if (map == MAP_FAILED) return;
     imgtrace_agent_shared *candidate = (imgtrace_agent_shared *)map;
@@ -727,11 +757,14 @@ __attribute__((constructor)) static void agent_start(void) {
         return;
     }
     shared = candidate;
-    parse_targets(getenv("IMGTRACE_AGENT_APIS"));
+    const char *apis = getenv("IMGTRACE_AGENT_APIS");
+    if (apis) strncpy(shared->apis, apis, sizeof shared->apis - 1);
+    parse_targets(apis);
     if (!getenv("IMGTRACE_AGENT_CHILDREN")) {
         close(fd);
         remove_from_preload();
         unsetenv("IMGTRACE_AGENT_FD");
+        unsetenv("IMGTRACE_AGENT_FILE");
         unsetenv("IMGTRACE_AGENT_APIS");
     }
     pthread_atfork(NULL, NULL, child_after_fork);

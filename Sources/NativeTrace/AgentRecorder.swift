@@ -54,6 +54,41 @@
             apiNames = request.objcMethods + request.symbols.map(\.name) + request.contexts + (request.launchEnd.map { [$0] } ?? [])
         }
 
+        /// The log of a file an agent wrote by itself (IMGTRACE_AGENT_FILE, for an app that ran
+        /// without imgtrace beside it: a scheme's or `simctl`'s DYLD_INSERT_LIBRARIES). Its API
+        /// list is read from the file; the end line says the program's end is unknown.
+        public static func log(fromFile path: String, output: @escaping (String) -> Void) throws -> RecordingEnd {
+            guard let shared = imgtrace_agent_open_file(path) else {
+                throw RecordError(description: "\(path): not a file the imgtrace agent wrote (IMGTRACE_AGENT_FILE)")
+            }
+            defer { munmap(shared, MemoryLayout<imgtrace_agent_shared>.size) }
+            let text = String(cString: imgtrace_agent_apis(shared))
+            var names: [String] = []
+            var launchEnd: String?
+            for line in text.split(whereSeparator: { $0 == "\n" || $0 == ";" }) {
+                let words = line.split(separator: " ", maxSplits: 1).map(String.init)
+                guard words.count == 2 else { continue }
+                switch words[0] {
+                case "objc", "context": names.append(words[1])
+                case "symbol": names.append(String(words[1].split(separator: " ")[0]))
+                case "end":
+                    names.append(words[1])
+                    launchEnd = words[1]
+                default: continue
+                }
+            }
+            let request = Request(program: [], objcMethods: names, symbols: [], launchEnd: nil, duration: nil, agentPath: "")
+            let recorder = AgentRecorder(request, output: output)
+            recorder.pid = imgtrace_agent_pid(shared)
+            var buffer = [UInt8](repeating: 0, count: Int(IMGTRACE_AGENT_RING_BYTES))
+            recorder.drain(shared, into: &buffer)
+            let end = RecordingEnd(
+                hits: recorder.hits, launchEnd: launchEnd == nil ? .notWatched : (recorder.launchEndMarked ? .reached : .notReached),
+                program: .other("unknown"), lost: Int(imgtrace_agent_lost(shared)))
+            output(end.text)
+            return end
+        }
+
         /// What the agent told: the APIs it could not wrap and why.
         public private(set) var notes: [String] = []
 

@@ -1,6 +1,11 @@
 import ArgumentParser
 import Foundation
 import ImgtraceSupport
+import LaunchTrace
+
+#if os(Linux)
+    import NativeTrace
+#endif
 
 /// Where the in-process agent library is: beside the imgtrace executable, or IMGTRACE_AGENT_PATH.
 enum AgentLibrary {
@@ -41,7 +46,57 @@ struct AgentPathCommand: ParsableCommand {
             """
     )
 
+    @Option(
+        help: ArgumentHelp(
+            "Print the environment that makes the agent record into FILE by itself (for a scheme or simctl), one VARIABLE=value a line.",
+            valueName: "file"))
+    var env: String?
+
     func run() throws {
-        print(try AgentLibrary.path())
+        let path = try AgentLibrary.path()
+        guard let env else {
+            print(path)
+            return
+        }
+        #if os(macOS)
+            let preload = "DYLD_INSERT_LIBRARIES"
+        #else
+            let preload = "LD_PRELOAD"
+        #endif
+        let targets = CaptureAPI.agentTargets
+        // `;` ends each target: an environment variable in an Xcode scheme is one line.
+        let apis = (targets.names.map { "objc " + $0 } + targets.contexts.map { "context " + $0 } + ["end " + RecordCommand.defaultLaunchEnd])
+            .joined(separator: ";")
+        print("\(preload)=\(path)\nIMGTRACE_AGENT_FILE=\(env)\nIMGTRACE_AGENT_APIS=\(apis)")
+    }
+}
+
+/// `imgtrace agent-log FILE`: the log of a launch the agent recorded into a file by itself.
+struct AgentLogCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "agent-log",
+        abstract: "Turn the file an agent wrote by itself (IMGTRACE_AGENT_FILE) into a launch log.",
+        discussion: """
+            For an app started without imgtrace beside it: DYLD_INSERT_LIBRARIES from an Xcode scheme or \
+            SIMCTL_CHILD_DYLD_INSERT_LIBRARIES with `xcrun simctl launch`, with IMGTRACE_AGENT_FILE and \
+            IMGTRACE_AGENT_APIS set (`imgtrace agent-path --env FILE` prints them). Run it once the app has quit.
+            """
+    )
+
+    @Argument(help: "The file IMGTRACE_AGENT_FILE named.")
+    var file: String
+
+    @Option(help: "The log file to write (default: standard output).")
+    var output: String?
+
+    func run() throws {
+        #if os(Linux)
+            try ReportFile.write(to: output, for: .terminal) { sink in
+                let end = try AgentRecorder.log(fromFile: file) { line in sink.write(line + "\n") }
+                PlatformIO.writeStandardError("imgtrace: " + RecordCommand.summary(end, duration: nil) + "\n")
+            }
+        #else
+            throw InputError(path: file, reason: "reading an agent's file is implemented on Linux only in this build")
+        #endif
     }
 }

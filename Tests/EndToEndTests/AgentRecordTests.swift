@@ -244,6 +244,38 @@
             XCTAssertTrue(text.hasSuffix("imgtrace-recording-end hits=607 launch-end=reached program=exit:0\n"))
         }
 
+        /// Without imgtrace beside the app (a scheme's or simctl's DYLD_INSERT_LIBRARIES), the agent
+        /// records into a file of its own; `agent-log` turns it into the same log afterwards.
+        func testTheAgentRecordsIntoAFileByItselfAndAgentLogReadsIt() throws {
+            let program = try compileObjC(Self.uikitModel, to: "uikit_model")
+            let file = work.appendingPathComponent("agent.bin"), truthFile = work.appendingPathComponent("truth.tsv")
+            let env = try BinaryRunner.run(["agent-path", "--env", file.path])
+            XCTAssertEqual(env.status, 0, env.stderr)
+            var environment: [String: String] = [:]
+            for line in env.stdoutText.split(separator: "\n") {
+                let parts = line.split(separator: "=", maxSplits: 1).map(String.init)
+                environment[parts[0]] = parts[1]
+            }
+            XCTAssertEqual(Set(environment.keys), ["LD_PRELOAD", "IMGTRACE_AGENT_FILE", "IMGTRACE_AGENT_APIS"])
+            let app = Process()
+            app.executableURL = program
+            app.arguments = [truthFile.path]
+            app.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+            app.standardOutput = FileHandle.nullDevice
+            try app.run()
+            app.waitUntilExit()
+            XCTAssertEqual(app.terminationStatus, 0)
+            let log = work.appendingPathComponent("from-file.log")
+            let read = try BinaryRunner.run(["agent-log", file.path, "--output", log.path])
+            XCTAssertEqual(read.status, 0, read.stderr)
+            XCTAssertEqual(try events(log).sorted(), try truth(truthFile).sorted())
+            // Not an agent's file: one line, exit 2, no log.
+            let bad = try BinaryRunner.run(["agent-log", truthFile.path, "--output", work.appendingPathComponent("bad.log").path])
+            XCTAssertEqual(bad.status, 2)
+            XCTAssertEqual(bad.stderr, "imgtrace: error: \(truthFile.path): not a file the imgtrace agent wrote (IMGTRACE_AGENT_FILE)\n")
+            XCTAssertFalse(FileManager.default.fileExists(atPath: work.appendingPathComponent("bad.log").path))
+        }
+
         static let loader = #"""
             #include <dlfcn.h>
             #include <stdio.h>
@@ -321,7 +353,8 @@
 
         func testMistakesAreOneLine() throws {
             let missing = try BinaryRunner.run(
-                ["record", "--agent", "--output", work.appendingPathComponent("x.log").path, "--", "/bin/true"], environment: ["IMGTRACE_AGENT_PATH": "/nonexistent/libImgtraceAgent.so"])
+                ["record", "--agent", "--output", work.appendingPathComponent("x.log").path, "--", "/bin/true"],
+                environment: ["IMGTRACE_AGENT_PATH": "/nonexistent/libImgtraceAgent.so"])
             XCTAssertEqual(missing.status, 2)
             XCTAssertEqual(missing.stderr, "imgtrace: error: /nonexistent/libImgtraceAgent.so: IMGTRACE_AGENT_PATH names no readable file\n")
             XCTAssertFalse(FileManager.default.fileExists(atPath: work.appendingPathComponent("x.log").path))

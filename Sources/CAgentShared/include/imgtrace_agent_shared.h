@@ -63,6 +63,7 @@ typedef struct {
     uint32_t patched;        // methods and functions wrapped
     uint8_t api_status[64];  // per API of the list: 0 not found, 1 wrapped, 2 refused (see notes)
     char notes[IMGTRACE_AGENT_NOTES_BYTES];
+    char apis[IMGTRACE_AGENT_NOTES_BYTES];   // the API list the agent read, so a file can be read alone
     imgtrace_agent_ring rings[IMGTRACE_AGENT_RINGS];
 } imgtrace_agent_shared;
 
@@ -84,3 +85,7 @@ uint32_t imgtrace_agent_notes_length(const imgtrace_agent_shared *region);
 /// The agent's notes (`imgtrace_agent_notes_length` bytes) and a ring's thread name.
 const char *imgtrace_agent_notes(const imgtrace_agent_shared *region);
 const char *imgtrace_agent_ring_thread(const imgtrace_agent_shared *region, int index);
+const char *imgtrace_agent_apis(const imgtrace_agent_shared *region);
+int32_t imgtrace_agent_pid(const imgtrace_agent_shared *region);
+/// Maps a file an agent wrote (IMGTRACE_AGENT_FILE) for reading; NULL when it is not one.
+imgtrace_agent_shared *imgtrace_agent_open_file(const char *path);
