@@ -90,6 +90,8 @@ public struct RecordingEnd: Sendable, Equatable {
     public var program: ProgramEnd
     /// Requests the in-process agent could not record (a full ring, or more threads than rings).
     public var lost: Int
+    /// Milliseconds from the program's start to the launch end, when both were seen.
+    public var launchMilliseconds: Int?
 
     public init(line: Int = 0, hits: Int, launchEnd: LaunchEndState, program: ProgramEnd, lost: Int = 0) {
         self.line = line
@@ -105,6 +107,7 @@ public struct RecordingEnd: Sendable, Equatable {
     /// The log line that records it.
     public var text: String {
         "\(Self.marker) hits=\(hits) launch-end=\(launchEnd.rawValue) program=\(program.text)" + (lost > 0 ? " lost=\(lost)" : "")
+            + (launchMilliseconds.map { " launch-ms=\($0)" } ?? "")
     }
 
     /// Reads the words after the marker; nil when a required one is missing or malformed.
@@ -119,6 +122,7 @@ public struct RecordingEnd: Sendable, Equatable {
         else { return nil }
         let lost = values["lost"].flatMap { Int($0) }.map { max(0, $0) } ?? 0
         self.init(line: line, hits: hits, launchEnd: state, program: ProgramEnd(text: program), lost: lost)
+        launchMilliseconds = values["launch-ms"].flatMap { Int($0) }.flatMap { $0 >= 0 ? $0 : nil }
     }
 }
 

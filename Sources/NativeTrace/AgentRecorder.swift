@@ -47,6 +47,9 @@
         private var hits = 0
         private var launchEndMarked = false
         private var pid: pid_t = 0
+        /// When the program was started and when its launch ended (the marker's record), in ns.
+        private var startedAt: Int?
+        private var launchEndedAt: Int?
 
         public init(_ request: Request, output: @escaping (String) -> Void) {
             self.request = request
@@ -123,6 +126,9 @@
                 munmap(shared, MemoryLayout<imgtrace_agent_shared>.size)
             }
             installSignalHandlers()
+            var now = timespec()
+            clock_gettime(CLOCK_REALTIME, &now)
+            startedAt = now.tv_sec * 1_000_000_000 + now.tv_nsec
             pid = try spawn(path, fd: fd)
             if let duration = request.duration { arm(duration) }
             var buffer = [UInt8](repeating: 0, count: Int(IMGTRACE_AGENT_RING_BYTES))
@@ -157,9 +163,10 @@
                         "\(path): the agent did not start in the program (a static or set-user-ID program ignores LD_PRELOAD); the program \((stopReason ?? programEnd!).sentence)"
                 )
             }
-            let end = RecordingEnd(
+            var end = RecordingEnd(
                 hits: hits, launchEnd: request.launchEnd == nil ? .notWatched : (launchEndMarked ? .reached : .notReached),
                 program: stopReason ?? programEnd!, lost: Int(imgtrace_agent_lost(shared)))
+            if let startedAt, let launchEndedAt, launchEndedAt >= startedAt { end.launchMilliseconds = (launchEndedAt - startedAt) / 1_000_000 }
             output(end.text)
             return end
         }
@@ -215,6 +222,7 @@
         private func line(_ record: imgtrace_agent_record, name bytes: [UInt8], tid: Int32, shared: UnsafeMutablePointer<imgtrace_agent_shared>, ring: Int) -> String {
             if UInt32(record.kind) == IMGTRACE_AGENT_LAUNCH_END.rawValue {
                 launchEndMarked = true
+                launchEndedAt = Int(record.seconds) * 1_000_000_000 + Int(record.nanoseconds)
                 return LaunchMarker.text
             }
             hits += 1

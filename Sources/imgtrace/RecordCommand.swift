@@ -139,7 +139,7 @@ struct RecordCommand: ParsableCommand {
         if end.program == .duration, let duration { program = "was stopped when --duration \(duration == duration.rounded() ? String(Int(duration)) : String(duration)) s ran out" }
         let launch: String
         switch end.launchEnd {
-        case .reached: launch = "the launch end was reached"
+        case .reached: launch = "the launch end was reached" + (end.launchMilliseconds.map { " after \($0) ms" } ?? "")
         case .notWatched: launch = "no launch end was watched (--no-launch-end)"
         case .notReached:
             launch = end.hits == 0 ? "no image load and no launch end were seen" : "the launch end was NOT reached: the log holds only part of the launch"
