@@ -22,6 +22,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        // Parsing Swift is swift-syntax's job: a real syntax tree finds `UIImage(named:)`, asset
+        // symbols and interpolated names where a regular expression guesses.
+        .package(url: "https://github.com/swiftlang/swift-syntax", exact: "603.0.1"),
     ],
     targets: [
         .target(name: "ImgtraceSupport"),
@@ -39,7 +42,7 @@ let package = Package(
         .target(
             name: "LaunchAudit",
             dependencies: [
-                "ImgtraceSupport", "LaunchTrace", "AppBundle", "ImageHeaders", .product(name: "Crypto", package: "swift-crypto"),
+                "ImgtraceSupport", "LaunchTrace", "AppBundle", "ImageHeaders", "CodeReferences", .product(name: "Crypto", package: "swift-crypto"),
             ]),
         // The native tracer (`imgtrace record`): Linux only, on libelf/libdw and a ptrace wrapper.
         .systemLibrary(
@@ -57,11 +60,17 @@ let package = Package(
                 .target(name: "CPtrace", condition: .when(platforms: [.linux])),
                 .target(name: "CAgentShared", condition: .when(platforms: [.linux])),
             ]),
-        .target(name: "Reporters", dependencies: ["ImgtraceSupport", "LaunchTrace", "AssetCatalog", "AppBundle", "LaunchAudit"]),
+        // Where code asks for images: Swift through swift-syntax, Objective-C through a small lexer.
+        .target(
+            name: "CodeReferences",
+            dependencies: [
+                "ImgtraceSupport", .product(name: "SwiftParser", package: "swift-syntax"), .product(name: "SwiftSyntax", package: "swift-syntax"),
+            ]),
+        .target(name: "Reporters", dependencies: ["ImgtraceSupport", "LaunchTrace", "AssetCatalog", "AppBundle", "LaunchAudit", "CodeReferences"]),
         .executableTarget(
             name: "imgtrace",
             dependencies: [
-                "LaunchTrace", "AssetCatalog", "AppBundle", "LaunchAudit", "Reporters",
+                "LaunchTrace", "AssetCatalog", "AppBundle", "LaunchAudit", "Reporters", "CodeReferences",
                 .target(name: "NativeTrace", condition: .when(platforms: [.linux])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -94,6 +103,7 @@ let package = Package(
         .testTarget(
             name: "LaunchAuditTests",
             dependencies: ["LaunchAudit", "LaunchTrace", "AppBundle", "ImgtraceSupport", "TestSupport", .product(name: "Yams", package: "Yams")]),
+        .testTarget(name: "CodeReferencesTests", dependencies: ["CodeReferences", "TestSupport"]),
         .testTarget(name: "NativeTraceTests", dependencies: ["NativeTrace", "ImgtraceSupport", "TestSupport"]),
         .testTarget(name: "ReportersTests", dependencies: ["Reporters", "LaunchAudit", "LaunchTrace", "ImgtraceSupport", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "Reporters", "imgtrace"], exclude: ["Golden"]),

@@ -12,7 +12,8 @@ struct Imgtrace: ParsableCommand {
             """,
         version: "0.1.0",
         subcommands: [
-            AnalyzeCommand.self, TraceCommand.self, RecordCommand.self, AgentPathCommand.self, AgentLogCommand.self, CarCommand.self, CatalogCommand.self, LldbScriptCommand.self,
+            AnalyzeCommand.self, TraceCommand.self, RecordCommand.self, AgentPathCommand.self, AgentLogCommand.self, UnusedCommand.self, CarCommand.self, CatalogCommand.self,
+            LldbScriptCommand.self,
             BaselineCommand.self, DevicesCommand.self, RulesCommand.self,
         ]
     )

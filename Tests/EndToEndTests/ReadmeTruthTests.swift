@@ -100,7 +100,7 @@ final class ReadmeTruthTests: XCTestCase {
         }
         XCTAssertEqual(
             Set(commands.map { $0.words.joined(separator: " ") }),
-            ["analyze", "baseline write", "baseline compare", "devices", "rules", "trace", "car", "catalog", "lldb-script", "record", "agent-path", "agent-log"])
+            ["analyze", "baseline write", "baseline compare", "devices", "rules", "trace", "car", "catalog", "lldb-script", "record", "agent-path", "agent-log", "unused"])
         let flag = try NSRegularExpression(pattern: #"--[a-z][a-z-]*"#)
         for (words, text) in commands {
             let documented = Set(flag.matches(in: text, range: NSRange(text.startIndex..., in: text)).map { String(text[Range($0.range, in: text)!]) })

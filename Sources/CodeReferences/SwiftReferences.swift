@@ -1,0 +1,105 @@
+import SwiftParser
+import SwiftSyntax
+
+/// Image references in Swift source, from swift-syntax's tree: calls of the image initialisers
+/// with a string literal, `#imageLiteral`, SF Symbols, generated asset symbols (any member
+/// access `.name` or `X.name`: Xcode's, R.swift's and SwiftGen's identifiers are matched to asset
+/// names later), interpolated names as patterns, and every other string literal as a weak reference.
+public enum SwiftReferences {
+    /// The references in `source`; `file` names it in them. Never fails: swift-syntax recovers
+    /// from errors, and a file it cannot make sense of yields what it could read.
+    public static func scan(_ source: String, file: String) -> [CodeReference] {
+        let tree = Parser.parse(source: source)
+        let visitor = ReferenceVisitor(file: file, converter: SourceLocationConverter(fileName: file, tree: tree))
+        visitor.walk(tree)
+        return visitor.references
+    }
+}
+
+/// The initialisers that take an image's name, by type and the first argument's label.
+private let namedInitialisers: Set<String> = ["UIImage", "NSImage", "Image", "SwiftUI.Image", "UIKit.UIImage", "AppKit.NSImage", "WKImage"]
+
+private final class ReferenceVisitor: SyntaxVisitor {
+    let file: String
+    let converter: SourceLocationConverter
+    var references: [CodeReference] = []
+    /// String literals already counted as an API's argument.
+    private var consumed = Set<SyntaxIdentifier>()
+
+    init(file: String, converter: SourceLocationConverter) {
+        self.file = file
+        self.converter = converter
+        super.init(viewMode: .sourceAccurate)
+    }
+
+    private func add(_ node: some SyntaxProtocol, _ kind: CodeReference.Kind, _ name: String, api: String? = nil) {
+        let location = node.startLocation(converter: converter)
+        references.append(CodeReference(file: file, line: location.line, column: location.column, kind: kind, name: name, api: api))
+    }
+
+    override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
+        let callee = node.calledExpression.trimmedDescription
+        let type = callee.hasSuffix(".init") ? String(callee.dropLast(5)) : callee
+        guard namedInitialisers.contains(type), let first = node.arguments.first else { return .visitChildren }
+        let label = first.label?.text
+        let api = "\(type)(\(label.map { $0 + ":" } ?? "_:"))"
+        switch label {
+        case nil, "named":
+            if let literal = first.expression.as(StringLiteralExprSyntax.self) {
+                literalReference(literal, kind: .named, api: api)
+            } else if let member = first.expression.as(MemberAccessExprSyntax.self) {
+                // `Image(.tabHome)`: an asset symbol (member accesses are all collected below too).
+                add(member, .symbol, member.declName.baseName.text, api: api)
+            }
+        case "systemName":
+            if let literal = first.expression.as(StringLiteralExprSyntax.self) { literalReference(literal, kind: .system, api: api) }
+        case "resource":
+            if let member = first.expression.as(MemberAccessExprSyntax.self) { add(member, .symbol, member.declName.baseName.text, api: api) }
+        default:
+            break
+        }
+        return .visitChildren
+    }
+
+    override func visit(_ node: MacroExpansionExprSyntax) -> SyntaxVisitorContinueKind {
+        if node.macroName.text == "imageLiteral", let first = node.arguments.first, let literal = first.expression.as(StringLiteralExprSyntax.self) {
+            literalReference(literal, kind: .named, api: "#imageLiteral(resourceName:)")
+        }
+        return .visitChildren
+    }
+
+    override func visit(_ node: MemberAccessExprSyntax) -> SyntaxVisitorContinueKind {
+        // Every `.name` and `X.name`: a generated asset symbol when an asset's name maps to it.
+        let name = node.declName.baseName.text
+        if name.first?.isLetter == true || name.first == "_" { add(node.declName, .symbol, name) }
+        return .visitChildren
+    }
+
+    override func visit(_ node: StringLiteralExprSyntax) -> SyntaxVisitorContinueKind {
+        if !consumed.contains(node.id) { literalReference(node, kind: .weak, api: nil) }
+        return .skipChildren
+    }
+
+    /// A literal's text, or its pattern (`*` for each interpolation) when it has holes.
+    private func literalReference(_ literal: StringLiteralExprSyntax, kind: CodeReference.Kind, api: String?) {
+        consumed.insert(literal.id)
+        var text = ""
+        var dynamic = false
+        for segment in literal.segments {
+            if let plain = segment.as(StringSegmentSyntax.self) {
+                text += plain.content.text
+            } else {
+                text += "*"
+                dynamic = true
+            }
+        }
+        if dynamic {
+            // Holes with fewer than two letters or digits around them (`"\(a)-\(b)"`) match
+            // nearly any name: such a pattern names nothing.
+            guard CodeReference.isNamingPattern(text) else { return }
+            add(literal, .dynamic, text, api: api)
+        } else if !text.isEmpty {
+            add(literal, kind, text, api: api)
+        }
+    }
+}

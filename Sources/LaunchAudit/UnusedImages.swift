@@ -1,0 +1,154 @@
+import AppBundle
+import CodeReferences
+import Foundation
+import ImgtraceSupport
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// What the app ships but never uses: each shipped image set (or loose image) judged against
+/// every reference the code, the interface files, the plists and the launches make to it.
+///
+/// Conservative by design: any reference keeps an image alive — a weak one (a string literal
+/// equal to its name anywhere), a dynamic one (a pattern like `icon-*` built at run time), a
+/// symbol that a generator makes from its name — and the verdict says which kind did.
+public enum UnusedImages {
+    /// One verdict, most severe first.
+    public enum Verdict: String, Sendable, CaseIterable {
+        /// Shipped, referenced by nothing, loaded in no given launch.
+        case unused = "unused-image"
+        /// Loaded at run time, with no static reference to its name: why static tools fail.
+        case dynamicOnly = "dynamic-only"
+        /// Referenced, but loaded in none of the given launches (informational).
+        case neverLoaded = "never-loaded"
+        case used
+
+        public var severity: Severity? {
+            switch self {
+            case .unused: return .warning
+            case .dynamicOnly, .neverLoaded: return .note
+            case .used: return nil
+            }
+        }
+    }
+
+    /// What kept an image alive, strongest first.
+    public enum Evidence: Sendable, Equatable {
+        case build(String)
+        case code(CodeReference)
+        case interface(file: String)
+        case loaded
+        case pattern(CodeReference)
+        case weak(CodeReference)
+
+        public var text: String {
+            switch self {
+            case .build(let why): return why
+            case .code(let reference):
+                let what = reference.kind == .symbol ? "symbol `.\(reference.name)`" : reference.api ?? "name"
+                return "\(what) at \(reference.file):\(reference.line):\(reference.column)"
+            case .interface(let file): return "named in \(file)"
+            case .loaded: return "loaded in a given launch"
+            case .pattern(let reference): return "pattern `\(reference.name)` built at run time at \(reference.file):\(reference.line):\(reference.column)"
+            case .weak(let reference): return "string literal at \(reference.file):\(reference.line):\(reference.column)"
+            }
+        }
+    }
+
+    /// One shipped image set or loose image.
+    public struct Asset: Sendable {
+        public var name: String
+        public var bundle: String
+        /// The files it ships (a catalog's renditions are inside its `.car`).
+        public var paths: [String]
+        public var bytesOnDisk: Int
+        public var verdict: Verdict
+        /// Why it is not unused (empty for `unused`).
+        public var keptBy: [Evidence]
+    }
+
+    /// Judges every image the inventory ships. `loaded` holds the names the given launches
+    /// asked for (nil when no launch was given: then nothing is `never-loaded` or `dynamic-only`).
+    public static func judge(inventory: BundleInventory, code: CodeIndex?, loaded: Set<String>?) -> [Asset] {
+        // References by the key both spellings share, built once.
+        var byName: [String: [CodeReference]] = [:]
+        var bySymbol: [String: [CodeReference]] = [:]
+        var patterns: [CodeReference] = []
+        for reference in code?.references ?? [] {
+            switch reference.kind {
+            case .named, .weak: byName[reference.name.lowercased(), default: []].append(reference)
+            case .symbol: bySymbol[AssetSymbol.key(reference.name), default: []].append(reference)
+            case .dynamic: patterns.append(reference)
+            case .system: continue
+            }
+        }
+        var interfaceFiles: [String: [String]] = [:]
+        for reference in inventory.references { interfaceFiles[reference.name.lowercased(), default: []].append(reference.file) }
+        // A path (`imageWithContentsOfFile:`) loads the file it ends with.
+        let loadedNames = Set((loaded ?? []).map { stripped(String($0.split(separator: "/").last ?? Substring($0))).lowercased() })
+        let iconNames = Set(inventory.bundles.flatMap { ($0.info?.iconNames ?? []) + ($0.info?.iconFiles ?? []) }.map { $0.lowercased() })
+
+        var groups: [String: [BundleImage]] = [:]
+        for image in inventory.images { groups[image.bundle + "\u{0}" + image.name, default: []].append(image) }
+        return groups.keys.sorted().map { key -> Asset in
+            let images = groups[key]!
+            let first = images[0]
+            let name = first.name
+            let last = name.split(separator: "/").last.map(String.init) ?? name
+            let spellings = Set([name, last, stripped(name), stripped(last)].map { $0.lowercased() })
+            var kept: [Evidence] = []
+            if images.contains(where: { $0.details["set"] == "appiconset" || $0.details["set"] == "launchimage" }) || spellings.contains(where: iconNames.contains) {
+                kept.append(.build("the app's icon or launch image (the build and Info.plist use it)"))
+            }
+            var weak: [CodeReference] = []
+            for spelling in spellings {
+                for reference in byName[spelling] ?? [] {
+                    if reference.kind == .named { kept.append(.code(reference)) } else { weak.append(reference) }
+                }
+                for file in interfaceFiles[spelling] ?? [] { kept.append(.interface(file: file)) }
+            }
+            let symbolKeys = Set([AssetSymbol.key(AssetSymbol.symbol(for: name)), AssetSymbol.key(last)])
+            for symbolKey in symbolKeys { kept += (bySymbol[symbolKey] ?? []).prefix(3).map(Evidence.code) }
+            let statically = !kept.isEmpty || !weak.isEmpty
+            let matchingPatterns = patterns.filter { pattern in spellings.contains { matches(pattern.name.lowercased(), $0) } }
+            let wasLoaded = spellings.contains(where: loadedNames.contains)
+            if wasLoaded { kept.append(.loaded) }
+            kept += matchingPatterns.prefix(3).map(Evidence.pattern)
+            kept += weak.prefix(3).map(Evidence.weak)
+            let verdict: Verdict
+            if !statically && matchingPatterns.isEmpty && !wasLoaded {
+                verdict = .unused
+            } else if wasLoaded && !statically {
+                verdict = .dynamicOnly
+            } else if loaded != nil && !wasLoaded {
+                verdict = .neverLoaded
+            } else {
+                verdict = .used
+            }
+            let paths = Array(Set(images.map(\.path))).sorted()
+            // A catalog's renditions share its `.car`: count each image's own bytes, once per file otherwise.
+            var seen = Set<String>()
+            let bytes = images.reduce(0) { total, image in seen.insert(image.id).inserted ? total.addingSaturating(image.bytesOnDisk) : total }
+            return Asset(name: name, bundle: first.bundle, paths: paths, bytesOnDisk: bytes, verdict: verdict, keptBy: verdict == .unused ? [] : kept)
+        }
+    }
+
+    /// `tab@2x.png` → `tab`: the name without a scale suffix or an image extension.
+    static func stripped(_ name: String) -> String {
+        var text = name
+        for ext in [".png", ".jpg", ".jpeg", ".pdf", ".heic", ".tiff", ".tif", ".gif", ".svg", ".webp"] where text.lowercased().hasSuffix(ext) {
+            text = String(text.dropLast(ext.count))
+            break
+        }
+        for scale in ["@1x", "@2x", "@3x"] where text.hasSuffix(scale) { text = String(text.dropLast(3)) }
+        return text
+    }
+
+    /// Whether `name` fits `pattern`, `*` standing for any run of characters.
+    static func matches(_ pattern: String, _ name: String) -> Bool {
+        fnmatch(pattern.replacingOccurrences(of: "[", with: "\\[").replacingOccurrences(of: "?", with: "\\?"), name, 0) == 0
+    }
+}

@@ -1,0 +1,73 @@
+import CodeReferences
+import Foundation
+import XCTest
+
+/// Code references from real syntax: every form the issue names, in one Swift and one
+/// Objective-C file written here, and Xcode's name → symbol rule.
+final class CodeReferencesTests: XCTestCase {
+    private let swift = #"""
+        import SwiftUI
+        let a = UIImage(named: "tab_home")
+        let b = UIImage(named: "hero", in: .main, compatibleWith: nil)
+        let c = Image("welcome")
+        let d = NSImage(named: "toolbar")
+        let e = #imageLiteral(resourceName: "literal")
+        let f = UIImage(systemName: "star.fill")
+        let g = Image(.tabProfile)
+        let h = UIImage(resource: .onboardingStep1)
+        let i = R.image.rswiftIcon()
+        let j = Asset.casitaDark.image
+        let k = UIImage(named: "flag_\(code)")
+        let table = ["settings_gear": 1]
+        // "commented" is not code
+        """#
+
+    func testSwiftReferencesOfEveryKind() {
+        let references = SwiftReferences.scan(swift, file: "App/View.swift")
+        func find(_ kind: CodeReference.Kind, _ name: String) -> CodeReference? { references.first { $0.kind == kind && $0.name == name } }
+        XCTAssertEqual(find(.named, "tab_home")?.api, "UIImage(named:)")
+        XCTAssertEqual(find(.named, "tab_home")?.line, 2)
+        XCTAssertEqual(find(.named, "tab_home")?.column, 24)
+        XCTAssertNotNil(find(.named, "hero"))
+        XCTAssertEqual(find(.named, "welcome")?.api, "Image(_:)")
+        XCTAssertNotNil(find(.named, "toolbar"))
+        XCTAssertEqual(find(.named, "literal")?.api, "#imageLiteral(resourceName:)")
+        XCTAssertEqual(find(.system, "star.fill")?.api, "UIImage(systemName:)")
+        for symbol in ["tabProfile", "onboardingStep1", "rswiftIcon", "casitaDark"] { XCTAssertNotNil(find(.symbol, symbol), symbol) }
+        XCTAssertEqual(find(.dynamic, "flag_*")?.api, "UIImage(named:)")
+        XCTAssertNotNil(find(.weak, "settings_gear"), "a literal in a table may still name an image")
+        XCTAssertNil(references.first { $0.name == "commented" }, "comments are not code")
+        XCTAssertNil(references.first { $0.kind == .weak && $0.name == "tab_home" }, "an API's argument is counted once")
+    }
+
+    func testObjectiveCReferences() {
+        let source = #"""
+            // [UIImage imageNamed:@"commented"]
+            UIImage *a = [UIImage imageNamed:@"tab_home"];
+            NSImage *b = [NSImage imageNamed: @"tool\"bar"];
+            UIImage *c = [UIImage systemImageNamed:@"star"];
+            NSString *d = [NSString stringWithFormat:@"flag_%@", code];
+            char q = '"'; const char *e = "plain";
+            /* @"block" */
+            """#
+        let references = ObjCReferences.scan(Array(source.utf8), file: "App/View.m")
+        XCTAssertEqual(references.map(\.kind), [.named, .named, .system, .dynamic, .weak])
+        XCTAssertEqual(references.map(\.name), ["tab_home", "tool\"bar", "star", "flag_*", "plain"])
+        XCTAssertEqual(references[0].line, 2)
+        XCTAssertEqual(references[0].column, 34)
+    }
+
+    func testXcodesNameToSymbolRule() {
+        let cases = [
+            ("tab-home", "tabHome"), ("Tab Home", "tabHome"), ("casita_dark", "casitaDark"), ("3d-globe", "_3dGlobe"),
+            ("POC_pride", "pocPride"), ("Onboarding/World", "world"), ("HTTPServer", "httpServer"), ("logo", "logo"),
+        ]
+        for (name, symbol) in cases { XCTAssertEqual(AssetSymbol.symbol(for: name), symbol, name) }
+        XCTAssertEqual(AssetSymbol.key("casitaDark"), AssetSymbol.key("casita-dark"))
+    }
+
+    func testPatternsThatNameNothingAreDropped() {
+        let references = SwiftReferences.scan(#"let a = "\(x)-\(y)"; let b = "icon-\(name)""#, file: "A.swift")
+        XCTAssertEqual(references.filter { $0.kind == .dynamic }.map(\.name), ["icon-*"])
+    }
+}
