@@ -69,7 +69,7 @@ public enum ObjCReferences {
             references.append(
                 CodeReference(
                     file: file, line: startLine, column: column, kind: kind, name: name,
-                    api: kind == .named || kind == .system ? "[… \(before)]" : nil))
+                    api: kind == .named || kind == .system ? before : nil))
         }
         return references
     }

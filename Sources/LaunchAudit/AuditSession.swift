@@ -1,4 +1,5 @@
 import AppBundle
+import CodeReferences
 import Foundation
 import ImgtraceSupport
 import LaunchTrace
@@ -73,7 +74,7 @@ public enum AuditSession {
         result.deviceReason = reason
         if let root = settings.sourceRoot {
             let index = try SourceIndex.read(root: root)
-            result.locateSources(in: index, root: root, inventory: inventory)
+            result.locateSources(in: index, root: root, inventory: inventory, code: CodeIndex.scan(root: root))
         }
         let comparison = baseline.map { BaselineComparison(baseline: $0, result: result, tolerance: settings.baselineTolerance) }
         return AuditOutcome(result: result, settings: settings, baseline: comparison)

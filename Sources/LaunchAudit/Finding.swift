@@ -109,6 +109,10 @@ public struct Finding: Sendable, Equatable {
     /// Where the developer fixes it in the app's sources (relative to the source root), when
     /// a source root was given and holds the asset or the interface document that names it.
     public var source: SourceLocation?
+    /// The line of code that asks for one of its names (relative to the source root), when a
+    /// source root was given and its Swift or Objective-C names it: where a missing or repeated
+    /// name is fixed. `source` (the asset) stays a further location.
+    public var code: SourceLocation?
     /// Whether the finding can fail the run. The toolkit's own lookups (`NameUse.isToolkits`)
     /// are reported as notes that never do, at any `--fail-on`.
     public var gates = true

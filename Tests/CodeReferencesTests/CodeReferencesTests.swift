@@ -55,6 +55,7 @@ final class CodeReferencesTests: XCTestCase {
         XCTAssertEqual(references.map(\.name), ["tab_home", "tool\"bar", "star", "flag_*", "plain"])
         XCTAssertEqual(references[0].line, 2)
         XCTAssertEqual(references[0].column, 34)
+        XCTAssertEqual(references[0].api, "imageNamed:")
     }
 
     func testXcodesNameToSymbolRule() {

@@ -31,7 +31,12 @@ final class SourceRootTests: XCTestCase {
             guard path.contains("/Examples/SampleSource/") else { continue }
             inSource[field(6), default: 0] += 1
             // A text location is the entry itself: the column starts the `"filename"` key or the attribute.
-            if path.hasSuffix(".json") || path.hasSuffix(".xib") || path.hasSuffix(".storyboard") {
+            if path.hasSuffix(".swift") || path.hasSuffix(".m") {
+                // A code location is the string literal the code passes: a missing or repeated name is fixed there.
+                let text = try lines(path)[lineNumber - 1]
+                XCTAssertTrue(text.dropFirst(column - 1).hasPrefix("\"") || text.dropFirst(column - 1).hasPrefix("@\""), "\(line)")
+                XCTAssertTrue(["missing-image", "repeated-load", "uncached-repeat"].contains(field(6)), line)
+            } else if path.hasSuffix(".json") || path.hasSuffix(".xib") || path.hasSuffix(".storyboard") {
                 let text = try lines(path)[lineNumber - 1]
                 let at = text.dropFirst(column - 1)
                 let attribute = at.range(of: #"^[A-Za-z]*[iI]mage=""#, options: .regularExpression) != nil
@@ -41,14 +46,15 @@ final class SourceRootTests: XCTestCase {
             }
         }
         // Catalog renditions, loose files and a storyboard's missing image all map into the source tree.
-        XCTAssertEqual(inSource["missing-image"], 1, "photo_of_the_day, named by Main.storyboard")
+        XCTAssertEqual(inSource["missing-image"], 2, "photo_of_the_day, named by Main.storyboard; Tab_Profile, asked for by FeedViewController.swift")
         XCTAssertGreaterThanOrEqual(inSource["oversized-pixels"] ?? 0, 2, "promo_banner's catalog entry and hero_banner.jpg")
         XCTAssertNotNil(inSource["loose-image"])
         XCTAssertTrue(result.stdoutText.contains("/Examples/SampleSource/SampleApp/Assets.xcassets/promo_banner.imageset/Contents.json:12:7:"))
         XCTAssertTrue(result.stdoutText.contains("/Examples/SampleSource/SampleApp/Base.lproj/Main.storyboard:9:"))
         // Findings with no source file keep the bundle or log location.
         XCTAssertTrue(result.stdoutText.contains("/Examples/SampleApp.app/.DS_Store:1:1: warning:"))
-        XCTAssertTrue(result.stdoutText.contains("/Examples/launch.log:8:1: error:"))
+        XCTAssertTrue(result.stdoutText.contains("/Examples/SampleSource/SampleApp/FeedViewController.swift:8:43: error: `Tab_Profile` loads nothing"))
+        XCTAssertTrue(result.stdoutText.contains("/Examples/SampleSource/SampleApp/FeedViewController.swift:14:48: note: `placeholder` is looked up 3 times"))
     }
 
     func testSARIFSourceLocationsAreRelativeToTheSourceRootBase() throws {

@@ -164,6 +164,47 @@ let storyboard = """
     """
 try write(Array(storyboard.utf8), project + "Base.lproj/Main.storyboard", in: source)
 
+// The code that asks for the images (Swift and Objective-C), so findings point at their lines.
+let swiftSource = """
+    import UIKit
+
+    final class FeedViewController: UIViewController {
+        private let hero = UIImageView()
+
+        override func viewDidLoad() {
+            super.viewDidLoad()
+            tabBarItem.image = UIImage(named: "Tab_Profile")
+            hero.image = UIImage(named: "hero_banner.jpg")
+        }
+
+        func configure(_ cell: UITableViewCell) {
+            // One lookup per cell: the repeated-load finding points here.
+            cell.imageView?.image = UIImage(named: "placeholder")
+        }
+    }
+
+    """
+try write(Array(swiftSource.utf8), project + "FeedViewController.swift", in: source)
+let objcSource = """
+    #import <UIKit/UIKit.h>
+
+    @implementation SettingsViewController
+
+    - (void)viewDidAppear:(BOOL)animated {
+        [super viewDidAppear:animated];
+        self.iconView.image = [UIImage imageNamed:@"icon_settings"];
+    }
+
+    - (UIImage *)onboardingImage:(NSInteger)step {
+        NSString *name = [NSString stringWithFormat:@"onboarding_step%ld@3x.png", (long)step];
+        return [UIImage imageWithContentsOfFile:[[NSBundle mainBundle] pathForResource:name ofType:nil]];
+    }
+
+    @end
+
+    """
+try write(Array(objcSource.utf8), project + "SettingsViewController.m", in: source)
+
 // The launch as Xcode's console shows it: `po $arg3` output without echoes, between the app's own log lines.
 let bundlePath = "/private/var/containers/Bundle/Application/5C3A9E1B-1F2D-4B6A-9E0C-7A8B9C0D1E2F/SampleApp.app"
 func appLog(_ time: String, _ message: String) -> String { "2026-11-21 09:14:\(time)+0100 Sample[4242:118204] \(message)" }

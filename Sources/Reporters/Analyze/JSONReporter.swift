@@ -199,6 +199,16 @@ public struct JSONReporter: AuditReporter {
         } else {
             w.null()
         }
+        w.key("code")
+        if let code = f.code {
+            w.beginObject()
+            w.field("path", code.path)
+            w.field("line", code.position?.line)
+            w.field("column", code.position?.column)
+            w.endObject()
+        } else {
+            w.null()
+        }
         w.key("lines")
         w.beginArray()
         for line in f.lines { writeLine(line, &w) }

@@ -107,6 +107,9 @@ public struct SARIFReporter: AuditReporter {
             w.endObject()
             w.key("locations")
             w.beginArray()
+            if let code = finding.code, result.sourceRoot != nil {
+                location(uri: code.path, base: sourceRootBase, line: code.position?.line, column: code.position?.column, &w)
+            }
             if let source = finding.source, result.sourceRoot != nil {
                 location(uri: source.path, base: sourceRootBase, line: source.position?.line, column: source.position?.column, &w)
             }

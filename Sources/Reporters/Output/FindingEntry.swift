@@ -1,3 +1,4 @@
+import AppBundle
 import ImgtraceSupport
 import LaunchAudit
 
@@ -67,8 +68,16 @@ struct FindingEntry {
 
     /// Where to edit a single finding (`path:line` under the source root), when it has a place.
     func editPlace(_ result: AuditResult) -> String? {
-        guard findings.count == 1, let source = first.source, let root = result.sourceRoot else { return nil }
-        return PathText.resolve(source.path, against: root) + (source.position.map { ":\($0.line)" } ?? "")
+        guard findings.count == 1, let root = result.sourceRoot else { return nil }
+        func place(_ location: SourceLocation) -> String {
+            PathText.resolve(location.path, against: root) + (location.position.map { ":\($0.line)" } ?? "")
+        }
+        switch (first.code, first.source) {
+        case let (code?, source?): return place(code) + " (asset: " + place(source) + ")"
+        case let (code?, nil): return place(code)
+        case let (nil, source?): return place(source)
+        case (nil, nil): return nil
+        }
     }
 
     /// Every log line of the entry, sorted.

@@ -10,7 +10,8 @@ package struct FindingLocation: Equatable {
     package var column: Int?
 
     package init(_ finding: Finding, bundlePath: String, logPaths: [String], sourceRoot: String? = nil) {
-        if let source = finding.source, let sourceRoot {
+        // The line of code that asks for the name first: that is where it is fixed.
+        if let source = finding.code ?? finding.source, let sourceRoot {
             // `--source-root .` (a CI job at the repository root) gives repository-relative paths.
             path = PathText.resolve(source.path, against: sourceRoot)
             line = source.position?.line
