@@ -86,7 +86,7 @@ let package = Package(
             name: "imgtrace-fuzz",
             dependencies: [
                 "LaunchTrace", "AssetCatalog", "ImageHeaders", "AppBundle", "LaunchAudit", "Reporters",
-                "ImgtraceSupport", "TestSupport",
+                "ImgtraceSupport", "TestSupport", "CodeReferences",
                 .target(name: "NativeTrace", condition: .when(platforms: [.linux])),
             ],
             path: "Fuzz/Targets"

@@ -223,4 +223,12 @@ enum Seeds {
     static func strings() -> [(name: String, bytes: [UInt8])] {
         [("nsmapping", Array("/* GNUstep */\nNSMenuArrow = GSMenuArrow;\n\"NSMenuCheckmark\" = \"common_2DCheckMark\"; // x\n".utf8))]
     }
+
+    /// Source files that name images every way the scanners read.
+    static func code() -> [(name: String, bytes: [UInt8])] {
+        [
+            ("swift", Array(#"let a = UIImage(named: "tab"); let b = Image(.hero); let c = "icon-\(x)"; let d = #imageLiteral(resourceName: "lit")"#.utf8)),
+            ("objc", Array(#"x = [UIImage imageNamed:@"tab\"q"]; y = [NSString stringWithFormat:@"flag_%@", c]; /* @"c" */ char z = '"';"#.utf8)),
+        ]
+    }
 }

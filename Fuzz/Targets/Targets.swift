@@ -1,5 +1,6 @@
 import AppBundle
 import AssetCatalog
+import CodeReferences
 import Foundation
 import ImageHeaders
 import ImgtraceSupport
@@ -95,6 +96,12 @@ enum Targets {
             run: { bytes in
                 _ = ImageAliases.parseStrings(bytes)
             }, seeds: Seeds.strings),
+        FuzzTarget(
+            id: "code", summary: "a Swift or Objective-C source file (--source-root code references)",
+            run: { bytes in
+                _ = ObjCReferences.scan(bytes, file: "A.m")
+                _ = SwiftReferences.scan(String(decoding: bytes, as: UTF8.self), file: "A.swift")
+            }, seeds: Seeds.code),
     ]
 
     /// Every target: the readers above and, on Linux, the native tracer's.

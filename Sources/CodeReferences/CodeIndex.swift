@@ -15,25 +15,17 @@ public struct CodeIndex: Sendable {
         self.references = references
     }
 
-    /// Walks `root` (symbolic links are not followed; `.git`, `.build`, `Pods`'s build output and
-    /// `DerivedData` are skipped) and scans each `.swift`, `.m`, `.mm` and `.h` file.
+    /// Folders never entered: version control, build products, dependency checkouts.
+    static let skippedFolders: Set<String> = [".git", ".build", "DerivedData", ".swiftpm", "build", "Pods", "Carthage", "node_modules"]
+
+    /// Walks `root` (symbolic links are not followed) and scans each `.swift`, `.m`, `.mm` and
+    /// `.h` file, in path order, so output never depends on the file system's order.
     public static func scan(root: String) -> CodeIndex {
         var index = CodeIndex(references: [])
-        let skipped: Set<String> = [".git", ".build", "DerivedData", ".swiftpm", "build"]
-        guard let walker = FileManager.default.enumerator(atPath: root) else { return index }
         var files: [String] = []
-        while let relative = walker.nextObject() as? String {
-            let name = (relative as NSString).lastPathComponent
-            if skipped.contains(name) {
-                walker.skipDescendants()
-                continue
-            }
-            let ext = (name as NSString).pathExtension
-            if ["swift", "m", "mm", "h"].contains(ext) { files.append(relative) }
-        }
-        // The walk's order is the file system's: sort, so output never depends on it.
+        collect("", root: root, depth: 0, into: &files)
         for relative in files.sorted() {
-            let path = (root as NSString).appendingPathComponent(relative)
+            let path = root + "/" + relative
             guard let bytes = try? SmallFile.read(path, maxBytes: maxFileBytes) else { continue }
             if relative.hasSuffix(".swift") {
                 index.swiftFiles += 1
@@ -44,5 +36,26 @@ public struct CodeIndex: Sendable {
             }
         }
         return index
+    }
+
+    /// The source files under `root/relative`, by one `readdir` per folder and `lstat` per entry.
+    private static func collect(_ relative: String, root: String, depth: Int, into files: inout [String]) {
+        guard depth < 64, let dir = opendir(relative.isEmpty ? root : root + "/" + relative) else { return }
+        defer { closedir(dir) }
+        while let item = readdir(dir) {
+            let name = withUnsafeBytes(of: item.pointee.d_name) { raw in String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self) }
+            if name == "." || name == ".." { continue }
+            let path = relative.isEmpty ? name : relative + "/" + name
+            var info = stat()
+            guard lstat(root + "/" + path, &info) == 0 else { continue }
+            switch info.st_mode & S_IFMT {
+            case S_IFDIR:
+                if !skippedFolders.contains(name) { collect(path, root: root, depth: depth + 1, into: &files) }
+            case S_IFREG:
+                if name.hasSuffix(".swift") || name.hasSuffix(".m") || name.hasSuffix(".mm") || name.hasSuffix(".h") { files.append(path) }
+            default:
+                continue
+            }
+        }
     }
 }
