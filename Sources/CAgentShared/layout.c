@@ -11,23 +11,26 @@
 
 const uint32_t imgtrace_agent_layout_version = IMGTRACE_AGENT_VERSION;
 
+imgtrace_agent_shared *imgtrace_agent_region_init(int fd) {
+    if (ftruncate(fd, (off_t)sizeof(imgtrace_agent_shared)) != 0) return NULL;
+    void *map = mmap(NULL, sizeof(imgtrace_agent_shared), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    if (map == MAP_FAILED) return NULL;
+    imgtrace_agent_shared *shared = (imgtrace_agent_shared *)map;
+    shared->version = IMGTRACE_AGENT_VERSION;
+    __atomic_store_n(&shared->magic, IMGTRACE_AGENT_MAGIC, __ATOMIC_RELEASE);
+    return shared;
+}
+
 int imgtrace_agent_region_create(imgtrace_agent_shared **region) {
 #if defined(__linux__)
     // No close-on-exec: the program imgtrace starts inherits the descriptor and maps it.
     int fd = memfd_create("imgtrace-agent", 0);
     if (fd < 0) return -1;
-    if (ftruncate(fd, (off_t)sizeof(imgtrace_agent_shared)) != 0) {
+    imgtrace_agent_shared *shared = imgtrace_agent_region_init(fd);
+    if (!shared) {
         close(fd);
         return -1;
     }
-    void *map = mmap(NULL, sizeof(imgtrace_agent_shared), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-    if (map == MAP_FAILED) {
-        close(fd);
-        return -1;
-    }
-    imgtrace_agent_shared *shared = (imgtrace_agent_shared *)map;
-    shared->version = IMGTRACE_AGENT_VERSION;
-    __atomic_store_n(&shared->magic, IMGTRACE_AGENT_MAGIC, __ATOMIC_RELEASE);
     *region = shared;
     return fd;
 #else

@@ -722,19 +722,12 @@ static void remove_from_preload(void) {
 static int open_file(const char *path) {
     int fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
     if (fd < 0) return -1;
-    if (ftruncate(fd, (off_t)sizeof(imgtrace_agent_shared)) != 0) {
+    imgtrace_agent_shared *fresh = imgtrace_agent_region_init(fd);
+    if (!fresh) {
         close(fd);
         return -1;
     }
-    void *map = mmap(NULL, sizeof(imgtrace_agent_shared), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-    if (map == MAP_FAILED) {
-        close(fd);
-        return -1;
-    }
-    imgtrace_agent_shared *fresh = (imgtrace_agent_shared *)map;
-    fresh->version = IMGTRACE_AGENT_VERSION;
-    __atomic_store_n(&fresh->magic, IMGTRACE_AGENT_MAGIC, __ATOMIC_RELEASE);
-    munmap(map, sizeof(imgtrace_agent_shared));
+    munmap(fresh, sizeof(imgtrace_agent_shared));
     return fd;
 }
 

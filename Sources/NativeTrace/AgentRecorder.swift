@@ -4,9 +4,6 @@
     import ImgtraceSupport
     import LaunchTrace
 
-    /// Set from signal handlers; read by the drain loop between naps.
-    nonisolated(unsafe) private var agentStopRequested: Int32 = 0
-
     /// `imgtrace record --agent`: starts the program with the in-process agent preloaded, drains
     /// the agent's rings of shared memory while the program runs, and writes the lines `record`
     /// writes. The program is never stopped: a request costs it a copy into its thread's ring.
@@ -125,19 +122,19 @@
                 close(fd)
                 munmap(shared, MemoryLayout<imgtrace_agent_shared>.size)
             }
-            installSignalHandlers()
+            StopSignals.install()
             var now = timespec()
             clock_gettime(CLOCK_REALTIME, &now)
             startedAt = now.tv_sec * 1_000_000_000 + now.tv_nsec
             pid = try spawn(path, fd: fd)
-            if let duration = request.duration { arm(duration) }
+            if let duration = request.duration { StopSignals.arm(duration) }
             var buffer = [UInt8](repeating: 0, count: Int(IMGTRACE_AGENT_RING_BYTES))
             var nap: useconds_t = 50
             var programEnd: RecordingEnd.ProgramEnd?
             var stopReason: RecordingEnd.ProgramEnd?
             while programEnd == nil {
-                if agentStopRequested != 0, stopReason == nil {
-                    stopReason = agentStopRequested == SIGALRM ? .duration : .interrupted
+                if stopSignal != 0, stopReason == nil {
+                    stopReason = stopSignal == SIGALRM ? .duration : .interrupted
                     kill(pid, SIGKILL)
                 }
                 var status: Int32 = 0
@@ -254,23 +251,6 @@
             let length = Int(imgtrace_agent_notes_length(shared))
             let text = String(decoding: UnsafeRawBufferPointer(start: imgtrace_agent_notes(shared), count: length), as: UTF8.self)
             return text.split(separator: "\n").map { SafeText.visible(String($0)) }
-        }
-
-        // MARK: Ending
-
-        private func installSignalHandlers() {
-            var action = sigaction()
-            action.__sigaction_handler.sa_handler = { signal in agentStopRequested = signal }
-            action.sa_flags = 0
-            sigemptyset(&action.sa_mask)
-            for signal in [SIGINT, SIGTERM, SIGALRM] { sigaction(signal, &action, nil) }
-        }
-
-        private func arm(_ seconds: Double) {
-            var timer = itimerval()
-            timer.it_value.tv_sec = Int(seconds)
-            timer.it_value.tv_usec = Int((seconds - Double(Int(seconds))) * 1_000_000)
-            setitimer(__itimer_which_t(ITIMER_REAL.rawValue), &timer, nil)
         }
     }
 #endif

@@ -39,9 +39,6 @@
         public var description: String
     }
 
-    /// Set from signal handlers; read by the wait loop, which `waitpid` returning `EINTR` wakes.
-    nonisolated(unsafe) private var stopRequested: Int32 = 0
-
     /// A symbolic-breakpoint tracer: launches a program under ptrace, finds the image APIs in every
     /// library it loads (at start and through `dlopen`), and writes one line per hit in the shape
     /// `LaunchTrace` reads. x86-64 Linux only.
@@ -91,7 +88,7 @@
             if let target = request.pid { return try attach(target) }
             guard let path = request.program.first else { throw RecordError(description: "no program to run") }
             try Tracee.checkExecutable(path)
-            installSignalHandlers()
+            StopSignals.install()
             try tracee.spawn(path, arguments: request.program)
             defer { if tracee.pid > 0 { kill(tracee.pid, SIGKILL) } }
             guard case let .thread(first, stop) = Tracee.wait(tracee.pid), first == tracee.pid, stop.isStop else {
@@ -100,7 +97,7 @@
             let options = cptrace_o_exitkill | cptrace_o_traceclone | cptrace_o_tracefork | cptrace_o_tracevfork | cptrace_o_traceexec
             guard cptrace_setoptions(tracee.pid, options) == 0 else { throw RecordError(description: "ptrace options refused: \(errnoText())") }
             try breakAtEntry()
-            if let duration = request.duration { arm(duration) }
+            if let duration = request.duration { StopSignals.arm(duration) }
             _ = cptrace_cont(tracee.pid, 0)
             let code = try loop()
             tracee.pid = 0
@@ -112,7 +109,7 @@
         /// Seizes every thread of a running process, breaks in the libraries it has loaded, and
         /// records until the process ends or recording stops; then detaches, leaving it running.
         private func attach(_ target: Int32) throws -> Int32 {
-            installSignalHandlers()
+            StopSignals.install()
             do {
                 try tracee.seize(target, options: cptrace_o_traceclone | cptrace_o_tracefork | cptrace_o_tracevfork | cptrace_o_traceexec)
             } catch {
@@ -126,7 +123,7 @@
                 throw RecordError(
                     description: "no image API found in process \(target) (looked for \(scanner.targetsText) in \(scanner.searched.joined(separator: ", ")))")
             }
-            if let duration = request.duration { arm(duration) }
+            if let duration = request.duration { StopSignals.arm(duration) }
             for tid in tracee.threads { _ = cptrace_cont(tid, 0) }
             do {
                 let code = try loop()
@@ -177,9 +174,9 @@
         private func loop() throws -> Int32 {
             var exitCode: Int32 = 0
             while true {
-                if stopRequested != 0 {
-                    if stopReason == nil { stopReason = stopRequested == SIGALRM ? .duration : .interrupted }
-                    stopRequested = 0
+                if stopSignal != 0 {
+                    if stopReason == nil { stopReason = stopSignal == SIGALRM ? .duration : .interrupted }
+                    stopSignal = 0
                     if tracee.attached {
                         stopReason = .detached
                         detachAll()
@@ -331,24 +328,6 @@
             let label = tid == tracee.pid ? (name.isEmpty ? "main" : name) : "\(name.isEmpty ? "thread" : name) \(tid)"
             threadNames[tid] = label
             return label
-        }
-
-        // MARK: Ending
-
-        private func installSignalHandlers() {
-            var action = sigaction()
-            // The signal says why recording stops: SIGALRM is --duration running out.
-            action.__sigaction_handler.sa_handler = { signal in stopRequested = signal }
-            action.sa_flags = 0  // no SA_RESTART: waitpid returns EINTR and the loop sees the request
-            sigemptyset(&action.sa_mask)
-            for signal in [SIGINT, SIGTERM, SIGALRM] { sigaction(signal, &action, nil) }
-        }
-
-        private func arm(_ seconds: Double) {
-            var timer = itimerval()
-            timer.it_value.tv_sec = Int(seconds)
-            timer.it_value.tv_usec = Int((seconds - Double(Int(seconds))) * 1_000_000)
-            setitimer(__itimer_which_t(ITIMER_REAL.rawValue), &timer, nil)
         }
     }
 #endif

@@ -74,6 +74,8 @@ typedef struct {
 /// imgtrace's side. Creates the shared memory (a memfd the program inherits) with its header
 /// written; returns the descriptor (or -1) and the mapping in `*region`.
 int imgtrace_agent_region_create(imgtrace_agent_shared **region);
+/// Sizes the file `fd` for the layout, maps it and writes the header; NULL when it cannot.
+imgtrace_agent_shared *imgtrace_agent_region_init(int fd);
 /// Copies ring `index`'s unread records (header and name each, 8-aligned, no padding between)
 /// into `out` while they fit in `capacity` bytes, and marks them read; returns the bytes copied.
 /// `*tid` gets the ring's thread (0: unclaimed).

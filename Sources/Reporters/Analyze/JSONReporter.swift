@@ -1,3 +1,4 @@
+import AppBundle
 import ImgtraceSupport
 import LaunchAudit
 import LaunchTrace
@@ -179,6 +180,17 @@ public struct JSONReporter: AuditReporter {
         w.endObject()
     }
 
+    /// A place in the source tree as `{"path", "line", "column"}`, or null.
+    static func writeLocation(_ key: String, _ location: SourceLocation?, _ w: inout JSONText) {
+        w.key(key)
+        guard let location else { return w.null() }
+        w.beginObject()
+        w.field("path", location.path)
+        w.field("line", location.position?.line)
+        w.field("column", location.position?.column)
+        w.endObject()
+    }
+
     static func writeFinding(_ f: Finding, result: AuditResult, _ w: inout JSONText) {
         w.beginObject()
         w.field("rule", f.rule)
@@ -189,26 +201,8 @@ public struct JSONReporter: AuditReporter {
         w.field("names", strings: f.names)
         w.field("assets", strings: f.assets)
         w.field("paths", strings: f.paths)
-        w.key("source")
-        if let source = f.source {
-            w.beginObject()
-            w.field("path", source.path)
-            w.field("line", source.position?.line)
-            w.field("column", source.position?.column)
-            w.endObject()
-        } else {
-            w.null()
-        }
-        w.key("code")
-        if let code = f.code {
-            w.beginObject()
-            w.field("path", code.path)
-            w.field("line", code.position?.line)
-            w.field("column", code.position?.column)
-            w.endObject()
-        } else {
-            w.null()
-        }
+        writeLocation("source", f.source, &w)
+        writeLocation("code", f.code, &w)
         w.key("lines")
         w.beginArray()
         for line in f.lines { writeLine(line, &w) }
