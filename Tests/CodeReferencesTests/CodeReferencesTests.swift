@@ -67,6 +67,18 @@ final class CodeReferencesTests: XCTestCase {
         XCTAssertEqual(AssetSymbol.key("casitaDark"), AssetSymbol.key("casita-dark"))
     }
 
+    /// swift-syntax's parser is exponential in nested `[` (fuzzing found it): such a file is read
+    /// without its tree, its literals weak, and quickly.
+    func testDeeplyNestedBracketsAreReadWithoutTheParser() {
+        let source = "let a = UIImage(named: \"tab\")\nlet b = U" + String(repeating: "[", count: 40) + "b"
+        let start = Date()
+        let references = SwiftReferences.scan(source, file: "A.swift")
+        XCTAssertLessThan(Date().timeIntervalSince(start), 5, "a guard against hanging, not a timing test")
+        XCTAssertEqual(references.map(\.kind), [.weak])
+        XCTAssertEqual(references.map(\.name), ["tab"])
+        XCTAssertEqual(SwiftReferences.scan("let a = [[1], [2]] // [[[[[[[[[[[[[[[[[[", file: "B.swift").count, 0)
+    }
+
     func testPatternsThatNameNothingAreDropped() {
         let references = SwiftReferences.scan(#"let a = "\(x)-\(y)"; let b = "icon-\(name)""#, file: "A.swift")
         XCTAssertEqual(references.filter { $0.kind == .dynamic }.map(\.name), ["icon-*"])
