@@ -1,10 +1,5 @@
 import ImgtraceSupport
 import LaunchTrace
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
 
 /// Everything a team can tune: read from `.imgtrace.yml`, overridden by flags.
 public struct AuditConfig: Sendable, Equatable {

@@ -3,12 +3,6 @@ import CodeReferences
 import Foundation
 import ImgtraceSupport
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// What the app ships but never uses: each shipped image set (or loose image) judged against
 /// every reference the code, the interface files, the plists and the launches make to it.
 ///
