@@ -37,6 +37,10 @@ extension Imgtrace {
             if code == .success {
                 if !message.isEmpty { print(message) }
             } else if !message.isEmpty {
+                // A mistyped command or option is named with the nearest real one first.
+                if code.rawValue == 64, let hint = UsageHints.hint(for: CommandLine.arguments) {
+                    PlatformIO.writeStandardError("Error: \(hint)\n")
+                }
                 PlatformIO.writeStandardError(message.hasSuffix("\n") ? message : message + "\n")
             }
             exit(withError: code == .success ? nil : ExitCode(code.rawValue))
