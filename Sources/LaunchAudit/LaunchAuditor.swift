@@ -72,7 +72,7 @@ public final class LaunchAuditor {
         var modules = Set<String>()
         for bundle in inventory.bundles where bundle.kind != .systemImages && bundle.kind != .sourceCatalog && bundle.kind != .folder {
             if let executable = bundle.info?.executable { modules.insert(executable) }
-            let folder = bundle.name.split(separator: "/").last.map(String.init) ?? bundle.name
+            let folder = lastPathComponent(bundle.name)
             if let dot = folder.lastIndex(of: "."), dot > folder.startIndex { modules.insert(String(folder[..<dot])) }
         }
         return modules

@@ -82,7 +82,7 @@ public enum UnusedImages {
         var interfaceFiles: [String: [String]] = [:]
         for reference in inventory.references { interfaceFiles[reference.name.lowercased(), default: []].append(reference.file) }
         // A path (`imageWithContentsOfFile:`) loads the file it ends with.
-        let loadedNames = Set((loaded ?? []).map { stripped(String($0.split(separator: "/").last ?? Substring($0))).lowercased() })
+        let loadedNames = Set((loaded ?? []).map { stripped(lastPathComponent($0)).lowercased() })
         let iconNames = Set(inventory.bundles.flatMap { ($0.info?.iconNames ?? []) + ($0.info?.iconFiles ?? []) }.map { $0.lowercased() })
 
         var groups: [String: [BundleImage]] = [:]
@@ -91,7 +91,7 @@ public enum UnusedImages {
             let images = groups[key]!
             let first = images[0]
             let name = first.name
-            let last = name.split(separator: "/").last.map(String.init) ?? name
+            let last = lastPathComponent(name)
             let spellings = Set([name, last, stripped(name), stripped(last)].map { $0.lowercased() })
             var kept: [Evidence] = []
             if images.contains(where: { $0.details["set"] == "appiconset" || $0.details["set"] == "launchimage" }) || spellings.contains(where: iconNames.contains) {
