@@ -64,6 +64,14 @@ public struct AuditConfig: Sendable, Equatable {
         public var rules: Set<String> = []
 
         public init() {}
+
+        /// Whether the finding is not reported: its rule is ignored, it names an ignored name, or
+        /// a glob matches one of its names, asset paths or asset ids.
+        public func covers(_ finding: Finding) -> Bool {
+            if rules.contains(finding.rule) || finding.names.contains(where: names.contains) { return true }
+            let subjects = finding.names + finding.paths + finding.assets
+            return globs.contains { glob in subjects.contains { fnmatch(glob, $0, 0) == 0 } }
+        }
     }
 
     /// Names the toolkit asks for by itself (`toolkit.names`): without a backtrace, a load of

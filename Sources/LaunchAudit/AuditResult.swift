@@ -206,4 +206,31 @@ public struct AuditResult: Sendable {
     public var deviceReason: String?
     /// The source root findings' `source` locations are relative to, as given.
     public var sourceRoot: String?
+    /// Present when the result is of `imgtrace unused`: every shipped image judged, and what was
+    /// searched. Its findings are then the images judged unused, dynamic-only or never loaded.
+    public var unused: UnusedSummary?
+}
+
+extension AuditResult {
+    /// The rules whose findings this result can hold: `analyze`'s, or `unused`'s verdicts.
+    public var reportedRules: [any DescribedRule.Type] { unused == nil ? Rules.all : Rules.unused }
+
+    /// What the report is called in formats that name it.
+    public var reportTitle: String { unused == nil ? "imgtrace launch audit" : "imgtrace unused images" }
+}
+
+/// What `imgtrace unused` judged and searched.
+public struct UnusedSummary: Sendable {
+    /// Every shipped image set or loose image, with its verdict and what kept it.
+    public var assets: [UnusedImages.Asset]
+    /// The Swift and the Objective-C files searched; nil when no source root was given.
+    public var swiftFiles: Int?
+    public var objcFiles: Int?
+    /// References the code makes to images (names, symbols, patterns, literals).
+    public var references: Int?
+
+    /// Bytes in the app of the images judged unused: what deleting them saves.
+    public var bytesToSave: Int {
+        assets.filter { $0.verdict == .unused }.map(\.bytesOnDisk).saturatingSum()
+    }
 }

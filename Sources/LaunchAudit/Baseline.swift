@@ -21,6 +21,16 @@ public struct Baseline: Equatable, Sendable {
     /// schema 1 files are read and matched through `Entry.formerly`.
     public static let schemaVersion = 2
 
+    /// Which command's findings a baseline holds. A file of one is refused by the other: its
+    /// findings would all read as fixed, and the other's as new.
+    public enum Scope: String, Sendable {
+        /// `imgtrace analyze` and `baseline write` (files without a `scope` field).
+        case launch
+        /// `imgtrace unused --write-baseline`.
+        case unused
+    }
+
+    public var scope = Scope.launch
     public var device: String
     public var launch: PhaseMetrics
     public var findings: [Entry]
@@ -29,6 +39,7 @@ public struct Baseline: Equatable, Sendable {
     public static let alwaysJudged: Set<String> = [NoEvidenceRule.id, BudgetExceededRule.id, BaselineRegressionRule.id]
 
     public init(_ result: AuditResult) {
+        if result.unused != nil { scope = .unused }
         device = result.device.id
         launch = result.metrics.launch
         findings = result.findings.map { Entry($0) }
@@ -46,6 +57,7 @@ public struct Baseline: Equatable, Sendable {
 
     public func render() -> [UInt8] {
         var out = "{\n  \"schemaVersion\": \(Self.schemaVersion),\n  \"kind\": \"imgtrace-baseline\",\n"
+        if scope != .launch { out += "  \"scope\": \"\(scope.rawValue)\",\n" }
         out += "  \"device\": " + Self.quoted(device) + ",\n  \"launch\": {"
         out += Self.figures(launch).map { "\"\($0.0)\": \($0.1)" }.joined(separator: ", ") + "},\n  \"findings\": ["
         // Budget, evidence and regression findings are judged afresh every run: none is recorded.
@@ -70,9 +82,14 @@ public struct Baseline: Equatable, Sendable {
         return String(decoding: w.bytes, as: UTF8.self)
     }
 
-    /// Reads a baseline file; anything else is an `InputError` naming the file.
-    public static func load(path: String) throws -> Baseline {
-        try parse(try SmallFile.read(path, maxBytes: SmallFile.maxBaselineBytes), path: path)
+    /// Reads a baseline file of `scope` (nil: of either); anything else is an `InputError` naming the file.
+    public static func load(path: String, scope: Scope? = .launch) throws -> Baseline {
+        let baseline = try parse(try SmallFile.read(path, maxBytes: SmallFile.maxBaselineBytes), path: path)
+        if let scope, baseline.scope != scope {
+            let writer = [Scope.launch: "`imgtrace baseline write`", .unused: "`imgtrace unused --write-baseline`"]
+            throw InputError(path: path, reason: "a baseline written by \(writer[baseline.scope]!), not by \(writer[scope]!)")
+        }
+        return baseline
     }
 
     /// Parses a baseline's bytes; `path` names it in errors.
@@ -117,7 +134,14 @@ public struct Baseline: Equatable, Sendable {
                 fingerprint: fingerprint, rule: rule, severity: entry["severity"]?.string ?? "", message: entry["message"]?.string ?? "",
                 formerly: formerly, gates: entry["gates"]?.bool ?? true)
         }
-        return Baseline(device: device, launch: metrics, findings: findings)
+        var baseline = Baseline(device: device, launch: metrics, findings: findings)
+        if let scope = object["scope"] {
+            guard let name = scope.string, let known = Scope(rawValue: name) else {
+                throw InputError(path: path, reason: "`scope` is neither \"launch\" nor \"unused\"")
+            }
+            baseline.scope = known
+        }
+        return baseline
     }
 
     init(device: String, launch: PhaseMetrics, findings: [Entry]) {

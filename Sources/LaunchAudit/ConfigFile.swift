@@ -93,7 +93,7 @@ public enum ConfigFile {
                     case "globs": try reader.forEachString(v, k.name) { config.ignore.globs.append($0) }
                     case "rules":
                         try reader.forEachString(v, k.name) { rule in
-                            guard Rules.named(rule) != nil else {
+                            guard Rules.described(rule) != nil else {
                                 throw reader.error(v, "`ignore.rules` names an unknown rule \(SafeText.quoted(rule)) (see `imgtrace rules`)")
                             }
                             config.ignore.rules.insert(rule)
@@ -110,7 +110,7 @@ public enum ConfigFile {
                 }
             case "severity":
                 for (k, v) in try reader.mapping(value, context: "`severity`") {
-                    guard Rules.named(k.name) != nil else {
+                    guard Rules.described(k.name) != nil else {
                         throw reader.error(k.node, "`severity` names an unknown rule \(SafeText.quoted(k.name)) (see `imgtrace rules`)")
                     }
                     let level = try reader.string(v, k.name)

@@ -283,7 +283,7 @@ public final class LaunchAuditor {
             if let severity = config.severities[finding.rule] { finding.severity = severity }
             // The toolkit's own lookups are notes whatever the rule's severity: they never fail the app.
             if !finding.gates { finding.severity = .note }
-            return !isIgnored(finding)
+            return !config.ignore.covers(finding)
         }
         var whole: [Finding] = []
         for rule in Rules.all where !config.ignore.rules.contains(rule.id) {
@@ -341,12 +341,5 @@ public final class LaunchAuditor {
             }
         }
         return order
-    }
-
-    private func isIgnored(_ finding: Finding) -> Bool {
-        let ignore = config.ignore
-        if finding.names.contains(where: ignore.names.contains) { return true }
-        let subjects = finding.names + finding.paths + finding.assets
-        return ignore.globs.contains { glob in subjects.contains { fnmatch(glob, $0, 0) == 0 } }
     }
 }

@@ -1,9 +1,10 @@
 import AppBundle
 import ImgtraceSupport
 
-/// One check over an audited launch. Each rule is a small type with a stable id, a one-line
-/// summary, a default severity, its thresholds and examples that are also its tests.
-public protocol AuditRule {
+/// What every rule declares, whichever command judges it: a stable id, a one-line summary, a
+/// default severity, its thresholds and examples that are also its tests. `imgtrace rules`,
+/// SARIF's rule list, the config's `ignore.rules` and `severity` read this.
+public protocol DescribedRule {
     /// Stable id used in reports, baselines, ignores and severity overrides.
     static var id: String { get }
     /// What it flags, in one line.
@@ -13,14 +14,18 @@ public protocol AuditRule {
     static var parameters: String { get }
     /// The `.imgtrace.yml` values it reads, declared here once (none for most rules).
     static var settings: [RuleSetting] { get }
-    /// Small launches that fire the rule, and ones that must not.
+    /// Small apps and launches that fire the rule, and ones that must not.
     static var examples: [RuleExample] { get }
-    /// The findings over one audited launch.
-    static func check(_ context: RuleContext) -> [Finding]
 }
 
-extension AuditRule {
+extension DescribedRule {
     public static var settings: [RuleSetting] { [] }
+}
+
+/// One check over an audited launch (`imgtrace analyze`).
+public protocol AuditRule: DescribedRule {
+    /// The findings over one audited launch.
+    static func check(_ context: RuleContext) -> [Finding]
 }
 
 /// Every rule, in the order `imgtrace rules` lists them.
@@ -33,6 +38,15 @@ public enum Rules {
     ]
 
     public static func named(_ id: String) -> (any AuditRule.Type)? { all.first { $0.id == id } }
+
+    /// The verdicts of `imgtrace unused`, most severe first.
+    nonisolated(unsafe) public static let unused: [any UnusedRule.Type] = [UnusedImageRule.self, DynamicOnlyRule.self, NeverLoadedRule.self]
+
+    /// Every rule of every command, in the order `imgtrace rules` lists them.
+    public static var described: [any DescribedRule.Type] { all + unused }
+
+    /// The rule of any command with this id: what the config may ignore or re-rate.
+    public static func described(_ id: String) -> (any DescribedRule.Type)? { described.first { $0.id == id } }
 }
 
 /// What a rule sees: the device, the thresholds, the inventory and every name loaded at launch.

@@ -1,4 +1,5 @@
 import AppBundle
+import CodeReferences
 import ImageHeaders
 import LaunchTrace
 
@@ -38,6 +39,21 @@ public struct RuleExample: Sendable {
         case request(String, LoadKind)
     }
 
+    /// A source file of the example app, for the rules of `imgtrace unused`.
+    public struct Source: Sendable {
+        /// A path ending in `.swift`, `.m`, `.mm` or `.h`.
+        public var file: String
+        public var text: String
+
+        public init(_ file: String, _ text: String) {
+            self.file = file
+            self.text = text
+        }
+    }
+
+    /// The example app's code (`imgtrace unused` examples).
+    public var sources: [Source]
+
     /// What the example's config sets, each through the rule's own declaration.
     public var settings: [RuleSetting.Assignment]
     /// Launch images of the baseline the example is compared with.
@@ -53,8 +69,9 @@ public struct RuleExample: Sendable {
 
     public init(
         _ summary: String, images: [Image], loads: [Load], junk: [String] = [], settings: [RuleSetting.Assignment] = [],
-        baselineImages: Int? = nil, fires: Bool
+        baselineImages: Int? = nil, sources: [Source] = [], fires: Bool
     ) {
+        self.sources = sources
         self.baselineImages = baselineImages
         self.settings = settings
         self.summary = summary
@@ -117,6 +134,48 @@ public struct RuleExample: Sendable {
                 return load
             }
         }
+    }
+
+    /// The example as `imgtrace rules ID` shows it: what the app ships, its code, its config and
+    /// its launch, a line each.
+    public var lines: [String] {
+        var out = images.map { "ships   \($0.path) (\($0.width)×\($0.height) px, \($0.bytes) bytes\($0.digest == nil ? "" : ", digest \($0.digest!)"))" }
+        out += junk.map { "ships   \($0) (junk)" }
+        for source in sources {
+            out += source.text.split(separator: "\n").map { "code    \(source.file): \($0.trimmingCharacters(in: .whitespaces))" }
+        }
+        out += settings.map { "config  \($0.setting.path): \($0.value.text)" }
+        if let baselineImages { out.append("baseline \(baselineImages) launch images") }
+        let launch = loads.map { load -> String in
+            switch load {
+            case .named(let name): return "imageNamed: \"\(name)\""
+            case .path(let path): return "imageWithContentsOfFile: \"\(path)\""
+            case .nilName: return "imageNamed: nil"
+            case .unreadable: return "an unreadable hit"
+            case .request(let name, let kind): return "\(kind.entryPoint) \"\(name)\""
+            }
+        }
+        out.append("launch  " + (launch.isEmpty ? "(no launch given)" : launch.joined(separator: ", ")))
+        return out
+    }
+
+    /// The example's code as `imgtrace unused` reads it.
+    public var codeIndex: CodeIndex {
+        var index = CodeIndex(
+            references: sources.flatMap { source in
+                source.file.hasSuffix(".swift")
+                    ? SwiftReferences.scan(source.text, file: source.file) : ObjCReferences.scan(Array(source.text.utf8), file: source.file)
+            })
+        index.swiftFiles = sources.filter { $0.file.hasSuffix(".swift") }.count
+        index.objcFiles = sources.count - index.swiftFiles
+        return index
+    }
+
+    /// Judges every image the example ships as `imgtrace unused` does: its loads are one launch
+    /// (none given when it has none).
+    public func judgeUnused(device: DeviceProfile = .default) -> [UnusedImages.Asset] {
+        let loaded = loads.isEmpty ? nil : Set(events.compactMap(\.name))
+        return UnusedImages.judge(inventory: inventory, code: codeIndex, loaded: loaded, device: device)
     }
 
     /// Audits the example for `device` with `config` (default settings unless given) and the example's own settings.

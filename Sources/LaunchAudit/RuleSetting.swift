@@ -23,6 +23,14 @@ public struct RuleSetting: Sendable {
     public enum Value: Sendable, Equatable {
         case count(Int)
         case fraction(Double)
+
+        /// As the config file writes it.
+        public var text: String {
+            switch self {
+            case .count(let n): return String(n)
+            case .fraction(let f): return String(f)
+            }
+        }
     }
 
     /// The config section (`thresholds`, `budgets`, `baseline`).

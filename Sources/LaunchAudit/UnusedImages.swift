@@ -58,7 +58,15 @@ public enum UnusedImages {
         public var bundle: String
         /// The files it ships (a catalog's renditions are inside its `.car`).
         public var paths: [String]
+        /// The inventory's ids of its images (`BundleImage.id`), sorted.
+        public var imageIDs: [String]
         public var bytesOnDisk: Int
+        /// What one device downloads of it: for a catalog image, the renditions app thinning
+        /// keeps for the device (its idiom, the scale it picks, every appearance); a loose file
+        /// ships to every device whole.
+        public var deviceBytes: Int
+        /// Whether it is in an asset catalog (thinned) rather than loose files.
+        public var inCatalog: Bool
         public var verdict: Verdict
         /// Why it is not unused (empty for `unused`).
         public var keptBy: [Evidence]
@@ -66,7 +74,7 @@ public enum UnusedImages {
 
     /// Judges every image the inventory ships. `loaded` holds the names the given launches
     /// asked for (nil when no launch was given: then nothing is `never-loaded` or `dynamic-only`).
-    public static func judge(inventory: BundleInventory, code: CodeIndex?, loaded: Set<String>?) -> [Asset] {
+    public static func judge(inventory: BundleInventory, code: CodeIndex?, loaded: Set<String>?, device: DeviceProfile = .default) -> [Asset] {
         // References by the key both spellings share, built once.
         var byName: [String: [CodeReference]] = [:]
         var bySymbol: [String: [CodeReference]] = [:]
@@ -126,8 +134,26 @@ public enum UnusedImages {
             // A catalog's renditions share its `.car`: count each image's own bytes, once per file otherwise.
             var seen = Set<String>()
             let bytes = images.reduce(0) { total, image in seen.insert(image.id).inserted ? total.addingSaturating(image.bytesOnDisk) : total }
-            return Asset(name: name, bundle: first.bundle, paths: paths, bytesOnDisk: bytes, verdict: verdict, keptBy: verdict == .unused ? [] : kept)
+            let inCatalog = images.allSatisfy { $0.source == .assetCatalog }
+            return Asset(
+                name: name, bundle: first.bundle, paths: paths, imageIDs: images.map(\.id).sorted(), bytesOnDisk: bytes,
+                deviceBytes: inCatalog ? downloaded(images, by: device) : bytes, inCatalog: inCatalog,
+                verdict: verdict, keptBy: verdict == .unused ? [] : kept)
         }
+    }
+
+    /// The bytes of the renditions a device downloads of one catalog image: its idiom's (or the
+    /// universal ones), at the one scale it picks — its own, else vector, else the nearest lower,
+    /// else the nearest higher — in every appearance.
+    static func downloaded(_ renditions: [BundleImage], by device: DeviceProfile) -> Int {
+        let fitting = renditions.filter { $0.idiom == .universal || $0.idiom == device.idiom }
+        func rank(_ scale: Int) -> Int {
+            if scale == device.scale { return 0 }
+            if scale == 0 { return 1 }
+            return scale < device.scale ? 2 + device.scale - scale : 20 + scale - device.scale
+        }
+        guard let scale = fitting.map(\.scale).min(by: { rank($0) < rank($1) }) else { return 0 }
+        return fitting.filter { $0.scale == scale }.map(\.bytesOnDisk).saturatingSum()
     }
 
     /// `tab@2x.png` → `tab`: the name without a scale suffix or an image extension.

@@ -19,6 +19,8 @@ public struct ReportInput {
     public var loads: LoadRecords?
     /// Where relative input paths are relative to, for formats that need absolute paths (`xcode`).
     public var workingDirectory: String
+    /// `imgtrace unused --all`: list every shipped image, the used ones too, not only the others.
+    public var allImages = false
 
     public init(
         result: AuditResult, baseline: BaselineComparison? = nil, bundlePath: String, logPaths: [String],

@@ -49,8 +49,8 @@ struct BaselineCommand: ParsableCommand {
         var failOn: AuditInputs.FailLevel = .error
 
         func run() throws {
-            let before = try Baseline.load(path: old)
-            let after = try Baseline.load(path: new)
+            let before = try Baseline.load(path: old, scope: nil)
+            let after = try Baseline.load(path: new, scope: before.scope)
             let settings = try ConfigFile.settings(explicit: config)
             let comparison = BaselineComparison(old: before, new: after, failOn: failOn.severity, tolerance: settings.baselineTolerance)
             let sink = ByteSink(consumer: .terminal)

@@ -20,14 +20,14 @@ struct RulesCommand: ParsableCommand {
     var format: ListingFormat = .text
 
     func validate() throws {
-        if let id, Rules.named(id) == nil {
+        if let id, Rules.described(id) == nil {
             throw ValidationError("unknown rule `\(SafeText.visible(id))`; the rules are: \(Self.ids.joined(separator: ", "))")
         }
     }
 
     func run() throws {
-        var chosen: [any AuditRule.Type] = Rules.all
-        if let id, let rule = Rules.named(id) { chosen = [rule] }
+        var chosen = Rules.described
+        if let id, let rule = Rules.described(id) { chosen = [rule] }
         let sink = ByteSink(consumer: format.consumer)
         switch format {
         case .json: sink.write(RuleListing.json(chosen))
@@ -37,5 +37,5 @@ struct RulesCommand: ParsableCommand {
         try ReportFile.finishStandardOutput(sink)
     }
 
-    static var ids: [String] { Rules.all.map { $0.id } }
+    static var ids: [String] { Rules.described.map { $0.id } }
 }

@@ -1,10 +1,7 @@
-import AppBundle
 import ArgumentParser
-import CodeReferences
 import Foundation
 import ImgtraceSupport
 import LaunchAudit
-import LaunchTrace
 import Reporters
 
 /// `imgtrace unused --bundle App [--source-root DIR] [LOG…]`: what the app ships but never uses.
@@ -16,58 +13,69 @@ struct UnusedCommand: ParsableCommand {
             An image is kept by any reference: a name the Swift or Objective-C code gives an image API, a string literal \
             equal to its name anywhere (weak), a generated symbol of its name (Xcode's asset symbols, R.swift, SwiftGen), \
             a name pattern built at run time (`"icon-\\(name)"` keeps every icon-*), a nib, storyboard or plist, or a load \
-            in a given launch log. The report says which kind kept each image.
+            in a given launch log. The report says which kind kept each image. Exit codes as for analyze.
             """
     )
 
-    @Argument(help: "Launch logs whose loads count as uses (optional).")
+    @Argument(help: "Launch logs whose loads count as uses (optional).", completion: .file())
     var logs: [String] = []
 
-    @Option(name: .customLong("bundle"), help: "The built app, or a source tree with its asset catalogs.")
+    @Option(name: .customLong("bundle"), help: "The built app (.app, .ipa, .xcarchive), or a source tree with its asset catalogs.", completion: .file())
     var bundle: String
 
-    @Option(name: .customLong("source-root"), help: "The app's source tree: its .swift, .m, .mm and .h files are searched for references.")
+    @Option(
+        name: .customLong("source-root"),
+        help: ArgumentHelp("The app's source tree: its .swift, .m, .mm and .h files are searched for references (config: sourceRoot).", valueName: "dir"),
+        completion: .directory)
     var sourceRoot: String?
 
-    @Option(help: "Output format: text or json.")
-    var format: ListingFormat = .text
+    @OptionGroup var outputs: ReportOutputs
 
-    @Flag(help: "Also list the images that are used, with what keeps each.")
+    @Flag(help: "List every shipped image, the used ones too, with what keeps each.")
     var all = false
 
-    @Option(name: .customLong("fail-on"), help: "Fail (exit 1) on unused images (warning) or also dynamic-only and never-loaded ones (note).")
-    var failOn: AuditInputs.FailLevel = .never
+    @Option(help: "The device whose download the bytes to save are counted for (see `imgtrace devices`); default: chosen for the app.")
+    var device: String?
+
+    @Option(help: "Config file (default: .imgtrace.yml in the working directory, when present): its ignores, severities and failOn apply.", completion: .file())
+    var config: String?
+
+    @Option(
+        name: .customLong("fail-on"),
+        help: "The lowest severity that fails the run: warning fails on unused images, note also on dynamic-only and never-loaded ones (default: the config's, else error: never).")
+    var failOn: AuditInputs.FailLevel?
+
+    @Option(help: "A baseline from `imgtrace unused --write-baseline`: only images newly judged fail the run.", completion: .file())
+    var baseline: String?
+
+    @Option(name: .customLong("write-baseline"), help: "Also write this run's findings as a baseline to this file.", completion: .file())
+    var writeBaseline: String?
+
+    func validate() throws {
+        if logs.filter({ $0 == "-" }).count > 1 { throw ValidationError("standard input (`-`) can be given as one log only") }
+    }
 
     func run() throws {
-        let inventory: BundleInventory
-        do { inventory = try BundleReader.inventory(of: bundle, systemImages: []) } catch let error as InputFailure { throw error } catch {
-            throw InputError(path: bundle, reason: "\(error)")
+        var inputs = [(what: "bundle", path: bundle)] + logs.map { (what: "log", path: $0) }
+        if let baseline { inputs.append((what: "baseline", path: baseline)) }
+        try outputs.check(inputs: inputs)
+        try OutputTargets.check(outputs: [("--write-baseline", writeBaseline)], inputs: inputs)
+        var request = AuditRequest(logs: logs, bundles: [bundle])
+        request.device = device
+        request.configPath = config
+        request.failOn = failOn.map { $0.severity }
+        request.baselinePath = baseline
+        request.sourceRoot = sourceRoot
+        let outcome = try AuditSession.unused(request)
+        if let writeBaseline {
+            let written = Baseline(outcome.result)
+            try ReportFile.write(to: writeBaseline, for: .json) { $0.write(written.render()) }
         }
-        var code: CodeIndex?
-        if let sourceRoot {
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: sourceRoot, isDirectory: &isDirectory), isDirectory.boolValue else {
-                throw InputError(path: sourceRoot, reason: "--source-root is not a folder")
-            }
-            code = CodeIndex.scan(root: sourceRoot)
-        }
-        var loaded: Set<String>?
-        if !logs.isEmpty {
-            var names = Set<String>()
-            for log in logs {
-                _ = try TraceReader.read(contentsOf: log, options: TraceOptions()) { load in
-                    if load.status == .ok, let name = load.name { names.insert(name) }
-                }
-            }
-            loaded = names
-        }
-        let assets = UnusedImages.judge(inventory: inventory, code: code, loaded: loaded)
-        let sink = ByteSink(consumer: format.consumer)
-        switch format {
-        case .json: sink.write(UnusedReport.json(assets, code: code, logs: logs.count))
-        case .text: sink.write(UnusedReport.text(assets, code: code, logs: logs.count, all: all))
-        }
-        try ReportFile.finishStandardOutput(sink)
-        if let level = failOn.severity, assets.contains(where: { $0.verdict.severity.map { $0 <= level } ?? false }) { throw ExitCode(1) }
+        var input = ReportInput(
+            result: outcome.result, baseline: outcome.baseline, bundlePath: bundle, logPaths: logs, toolVersion: Imgtrace.configuration.version,
+            workingDirectory: FileManager.default.currentDirectoryPath)
+        input.allImages = all
+        try outputs.write(input, fails: outcome.fails)
+        if outcome.fails { throw ExitCode(1) }
     }
 }

@@ -33,6 +33,20 @@ final class GoldenReportTests: XCTestCase {
 
     func testText() throws { try check("text", file: "example.txt") }
 
+    /// `imgtrace unused` on the example and its sources, in the formats people read and the one
+    /// code scanning reads: the verdicts at the asset slot or the line of code.
+    func testUnusedTextMarkdownAndSARIF() throws {
+        for (format, file) in [("text", "unused.txt"), ("markdown", "unused.md"), ("sarif", "unused.sarif")] {
+            let arguments = [
+                "unused", "Examples/launch.log", "--bundle", "Examples/SampleApp.app", "--source-root", "Examples/SampleSource",
+                "--format", format, "--all",
+            ]
+            let result = try BinaryRunner.run(arguments, in: Corpus.packageRoot)
+            XCTAssertEqual(result.status, 0, result.stderr)
+            Golden.check(result.stdout, against: Self.golden.appendingPathComponent(file))
+        }
+    }
+
     /// Xcode's lines carry absolute paths: the checkout's own path is `$ROOT` in the golden file.
     func testXcode() throws {
         let arguments = ["analyze", "Examples/launch.log", "--bundle", "Examples/SampleApp.app", "--format", "xcode"]

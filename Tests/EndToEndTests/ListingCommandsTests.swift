@@ -28,6 +28,12 @@ final class ListingCommandsTests: XCTestCase {
         XCTAssertTrue(one.stdoutText.hasPrefix("scale-mismatch (warning)\n"), one.stdoutText)
         XCTAssertTrue(one.stdoutText.contains("parameters: ") && one.stdoutText.contains("fires:"), one.stdoutText)
         XCTAssertFalse(one.stdoutText.contains("missing-image"))
+        // The examples are shown as the launches they are, not only their titles.
+        let repeated = try BinaryRunner.run(["rules", "repeated-load"]).stdoutText
+        XCTAssertTrue(repeated.contains("\n      ships   star@3x.png (60×60 px, 4096 bytes)\n"), repeated)
+        XCTAssertTrue(repeated.contains("\n      launch  imageNamed: \"star\", imageNamed: \"star\", imageNamed: \"star\"\n"), repeated)
+        let unused = try BinaryRunner.run(["rules", "unused-image"]).stdoutText
+        XCTAssertTrue(unused.contains("\n      code    Tabs.swift: let icon = Image(.tabHome)\n"), unused)
         let all = try BinaryRunner.run(["rules", "--format", "json"])
         let rules = try XCTUnwrap(JSONSerialization.jsonObject(with: all.stdout) as? [[String: Any]])
         let table = try BinaryRunner.run(["rules"]).stdoutText

@@ -20,8 +20,12 @@ final class UnusedCommandTests: XCTestCase {
         XCTAssertTrue(keptBy("icon-red").contains { $0.hasPrefix("pattern `icon-*` built at run time") }, "\(keptBy("icon-red"))")
         XCTAssertTrue(keptBy("Onboarding/World").contains { $0.hasPrefix("symbol `.world`") }, "\(keptBy("Onboarding/World"))")
         XCTAssertTrue(keptBy("AppIcon").first?.hasPrefix("the app's icon") == true)
-        XCTAssertEqual(doc["bytesToSave"] as? Int, images.filter { $0["verdict"] as? String == "unused-image" }.reduce(0) { $0 + ($1["bytesOnDisk"] as? Int ?? 0) })
-        XCTAssertEqual(doc["bytesToSave"] as? Int, 341_797)
+        let summary = try XCTUnwrap(doc["unused"] as? [String: Any])
+        XCTAssertEqual(summary["bytesToSave"] as? Int, images.filter { $0["verdict"] as? String == "unused-image" }.reduce(0) { $0 + ($1["bytesOnDisk"] as? Int ?? 0) })
+        XCTAssertEqual(summary["bytesToSave"] as? Int, 341_797)
+        // The two are the findings, warnings that fail at --fail-on warning.
+        let findings = try XCTUnwrap(doc["findings"] as? [[String: Any]])
+        XCTAssertEqual(findings.filter { $0["rule"] as? String == "unused-image" }.compactMap { $0["names"] as? [String] }.flatMap { $0 }.sorted(), ["ohf-launch", "watch-frame"])
     }
 
     func testALaunchTellsDynamicOnlyAndNeverLoaded() throws {
@@ -39,10 +43,108 @@ final class UnusedCommandTests: XCTestCase {
         let hero = images.first { $0["name"] as? String == "hero_banner.jpg" }?["keptBy"] as? [String] ?? []
         XCTAssertEqual(hero.first, "UIImage(named:) at SampleApp/FeedViewController.swift:9:37")
         let text = try BinaryRunner.run(["unused", "--bundle", "Examples/SampleApp.app", "Examples/launch.log"], in: root)
-        XCTAssertTrue(text.stdoutText.contains("code     none searched (--source-root)"), text.stdoutText)
-        XCTAssertEqual(doc["launches"] as? Int, 1)
+        XCTAssertTrue(text.stdoutText.contains("code: none searched (--source-root)"), text.stdoutText)
+        XCTAssertEqual((doc["unused"] as? [String: Any])?["launches"] as? Int, 1)
+        XCTAssertEqual(verdict("old_splash"), "unused-image")
+        XCTAssertEqual(verdict("empty_state"), "never-loaded")
         let bad = try BinaryRunner.run(["unused", "--bundle", "Examples/SampleApp.app", "--source-root", "Examples/launch.log"], in: root)
         XCTAssertEqual(bad.status, 2)
         XCTAssertEqual(bad.stderr, "imgtrace: error: Examples/launch.log: --source-root is not a folder\n")
+    }
+
+    private static let example = ["--bundle", "Examples/SampleApp.app", "--source-root", "Examples/SampleSource", "Examples/launch.log"]
+
+    /// Every format of `analyze` carries the verdicts as findings, at the asset in the source tree
+    /// (or the code that names it), with the unused rules' own ids.
+    func testEveryFormatCarriesTheVerdictsWhereTheyAreFixed() throws {
+        let root = Corpus.packageRoot
+        func run(_ format: String, _ more: [String] = []) throws -> String {
+            let result = try BinaryRunner.run(["unused"] + Self.example + ["--format", format] + more, in: root)
+            XCTAssertEqual(result.status, 0, "\(format): \(result.stderr)")
+            return result.stdoutText
+        }
+        let splash = "Examples/SampleSource/SampleApp/Assets.xcassets/old_splash.imageset/Contents.json"
+        let text = try run("text")
+        XCTAssertTrue(text.hasPrefix("imgtrace unused images\n"), text)
+        XCTAssertTrue(text.contains("  1 unused image\n"), text)
+        XCTAssertTrue(text.contains("edit \(splash):8"), text)
+        XCTAssertTrue(text.contains("edit Examples/SampleSource/SampleApp/FeedViewController.swift:18"), "never-loaded points at the code naming it: \(text)")
+        XCTAssertTrue(try run("github").contains("::warning file=\(splash),line=8,col=7,title=imgtrace unused-image::`old_splash` is shipped but never used"))
+        XCTAssertTrue(try run("gitlab").contains("\"check_name\":\"unused-image\""))
+        XCTAssertTrue(try run("checkstyle").contains("source=\"imgtrace.unused-image\""))
+        XCTAssertTrue(try run("xcode").contains("old_splash.imageset/Contents.json:8:7: warning: `old_splash` is shipped but never used"))
+        let junit = try run("junit", ["--fail-on", "never"])
+        XCTAssertTrue(junit.contains("<testsuites name=\"imgtrace unused images\""), junit)
+        XCTAssertTrue(junit.contains("<testsuite name=\"unused-image\" tests=\"1\""), junit)
+        XCTAssertFalse(junit.contains("missing-image"), "only the unused rules are suites")
+        let markdown = try run("markdown")
+        XCTAssertTrue(markdown.hasPrefix("## imgtrace unused images: ✅ pass"), markdown)
+        XCTAssertTrue(markdown.contains("| `unused-image` | `old_splash` | 1 | 488 B | 244 B | — |"), markdown)
+        let html = try run("html")
+        XCTAssertTrue(html.contains("<h1>imgtrace unused images</h1>") && html.contains("old_splash"), html)
+        let sarif = try BinaryRunner.run(["unused"] + Self.example + ["--format", "sarif"], in: root)
+        let doc = try XCTUnwrap(JSONSerialization.jsonObject(with: sarif.stdout) as? [String: Any])
+        let run = try XCTUnwrap((doc["runs"] as? [[String: Any]])?.first)
+        let rules = try XCTUnwrap(((run["tool"] as? [String: Any])?["driver"] as? [String: Any])?["rules"] as? [[String: Any]])
+        XCTAssertEqual(rules.compactMap { $0["id"] as? String }, ["unused-image", "dynamic-only", "never-loaded"])
+        let results = try XCTUnwrap(run["results"] as? [[String: Any]])
+        let unused = try XCTUnwrap(results.first { $0["ruleId"] as? String == "unused-image" })
+        XCTAssertEqual(unused["ruleIndex"] as? Int, 0)
+        XCTAssertEqual(unused["level"] as? String, "warning")
+        if SARIFValidator.schema != nil, SARIFValidator.python != nil {
+            XCTAssertEqual(try SARIFValidator.errors(in: sarif.stdout), [])
+        }
+    }
+
+    /// A baseline of `unused` fails only on images newly judged; one of `analyze` is refused.
+    func testBaselinesHoldTheVerdictsAndRefuseTheOtherCommands() throws {
+        let root = Corpus.packageRoot
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("unused-baseline-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("unused.json").path
+        let first = try BinaryRunner.run(["unused"] + Self.example + ["--fail-on", "warning", "--write-baseline", file], in: root)
+        XCTAssertEqual(first.status, 1, "old_splash fails at warning: \(first.stderr)")
+        let written = try String(contentsOfFile: file, encoding: .utf8)
+        XCTAssertTrue(written.contains("\"scope\": \"unused\""), written)
+        XCTAssertTrue(written.contains("\"rule\": \"unused-image\""), written)
+        let again = try BinaryRunner.run(["unused"] + Self.example + ["--fail-on", "warning", "--baseline", file], in: root)
+        XCTAssertEqual(again.status, 0, "nothing new: \(again.stdoutText)")
+        XCTAssertTrue(again.stdoutText.contains("PASS"), again.stdoutText)
+        // Without the log the loaded images become unused: new findings fail.
+        let noLaunch = try BinaryRunner.run(
+            ["unused", "--bundle", "Examples/SampleApp.app", "--source-root", "Examples/SampleSource", "--fail-on", "warning", "--baseline", file], in: root)
+        XCTAssertEqual(noLaunch.status, 1, noLaunch.stdoutText)
+        let launchBaseline = dir.appendingPathComponent("launch.json").path
+        let wrote = try BinaryRunner.run(["baseline", "write", "Examples/launch.log", "--bundle", "Examples/SampleApp.app", "--output", launchBaseline], in: root)
+        XCTAssertEqual(wrote.status, 0, wrote.stderr)
+        let refused = try BinaryRunner.run(["unused"] + Self.example + ["--baseline", launchBaseline], in: root)
+        XCTAssertEqual(refused.status, 2)
+        XCTAssertEqual(refused.stderr, "imgtrace: error: \(launchBaseline): a baseline written by `imgtrace baseline write`, not by `imgtrace unused --write-baseline`\n")
+        XCTAssertEqual(refused.stdout.count, 0, "no partial output")
+        let compared = try BinaryRunner.run(["baseline", "compare", file, file], in: root)
+        XCTAssertEqual(compared.status, 0, compared.stderr)
+        let mixed = try BinaryRunner.run(["baseline", "compare", file, launchBaseline], in: root)
+        XCTAssertEqual(mixed.status, 2, mixed.stdoutText)
+    }
+
+    /// The config's ignores, severities and fail level apply to the verdicts as to any finding.
+    func testTheConfigIgnoresAndRatesVerdicts() throws {
+        let root = Corpus.packageRoot
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("unused-config-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let config = dir.appendingPathComponent("imgtrace.yml")
+        try "severity:\n  never-loaded: error\nignore:\n  names: [old_splash]\n".write(to: config, atomically: true, encoding: .utf8)
+        let result = try BinaryRunner.run(["unused"] + Self.example + ["--config", config.path, "--format", "json"], in: root)
+        XCTAssertEqual(result.status, 1, "never-loaded rated error fails at the default failOn: \(result.stderr)")
+        let doc = try XCTUnwrap(JSONSerialization.jsonObject(with: result.stdout) as? [String: Any])
+        let findings = try XCTUnwrap(doc["findings"] as? [[String: Any]])
+        XCTAssertFalse(findings.contains { $0["rule"] as? String == "unused-image" }, "old_splash is ignored")
+        XCTAssertEqual(findings.first { $0["rule"] as? String == "never-loaded" }?["severity"] as? String, "error")
+        try "ignore:\n  rules: [unused-imag]\n".write(to: config, atomically: true, encoding: .utf8)
+        let typo = try BinaryRunner.run(["unused"] + Self.example + ["--config", config.path], in: root)
+        XCTAssertEqual(typo.status, 2)
+        XCTAssertTrue(typo.stderr.contains("`ignore.rules` names an unknown rule `unused-imag`"), typo.stderr)
     }
 }

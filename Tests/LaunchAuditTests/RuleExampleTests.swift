@@ -13,9 +13,31 @@ final class RuleExampleTests: XCTestCase {
         }
     }
 
+    func testEveryUnusedVerdictsExampleIsJudgedExactlyAsItSays() {
+        for rule in Rules.unused {
+            for example in rule.examples {
+                let assets = example.judgeUnused()
+                let fired = assets.contains { $0.verdict == rule.verdict }
+                XCTAssertEqual(fired, example.fires, "\(rule.id): \(example.summary) — \(assets.map { "\($0.name): \($0.verdict)" })")
+            }
+        }
+    }
+
+    func testAnUnusedImagesFindingNamesItsBytesAndStaysTheSameAcrossDevices() throws {
+        let rule = try XCTUnwrap(Rules.unused.first { $0.id == "unused-image" })
+        let example = try XCTUnwrap(rule.examples.first)
+        let asset = try XCTUnwrap(example.judgeUnused().first { $0.verdict == .unused })
+        let phone = rule.finding(for: asset, device: .default)
+        let ipad = try XCTUnwrap(DeviceProfile.named("ipad-pro-13-m4"))
+        XCTAssertEqual(phone.fingerprint, rule.finding(for: asset, device: ipad).fingerprint, "an image set is unused on every device")
+        XCTAssertEqual(phone.severity, .warning)
+        XCTAssertEqual(phone.cost, 4096)
+        XCTAssertTrue(phone.message.hasPrefix("`old_banner` is shipped but never used"), phone.message)
+    }
+
     func testEveryRuleHasAFiringAndAQuietExampleAndAStableUniqueId() {
         var ids = Set<String>()
-        for rule in Rules.all {
+        for rule in Rules.described {
             XCTAssertTrue(ids.insert(rule.id).inserted, "duplicate id \(rule.id)")
             XCTAssertNotNil(rule.id.range(of: "^[a-z]+(-[a-z]+)*$", options: .regularExpression), rule.id)
             XCTAssertTrue(rule.examples.contains { $0.fires }, "\(rule.id) has no firing example")
@@ -28,7 +50,7 @@ final class RuleExampleTests: XCTestCase {
             [
                 "missing-image", "repeated-load", "uncached-repeat", "duplicate-content", "oversized-pixels",
                 "oversized-memory", "large-file", "scale-mismatch", "loose-image", "bundle-junk", "trace-unreadable",
-                "no-evidence", "budget-exceeded", "baseline-regression",
+                "no-evidence", "budget-exceeded", "baseline-regression", "unused-image", "dynamic-only", "never-loaded",
             ])
     }
 

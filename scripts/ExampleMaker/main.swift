@@ -86,6 +86,11 @@ try write(
         .init(facet: "avatar_default", name: "avatar_default@2x.png", scale: 2, idiom: 0, width: 88, height: 88),
         .init(facet: "avatar_default", name: "avatar_default@3x.png", scale: 3, idiom: 0, width: 132, height: 132),
         .init(facet: "promo_banner", name: "promo_banner@3x.png", scale: 3, idiom: 0, width: 3600, height: 1200),
+        // Named by the Swift but not loaded at launch (`unused`: never-loaded), and named by nothing (unused-image).
+        .init(facet: "empty_state", name: "empty_state@2x.png", scale: 2, idiom: 0, width: 240, height: 240),
+        .init(facet: "empty_state", name: "empty_state@3x.png", scale: 3, idiom: 0, width: 360, height: 360),
+        .init(facet: "old_splash", name: "old_splash@2x.png", scale: 2, idiom: 0, width: 780, height: 1688),
+        .init(facet: "old_splash", name: "old_splash@3x.png", scale: 3, idiom: 0, width: 1170, height: 2532),
     ]), "Assets.car")
 
 // The source tree the app was built from, as Xcode lays it out: what `--source-root` maps findings to.
@@ -111,6 +116,8 @@ try imageSet("LaunchBackground", [(nil, "1x", false), (nil, "2x", false), ("laun
 try imageSet("logo", [(nil, "1x", false), ("logo@2x.png", "2x", false), ("logo@3x.png", "3x", false), ("logo-dark@3x.png", "3x", true)])
 try imageSet("avatar_default", [(nil, "1x", false), ("avatar_default@2x.png", "2x", false), ("avatar_default@3x.png", "3x", false)])
 try imageSet("promo_banner", [(nil, "1x", false), (nil, "2x", false), ("promo_banner@3x.png", "3x", false)])
+try imageSet("empty_state", [(nil, "1x", false), ("empty_state@2x.png", "2x", false), ("empty_state@3x.png", "3x", false)])
+try imageSet("old_splash", [(nil, "1x", false), ("old_splash@2x.png", "2x", false), ("old_splash@3x.png", "3x", false)])
 for file in [
     "tab_home@2x.png", "tab_home@3x.png", "tab_search@2x.png", "tab_profile@2x.png", "tab_profile@3x.png", "star@3x.png",
     "favorite@3x.png", "placeholder@2x.png", "placeholder@3x.png", "onboarding_step1@2x.png", "onboarding_step1@3x.png",
@@ -180,6 +187,10 @@ let swiftSource = """
         func configure(_ cell: UITableViewCell) {
             // One lookup per cell: the repeated-load finding points here.
             cell.imageView?.image = UIImage(named: "placeholder")
+        }
+
+        func showEmptyFeed() {
+            hero.image = UIImage(named: "empty_state")
         }
     }
 

@@ -13,4 +13,8 @@ final class FeedViewController: UIViewController {
         // One lookup per cell: the repeated-load finding points here.
         cell.imageView?.image = UIImage(named: "placeholder")
     }
+
+    func showEmptyFeed() {
+        hero.image = UIImage(named: "empty_state")
+    }
 }

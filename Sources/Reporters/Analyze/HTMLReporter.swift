@@ -15,7 +15,7 @@ public struct HTMLReporter: AuditReporter {
     public init() {}
 
     public func render(_ input: ReportInput, to sink: ByteSink) {
-        Self.write(input.result, loads: input.loads) { sink.write($0) }
+        Self.write(input.result, loads: input.loads, allImages: input.allImages) { sink.write($0) }
     }
 
     static let chartRows = 25
@@ -28,42 +28,17 @@ public struct HTMLReporter: AuditReporter {
     }
 
     /// The page in pieces, the findings table row by row: a million findings are never held as text.
-    static func write(_ result: AuditResult, loads: LoadRecords? = nil, emit: (String) -> Void) {
+    static func write(_ result: AuditResult, loads: LoadRecords? = nil, allImages: Bool = false, emit: (String) -> Void) {
         // Launch-window names come first in `uses`.
         let launch = result.uses.prefix { $0.launchLoads > 0 }
         let d = result.device
-        var out = """
-            <!DOCTYPE html>
-            <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-            <title>imgtrace launch audit: \(h(result.bundleNames.first ?? ""))</title>
-            <style>
-            body{font:14px/1.45 -apple-system,BlinkMacSystemFont,"Segoe UI",Helvetica,Arial,sans-serif;margin:0;color:#1d1d1f;background:#f5f5f7}
-            main{max-width:1100px;margin:0 auto;padding:24px}
-            h1{font-size:22px;margin:0 0 4px}h2{font-size:17px;margin:28px 0 10px}
-            .sub{color:#6e6e73}.card{background:#fff;border-radius:10px;padding:16px 18px;box-shadow:0 1px 2px rgba(0,0,0,.08)}
-            .verdict{display:inline-block;padding:4px 12px;border-radius:14px;font-weight:600;color:#fff}
-            .fail{background:#d70015}.pass{background:#248a3d}.notgating{background:#b25000}
-            .figures{display:grid;grid-template-columns:repeat(auto-fit,minmax(110px,1fr));gap:12px;margin-top:14px}
-            .figure b{display:block;font-size:22px}.figure span{color:#6e6e73;font-size:12px}
-            table{border-collapse:collapse;width:100%;background:#fff}th,td{text-align:left;padding:6px 8px;border-bottom:1px solid #e5e5ea;vertical-align:top;overflow-wrap:anywhere}
-            th{background:#fafafa;position:sticky;top:0}td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}
-            #loads th{cursor:pointer;user-select:none}#loads th::after{content:"\\2195";opacity:.35;margin-left:4px}
-            #loads th[aria-sort=ascending]::after{content:"\\25B2";opacity:1}#loads th[aria-sort=descending]::after{content:"\\25BC";opacity:1}
-            .scroll{overflow-x:auto}.scroll svg{min-width:860px}.scroll table{min-width:900px}
-            tr.after td{background:#f6f3fc}.tag{display:inline-block;font-size:11px;padding:0 6px;border-radius:8px;background:#e9e3f7;color:#5b3fa0;white-space:nowrap}
-            .edit{font-size:12px;color:#6e6e73}
-            @media (max-width:640px){main{padding:12px}.findings thead{display:none}.findings tr{display:block;border-bottom:1px solid #e5e5ea;background:#fff}
-            .findings td{display:block;border:0;padding:2px 10px}.findings td.n{text-align:left}.findings td.n:empty{display:none}}
-            td.n,th.n,.sev,th{white-space:nowrap;overflow-wrap:normal}
-            .sev{font-weight:600;text-transform:uppercase;font-size:11px}.error{color:#d70015}.warning{color:#b25000}.note{color:#0071a4}
-            code{font:12px ui-monospace,Menlo,Consolas,monospace;background:#f2f2f7;padding:1px 4px;border-radius:4px}
-            .fix{color:#3a3a3c}svg text{font:11px -apple-system,Helvetica,Arial,sans-serif;fill:#3a3a3c}
-            </style></head><body><main>
-            <h1>imgtrace launch audit</h1>
-            <div class="sub"><code>\(h(result.bundleNames.first ?? "?"))</code> on <b>\(h(d.id))</b> (\(dimensions(d.pointWidth, d.pointHeight)) pt @\(d.scale)x, \(h(d.idiom.name)))
-            · \(result.logs.map { "<code>\(h($0.path))</code>" }.joined(separator: ", "))</div>
+        var out =
+            head(title: result.reportTitle + ": " + (result.bundleNames.first ?? "")) + """
+                <h1>\(result.reportTitle)</h1>
+                <div class="sub"><code>\(h(result.bundleNames.first ?? "?"))</code> on <b>\(h(d.id))</b> (\(dimensions(d.pointWidth, d.pointHeight)) pt @\(d.scale)x, \(h(d.idiom.name)))
+                · \(result.logs.map { "<code>\(h($0.path))</code>" }.joined(separator: ", "))</div>
 
-            """
+                """
         let c = result.severityCounts
         let verdict = Verdict(result)
         let badgeClass = verdict.outcome == .fail ? "fail" : verdict.outcome == .pass ? "pass" : "notgating"
@@ -72,8 +47,20 @@ public struct HTMLReporter: AuditReporter {
         out += result.failOn.map { " · fails at \($0.rawValue)" } ?? " · never fails on findings"
         for breach in result.budgetBreaches { out += "<div class=\"error\">budget <code>\(h(breach.budget))</code> exceeded: \(breach.actual) &gt; \(breach.limit)</div>" }
         for warning in result.warnings { out += "<div class=\"warning\">warning: \(prose(warning.text))</div>" }
-        if result.logs.contains(where: { $0.summary.launchEnd == nil }) {
+        if result.unused == nil, result.logs.contains(where: { $0.summary.launchEnd == nil }) {
             out += "<div class=\"sub\">No launch-end marker: the whole log is the launch.</div>"
+        }
+        if let unused = result.unused {
+            out += "<div class=\"figures\">"
+            for figure in UnusedReport.figures(unused, device: d) {
+                out += "<div class=\"figure\"><b>\(h(figure.value))</b><span>\(h(figure.label))</span></div>"
+            }
+            out += "</div><div class=\"sub\">\(prose(UnusedReport.searched(unused, launches: result.logs.count)))</div></div>\n<h2>Findings</h2>"
+            if result.findings.isEmpty { out += "<div class=\"card\">No findings.</div>" }
+            emit(out)
+            if !result.findings.isEmpty { findingsTable(result, emit: emit) }
+            emit(unusedTable(unused, all: allImages) + tail)
+            return
         }
         let m = result.metrics.launch
         out += "<div class=\"figures\">"
@@ -95,20 +82,71 @@ public struct HTMLReporter: AuditReporter {
             findingsTable(result, emit: emit)
         }
         out += loadsTable(result, loads)
-        out += """
-            <p class="sub">Generated by imgtrace from the log and the bundle; no data leaves this file.</p>
-            </main><script>
-            document.querySelectorAll('#loads th').forEach(function(th,i){th.addEventListener('click',function(){
-            var body=th.closest('table').tBodies[0],rows=Array.from(body.rows),asc=th.getAttribute('aria-sort')!=='ascending',dir=asc?1:-1;
-            th.closest('tr').querySelectorAll('th').forEach(function(o){o.removeAttribute('aria-sort');});
-            th.setAttribute('aria-sort',asc?'ascending':'descending');
-            rows.sort(function(a,b){var x=a.cells[i],y=b.cells[i];var p=x.dataset.v,q=y.dataset.v;
-            if(p!==undefined){return dir*(Number(p)-Number(q));}return dir*x.textContent.localeCompare(y.textContent);});
-            rows.forEach(function(r){body.appendChild(r);});});});
-            </script></body></html>
-
-            """
+        out += tail
         emit(out)
+    }
+
+    /// The page up to its heading: the document, its styles and the opened `main`.
+    static func head(title: String) -> String {
+        """
+        <!DOCTYPE html>
+        <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+        <title>\(h(title))</title>
+        <style>
+        body{font:14px/1.45 -apple-system,BlinkMacSystemFont,"Segoe UI",Helvetica,Arial,sans-serif;margin:0;color:#1d1d1f;background:#f5f5f7}
+        main{max-width:1100px;margin:0 auto;padding:24px}
+        h1{font-size:22px;margin:0 0 4px}h2{font-size:17px;margin:28px 0 10px}
+        .sub{color:#6e6e73}.card{background:#fff;border-radius:10px;padding:16px 18px;box-shadow:0 1px 2px rgba(0,0,0,.08)}
+        .verdict{display:inline-block;padding:4px 12px;border-radius:14px;font-weight:600;color:#fff}
+        .fail{background:#d70015}.pass{background:#248a3d}.notgating{background:#b25000}
+        .figures{display:grid;grid-template-columns:repeat(auto-fit,minmax(110px,1fr));gap:12px;margin-top:14px}
+        .figure b{display:block;font-size:22px}.figure span{color:#6e6e73;font-size:12px}
+        table{border-collapse:collapse;width:100%;background:#fff}th,td{text-align:left;padding:6px 8px;border-bottom:1px solid #e5e5ea;vertical-align:top;overflow-wrap:anywhere}
+        th{background:#fafafa;position:sticky;top:0}td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}
+        #loads th{cursor:pointer;user-select:none}#loads th::after{content:"\\2195";opacity:.35;margin-left:4px}
+        #loads th[aria-sort=ascending]::after{content:"\\25B2";opacity:1}#loads th[aria-sort=descending]::after{content:"\\25BC";opacity:1}
+        .scroll{overflow-x:auto}.scroll svg{min-width:860px}.scroll table{min-width:900px}
+        tr.after td{background:#f6f3fc}.tag{display:inline-block;font-size:11px;padding:0 6px;border-radius:8px;background:#e9e3f7;color:#5b3fa0;white-space:nowrap}
+        .edit{font-size:12px;color:#6e6e73}
+        @media (max-width:640px){main{padding:12px}.findings thead{display:none}.findings tr{display:block;border-bottom:1px solid #e5e5ea;background:#fff}
+        .findings td{display:block;border:0;padding:2px 10px}.findings td.n{text-align:left}.findings td.n:empty{display:none}}
+        td.n,th.n,.sev,th{white-space:nowrap;overflow-wrap:normal}
+        .sev{font-weight:600;text-transform:uppercase;font-size:11px}.error{color:#d70015}.warning{color:#b25000}.note{color:#0071a4}
+        code{font:12px ui-monospace,Menlo,Consolas,monospace;background:#f2f2f7;padding:1px 4px;border-radius:4px}
+        .fix{color:#3a3a3c}svg text{font:11px -apple-system,Helvetica,Arial,sans-serif;fill:#3a3a3c}
+        </style></head><body><main>
+
+        """
+    }
+
+    /// The page after its last section: the closing lines and the table-sorting script.
+    static let tail = """
+        <p class="sub">Generated by imgtrace from the log and the bundle; no data leaves this file.</p>
+        </main><script>
+        document.querySelectorAll('#loads th').forEach(function(th,i){th.addEventListener('click',function(){
+        var body=th.closest('table').tBodies[0],rows=Array.from(body.rows),asc=th.getAttribute('aria-sort')!=='ascending',dir=asc?1:-1;
+        th.closest('tr').querySelectorAll('th').forEach(function(o){o.removeAttribute('aria-sort');});
+        th.setAttribute('aria-sort',asc?'ascending':'descending');
+        rows.sort(function(a,b){var x=a.cells[i],y=b.cells[i];var p=x.dataset.v,q=y.dataset.v;
+        if(p!==undefined){return dir*(Number(p)-Number(q));}return dir*x.textContent.localeCompare(y.textContent);});
+        rows.forEach(function(r){body.appendChild(r);});});});
+        </script></body></html>
+
+        """
+
+    /// `imgtrace unused`: the images not plainly used (every image with `all`), sortable.
+    static func unusedTable(_ unused: UnusedSummary, all: Bool) -> String {
+        let assets = UnusedReport.listed(unused, all: all)
+        guard !assets.isEmpty else { return "\n<h2>Images</h2><div class=\"card\">Every shipped image is used.</div>\n" }
+        var out = "\n<h2>\(all ? "Every shipped image" : "Images not plainly used") (\(assets.count))</h2><div class=\"scroll\"><table id=\"loads\"><thead><tr>"
+        out += "<th>verdict</th><th>name</th><th class=\"n\">files</th><th class=\"n\">in app</th><th class=\"n\">downloaded</th><th>kept by</th></tr></thead><tbody>"
+        for asset in assets {
+            let cells = UnusedReport.cells(asset)
+            out += "<tr><td><code>\(h(cells[0]))</code></td><td><code>\(h(cells[1]))</code></td><td class=\"n\" data-v=\"\(asset.paths.count)\">\(cells[2])</td>"
+            out += "<td class=\"n\" data-v=\"\(asset.bytesOnDisk)\">\(h(cells[3]))</td><td class=\"n\" data-v=\"\(asset.deviceBytes)\">\(h(cells[4]))</td>"
+            out += "<td class=\"sub\">\(prose(cells[5]))</td></tr>"
+        }
+        return out + "</tbody></table></div>\n<p class=\"sub\">Click a column to sort; click again to reverse.</p>\n"
     }
 
     /// Each of the costliest names on a row, a tick at every launch load, x = log line, with

@@ -56,8 +56,10 @@ public struct JSONReporter: AuditReporter {
             w.field("line", warning.line)
             w.field("message", warning.message)
         }
-        w.key("metrics")
-        Self.writeMetrics(result.metrics, &w)
+        if result.unused == nil {
+            w.key("metrics")
+            Self.writeMetrics(result.metrics, &w)
+        }
         w.key("verdict")
         w.beginObject()
         w.field("fails", result.fails)
@@ -85,6 +87,24 @@ public struct JSONReporter: AuditReporter {
                 w.field("allowed", regression.allowed)
             }
             w.endObject()
+        }
+        if let unused = result.unused {
+            // `imgtrace unused`: what was searched and every shipped image, in place of names and loads.
+            w.key("unused")
+            w.beginObject()
+            w.field("bytesToSave", unused.bytesToSave)
+            w.field("swiftFiles", unused.swiftFiles)
+            w.field("objcFiles", unused.objcFiles)
+            w.field("references", unused.references)
+            w.field("launches", result.logs.count)
+            w.endObject()
+            UnusedReport.writeImages(unused, &w)
+            w.key("findings")
+            w.beginArray()
+            for finding in result.findings { Self.writeFinding(finding, result: result, &w) }
+            w.endArray()
+            w.endObject()
+            return sink.write(w.bytes + [0x0A])
         }
         // Names and findings grow with the log: they go out in 64 KiB pieces, never held whole.
         w.key("names")

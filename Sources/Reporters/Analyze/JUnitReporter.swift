@@ -27,10 +27,10 @@ public struct JUnitReporter: AuditReporter {
             perRule[rule, default: (0, 0)].cases += 1
             if fails(findings.severity(at: index)) && findings.gates(at: index) { perRule[rule, default: (0, 0)].failed += 1 }
         }
-        let total = Rules.all.reduce(0) { $0 + max(perRule[$1.id]?.cases ?? 0, 1) }
-        let failures = Rules.all.reduce(0) { $0 + (perRule[$1.id]?.failed ?? 0) }
-        emit("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"imgtrace launch audit\" tests=\"\(total)\" failures=\"\(failures)\" errors=\"0\">\n")
-        for rule in Rules.all {
+        let total = result.reportedRules.reduce(0) { $0 + max(perRule[$1.id]?.cases ?? 0, 1) }
+        let failures = result.reportedRules.reduce(0) { $0 + (perRule[$1.id]?.failed ?? 0) }
+        emit("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"\(result.reportTitle)\" tests=\"\(total)\" failures=\"\(failures)\" errors=\"0\">\n")
+        for rule in result.reportedRules {
             let counts = perRule[rule.id] ?? (0, 0)
             var suite = "  <testsuite name=\"\(xmlEscaped(rule.id))\" tests=\"\(max(counts.cases, 1))\" failures=\"\(counts.failed)\" errors=\"0\" skipped=\"0\">\n"
             if counts.cases == 0 {

@@ -12,14 +12,14 @@ public struct MarkdownReporter: AuditReporter {
     public init() {}
 
     public func render(_ input: ReportInput, to sink: ByteSink) {
-        sink.write(Self.document(input.result))
+        sink.write(Self.document(input.result, allImages: input.allImages))
     }
 
     /// Findings listed before the rest are counted; keeps a comment far below GitHub's 1 MiB summary cap.
     static let maxFindings = 50
     static let maxImages = 20
 
-    static func document(_ result: AuditResult) -> String {
+    static func document(_ result: AuditResult, allImages: Bool = false) -> String {
         let verdict = Verdict(result)
         let heading: String
         switch verdict.outcome {
@@ -27,25 +27,21 @@ public struct MarkdownReporter: AuditReporter {
         case .pass: heading = "✅ pass"
         case .notGating: heading = "⚠️ " + verdict.badge
         }
-        var out = "## imgtrace launch audit: \(heading)\n\n"
+        var out = "## \(result.reportTitle): \(heading)\n\n"
         let d = result.device
         out +=
             "\(MarkdownText.code(result.bundleNames.first ?? "?", inTable: false)) on **\(MarkdownText.code(d.id, inTable: false))** \(MarkdownText.sentence("(\(dimensions(d.pointWidth, d.pointHeight)) pt @\(d.scale)x)", inTable: false))"
         out += result.logs.count == 1 ? ", 1 log" : ", \(result.logs.count) logs"
-        if result.logs.contains(where: { $0.summary.launchEnd == nil }) { out += "; no launch-end marker, so the whole log is the launch" }
+        if result.unused == nil, result.logs.contains(where: { $0.summary.launchEnd == nil }) { out += "; no launch-end marker, so the whole log is the launch" }
         out += ".\n\n"
         let c = result.severityCounts
-        out += "| | launch | after launch |\n|---|---:|---:|\n"
-        let launch = result.metrics.launch, after = result.metrics.afterLaunch
-        func row(_ label: String, _ value: (PhaseMetrics) -> String) {
-            out += "| \(label) | \(value(launch)) | \(after.map(value) ?? "–") |\n"
+        if let unused = result.unused {
+            out += "| | |\n|---|---:|\n"
+            for figure in UnusedReport.figures(unused, device: d) { out += "| \(MarkdownText.sentence(figure.label)) | \(figure.value) |\n" }
+            out += "\n" + MarkdownText.sentence(UnusedReport.searched(unused, launches: result.logs.count), inTable: false) + ".\n"
+        } else {
+            out += launchFigures(result)
         }
-        row("loads") { "\($0.loads)" }
-        row("distinct images") { "\($0.images)" }
-        row("decoded") { kibibytes($0.decodedBytes) }
-        row("on disk") { kibibytes($0.bytesOnDisk) }
-        row("missing names") { "\($0.missing)" }
-        row("repeated lookups") { "\($0.repeated)" }
         out += "\n**\(counted(c[.error] ?? 0, "error")), \(counted(c[.warning] ?? 0, "warning")), \(counted(c[.note] ?? 0, "note"))**"
         out += result.failOn.map { " (fails at \($0.rawValue))" } ?? " (never fails on findings)"
         out += "\n\n"
@@ -74,6 +70,18 @@ public struct MarkdownReporter: AuditReporter {
             if hidden > 0 { out += "\n\(counted(hidden, "more finding")): see the JSON, SARIF or text report.\n" }
             out += "\n"
         }
+        if let unused = result.unused {
+            let listed = UnusedReport.listed(unused, all: allImages)
+            guard !listed.isEmpty else { return out }
+            out +=
+                "### \(allImages ? "Every shipped image" : "Images not plainly used")\n\n| verdict | name | files | in app | downloaded | kept by |\n|---|---|---:|---:|---:|---|\n"
+            for asset in listed.prefix(maxFindings) {
+                let cells = UnusedReport.cells(asset)
+                out += "| `\(cells[0])` | \(MarkdownText.code(cells[1])) | \(cells[2]) | \(cells[3]) | \(cells[4]) | \(MarkdownText.sentence(cells[5])) |\n"
+            }
+            if listed.count > maxFindings { out += "\n\(counted(listed.count - maxFindings, "more image")): see the JSON or text report.\n" }
+            return out
+        }
         let images = result.uses.filter { $0.launchLoads > 0 && $0.resolution.image != nil }.prefix(maxImages)
         if !images.isEmpty {
             out += "### Costliest images at launch\n\n| name | resolved | pixels | decoded | on disk | loads |\n|---|---|---:|---:|---:|---:|\n"
@@ -84,6 +92,22 @@ public struct MarkdownReporter: AuditReporter {
                 out += "\(kibibytes(image.bytesOnDisk)) | \(use.launchLoads) |\n"
             }
         }
+        return out
+    }
+
+    /// The launch and after-launch figures of `analyze`, as a table.
+    private static func launchFigures(_ result: AuditResult) -> String {
+        var out = "| | launch | after launch |\n|---|---:|---:|\n"
+        let launch = result.metrics.launch, after = result.metrics.afterLaunch
+        func row(_ label: String, _ value: (PhaseMetrics) -> String) {
+            out += "| \(label) | \(value(launch)) | \(after.map(value) ?? "–") |\n"
+        }
+        row("loads") { "\($0.loads)" }
+        row("distinct images") { "\($0.images)" }
+        row("decoded") { kibibytes($0.decodedBytes) }
+        row("on disk") { kibibytes($0.bytesOnDisk) }
+        row("missing names") { "\($0.missing)" }
+        row("repeated lookups") { "\($0.repeated)" }
         return out
     }
 }

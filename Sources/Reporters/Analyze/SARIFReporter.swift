@@ -45,7 +45,7 @@ public struct SARIFReporter: AuditReporter {
         w.beginObject()
         w.field("name", "imgtrace")
         w.field("version", version)
-        w.objects("rules", Rules.all) { w, rule in
+        w.objects("rules", result.reportedRules) { w, rule in
             w.field("id", rule.id)
             w.key("shortDescription")
             w.beginObject()
@@ -95,7 +95,7 @@ public struct SARIFReporter: AuditReporter {
         w.endArray()
         w.key("results")
         w.beginArray()
-        let ruleIndex = Dictionary(uniqueKeysWithValues: Rules.all.enumerated().map { ($1.id, $0) })
+        let ruleIndex = Dictionary(uniqueKeysWithValues: result.reportedRules.enumerated().map { ($1.id, $0) })
         for finding in result.findings {
             w.beginObject()
             w.field("ruleId", finding.rule)

@@ -12,7 +12,7 @@ public struct TextReporter: AuditReporter {
     public init() {}
 
     public func render(_ input: ReportInput, to sink: ByteSink) {
-        Self.write(input.result, baseline: input.baseline, color: input.color) { sink.write($0) }
+        Self.write(input.result, baseline: input.baseline, color: input.color, allImages: input.allImages) { sink.write($0) }
     }
 
     /// How many log lines a finding lists before it counts the rest.
@@ -41,17 +41,19 @@ public struct TextReporter: AuditReporter {
             + "\n"
     }
 
-    static func document(_ result: AuditResult, baseline: BaselineComparison? = nil, color: Bool = false) -> String {
+    static func document(_ result: AuditResult, baseline: BaselineComparison? = nil, color: Bool = false, allImages: Bool = false) -> String {
         var out = ""
-        write(result, baseline: baseline, color: color) { out += $0 }
+        write(result, baseline: baseline, color: color, allImages: allImages) { out += $0 }
         return out
     }
 
     /// The report in pieces, each given to `emit` as it is made: findings one at a time and the
     /// table row by row, so an audit of a million names is never held as text.
-    static func write(_ result: AuditResult, baseline: BaselineComparison? = nil, color: Bool = false, emit: (String) -> Void) {
+    static func write(
+        _ result: AuditResult, baseline: BaselineComparison? = nil, color: Bool = false, allImages: Bool = false, emit: (String) -> Void
+    ) {
         let style = Style(enabled: color)
-        var out = "imgtrace launch audit\n"
+        var out = result.reportTitle + "\n"
         out += headerLine("app", "\(result.bundleNames.first ?? "?") (\(counted(result.inventoryImages, "image")) in the inventory)")
         // Log warnings are shown under their log below.
         for warning in result.warnings {
@@ -81,6 +83,13 @@ public struct TextReporter: AuditReporter {
         out += "\n" + (verdictText.hasPrefix("FAIL") ? style.apply("1;31", verdictText) : style.apply("1;32", verdictText)) + "\n"
         if let baseline { out += baseline.text() }
         out += "\n"
+        if let unused = result.unused {
+            out += "UNUSED\n"
+            for figure in UnusedReport.figures(unused, device: result.device) { out += "  \(figure.value) \(figure.label)\n" }
+            out += TextTable.wrapped(UnusedReport.searched(unused, launches: result.logs.count), width: width, first: "  ", rest: "    ") + "\n\n"
+            emit(out)
+            return findings(result, style: style, emit: emit, then: { unusedTable(unused, all: allImages, emit: emit) })
+        }
         out += phase("LAUNCH", result.metrics.launch)
         if let after = result.metrics.afterLaunch { out += phase("AFTER LAUNCH", after) }
         if result.logs.count > 1 {
@@ -92,6 +101,11 @@ public struct TextReporter: AuditReporter {
         }
         out += "\n"
         emit(out)
+        findings(result, style: style, emit: emit, then: { table(result, emit: emit) })
+    }
+
+    /// The findings by severity, then the table `then` writes.
+    private static func findings(_ result: AuditResult, style: Style, emit: (String) -> Void, then table: () -> Void) {
         let counts = result.severityCounts
         for severity in Severity.allCases {
             guard let count = counts[severity], count > 0 else { continue }
@@ -100,7 +114,17 @@ public struct TextReporter: AuditReporter {
             emit("\n")
         }
         if result.findings.isEmpty { emit("No findings.\n\n") }
-        table(result, emit: emit)
+        table()
+    }
+
+    /// `imgtrace unused`: the images not plainly used (every image with `all`), unused first, by bytes.
+    static func unusedTable(_ unused: UnusedSummary, all: Bool, emit: (String) -> Void) {
+        let assets = UnusedReport.listed(unused, all: all)
+        guard !assets.isEmpty else { return emit("Every shipped image is used (--all lists them with what keeps each).\n") }
+        emit("IMAGES (\(counted(assets.count, "image"))\(all ? "" : " not plainly used; --all lists every one"))\n")
+        TextTable.render(
+            header: UnusedReport.columns, rowCount: assets.count,
+            row: { UnusedReport.cells(assets[$0]) }, rightAligned: [2, 3, 4], emit: emit)
     }
 
     /// One entry of a severity's list: the message (or a group's subjects), the fix, where to

@@ -5,24 +5,25 @@ import LaunchAudit
 /// settings it declares (with their defaults) and its examples.
 public enum RuleListing {
     /// `ID  SEVERITY  WHAT IT FLAGS`, one row a rule.
-    public static func table(_ rules: [any AuditRule.Type]) -> String {
+    public static func table(_ rules: [any DescribedRule.Type]) -> String {
         TextTable.render(header: ["ID", "SEVERITY", "WHAT IT FLAGS"], rows: rules.map { [$0.id, $0.defaultSeverity.rawValue, $0.summary] })
     }
 
     /// One rule in full.
-    public static func detail(_ rule: any AuditRule.Type) -> String {
+    public static func detail(_ rule: any DescribedRule.Type) -> String {
         var out = "\(rule.id) (\(rule.defaultSeverity.rawValue))\n  \(rule.summary)\n  parameters: \(rule.parameters)\n"
         for setting in rule.settings {
             out += "  setting:     \(setting.path) (\(setting.kind.words); default \(setting.defaultText)): \(setting.help)\n"
         }
         for example in rule.examples {
-            out += "  \(example.fires ? "fires:       " : "does not fire:") \(example.summary)\n"
+            out += "  \(example.fires ? "fires:        " : "does not fire:") \(example.summary)\n"
+            for line in example.lines { out += TextTable.wrapped(line, width: 120, first: "      ", rest: "              ") + "\n" }
         }
         return out
     }
 
     /// `[{"id":…,"severity":…,"summary":…,"parameters":…,"settings":[…],"examples":[{"summary":…,"fires":…}]}]`.
-    public static func json(_ rules: [any AuditRule.Type]) -> [UInt8] {
+    public static func json(_ rules: [any DescribedRule.Type]) -> [UInt8] {
         var w = JSONText()
         w.beginArray()
         for rule in rules {
@@ -40,6 +41,7 @@ public enum RuleListing {
             w.objects("examples", rule.examples) { w, example in
                 w.field("summary", example.summary)
                 w.field("fires", example.fires)
+                w.field("lines", strings: example.lines)
             }
             w.endObject()
         }

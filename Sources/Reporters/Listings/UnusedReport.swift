@@ -1,60 +1,71 @@
-import CodeReferences
 import ImgtraceSupport
 import LaunchAudit
 
-/// The `unused` listing: verdicts by bytes, what kept each image, and the totals to save.
-public enum UnusedReport {
-    private static func order(_ assets: [UnusedImages.Asset]) -> [UnusedImages.Asset] {
-        assets.sorted { a, b in
-            let ra = UnusedImages.Verdict.allCases.firstIndex(of: a.verdict)!, rb = UnusedImages.Verdict.allCases.firstIndex(of: b.verdict)!
-            if ra != rb { return ra < rb }
+/// What the reports of `imgtrace unused` show beside the findings: what was searched, the bytes
+/// to save, and every shipped image with its verdict and what kept it. Each format's reporter
+/// lays these out in its own way (`AuditResult.unused`).
+enum UnusedReport {
+    /// Images in report order: by verdict (unused first), then by bytes in the app, then by name.
+    static func ordered(_ assets: [UnusedImages.Asset]) -> [UnusedImages.Asset] {
+        let rank = Dictionary(uniqueKeysWithValues: UnusedImages.Verdict.allCases.enumerated().map { ($1, $0) })
+        return assets.sorted { a, b in
+            if a.verdict != b.verdict { return rank[a.verdict]! < rank[b.verdict]! }
             if a.bytesOnDisk != b.bytesOnDisk { return a.bytesOnDisk > b.bytesOnDisk }
             return (a.bundle, a.name) < (b.bundle, b.name)
         }
     }
 
-    public static func text(_ assets: [UnusedImages.Asset], code: CodeIndex?, logs: Int, all: Bool) -> String {
-        let unused = assets.filter { $0.verdict == .unused }
-        let saved = unused.reduce(0) { $0.addingSaturating($1.bytesOnDisk) }
-        var out = "imgtrace unused images\n"
-        out += "images   \(assets.count) shipped (image sets and loose images)\n"
-        if let code {
-            out += "code     \(code.swiftFiles) Swift and \(code.objcFiles) Objective-C files, \(code.references.count) references\n"
-        } else {
-            out += "code     none searched (--source-root): only nibs, plists and launches keep images\n"
-        }
-        out += "launches \(logs)\n\n"
-        out += "UNUSED: \(unused.count) images, \(kibibytes(saved)) on disk to save\n"
-        for asset in order(assets) where asset.verdict != .used || all {
-            out += "  \(asset.verdict.rawValue): \(SafeText.quoted(asset.name)) (\(kibibytes(asset.bytesOnDisk)), \(asset.paths.count) file\(asset.paths.count == 1 ? "" : "s"))\n"
-            out += "      \(SafeText.visible(asset.paths[0]))\n"
-            for evidence in asset.keptBy.prefix(3) { out += "      kept by: \(SafeText.visible(evidence.text))\n" }
-        }
-        return out
+    /// The images a report lists: every one with `all`, else those not plainly used.
+    static func listed(_ unused: UnusedSummary, all: Bool) -> [UnusedImages.Asset] {
+        ordered(unused.assets.filter { all || $0.verdict != .used })
     }
 
-    public static func json(_ assets: [UnusedImages.Asset], code: CodeIndex?, logs: Int) -> [UInt8] {
-        var w = JSONText()
-        w.beginObject()
-        w.field("schemaVersion", 1)
-        w.field("sourceFiles", code.map { $0.swiftFiles + $0.objcFiles })
-        w.field("references", code?.references.count)
-        w.field("launches", logs)
-        w.field("bytesToSave", assets.filter { $0.verdict == .unused }.reduce(0) { $0.addingSaturating($1.bytesOnDisk) })
-        w.key("images")
-        w.beginArray()
-        for asset in order(assets) {
-            w.beginObject()
+    /// The headline figures as (value, label), in the order every format shows them.
+    static func figures(_ unused: UnusedSummary, device: DeviceProfile) -> [(value: String, label: String)] {
+        func count(_ verdict: UnusedImages.Verdict, _ noun: String, _ rest: String = "") -> (value: String, label: String) {
+            let n = unused.assets.filter { $0.verdict == verdict }.count
+            return ("\(n)", noun + (n == 1 ? "" : "s") + rest)
+        }
+        let downloaded = unused.assets.filter { $0.verdict == .unused }.map(\.deviceBytes).saturatingSum()
+        return [
+            count(.unused, "unused image"), (kibibytes(unused.bytesToSave), "in the app to save"),
+            (kibibytes(downloaded), "fewer downloaded by \(device.id)"), count(.dynamicOnly, "image", " loaded only at run time"),
+            count(.neverLoaded, "image", " never loaded"), (String(unused.assets.count), unused.assets.count == 1 ? "image shipped" : "images shipped"),
+        ]
+    }
+
+    /// What was searched, in one sentence.
+    static func searched(_ unused: UnusedSummary, launches: Int) -> String {
+        var text: String
+        if let swift = unused.swiftFiles, let objc = unused.objcFiles {
+            text = "code: \(counted(swift, "Swift file")) and \(counted(objc, "Objective-C file")), \(counted(unused.references ?? 0, "image reference"))"
+        } else {
+            text = "code: none searched (--source-root): only nibs, plists, catalogs and launches keep images"
+        }
+        return text + "; \(counted(launches, "launch"))" + (launches == 0 ? " (none given: nothing is judged never loaded or dynamic-only)" : "")
+    }
+
+    /// The header of the image table and one image's cells.
+    static let columns = ["VERDICT", "NAME", "FILES", "IN APP", "DOWNLOADED", "KEPT BY"]
+
+    static func cells(_ asset: UnusedImages.Asset) -> [String] {
+        [
+            asset.verdict.rawValue, asset.name, "\(asset.paths.count)", kibibytes(asset.bytesOnDisk),
+            asset.inCatalog ? kibibytes(asset.deviceBytes) : "all", asset.keptBy.first?.text ?? "—",
+        ]
+    }
+
+    /// The `images` array of the JSON report: every shipped image, listed or not.
+    static func writeImages(_ unused: UnusedSummary, _ w: inout JSONText) {
+        w.objects("images", ordered(unused.assets)) { w, asset in
             w.field("name", asset.name)
             w.field("bundle", asset.bundle)
             w.field("verdict", asset.verdict.rawValue)
             w.field("bytesOnDisk", asset.bytesOnDisk)
+            w.field("deviceBytes", asset.deviceBytes)
+            w.field("inCatalog", asset.inCatalog)
             w.field("paths", strings: asset.paths)
             w.field("keptBy", strings: asset.keptBy.map(\.text))
-            w.endObject()
         }
-        w.endArray()
-        w.endObject()
-        return w.bytes + [0x0A]
     }
 }

@@ -1,0 +1,67 @@
+import ArgumentParser
+import Foundation
+import ImgtraceSupport
+import LaunchAudit
+import Reporters
+
+/// Where a report goes and in which formats, shared by `analyze` and `unused`.
+struct ReportOutputs: ParsableArguments {
+    @Option(help: ArgumentHelp("Output format for standard output (or --output): \(ReportFormat.listed).", valueName: "format"))
+    var format = ReportFormat(TextReporter())
+
+    @Option(name: .customLong("report"), help: ArgumentHelp("Also write a report to a file, e.g. json:audit.json (repeatable).", valueName: "format:path"))
+    var reports: [ReportDestination] = []
+
+    @Option(help: "Write the report to this file instead of standard output.", completion: .file())
+    var output: String?
+
+    @Option(help: "Colour in the text report: auto (a terminal, TERM not dumb, NO_COLOR unset), always or never. NO_COLOR always wins.")
+    var color: ColorMode = .auto
+
+    enum ColorMode: String, ExpressibleByArgument, CaseIterable {
+        case auto, always, never
+    }
+
+    /// The formats asked for, standard output's first.
+    var chosen: [any AuditReporter] { [format.reporter] + reports.map(\.format.reporter) }
+
+    /// Refuses to write over an input before anything is read.
+    func check(inputs: [(what: String, path: String)]) throws {
+        try OutputTargets.check(outputs: [("--output", output)] + reports.map { ("--report", $0.path) }, inputs: inputs)
+    }
+
+    /// Writes every report: files first, standard output last, so a failure leaves no report
+    /// half-printed; in GitHub Actions the Markdown report also goes to the job summary; someone
+    /// at a terminal whose report went elsewhere hears the verdict.
+    func write(_ input: ReportInput, fails: Bool) throws {
+        var input = input
+        for report in reports {
+            try ReportFile.write(to: report.path, for: report.format.reporter.consumer) { report.format.reporter.render(input, to: $0) }
+        }
+        input.color = useColor
+        try ReportFile.write(to: output, for: format.reporter.consumer, colour: useColor) { format.reporter.render(input, to: $0) }
+        if chosen.contains(where: { $0.id == GitHubReporter().id }),
+            let summary = ProcessInfo.processInfo.environment["GITHUB_STEP_SUMMARY"], !summary.isEmpty
+        {
+            let markdown = MarkdownReporter()
+            let collected = ByteSink(collecting: markdown.consumer)
+            markdown.render(input, to: collected)
+            try ReportFile.append(collected.collected, to: summary, consumer: markdown.consumer)
+        }
+        if output != nil || (fails && !PlatformIO.isTerminal(1) && PlatformIO.isTerminal(2)) {
+            var stderr = StandardError()
+            print(VerdictLine.text(input.result, failing: fails) + (output.map { "; report: \($0)" } ?? ""), to: &stderr)
+        }
+    }
+
+    /// Colour never goes to files, never with `NO_COLOR`, and in auto mode only to a terminal.
+    private var useColor: Bool {
+        let environment = ProcessInfo.processInfo.environment
+        if let noColor = environment["NO_COLOR"], !noColor.isEmpty { return false }
+        switch color {
+        case .never: return false
+        case .always: return output == nil
+        case .auto: return output == nil && PlatformIO.isTerminal(1) && environment["TERM"] != "dumb"
+        }
+    }
+}
