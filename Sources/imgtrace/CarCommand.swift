@@ -16,12 +16,14 @@ struct CarCommand: ParsableCommand {
     @Option(help: "Output format: json (assetutil-compatible) or text.")
     var format: ListingFormat = .json
 
+    @OptionGroup var width: ListingWidth
+
     func run() throws {
         let catalog = try CarCatalog.read(contentsOf: file)
         let sink = ByteSink(consumer: format.consumer)
         switch format {
         case .json: sink.write(CarJSONReport.render(catalog))
-        case .text: sink.write(CarTextReport.render(catalog, file: file))
+        case .text: sink.write(CarTextReport.render(catalog, file: file, width: width.columns))
         }
         try ReportFile.finishStandardOutput(sink)
     }

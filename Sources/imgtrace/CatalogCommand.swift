@@ -19,6 +19,8 @@ struct CatalogCommand: ParsableCommand {
     @Option(help: "Output format: text or json.")
     var format: ListingFormat = .text
 
+    @OptionGroup var width: ListingWidth
+
     func run() throws {
         let inventory: BundleInventory
         do {
@@ -32,7 +34,7 @@ struct CatalogCommand: ParsableCommand {
         let sink = ByteSink(consumer: format.consumer)
         switch format {
         case .json: sink.write(CatalogJSONReport.render(inventory))
-        case .text: sink.write(CatalogTextReport.render(inventory, input: path))
+        case .text: sink.write(CatalogTextReport.render(inventory, input: path, width: width.columns))
         }
         try ReportFile.finishStandardOutput(sink)
     }

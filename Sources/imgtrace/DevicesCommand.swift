@@ -13,10 +13,12 @@ struct DevicesCommand: ParsableCommand {
     @Option(help: "text (a table) or json.")
     var format: ListingFormat = .text
 
+    @OptionGroup var width: ListingWidth
+
     func run() throws {
         let sink = ByteSink(consumer: format.consumer)
         switch format {
-        case .text: sink.write(DeviceListing.table())
+        case .text: sink.write(DeviceListing.table(width: width.columns))
         case .json: sink.write(DeviceListing.json())
         }
         try ReportFile.finishStandardOutput(sink)

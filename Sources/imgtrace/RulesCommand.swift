@@ -19,6 +19,8 @@ struct RulesCommand: ParsableCommand {
     @Option(help: "text (a table) or json.")
     var format: ListingFormat = .text
 
+    @OptionGroup var width: ListingWidth
+
     func validate() throws {
         if let id, Rules.described(id) == nil {
             throw ValidationError("unknown rule `\(SafeText.visible(id))`; the rules are: \(Self.ids.joined(separator: ", "))")
@@ -32,7 +34,7 @@ struct RulesCommand: ParsableCommand {
         switch format {
         case .json: sink.write(RuleListing.json(chosen))
         case .text where verbose || id != nil: sink.write(chosen.map(RuleListing.detail).joined(separator: "\n"))
-        case .text: sink.write(RuleListing.table(chosen))
+        case .text: sink.write(RuleListing.table(chosen, width: width.columns))
         }
         try ReportFile.finishStandardOutput(sink)
     }

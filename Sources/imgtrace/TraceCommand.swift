@@ -17,6 +17,8 @@ struct TraceCommand: ParsableCommand {
     @Option(help: "Output format: text or json.")
     var format: ListingFormat = .text
 
+    @OptionGroup var width: ListingWidth
+
     @Option(name: .customLong("launch-end"), help: LaunchEndPattern.help, transform: LaunchEndPattern.parse)
     var launchEnd: LaunchEndPattern?
 
@@ -30,7 +32,7 @@ struct TraceCommand: ParsableCommand {
             report.write(summary: summary, to: sink)
         case .text:
             let summary = try TraceReader.read(contentsOf: log, options: options, onLoad: nil)
-            sink.write(TraceTextReport.render(summary, file: log))
+            sink.write(TraceTextReport.render(summary, file: log, width: width.columns))
         }
         try ReportFile.finishStandardOutput(sink)
     }

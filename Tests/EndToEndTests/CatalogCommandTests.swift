@@ -44,7 +44,7 @@ final class CatalogCommandTests: XCTestCase {
         XCTAssertEqual(result.status, 0, result.stderr)
         let lines = result.stdoutText.split(separator: "\n").map(String.init)
         XCTAssertEqual(lines[0], "== Tiny.app (app)")
-        XCTAssertTrue(lines[1].hasPrefix("2 images (2 file; 1 jpeg, 1 png)"), lines[1])
+        XCTAssertTrue(lines[1].hasPrefix("2 images (2 loose; 1 JPEG, 1 PNG)"), lines[1])
         XCTAssertTrue(lines[3].hasPrefix("big.jpg "), lines[3])
         XCTAssertTrue(lines[4].hasPrefix("small "), lines[4])
         XCTAssertTrue(result.stdoutText.contains("junk that should not ship (1): .DS_Store"))

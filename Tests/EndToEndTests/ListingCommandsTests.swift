@@ -18,8 +18,69 @@ final class ListingCommandsTests: XCTestCase {
                 XCTAssertLessThanOrEqual(line.unicodeScalars.count, 120, "\(arguments[0]): \(line)")
             }
         }
-        let trace = try BinaryRunner.run(["trace", examples + "/launch.log"]).stdoutText
-        XCTAssertTrue(trace.contains("…1E2F/SampleApp.app/onboarding_step1@3x.png"), "a long name keeps both ends: \(trace)")
+        // A long name wraps after a separator and is never shortened; --wide keeps it on one line.
+        let long = "/private/var/containers/Bundle/Application/5C3A9E1B-1F2D-4B6A-9E0C-7A8B9C0D1E2F/SampleApp.app/onboarding_step1@3x.png"
+        let trace = try BinaryRunner.run(["trace", examples + "/launch.log"], environment: ["COLUMNS": "80"]).stdoutText
+        XCTAssertFalse(trace.contains("…"), trace)
+        XCTAssertTrue(trace.contains("/private/var/containers/Bundle/Application/5C3A9E1B-1F2D-4B6A-9E0C-7A8B9C0D1E2F/\n"), trace)
+        for line in trace.split(separator: "\n") { XCTAssertLessThanOrEqual(line.unicodeScalars.count, 80, String(line)) }
+        let wide = try BinaryRunner.run(["trace", examples + "/launch.log", "--wide"], environment: ["COLUMNS": "80"]).stdoutText
+        XCTAssertTrue(wide.split(separator: "\n").contains { $0.hasPrefix(long + " ") }, wide)
+    }
+
+    /// On every corpus car and bundle, at 120 and 80 columns: no line wider than the terminal,
+    /// no name shortened, and with --wide every name whole on its row.
+    func testListingsOfEveryCorpusCarAndBundleFitWithoutCuttingNames() throws {
+        guard let corpus = Corpus.root else { throw XCTSkip(Corpus.missingMessage) }
+        let fm = FileManager.default
+        let cars = try fm.contentsOfDirectory(atPath: corpus.appendingPathComponent("car").path).filter { $0.hasSuffix(".car") }
+            .map { corpus.appendingPathComponent("car/" + $0).path }
+        // Each bundle folder holds the .app or .ipa beside its record.
+        var bundles: [String] = []
+        for folder in try fm.contentsOfDirectory(atPath: corpus.appendingPathComponent("bundles").path) {
+            let path = corpus.appendingPathComponent("bundles/" + folder).path
+            for entry in (try? fm.contentsOfDirectory(atPath: path)) ?? [] where entry.hasSuffix(".app") || entry.hasSuffix(".ipa") {
+                bundles.append(path + "/" + entry)
+            }
+        }
+        XCTAssertGreaterThan(cars.count, 5)
+        XCTAssertGreaterThan(bundles.count, 1)
+        var runs: [[String]] = cars.map { ["car", $0, "--format", "text"] } + cars.map { ["catalog", $0] }
+        runs += bundles.map { ["catalog", $0] }
+        for arguments in runs {
+            let json = try BinaryRunner.run(Array(arguments.prefix(2)) + ["--format", "json"])
+            let names = try Self.names(in: json.stdout)
+            for columns in [120, 80] {
+                let result = try BinaryRunner.run(arguments, environment: ["COLUMNS": "\(columns)"])
+                XCTAssertEqual(result.status, 0, "\(arguments): \(result.stderr)")
+                for line in result.stdoutText.split(separator: "\n") {
+                    XCTAssertLessThanOrEqual(line.unicodeScalars.count, columns, "\(arguments) at \(columns): \(line)")
+                }
+                XCTAssertFalse(result.stdoutText.contains("…"), "\(arguments) at \(columns): a name was shortened")
+            }
+            let wide = try BinaryRunner.run(arguments + ["--wide"]).stdoutText
+            let words = Set(wide.split(whereSeparator: { $0 == " " || $0 == "\n" }).map(String.init))
+            for name in names where !name.contains(" ") && !name.isEmpty {
+                XCTAssertTrue(words.contains(name), "\(arguments) --wide: `\(name)` is not whole on its row")
+            }
+        }
+    }
+
+    /// The image and rendition names a JSON listing holds (catalog's `name`, car's `RenditionName`).
+    private static func names(in data: Data) throws -> [String] {
+        let json = try JSONSerialization.jsonObject(with: data)
+        var found: [String] = []
+        func walk(_ value: Any) {
+            if let object = value as? [String: Any] {
+                for (key, inner) in object {
+                    if ["name", "RenditionName"].contains(key), let text = inner as? String { found.append(text) } else { walk(inner) }
+                }
+            } else if let array = value as? [Any] {
+                array.forEach(walk)
+            }
+        }
+        walk(json)
+        return found
     }
 
     func testOneRuleInFullAndEveryRuleAsJSON() throws {

@@ -208,13 +208,13 @@ public struct TextReporter: AuditReporter {
             let image = use.resolution.image
             let resolved = image.map(ImageLabel.text) ?? Self.unresolvedLabel(use.resolution.cause)
             let pixels = image.flatMap(ImageLabel.pixels) ?? "-"
-            let decoded = image?.decodedBytes.map { fixed(Double($0) / 1_048_576, 2) } ?? "-"
-            let file = image.map { fixed(Double($0.bytesOnDisk) / 1024, 1) } ?? "-"
+            let decoded = image?.decodedBytes.map(kibibytes) ?? "-"
+            let file = image.map { kibibytes($0.bytesOnDisk) } ?? "-"
             let first = result.logs.count > 1 ? "#\(use.firstLine.log + 1):\(use.firstLine.line)" : "\(use.firstLine.line)"
             return [TextTable.escapeName(use.displayName), TextTable.escapeName(resolved), pixels, decoded, file, "\(use.launchLoads)", first]
         }
         TextTable.render(
-            header: ["NAME", "RESOLVED", "PIXELS", "DECODED MiB", "FILE KiB", "LOADS", "FIRST LINE"],
+            header: ["NAME", "RESOLVED", "PIXELS", "DECODED", "ON DISK", "LOADS", "FIRST LINE"],
             rowCount: launch.count, row: { row(launch[launch.startIndex + $0]) }, rightAligned: [3, 4, 5, 6], maxWidths: [0: 28, 1: 34],
             emit: emit)
     }

@@ -106,7 +106,7 @@ public enum CarJSONReport {
 
 /// `imgtrace car --format text`: one row per rendition, sorted by name, then the totals.
 public enum CarTextReport {
-    public static func render(_ catalog: CarCatalog, file: String) -> String {
+    public static func render(_ catalog: CarCatalog, file: String, width: Int = 120) -> String {
         let sorted = catalog.renditions.enumerated().sorted { a, b in
             let an = a.element.facet ?? a.element.name ?? ""
             let bn = b.element.facet ?? b.element.name ?? ""
@@ -117,17 +117,18 @@ public enum CarTextReport {
                 r.facet ?? "-", r.name.map(TextTable.escapeName) ?? "(not a CSI record)", r.layout ?? "-",
                 r.idiom?.name ?? "-", r.scale == 0 ? "-" : "@\(r.scale)x", r.appearanceName ?? "-",
                 r.sizeSource == nil ? "-" : dimensions(r.pixelWidth, r.pixelHeight), r.pixelFormat ?? "-",
-                r.compression ?? "-", String(r.sizeOnDisk),
+                r.compression ?? "-", kibibytes(r.sizeOnDisk),
             ]
         }
         var out = TextTable.render(
-            header: ["NAME", "RENDITION", "LAYOUT", "IDIOM", "SCALE", "APPEARANCE", "PIXELS", "FORMAT", "COMPRESSION", "BYTES"],
-            rows: rows, rightAligned: [9])
+            header: ["NAME", "RENDITION", "LAYOUT", "IDIOM", "SCALE", "APPEARANCE", "PIXELS", "FORMAT", "COMPRESSION", "SIZE"],
+            rows: rows, rightAligned: [9], width: width)
         let total = catalog.renditions.map(\.sizeOnDisk).saturatingSum()
-        out += "\n\(SafeText.visible(file)): \(counted(catalog.renditions.count, "rendition")), \(counted(catalog.facets.count, "facet")), \(counted(total, "byte")) of records\n"
-        out += SafeText.visible("CoreUI \(catalog.header.coreUIVersion), storage \(catalog.header.storageVersion), \(catalog.header.versionString)") + "\n"
-        if let thinning = catalog.metadata?.thinningArguments, !thinning.isEmpty { out += "thinned: \(SafeText.visible(thinning))\n" }
-        for warning in catalog.warnings { out += "warning: \(SafeText.visible(warning))\n" }
+        var notes = ["\(file): \(counted(catalog.renditions.count, "rendition")), \(counted(catalog.facets.count, "facet")), \(kibibytes(total)) of records"]
+        notes.append("CoreUI \(catalog.header.coreUIVersion), storage \(catalog.header.storageVersion), \(catalog.header.versionString)")
+        if let thinning = catalog.metadata?.thinningArguments, !thinning.isEmpty { notes.append("thinned: \(thinning)") }
+        notes += catalog.warnings.map { "warning: \($0)" }
+        out += "\n" + notes.map { TextTable.wrapped($0, width: width, first: "", rest: "  ") + "\n" }.joined()
         return out
     }
 }

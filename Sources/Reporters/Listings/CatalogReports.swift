@@ -98,14 +98,14 @@ public enum CatalogJSONReport {
 
 /// `imgtrace catalog --format text`: per bundle, a summary and its images sorted by decoded size.
 public enum CatalogTextReport {
-    public static func render(_ inventory: BundleInventory, input: String) -> String {
+    public static func render(_ inventory: BundleInventory, input: String, width: Int = 120) -> String {
         var out = ""
         // Grouped once: filtering every image per bundle is quadratic with thousands of bundles.
         let imagesByBundle = Dictionary(grouping: inventory.images, by: \.bundle)
         for bundle in inventory.bundles {
             let images = imagesByBundle[bundle.id] ?? []
-            let title = bundle.id == BundleID.top ? "\(bundle.name) (\(bundle.kind.rawValue))" : "\(bundle.id) (\(bundle.kind.rawValue))"
-            out += "== \(SafeText.visible(title))\n"
+            let title = (bundle.id == BundleID.top ? bundle.name : bundle.id) + " (\(label(bundle.kind)))"
+            out += TextTable.wrapped("== " + title, width: width, first: "", rest: "   ") + "\n"
             if let info = bundle.info {
                 var facts: [String] = []
                 if let id = info.bundleIdentifier { facts.append(id) }
@@ -117,10 +117,12 @@ public enum CatalogTextReport {
                 }
                 if let storyboard = info.launchStoryboard { facts.append("launch screen: \(storyboard)") }
                 if !info.launchImages.isEmpty { facts.append("launch images: " + info.launchImages.joined(separator: ", ")) }
-                if !facts.isEmpty { out += SafeText.visible(facts.joined(separator: " · ")) + "\n" }
+                if !facts.isEmpty { out += TextTable.wrapped(facts.joined(separator: " · "), width: width, first: "", rest: "  ") + "\n" }
             }
-            if !bundle.localizations.isEmpty { out += "localizations: " + SafeText.visible(bundle.localizations.joined(separator: ", ")) + "\n" }
-            out += summary(images) + "\n"
+            if !bundle.localizations.isEmpty {
+                out += TextTable.wrapped("localizations: " + bundle.localizations.joined(separator: ", "), width: width, first: "", rest: "  ") + "\n"
+            }
+            out += TextTable.wrapped(summary(images), width: width, first: "", rest: "  ") + "\n"
             guard !images.isEmpty else { out += "\n"; continue }
             let sorted = images.sorted { a, b in
                 (a.decodedBytes ?? -1, b.id) > (b.decodedBytes ?? -1, a.id)
@@ -133,22 +135,22 @@ public enum CatalogTextReport {
                     TextTable.escapeName(image.name), image.scale == 0 ? "-" : "@\(image.scale)x", image.idiom.name,
                     image.appearance ?? "-", (image.format ?? "?") + (image.cgbi ? " (CgBI)" : ""), pixels,
                     image.decodedBytes.map(kibibytes) ?? "-", kibibytes(image.bytesOnDisk),
-                    TextTable.escapeName(image.source == .assetCatalog ? image.id : image.path),
+                    TextTable.escapeName(image.path),
                 ]
             }
             out += TextTable.render(
                 header: ["NAME", "SCALE", "IDIOM", "APPEARANCE", "FORMAT", "PIXELS", "DECODED", "ON DISK", "WHERE"],
-                rows: rows, rightAligned: [6, 7])
+                rows: rows, rightAligned: [6, 7], width: width)
             out += "\n"
         }
         let references = inventory.references
         if !references.isEmpty {
-            out += "references: " + ReferenceKindCounts(references).description + "\n"
+            out += TextTable.wrapped("references: " + ReferenceKindCounts(references).description, width: width, first: "", rest: "  ") + "\n"
         }
         if !inventory.junk.isEmpty {
-            out += "junk that should not ship (\(inventory.junk.count)): " + SafeText.visible(inventory.junk.joined(separator: ", ")) + "\n"
+            out += TextTable.wrapped("junk that should not ship (\(inventory.junk.count)): " + inventory.junk.joined(separator: ", "), width: width, first: "", rest: "  ") + "\n"
         }
-        for warning in inventory.warnings { out += "warning: \(SafeText.visible(warning))\n" }
+        for warning in inventory.warnings { out += TextTable.wrapped("warning: " + warning, width: width, first: "", rest: "  ") + "\n" }
         return out
     }
 
@@ -156,8 +158,8 @@ public enum CatalogTextReport {
         var bySource: [String: Int] = [:]
         var byFormat: [String: Int] = [:]
         for image in images {
-            bySource[image.source.rawValue, default: 0] += 1
-            byFormat[image.format ?? "unknown", default: 0] += 1
+            bySource[label(image.source), default: 0] += 1
+            byFormat[(image.format ?? "unknown").uppercased(), default: 0] += 1
         }
         let disk = images.map(\.bytesOnDisk).saturatingSum()
         let decoded = images.map { $0.decodedBytes ?? 0 }.saturatingSum()
@@ -166,6 +168,30 @@ public enum CatalogTextReport {
         }
         if images.isEmpty { return "no images" }
         return "\(counted(images.count, "image")) (\(list(bySource)); \(list(byFormat))), \(kibibytes(disk)) on disk, \(kibibytes(decoded)) decoded"
+    }
+
+    /// How a listing names where an image is.
+    static func label(_ source: ImageSource) -> String {
+        switch source {
+        case .file: return "loose"
+        case .assetCatalog: return "in Assets.car"
+        case .sourceCatalog: return "in .xcassets"
+        case .systemImages: return "system"
+        }
+    }
+
+    /// How a listing names a bundle's kind.
+    static func label(_ kind: BundleKind) -> String {
+        switch kind {
+        case .app: return "app"
+        case .appex: return "app extension"
+        case .framework: return "framework"
+        case .bundle: return "resource bundle"
+        case .xctest: return "test bundle"
+        case .sourceCatalog: return "asset catalog source"
+        case .systemImages: return "system images"
+        case .folder: return "folder"
+        }
     }
 
     static func formatPoints(_ value: Double) -> String {

@@ -5,8 +5,8 @@ import LaunchAudit
 /// settings it declares (with their defaults) and its examples.
 public enum RuleListing {
     /// `ID  SEVERITY  WHAT IT FLAGS`, one row a rule.
-    public static func table(_ rules: [any DescribedRule.Type]) -> String {
-        TextTable.render(header: ["ID", "SEVERITY", "WHAT IT FLAGS"], rows: rules.map { [$0.id, $0.defaultSeverity.rawValue, $0.summary] })
+    public static func table(_ rules: [any DescribedRule.Type], width: Int = 120) -> String {
+        TextTable.render(header: ["ID", "SEVERITY", "WHAT IT FLAGS"], rows: rules.map { [$0.id, $0.defaultSeverity.rawValue, $0.summary] }, width: width)
     }
 
     /// One rule in full.
@@ -62,7 +62,7 @@ public enum RuleListing {
 /// `imgtrace devices`: the built-in device profiles.
 public enum DeviceListing {
     /// `ID  POINTS  SCALE  PIXELS  IDIOM  MODELS`, the default marked.
-    public static func table() -> String {
+    public static func table(width: Int = 120) -> String {
         let rows = DeviceProfile.builtIn.map { d -> [String] in
             let mark = d == DeviceProfile.default ? " (default)" : ""
             return [
@@ -70,7 +70,7 @@ public enum DeviceListing {
                 d.models.joined(separator: ", "),
             ]
         }
-        return TextTable.render(header: ["ID", "POINTS", "SCALE", "PIXELS", "IDIOM", "MODELS"], rows: rows)
+        return TextTable.render(header: ["ID", "POINTS", "SCALE", "PIXELS", "IDIOM", "MODELS"], rows: rows, width: width)
     }
 
     /// The objects `analyze --format json` writes for its device, with the pixels and the default mark.

@@ -149,7 +149,7 @@ public final class TraceJSONReport {
 /// `imgtrace trace --format text`: every distinct name with its count, first line and API,
 /// then the summary.
 public enum TraceTextReport {
-    public static func render(_ s: TraceSummary, file: String) -> String {
+    public static func render(_ s: TraceSummary, file: String, width: Int = 120) -> String {
         var out = ""
         let byCount = s.names.sorted { a, b in
             a.count != b.count ? a.count > b.count : a.firstLine < b.firstLine
@@ -159,16 +159,18 @@ public enum TraceTextReport {
                 let rows = byCount.map { n in
                     [TextTable.escapeName(n.name), String(n.count), String(n.launchCount), String(n.firstLine), n.apis.joined(separator: ", ")]
                 }
-                out += TextTable.render(header: ["NAME", "LOADS", "AT LAUNCH", "FIRST LINE", "API"], rows: rows, rightAligned: [1, 2, 3])
+                out += TextTable.render(header: ["NAME", "LOADS", "AT LAUNCH", "FIRST LINE", "API"], rows: rows, rightAligned: [1, 2, 3], width: width)
             } else {
                 let rows = byCount.map { n in
                     [TextTable.escapeName(n.name), String(n.count), String(n.firstLine), n.apis.joined(separator: ", ")]
                 }
-                out += TextTable.render(header: ["NAME", "LOADS", "FIRST LINE", "API"], rows: rows, rightAligned: [1, 2])
+                out += TextTable.render(header: ["NAME", "LOADS", "FIRST LINE", "API"], rows: rows, rightAligned: [1, 2], width: width)
             }
             out += "\n"
         }
-        out += "\(SafeText.visible(file)): \(counted(s.hits, "hit")), \(counted(s.names.count, "distinct name"))"
+        let table = out
+        out = ""
+        out += "\(file): \(counted(s.hits, "hit")), \(counted(s.names.count, "distinct name"))"
         out += ", \(counted(s.lines, "line"))\n"
         if s.mergedHits > 0 {
             out += "\(counted(s.mergedHits, "hit")) of nested image APIs merged into the request that made \(s.mergedHits == 1 ? "it" : "them")\n"
@@ -194,6 +196,8 @@ public enum TraceTextReport {
         for w in s.warnings {
             out += "warning: " + (w.line.map { "line \($0): " } ?? "") + SafeText.visible(w.message) + "\n"
         }
-        return out
+        // The facts under the table are prose: they wrap to the terminal like it.
+        let facts = out.split(separator: "\n", omittingEmptySubsequences: false).map { TextTable.wrapped(String($0), width: width, first: "", rest: "  ") }
+        return table + facts.joined(separator: "\n")
     }
 }

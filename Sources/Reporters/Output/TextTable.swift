@@ -1,10 +1,15 @@
+import Foundation
 import ImgtraceSupport
 /// Plain-text tables with aligned columns, for the human-readable formats.
 package enum TextTable {
     /// Renders rows under a header in at most `width` columns; columns in `rightAligned` are
-    /// right-aligned (numbers). A cell wider than its column's `maxWidths` entry is shortened in
-    /// the middle. When the table is still too wide, a left-aligned last column (prose) wraps
-    /// under itself, and the widest left-aligned columns give way in the middle.
+    /// right-aligned (numbers). A cell wider than its column's `maxWidths` entry wraps onto
+    /// further lines of its row, never shortened: a name breaks after `/`, `.`, `_`, `@`, `-` or
+    /// a space where it can, else at the column's edge. When the table is still too wide, the
+    /// widest left-aligned columns narrow (to 12 columns at least) and wrap the same way; but
+    /// first, when the names of the first column are what does not fit, each goes on its own
+    /// line above the rest of its row (`stacksNames`).
+    /// `width: .max` (`--wide`) keeps every row on one line.
     package static func render(
         header: [String], rows: [[String]], rightAligned: Set<Int> = [], maxWidths: [Int: Int] = [:], width: Int = 120
     ) -> String {
@@ -19,51 +24,129 @@ package enum TextTable {
     /// once to write it), each line given to `emit`: a table of a million names is never held whole.
     package static func render(
         header: [String], rowCount: Int, row: (Int) -> [String], rightAligned: Set<Int> = [], maxWidths: [Int: Int] = [:],
-        width: Int = 120, emit: (String) -> Void
+        width: Int = 120, stacksNames: Bool = true, emit: (String) -> Void
     ) {
-        // Cells come from inputs: none may break its line or drive the terminal, and none can
-        // show more than the table's width, so a name of megabytes costs what its ends cost.
-        func cells(_ index: Int) -> [String] { row(index).map { bounded(escapeName($0), width: width) } }
+        // Cells come from inputs: none may break its line or drive the terminal, and a name of
+        // megabytes costs what its ends cost.
+        func cells(_ index: Int) -> [String] { row(index).map { bounded(escapeName($0), width: min(width, 4096)) } }
         var widths = header.map { displayWidth($0) }
         for index in 0..<rowCount {
             for (i, cell) in cells(index).enumerated() where i < widths.count {
-                let cap = min(maxWidths[i] ?? width, width)
+                let cap = width == .max ? Int.max : min(maxWidths[i] ?? width, width)
                 widths[i] = max(widths[i], min(displayWidth(cell, limit: cap), cap))
             }
         }
         let last = widths.count - 1
-        let lastWraps = last > 0 && !rightAligned.contains(last)
         func total() -> Int { widths.reduce(0, +) + 2 * last }
-        if total() > width, lastWraps {
-            widths[last] = max(min(widths[last], 30), width - (total() - widths[last]))
+        // Too narrow for the names beside the rest: each name goes on its own line, whole, and
+        // the other cells under it, indented.
+        if width != .max, stacksNames, last > 0, !rightAligned.contains(0), total() > width, narrowed(widths, rightAligned, width)[0] < widths[0] {
+            var rowIndex = -1
+            render(
+                header: Array(header.dropFirst()), rowCount: rowCount, row: { Array(row($0).dropFirst()) },
+                rightAligned: Set(rightAligned.map { $0 - 1 }), maxWidths: Dictionary(uniqueKeysWithValues: maxWidths.map { ($0.key - 1, $0.value) }),
+                width: width - 2, stacksNames: false
+            ) { line in
+                if rowIndex < 0 {
+                    emit(header[0] + "\n" + "  " + line)
+                } else {
+                    let name = bounded(escapeName(row(rowIndex).first ?? ""), width: min(width, 4096))
+                    emit(
+                        brokenLines(name, width: width).joined(separator: "\n") + "\n"
+                            + line.split(separator: "\n", omittingEmptySubsequences: false).map { $0.isEmpty ? "" : "  " + $0 }.joined(separator: "\n"))
+                }
+                rowIndex += 1
+            }
+            return
         }
-        while total() > width,
-            let widest = widths.indices.filter({ !rightAligned.contains($0) && !(lastWraps && $0 == last) && widths[$0] > 12 })
-                .max(by: { widths[$0] < widths[$1] })
-        {
-            widths[widest] = max(12, widths[widest] - (total() - width))
+        if width != .max { widths = narrowed(widths, rightAligned, width) }
+        // Still too wide (many columns, a narrow terminal): each row becomes a block, its first
+        // cell on a line and the others after it, wrapped like prose.
+        if width != .max, total() > width {
+            func block(_ cells: [String]) -> String {
+                let first = brokenLines(cells.first ?? "", width: width).joined(separator: "\n")
+                let rest = cells.dropFirst().map { $0.isEmpty ? "-" : $0 }.joined(separator: "  ")
+                return first + "\n" + wrapped(rest, width: width, first: "  ", rest: "  ")
+            }
+            emit(block(header) + "\n")
+            for index in 0..<rowCount { emit(block(cells(index)) + "\n") }
+            return
         }
         func lines(_ cells: [String]) -> String {
-            var parts: [String] = []
-            var wrapped: [String] = []
-            for (i, raw) in cells.enumerated() where i <= last {
-                if i == last && lastWraps {
-                    wrapped = wrappedLines(raw, width: widths[i])
-                    parts.append(wrapped.first ?? "")
-                    continue
-                }
-                let cell = middleShortened(raw, width: widths[i])
-                let pad = String(repeating: " ", count: max(0, widths[i] - displayWidth(cell)))
-                parts.append(rightAligned.contains(i) ? pad + cell : cell + pad)
+            let columns = cells.prefix(last + 1).enumerated().map { i, cell in
+                rightAligned.contains(i) || width == .max ? [cell] : brokenLines(cell, width: widths[i])
             }
-            var text = parts.joined(separator: "  ")
-            let indent = String(repeating: " ", count: widths.dropLast().reduce(0, +) + 2 * last)
-            for more in wrapped.dropFirst() { text += "\n" + indent + more }
-            while text.hasSuffix(" ") { text.removeLast() }
+            var text = ""
+            for lineIndex in 0..<(columns.map(\.count).max() ?? 1) {
+                var parts: [String] = []
+                for (i, column) in columns.enumerated() {
+                    let cell = lineIndex < column.count ? column[lineIndex] : ""
+                    let pad = String(repeating: " ", count: max(0, widths[i] - displayWidth(cell)))
+                    parts.append(rightAligned.contains(i) ? pad + cell : cell + pad)
+                }
+                var line = parts.joined(separator: "  ")
+                while line.hasSuffix(" ") { line.removeLast() }
+                text += (lineIndex == 0 ? "" : "\n") + line
+            }
             return text
         }
         emit(lines(header) + "\n")
         for index in 0..<rowCount { emit(lines(cells(index)) + "\n") }
+    }
+
+    /// Column widths that fit `width` if they can: the widest left-aligned columns give way, to 12 at least.
+    static func narrowed(_ widths: [Int], _ rightAligned: Set<Int>, _ width: Int) -> [Int] {
+        var widths = widths
+        func total() -> Int { widths.reduce(0, +) + 2 * (widths.count - 1) }
+        for floor in [12] {
+            while total() > width,
+                let widest = widths.indices.filter({ !rightAligned.contains($0) && widths[$0] > floor }).max(by: { widths[$0] < widths[$1] })
+            {
+                widths[widest] = max(floor, widths[widest] - (total() - width))
+            }
+        }
+        return widths
+    }
+
+    /// Where a name may break across lines: after a path or word separator.
+    static let breakAfter: Set<Character> = ["/", ".", "_", "@", "-", " ", ",", "#", "]"]
+
+    /// `text` in lines of at most `width` columns, nothing left out: prose breaks at spaces, a
+    /// name after the last separator that fits (`breakAfter`), else at the edge.
+    static func brokenLines(_ text: String, width: Int) -> [String] {
+        // `--wide` passes an unbounded width: nothing breaks.
+        guard width > 0, width < Int.max / 2, displayWidth(text, limit: width + 1) > width else { return [text] }
+        var lines: [String] = []
+        var rest = Substring(text)
+        while displayWidth(String(rest), limit: width + 1) > width {
+            var used = 0
+            var end = rest.startIndex
+            var lastBreak: String.Index?
+            while end < rest.endIndex {
+                let w = displayWidth(String(rest[end]))
+                guard used + w <= width else { break }
+                used += w
+                if breakAfter.contains(rest[end]) { lastBreak = rest.index(after: end) }
+                end = rest.index(after: end)
+            }
+            // A break in the first third wastes the line: cut at the edge instead.
+            let cut = lastBreak.flatMap { rest.distance(from: rest.startIndex, to: $0) * 3 >= width ? $0 : nil } ?? end
+            let piece = rest[..<(cut > rest.startIndex ? cut : rest.index(after: rest.startIndex))]
+            var line = String(piece)
+            while line.hasSuffix(" ") { line.removeLast() }
+            lines.append(line)
+            rest = rest[piece.endIndex...].drop { $0 == " " }
+        }
+        if !rest.isEmpty { lines.append(String(rest)) }
+        return lines
+    }
+
+    /// The width listings fit: `COLUMNS` when it is a number from 40 to 1000, else 120.
+    package static var terminalWidth: Int {
+        guard let text = ProcessInfo.processInfo.environment["COLUMNS"], let columns = Int(text), (40...1000).contains(columns) else {
+            return 120
+        }
+        return columns
     }
 
     /// The lines `wrapped` makes of `text` for a column `width` wide.
@@ -107,7 +190,8 @@ package enum TextTable {
     }
 
     /// `text` wrapped at spaces to `width` columns: the first line starts with `first`, the
-    /// others with `rest`. A word too long for a line is shortened in the middle, never cut.
+    /// others with `rest`. A word too long for a line (a long path) breaks across lines after a
+    /// separator (`brokenLines`): nothing of it is left out.
     package static func wrapped(_ text: String, width: Int = 120, first: String, rest: String) -> String {
         // The text holds names and paths: it stays on its lines and never drives the terminal.
         let text = escapeName(text)
@@ -115,15 +199,18 @@ package enum TextTable {
         var line = first
         var lineIsEmpty = true
         for word in text.split(separator: " ", omittingEmptySubsequences: false) {
-            let indent = lineIsEmpty ? line : rest
-            let room = width - displayWidth(indent)
-            var piece = bounded(String(word), width: width)
-            if displayWidth(piece, limit: room + 1) > room { piece = middleShortened(piece, width: max(room, 8)) }
+            let piece = bounded(String(word), width: min(width, 4096))
             if !lineIsEmpty, displayWidth(line) + 1 + displayWidth(piece) > width {
                 lines.append(line)
-                line = rest + piece
-            } else {
-                line += (lineIsEmpty ? "" : " ") + piece
+                line = rest
+                lineIsEmpty = true
+            }
+            let room = max(8, width - displayWidth(line) - (lineIsEmpty ? 0 : 1))
+            let parts = brokenLines(piece, width: room)
+            line += (lineIsEmpty ? "" : " ") + parts[0]
+            for part in parts.dropFirst() {
+                lines.append(line)
+                line = rest + part
             }
             lineIsEmpty = false
         }
