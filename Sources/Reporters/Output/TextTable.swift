@@ -73,7 +73,19 @@ package enum TextTable {
             return
         }
         func lines(_ cells: [String]) -> String {
-            let columns = cells.prefix(last + 1).enumerated().map { i, cell in
+            // Most rows fit their columns: one line, no wrapping work.
+            let cells = cells.prefix(last + 1)
+            if cells.enumerated().allSatisfy({ i, cell in rightAligned.contains(i) || width == .max || displayWidth(cell, limit: widths[i] + 1) <= widths[i] }) {
+                var line = ""
+                for (i, cell) in cells.enumerated() {
+                    if i > 0 { line += "  " }
+                    let pad = String(repeating: " ", count: max(0, widths[i] - displayWidth(cell)))
+                    line += rightAligned.contains(i) ? pad + cell : (i == last ? cell : cell + pad)
+                }
+                while line.hasSuffix(" ") { line.removeLast() }
+                return line
+            }
+            let columns = cells.enumerated().map { i, cell in
                 rightAligned.contains(i) || width == .max ? [cell] : brokenLines(cell, width: widths[i])
             }
             var text = ""
@@ -102,7 +114,9 @@ package enum TextTable {
             while total() > width,
                 let widest = widths.indices.filter({ !rightAligned.contains($0) && widths[$0] > floor }).max(by: { widths[$0] < widths[$1] })
             {
-                widths[widest] = max(floor, widths[widest] - (total() - width))
+                // Down to the next widest at most: the widest columns give way together.
+                let next = widths.indices.filter { $0 != widest && !rightAligned.contains($0) }.map { widths[$0] }.max() ?? floor
+                widths[widest] = max(floor, widths[widest] - (total() - width), min(next, widths[widest] - 1))
             }
         }
         return widths
@@ -116,6 +130,7 @@ package enum TextTable {
     static func brokenLines(_ text: String, width: Int) -> [String] {
         // `--wide` passes an unbounded width: nothing breaks.
         guard width > 0, width < Int.max / 2, displayWidth(text, limit: width + 1) > width else { return [text] }
+        if text.utf8.allSatisfy({ $0 < 0x80 }) { return brokenASCIILines(Array(text.utf8), width: width) }
         var lines: [String] = []
         var rest = Substring(text)
         while displayWidth(String(rest), limit: width + 1) > width {
@@ -138,6 +153,26 @@ package enum TextTable {
             rest = rest[piece.endIndex...].drop { $0 == " " }
         }
         if !rest.isEmpty { lines.append(String(rest)) }
+        return lines
+    }
+
+    /// `brokenLines` for ASCII text, a column per byte: the common case, without a `String` per character.
+    private static func brokenASCIILines(_ bytes: [UInt8], width: Int) -> [String] {
+        let breaks: Set<UInt8> = Set(breakAfter.compactMap(\.asciiValue))
+        var lines: [String] = []
+        var start = 0
+        while bytes.count - start > width {
+            var cut = start + width
+            if let lastBreak = (start..<(start + width)).last(where: { breaks.contains(bytes[$0]) }), (lastBreak + 1 - start) * 3 >= width {
+                cut = lastBreak + 1
+            }
+            var end = cut
+            while end > start + 1, bytes[end - 1] == 0x20 { end -= 1 }
+            lines.append(String(decoding: bytes[start..<end], as: UTF8.self))
+            start = cut
+            while start < bytes.count, bytes[start] == 0x20 { start += 1 }
+        }
+        if start < bytes.count { lines.append(String(decoding: bytes[start...], as: UTF8.self)) }
         return lines
     }
 
