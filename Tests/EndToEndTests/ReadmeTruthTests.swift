@@ -12,11 +12,20 @@ final class ReadmeTruthTests: XCTestCase {
         get throws { try String(contentsOf: Corpus.packageRoot.appendingPathComponent("README.md"), encoding: .utf8) }
     }
 
-    /// The fenced blocks of the README with their language.
-    private func codeBlocks() throws -> [(language: String, lines: [String])] {
+    /// The user documents the README sends readers to: their examples are checked like its own.
+    static let userDocuments = ["docs/capturing.md", "docs/analyze.md", "docs/agent.md"]
+
+    /// The fenced blocks of the README (and, with `documents`, of the user documents) with their language.
+    private func codeBlocks(documents: Bool = false) throws -> [(language: String, lines: [String])] {
         var blocks: [(String, [String])] = []
         var current: (String, [String])?
-        for line in try readme.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
+        var text = try readme
+        if documents {
+            for document in Self.userDocuments {
+                text += "\n" + (try String(contentsOf: Corpus.packageRoot.appendingPathComponent(document), encoding: .utf8))
+            }
+        }
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
             if line.hasPrefix("```") {
                 if let open = current {
                     blocks.append(open)
@@ -126,6 +135,19 @@ final class ReadmeTruthTests: XCTestCase {
         XCTAssertEqual(Set(documented.keys), Set(Rules.described.map { $0.id }), "rows for rules that do not exist")
     }
 
+    /// The README stays the short form a team reads first; the rest is in the user documents.
+    func testTheReadmeIsShortAndItsDocumentsExist() throws {
+        let lines = try readme.split(separator: "\n", omittingEmptySubsequences: false).count
+        XCTAssertLessThanOrEqual(lines, 400, "the README is \(lines) lines")
+        let link = try NSRegularExpression(pattern: #"\]\((docs/[^)#]+)"#)
+        let text = try readme
+        let targets = link.matches(in: text, range: NSRange(text.startIndex..., in: text)).map { String(text[Range($0.range(at: 1), in: text)!]) }
+        XCTAssertTrue(targets.contains("docs/images/report.png"), "the README shows the HTML report")
+        for target in Set(targets) {
+            XCTAssertTrue(FileManager.default.fileExists(atPath: Corpus.packageRoot.appendingPathComponent(target).path), "README links to \(target)")
+        }
+    }
+
     func testTheConfigExampleHasEveryKeyAndIsAValidConfig() throws {
         let block = try XCTUnwrap(codeBlocks().first { $0.language == "yaml" && $0.lines.first?.hasPrefix("device:") == true })
         let text = block.lines.joined(separator: "\n")
@@ -185,7 +207,7 @@ final class ReadmeTruthTests: XCTestCase {
         XCTAssertEqual(try sh("imgtrace baseline write launch.log --bundle App.app").status, 0)
         var commands: [String] = []
         // The usage block is syntax, not an example.
-        for block in try codeBlocks() where ["sh", "", "yaml"].contains(block.language) && !block.lines.contains(where: { $0.contains("LOG...") }) {
+        for block in try codeBlocks(documents: true) where ["sh", "", "yaml"].contains(block.language) && !block.lines.contains(where: { $0.contains("LOG...") }) {
             var pending: String?
             for raw in block.lines {
                 var line = raw.trimmingCharacters(in: .whitespaces)
@@ -210,7 +232,7 @@ final class ReadmeTruthTests: XCTestCase {
             }
             if let open = pending { commands.append(open) }
         }
-        XCTAssertGreaterThanOrEqual(commands.count, 9, "\(commands)")
+        XCTAssertGreaterThanOrEqual(commands.count, 12, "\(commands)")
         for command in commands {
             var runnable = command.replacingOccurrences(of: "swift run imgtrace ", with: "imgtrace ")
             runnable = runnable.replacingOccurrences(of: "Examples/", with: examples.path + "/")
