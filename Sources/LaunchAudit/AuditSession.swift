@@ -97,7 +97,7 @@ public enum AuditSession {
     ) throws -> (DeviceProfile, String?) {
         if let id = request.device {
             guard let profile = DeviceProfile.named(id) else {
-                throw InputError(path: "--device", reason: "unknown device \(SafeText.quoted(id)); `imgtrace devices` lists them")
+                throw InputError(path: "--device", reason: "unknown device \(SafeText.quoted(id)); \(DeviceProfile.unknownNameHelp(id))")
             }
             return (profile, nil)
         }
@@ -107,7 +107,7 @@ public enum AuditSession {
             return (chosen.profile, "chosen for \(chosen.reason); --device overrides")
         }
         guard let profile = DeviceProfile.named(name) else {
-            throw InputError(path: request.configPath ?? ConfigFile.defaultName, reason: "unknown device \(SafeText.quoted(name)); `imgtrace devices` lists them")
+            throw InputError(path: request.configPath ?? ConfigFile.defaultName, reason: "unknown device \(SafeText.quoted(name)); \(DeviceProfile.unknownNameHelp(name))")
         }
         return (profile, nil)
     }

@@ -31,10 +31,18 @@ public struct DeviceProfile: Sendable, Equatable {
 
     /// The built-in profiles (docs/images.md §4), phones then pads, smallest first.
     public static let builtIn: [DeviceProfile] = [
-        .init(id: "iphone-se", models: ["iPhone SE (2nd gen)", "iPhone SE (3rd gen)"], pointWidth: 375, pointHeight: 667, scale: 2, idiom: "phone"),
+        .init(
+            id: "iphone-se", models: ["iPhone 6", "iPhone 6s", "iPhone 7", "iPhone 8", "iPhone SE (2nd gen)", "iPhone SE (3rd gen)"], pointWidth: 375, pointHeight: 667, scale: 2,
+            idiom: "phone"),
         .init(id: "iphone-11", models: ["iPhone XR", "iPhone 11"], pointWidth: 414, pointHeight: 896, scale: 2, idiom: "phone"),
-        .init(id: "iphone-13-mini", models: ["iPhone 12 mini", "iPhone 13 mini"], pointWidth: 375, pointHeight: 812, scale: 3, idiom: "phone"),
+        .init(
+            id: "iphone-13-mini", models: ["iPhone X", "iPhone XS", "iPhone 11 Pro", "iPhone 12 mini", "iPhone 13 mini"], pointWidth: 375, pointHeight: 812, scale: 3,
+            idiom: "phone"),
         .init(id: "iphone-11-pro-max", models: ["iPhone XS Max", "iPhone 11 Pro Max"], pointWidth: 414, pointHeight: 896, scale: 3, idiom: "phone"),
+        // 1242×2208 rendered, shown at 1080×1920: UIKit works in 414×736 points at @3x.
+        .init(
+            id: "iphone-8-plus", models: ["iPhone 6 Plus", "iPhone 6s Plus", "iPhone 7 Plus", "iPhone 8 Plus"], pointWidth: 414, pointHeight: 736,
+            scale: 3, idiom: "phone"),
         .init(
             id: "iphone-14", models: ["iPhone 12", "iPhone 12 Pro", "iPhone 13", "iPhone 13 Pro", "iPhone 14", "iPhone 16e"],
             pointWidth: 390, pointHeight: 844, scale: 3, idiom: "phone"),
@@ -90,6 +98,40 @@ public struct DeviceProfile: Sendable, Equatable {
         let key = normalized(name)
         if let byId = builtIn.first(where: { normalized($0.id) == key }) { return byId }
         return builtIn.first { $0.models.contains { normalized($0) == key } }
+    }
+
+    /// Why `name` names no profile, in words for an error: the nearest ids and model names
+    /// (`did you mean "iPhone 15 Pro Max" (iphone-16-plus)?`), or for a family name (`ipad`) its
+    /// profiles; then where the list is.
+    public static func unknownNameHelp(_ name: String) -> String {
+        let key = normalized(name)
+        var candidates: [(text: String, profile: DeviceProfile)] = []
+        for profile in builtIn {
+            candidates.append((profile.id, profile))
+            candidates += profile.models.map { ($0, profile) }
+        }
+        let family = builtIn.filter { normalized($0.id).hasPrefix(key) && key.count >= 3 }
+        if !family.isEmpty, family.count > 1 {
+            return "it names \(family.count) profiles: " + family.map(\.id).joined(separator: ", ") + "; `imgtrace devices` lists their models"
+        }
+        func distance(_ a: [Character], _ b: [Character]) -> Int {
+            var previous = Array(0...b.count)
+            for i in 1...max(a.count, 1) where !a.isEmpty {
+                var current = [i] + Array(repeating: 0, count: b.count)
+                for j in stride(from: 1, through: b.count, by: 1) {
+                    current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+                }
+                previous = current
+            }
+            return a.isEmpty ? b.count : previous[b.count]
+        }
+        let typed = Array(key)
+        let ranked = candidates.map { (candidate: $0, distance: distance(typed, Array(normalized($0.text)))) }.sorted { $0.distance < $1.distance }
+        if let best = ranked.first, best.distance <= max(2, typed.count / 4) {
+            let text = best.candidate.text == best.candidate.profile.id ? best.candidate.text : "\"\(best.candidate.text)\" (\(best.candidate.profile.id))"
+            return "did you mean \(text)? `imgtrace devices` lists every profile"
+        }
+        return "`imgtrace devices` lists them"
     }
 
     private static func normalized(_ text: String) -> String {

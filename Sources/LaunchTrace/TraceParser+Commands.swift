@@ -10,7 +10,7 @@ extension TraceParser {
         if isAction {
             try echoedAction(index, number: number)
         } else {
-            try typedCommand(breakpoints.commands[index])
+            try typedCommand(breakpoints.commands[index], number: number)
         }
     }
 
@@ -34,7 +34,7 @@ extension TraceParser {
 
     /// A command typed at the prompt. Its output belongs to the open hit only while the
     /// process is stopped at a breakpoint (the open hit came from that stop).
-    private mutating func typedCommand(_ command: BreakpointTable.Command) throws {
+    private mutating func typedCommand(_ command: BreakpointTable.Command, number: Int) throws {
         let atBreakpointStop = current?.fromStop == true
         switch command.kind {
         case .setBreakpoint(let setup):
@@ -48,6 +48,8 @@ extension TraceParser {
                 collecting = .hit
                 current?.collectingText = command.kind == .printObject
             } else {
+                summary.typedPrintsOutsideStops += 1
+                if summary.firstTypedPrintLine == nil { summary.firstTypedPrintLine = number }
                 collecting = .ignore
             }
         case .backtrace:

@@ -93,6 +93,11 @@ public struct TraceSummary: Sendable, Equatable {
     public var warnings: [TraceWarning] = []
     /// Functions the debugger said do not exist (gdb `Function "…" not defined.`), in log order.
     public var undefinedFunctions: [String] = []
+    /// Print commands typed at the prompt while no breakpoint stop was open (`(lldb) po $arg3`
+    /// with one space): their output is not a load, for nothing says where the process stopped.
+    public var typedPrintsOutsideStops = 0
+    /// The first of them.
+    public var firstTypedPrintLine: Int?
 
     /// Breakpoints that never resolved to a location (one-shot markers excluded).
     public var pendingBreakpoints: [BreakpointInfo] { breakpoints.filter { $0.pending && !$0.oneShot } }

@@ -39,17 +39,18 @@ struct AgentPathCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "agent-path",
         abstract: "Print the path of the in-process agent library (libImgtraceAgent), to preload it yourself.",
-        discussion: """
-            On Linux `imgtrace record --agent` preloads it. On macOS and the iOS Simulator, set \
-            DYLD_INSERT_LIBRARIES to this path (or SIMCTL_CHILD_DYLD_INSERT_LIBRARIES with `xcrun simctl launch`), \
-            with IMGTRACE_AGENT_FD and IMGTRACE_AGENT_APIS as docs/agent.md describes.
-            """
+        discussion: CommandHelp.discussion(
+            "On Linux `imgtrace record --agent` preloads it. On macOS and the iOS Simulator, set DYLD_INSERT_LIBRARIES to this path (SIMCTL_CHILD_DYLD_INSERT_LIBRARIES with `xcrun simctl launch`), with the variables --env prints; docs/agent.md has the steps.",
+            examples: [
+                "imgtrace agent-path",
+                "imgtrace agent-path --env /tmp/launch.agent",
+            ])
     )
 
     @Option(
         help: ArgumentHelp(
             "Print the environment that makes the agent record into FILE by itself (for a scheme or simctl), one VARIABLE=value a line.",
-            valueName: "file"))
+            valueName: "file"), completion: .file())
     var env: String?
 
     func run() throws {
@@ -76,17 +77,18 @@ struct AgentLogCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "agent-log",
         abstract: "Turn the file an agent wrote by itself (IMGTRACE_AGENT_FILE) into a launch log.",
-        discussion: """
-            For an app started without imgtrace beside it: DYLD_INSERT_LIBRARIES from an Xcode scheme or \
-            SIMCTL_CHILD_DYLD_INSERT_LIBRARIES with `xcrun simctl launch`, with IMGTRACE_AGENT_FILE and \
-            IMGTRACE_AGENT_APIS set (`imgtrace agent-path --env FILE` prints them). Run it once the app has quit.
-            """
+        discussion: CommandHelp.discussion(
+            "For an app started without imgtrace beside it (DYLD_INSERT_LIBRARIES from an Xcode scheme, or SIMCTL_CHILD_DYLD_INSERT_LIBRARIES with `xcrun simctl launch`) with the variables `imgtrace agent-path --env FILE` prints. Run it once the app has quit.",
+            examples: [
+                "imgtrace agent-log /tmp/launch.agent --output launch.log",
+                "imgtrace agent-log /tmp/launch.agent | imgtrace analyze - --bundle App.app",
+            ])
     )
 
-    @Argument(help: "The file IMGTRACE_AGENT_FILE named.")
+    @Argument(help: "The file IMGTRACE_AGENT_FILE named.", completion: .file())
     var file: String
 
-    @Option(help: "The log file to write (default: standard output).")
+    @Option(help: "The log file to write (default: standard output).", completion: .file())
     var output: String?
 
     func run() throws {

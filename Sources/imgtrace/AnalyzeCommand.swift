@@ -10,20 +10,21 @@ struct AnalyzeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "analyze",
         abstract: "Audit the images a launch loaded: resolve every name against the app and flag waste.",
-        discussion: """
-            Reads one or more debugger logs of the same build (each is a launch) and the built app, resolves
-            every image name the way UIKit/AppKit would on the chosen device, and reports findings.
-            Settings come from .imgtrace.yml in the working directory (or --config); flags override it.
-            Exit codes: 0 nothing fails the policy; 1 findings at or above --fail-on, or a budget exceeded;
-            2 an input could not be read; 64 usage error.
-            """
+        discussion: CommandHelp.discussion(
+            "Reads one or more debugger logs of the same build (each is one launch) and the built app, resolves every image name the way UIKit or AppKit would on the device, and reports findings with their fixes. Settings come from .imgtrace.yml in the working directory (or --config); flags override it. Exit codes: 0 nothing fails the policy, 1 a finding at or above --fail-on, 2 an input could not be read, 64 a usage error.",
+            examples: [
+                "imgtrace analyze launch.log --bundle App.app",
+                "imgtrace analyze launch.log --bundle App.ipa --baseline imgtrace-baseline.json --format github",
+            ])
     )
 
     @OptionGroup var inputs: AuditInputs
 
     @OptionGroup var outputs: ReportOutputs
 
-    @Option(help: "A baseline from `imgtrace baseline write`: only new findings and metrics worse than it (beyond the config's tolerance) fail the run.")
+    @Option(
+        help: "A baseline from `imgtrace baseline write`: only new findings and metrics worse than it (beyond the config's tolerance) fail the run.",
+        completion: .file(extensions: ["json"]))
     var baseline: String?
 
     @Option(

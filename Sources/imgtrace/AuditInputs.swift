@@ -6,25 +6,25 @@ import LaunchTrace
 
 /// The inputs and settings of an audit, shared by `analyze` and `baseline write`.
 struct AuditInputs: ParsableArguments {
-    @Argument(help: "Debugger console logs (lldb, gdb or Xcode), one per launch.")
+    @Argument(help: "Debugger console logs (lldb, gdb or Xcode), one per launch.", completion: .file())
     var logs: [String]
 
-    @Option(name: .customLong("bundle"), help: "The built app: .app, .ipa, .xcarchive, .xcassets or Assets.car (repeatable; the first is the app).")
-    var bundles: [String] = []
+    @Option(name: .customLong("bundle"), help: "The built app: .app, .ipa, .xcarchive, .xcassets or Assets.car (repeatable; the first is the app).", completion: .file())
+    var bundles: [String]
 
-    @Option(name: .customLong("system-images"), help: "A folder of framework or OS images names may resolve to (repeatable).")
+    @Option(name: .customLong("system-images"), help: "A folder of framework or OS images names may resolve to (repeatable).", completion: .directory)
     var systemImages: [String] = []
 
-    @Option(help: "Device profile to judge for (see `imgtrace devices`); default: the largest current iPhone.", completion: .list(DeviceProfile.builtIn.map(\.id)))
+    @Option(help: "Device profile to judge for, by id or model name (`imgtrace devices`); default: chosen for the app.", completion: .list(DeviceProfile.builtIn.map(\.id)))
     var device: String?
 
     @Option(name: .customLong("launch-end"), help: LaunchEndPattern.help, transform: LaunchEndPattern.parse)
     var launchEnd: LaunchEndPattern?
 
-    @Option(help: "Config file (default: .imgtrace.yml in the working directory, when present).")
+    @Option(help: "Config file (default: .imgtrace.yml in the working directory, when present).", completion: .file(extensions: ["yml", "yaml"]))
     var config: String?
 
-    @Option(name: .customLong("fail-on"), help: "The lowest severity that fails the run: error, warning, note or never.")
+    @Option(name: .customLong("fail-on"), help: "The lowest severity that fails the run (default: the config's failOn, else error).")
     var failOn: FailLevel?
 
     @Option(
@@ -40,11 +40,10 @@ struct AuditInputs: ParsableArguments {
     }
 
     func validate() throws {
-        guard !bundles.isEmpty else { throw ValidationError("--bundle is required: the built app the log's names resolve against") }
         if let minLoads, minLoads < 0 { throw ValidationError("--min-loads takes a whole number ≥ 0") }
         if logs.filter({ $0 == "-" }).count > 1 { throw ValidationError("standard input (`-`) can be given as one log only") }
         if let device, DeviceProfile.named(device) == nil {
-            throw ValidationError("unknown device `\(SafeText.visible(device))`; `imgtrace devices` lists them")
+            throw ValidationError("unknown device `\(SafeText.visible(device))`; \(DeviceProfile.unknownNameHelp(device))")
         }
     }
 

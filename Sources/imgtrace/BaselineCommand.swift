@@ -9,18 +9,29 @@ struct BaselineCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "baseline",
         abstract: "Record a baseline of findings and launch figures, or compare two baselines.",
+        discussion: CommandHelp.discussion(
+            "`baseline write` audits like analyze and records every finding's fingerprint and the launch figures; commit the file, then `analyze --baseline FILE` fails only on new findings and on figures worse than the config's tolerance.",
+            examples: [
+                "imgtrace baseline write launch.log --bundle App.app",
+                "imgtrace baseline compare old.json imgtrace-baseline.json",
+            ]),
         subcommands: [Write.self, Compare.self]
     )
 
     struct Write: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Audit like `analyze` and write the findings' fingerprints and the launch figures.",
-            discussion: "Then `imgtrace analyze … --baseline FILE` fails only on new findings and on figures worse than the tolerance in the config."
+            discussion: CommandHelp.discussion(
+                "Then `imgtrace analyze … --baseline FILE` fails only on new findings and on figures worse than the tolerance in the config.",
+                examples: [
+                    "imgtrace baseline write launch.log --bundle App.app",
+                    "imgtrace baseline write launch.log --bundle App.ipa --output main.json",
+                ])
         )
 
         @OptionGroup var inputs: AuditInputs
 
-        @Option(help: "The baseline file to write.")
+        @Option(help: "The baseline file to write.", completion: .file(extensions: ["json"]))
         var output: String = "imgtrace-baseline.json"
 
         func run() throws {
@@ -36,16 +47,21 @@ struct BaselineCommand: ParsableCommand {
     struct Compare: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Show what changed from OLD to NEW: new and fixed findings, figures that got worse.",
-            discussion: "Exit 1 when NEW has new findings at or above --fail-on or figures worse than the config's tolerance."
+            discussion: CommandHelp.discussion(
+                "Exit 1 when NEW has new findings at or above --fail-on or figures worse than the config's tolerance. Both files are of one kind: two of `baseline write`, or two of `unused --write-baseline`.",
+                examples: [
+                    "imgtrace baseline compare main.json branch.json",
+                    "imgtrace baseline compare main.json branch.json --fail-on never",
+                ])
         )
 
-        @Argument(help: "The older baseline.") var old: String
-        @Argument(help: "The newer baseline.") var new: String
+        @Argument(help: "The older baseline.", completion: .file(extensions: ["json"])) var old: String
+        @Argument(help: "The newer baseline.", completion: .file(extensions: ["json"])) var new: String
 
-        @Option(help: "Config file for the tolerances (default: .imgtrace.yml when present).")
+        @Option(help: "Config file for the tolerances (default: .imgtrace.yml when present).", completion: .file(extensions: ["yml", "yaml"]))
         var config: String?
 
-        @Option(name: .customLong("fail-on"), help: "The lowest severity of a new finding that fails: error, warning, note or never.")
+        @Option(name: .customLong("fail-on"), help: "The lowest severity of a new finding that fails.")
         var failOn: AuditInputs.FailLevel = .error
 
         func run() throws {

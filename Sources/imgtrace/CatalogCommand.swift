@@ -7,16 +7,22 @@ import Reporters
 struct CatalogCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "catalog",
-        abstract: "Inventory every image in an .app, .ipa, .xcarchive, .xcassets or Assets.car."
+        abstract: "Inventory every image in an .app, .ipa, .xcarchive, .xcassets or Assets.car.",
+        discussion: CommandHelp.discussion(
+            "Each image with the name that reaches it, its scale, idiom, appearance, format, pixels, decoded size and size on disk, sorted by decoded size; then the names nibs, storyboards and Info.plist ask for, and files that should not ship.",
+            examples: [
+                "imgtrace catalog App.ipa",
+                "imgtrace catalog App.app --format json",
+            ])
     )
 
-    @Argument(help: "The bundle, archive, source catalog or compiled catalog.")
+    @Argument(help: "The bundle, archive, source catalog or compiled catalog.", completion: .file())
     var path: String
 
-    @Option(name: .customLong("system-images"), help: "A folder of framework or OS images the app's names may resolve to (repeatable).")
+    @Option(name: .customLong("system-images"), help: "A folder of framework or OS images the app's names may resolve to (repeatable).", completion: .directory)
     var systemImages: [String] = []
 
-    @Option(help: "Output format: text or json.")
+    @Option(help: "Output format.")
     var format: ListingFormat = .text
 
     @OptionGroup var width: ListingWidth

@@ -7,10 +7,16 @@ import Reporters
 struct DevicesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "devices",
-        abstract: "List the device profiles --device accepts (screen points, scale, idiom)."
+        abstract: "List the device profiles --device accepts (screen points, scale, idiom).",
+        discussion: CommandHelp.discussion(
+            "--device takes a profile's id or any of its model names, in any case and spacing (\"iPhone 16 Pro Max\", iphone16promax). Without --device the profile follows the app: the largest current iPhone for iOS apps, a 14-inch MacBook Pro for macOS apps, a 1080p display for GNUstep apps.",
+            examples: [
+                "imgtrace devices",
+                "imgtrace devices --format json",
+            ])
     )
 
-    @Option(help: "text (a table) or json.")
+    @Option(help: "Output format; text is a table.")
     var format: ListingFormat = .text
 
     @OptionGroup var width: ListingWidth

@@ -16,12 +16,12 @@ struct LldbScriptCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "lldb-script",
         abstract: "Print debugger breakpoints that log every image name an app loads.",
-        discussion: """
-            The script only sets breakpoints; start the app (`run`) or attach (`process attach --name App --waitfor`) yourself.
-            Without --api or --symbol, the breakpoints sit on the funnels every image request passes (UIKit, storyboards and \
-            xibs, SwiftUI's and trait changes' CoreUI lookups, SF Symbols, data assets, file paths, AppKit), and one Python \
-            callback prints each request once, at the outermost image API, with its thread and kind.
-            """
+        discussion: CommandHelp.discussion(
+            "Without --api or --symbol the breakpoints sit on the funnels every image request passes (UIKit, storyboards and xibs, SwiftUI's and trait changes' CoreUI lookups, SF Symbols, data assets, file paths, AppKit), and one Python callback prints each request once, at the outermost image API, with its thread and kind. The script only sets breakpoints: start the app (`run`) or attach (`process attach --name App --waitfor`) yourself.",
+            examples: [
+                "imgtrace lldb-script > imgtrace.lldb",
+                "imgtrace lldb-script --format xcode > Breakpoints_v2.xcbkptlist",
+            ])
     )
 
     @Option(help: "Where the name argument sits: arm64 ($x2), armv7 ($r2), x86_64 ($rdx) or portable ($arg3).")

@@ -13,12 +13,12 @@ struct RecordCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "record",
         abstract: "Capture a launch yourself: break on the image APIs of a Linux program with ptrace (no debugger).",
-        discussion: """
-            Writes one line per hit in the shape `imgtrace trace` and `analyze` read. The program's own
-            standard output and error pass through untouched, so the log goes to --output, never to them.
-            A PROGRAM that is a `.app` folder runs the executable its Info.plist names (GNUstep
-            `Name.app/Name`, or `Contents/MacOS/Name`). Linux on x86-64 only.
-            """
+        discussion: CommandHelp.discussion(
+            "Writes one line per hit in the shape `imgtrace trace` and `analyze` read. The program's own standard output and error pass through untouched, so the log goes to --output. A PROGRAM that is a .app folder runs the executable its Info.plist names. With --agent the program records itself through a preloaded library, without stopping. Linux on x86-64 only.",
+            examples: [
+                "imgtrace record --output launch.log -- ./MyApp.app",
+                "imgtrace record --agent --duration 20 --output launch.log -- ./MyApp.app",
+            ])
     )
 
     @Option(
@@ -55,7 +55,7 @@ struct RecordCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Stop after this many seconds (a GUI program does not exit by itself); the program is then terminated.", valueName: "seconds"))
     var duration: Double?
 
-    @Option(help: "The log file to write (required when launching: the program's own output keeps standard output; with --pid, default standard output).")
+    @Option(help: "The log file to write (required when launching: the program's own output keeps standard output; with --pid, default standard output).", completion: .file())
     var output: String?
 
     @Option(

@@ -16,12 +16,6 @@ struct ReportFormat: ExpressibleByArgument {
     static var allValueStrings: [String] { AuditReporters.ids }
     static var defaultCompletionKind: CompletionKind { .list(AuditReporters.ids) }
     var defaultValueDescription: String { reporter.id }
-
-    /// The formats for help text: `text, json, … or checkstyle`.
-    static var listed: String {
-        let ids = AuditReporters.ids
-        return ids.dropLast().joined(separator: ", ") + " or " + (ids.last ?? "")
-    }
 }
 
 /// One `--report FORMAT:PATH`.

@@ -6,7 +6,7 @@ import Reporters
 
 /// Where a report goes and in which formats, shared by `analyze` and `unused`.
 struct ReportOutputs: ParsableArguments {
-    @Option(help: ArgumentHelp("Output format for standard output (or --output): \(ReportFormat.listed).", valueName: "format"))
+    @Option(help: ArgumentHelp("Output format for standard output (or --output).", valueName: "format"))
     var format = ReportFormat(TextReporter())
 
     @Option(name: .customLong("report"), help: ArgumentHelp("Also write a report to a file, e.g. json:audit.json (repeatable).", valueName: "format:path"))
@@ -15,7 +15,7 @@ struct ReportOutputs: ParsableArguments {
     @Option(help: "Write the report to this file instead of standard output.", completion: .file())
     var output: String?
 
-    @Option(help: "Colour in the text report: auto (a terminal, TERM not dumb, NO_COLOR unset), always or never. NO_COLOR always wins.")
+    @Option(help: "Colour in the text report; auto means on a terminal with TERM not dumb. NO_COLOR always wins.")
     var color: ColorMode = .auto
 
     enum ColorMode: String, ExpressibleByArgument, CaseIterable {

@@ -7,7 +7,13 @@ import Reporters
 struct RulesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "rules",
-        abstract: "List the rules, their default severity and thresholds; `imgtrace rules ID` shows one in full."
+        abstract: "List the rules, their default severity and thresholds; `imgtrace rules ID` shows one in full.",
+        discussion: CommandHelp.discussion(
+            "Each rule's id is what reports, baselines and the config's ignore and severity sections name. `imgtrace rules ID` (or --verbose for all) adds its parameters, the settings it reads with their defaults, and its examples: the small apps and launches the test suite runs.",
+            examples: [
+                "imgtrace rules",
+                "imgtrace rules missing-image",
+            ])
     )
 
     @Argument(help: ArgumentHelp("A rule id: show its parameters and examples.", valueName: "id"), completion: .list(RulesCommand.ids))
@@ -16,7 +22,7 @@ struct RulesCommand: ParsableCommand {
     @Flag(help: "Also show each rule's parameters and examples.")
     var verbose = false
 
-    @Option(help: "text (a table) or json.")
+    @Option(help: "Output format; text is a table.")
     var format: ListingFormat = .text
 
     @OptionGroup var width: ListingWidth

@@ -8,13 +8,19 @@ import Reporters
 struct TraceCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "trace",
-        abstract: "Read a debugger log into image-load events and a summary."
+        abstract: "Read a debugger log into image-load events and a summary.",
+        discussion: CommandHelp.discussion(
+            "Shows what a log holds before an audit: every name with its loads, first line and API, then the hits without a name by reason and the debugger's shape. --format json prints every event.",
+            examples: [
+                "imgtrace trace launch.log",
+                "imgtrace trace launch.log --format json",
+            ])
     )
 
-    @Argument(help: "The debugger console log (lldb, gdb or Xcode).")
+    @Argument(help: "The debugger console log (lldb, gdb or Xcode).", completion: .file())
     var log: String
 
-    @Option(help: "Output format: text or json.")
+    @Option(help: "Output format.")
     var format: ListingFormat = .text
 
     @OptionGroup var width: ListingWidth

@@ -9,12 +9,12 @@ struct UnusedCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "unused",
         abstract: "List the images an app ships that nothing references and no launch loads.",
-        discussion: """
-            An image is kept by any reference: a name the Swift or Objective-C code gives an image API, a string literal \
-            equal to its name anywhere (weak), a generated symbol of its name (Xcode's asset symbols, R.swift, SwiftGen), \
-            a name pattern built at run time (`"icon-\\(name)"` keeps every icon-*), a nib, storyboard or plist, or a load \
-            in a given launch log. The report says which kind kept each image. Exit codes as for analyze.
-            """
+        discussion: CommandHelp.discussion(
+            "An image is kept by any reference: a name the Swift or Objective-C code gives an image API, a string literal equal to its name anywhere (weak), a generated symbol of its name (Xcode's asset symbols, R.swift, SwiftGen), a name pattern built at run time (\"icon-\\(name)\" keeps every icon-*), a nib, storyboard or plist, or a load in a given launch log. The report says which kind kept each image. Formats, --fail-on and exit codes as for analyze.",
+            examples: [
+                "imgtrace unused --bundle App.app --source-root .",
+                "imgtrace unused --bundle App.app --source-root . launch.log --format sarif",
+            ])
     )
 
     @Argument(help: "Launch logs whose loads count as uses (optional).", completion: .file())
@@ -42,7 +42,7 @@ struct UnusedCommand: ParsableCommand {
 
     @Option(
         name: .customLong("fail-on"),
-        help: "The lowest severity that fails the run: warning fails on unused images, note also on dynamic-only and never-loaded ones (default: the config's, else error: never).")
+        help: "The lowest severity that fails the run: warning fails on unused images, note also on dynamic-only and never-loaded ones (default: the config's failOn, else error).")
     var failOn: AuditInputs.FailLevel?
 
     @Option(help: "A baseline from `imgtrace unused --write-baseline`: only images newly judged fail the run.", completion: .file())

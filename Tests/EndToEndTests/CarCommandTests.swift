@@ -63,4 +63,22 @@ final class CarCommandTests: XCTestCase {
         XCTAssertTrue(result.stderr.hasPrefix("imgtrace: error: \(path.path): offset "), result.stderr)
         XCTAssertEqual(result.stderr.filter { $0 == "\n" }.count, 1)
     }
+
+    /// An app folder or an .ipa given to `car` says what to run instead, and names the catalogs inside.
+    func testABundleOrArchiveIsPointedAtCatalog() throws {
+        let app = try BinaryRunner.run(["car", "Examples/SampleApp.app"], in: Corpus.packageRoot)
+        XCTAssertEqual(app.status, 2)
+        XCTAssertTrue(app.stdout.isEmpty)
+        XCTAssertEqual(
+            app.stderr,
+            "imgtrace: error: Examples/SampleApp.app: a folder (an app or bundle?), not a compiled catalog: `imgtrace catalog Examples/SampleApp.app` lists its images; the compiled catalogs inside: `Assets.car`\n"
+        )
+        let dir = try BinaryRunner.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let ipa = dir.appendingPathComponent("App.ipa")
+        try Data(ZipWriter.zip([("Payload/App.app/Assets.car", CatalogWriter.catalog([CatalogWriter.Image(facet: "a", name: "a.png")]))])).write(to: ipa)
+        let archive = try BinaryRunner.run(["car", ipa.path])
+        XCTAssertEqual(archive.status, 2)
+        XCTAssertTrue(archive.stderr.contains("a zip archive (an .ipa?), not a compiled catalog: `imgtrace catalog \(ipa.path)`"), archive.stderr)
+    }
 }

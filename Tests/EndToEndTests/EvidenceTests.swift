@@ -30,6 +30,22 @@ final class EvidenceTests: XCTestCase {
         )
     }
 
+    /// `po $arg3` typed at the prompt (one space after `(lldb)`) without stop reports: says which
+    /// lines were not read and what shape a breakpoint's action has; with the stop reports, they are hits.
+    func testPrintsTypedAtThePromptAreExplained() throws {
+        let typed = try evidence(try log("typed.log", "(lldb) po $arg3\nAppIcon\n(lldb) c\nProcess 42 resuming\n(lldb) po $arg3\nlogo\n"))
+        XCTAssertEqual(typed.status, 1)
+        XCTAssertEqual(typed.reasons, ["typed-prints"])
+        XCTAssertTrue(typed.messages.first?.contains("the 2 print commands (the first at line 1) were typed at the prompt") == true, "\(typed.messages)")
+        XCTAssertTrue(typed.messages.first?.contains("`(lldb)  po …`, two spaces") == true, "\(typed.messages)")
+        let stopped = try evidence(
+            try log(
+                "stopped.log",
+                "Process 42 stopped\n* thread #1, queue = 'com.apple.main-thread', stop reason = breakpoint 1.1\n    frame #0: 0x0000000184f3c1a4 UIKitCore`+[UIImage imageNamed:]\n(lldb) po $arg3\nAppIcon\n(lldb) c\nProcess 42 resuming\n"
+            ), ["--fail-on", "never"])
+        XCTAssertEqual(stopped.reasons, [], "typed at a breakpoint stop, the output is a load")
+    }
+
     func testAnEmptyLogFails() throws {
         let found = try evidence(try log("empty.log", ""))
         XCTAssertEqual(found.status, 1)

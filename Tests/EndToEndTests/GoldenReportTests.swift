@@ -43,7 +43,9 @@ final class GoldenReportTests: XCTestCase {
             ]
             let result = try BinaryRunner.run(arguments, in: Corpus.packageRoot)
             XCTAssertEqual(result.status, 0, result.stderr)
-            Golden.check(result.stdout, against: Self.golden.appendingPathComponent(file))
+            // SARIF's source-root base is an absolute URI: the checkout's own path is `$ROOT` in the golden file.
+            let text = result.stdoutText.replacingOccurrences(of: Corpus.packageRoot.standardizedFileURL.path, with: "$ROOT")
+            Golden.check(Data(text.utf8), against: Self.golden.appendingPathComponent(file))
         }
     }
 
@@ -69,6 +71,23 @@ final class GoldenReportTests: XCTestCase {
     func testJSON() throws { try check("json", file: "example.json") }
     func testMarkdown() throws { try check("markdown", file: "example.md") }
     func testGitHub() throws { try check("github", file: "example.github.txt") }
+
+    /// Names and paths in the page break only after `/`, `.`, `_` or `@` (a `<wbr>`), never inside
+    /// a word: no CSS lets a cell break anywhere, and the table's names keep their letters together.
+    func testHTMLBreaksNamesOnlyAtSeparators() throws {
+        let result = try BinaryRunner.run(
+            ["analyze", "Examples/launch.log", "--bundle", "Examples/SampleApp.app", "--format", "html", "--fail-on", "never"], in: Corpus.packageRoot)
+        let html = result.stdoutText
+        XCTAssertFalse(html.contains("overflow-wrap:anywhere") || html.contains("word-break:break-all"), "no breaking anywhere")
+        XCTAssertTrue(html.contains("<code>AppIcon</code>"), "a name without separators is one word")
+        XCTAssertTrue(html.contains("AppIcon[phone,3x,any]"), "an id keeps its bracket together")
+        let breaks = try NSRegularExpression(pattern: "(.)<wbr>")
+        let before = Set(breaks.matches(in: html, range: NSRange(html.startIndex..., in: html)).map { String(html[Range($0.range(at: 1), in: html)!]) })
+        XCTAssertFalse(before.isEmpty)
+        XCTAssertTrue(before.isSubset(of: ["/", ".", "_", "@"]), "breaks only after separators: \(before)")
+        // Rule ids never wrap.
+        XCTAssertTrue(html.contains("code.rule{") || html.contains(",code.rule{"), "rule ids stay on one line")
+    }
 
     func testHTMLIsSelfContained() throws {
         try check("html", file: "example.html")

@@ -120,6 +120,57 @@ final class ListingCommandsTests: XCTestCase {
         }
     }
 
+    /// Path arguments complete files (or folders) in all three shells: bash's completion
+    /// function is run as bash runs it; zsh's and fish's scripts are read (neither shell is on
+    /// this machine) for the file action of each path option.
+    func testPathArgumentsCompleteFilesInEveryShell() throws {
+        let dir = try BinaryRunner.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try FileManager.default.createDirectory(at: dir.appendingPathComponent("App.app"), withIntermediateDirectories: true)
+        try Data("x".utf8).write(to: dir.appendingPathComponent("launch.log"))
+        let bash = try BinaryRunner.run(["--generate-completion-script", "bash"])
+        let script = dir.appendingPathComponent("imgtrace.bash")
+        try bash.stdout.write(to: script)
+        func complete(_ words: [String]) throws -> [String] {
+            let line = words.joined(separator: " ")
+            let quoted = words.map { "'\($0)'" }.joined(separator: " ")
+            // As bash calls a completion function: the command, the word being completed, the one before.
+            let program =
+                "shopt -s extglob; source \(script.path); COMP_WORDS=(\(quoted)); COMP_CWORD=\(words.count - 1); COMP_LINE='\(line)'; COMP_POINT=${#COMP_LINE}; _imgtrace imgtrace '\(words[words.count - 1])' '\(words[words.count - 2])'; printf '%s\\n' \"${COMPREPLY[@]}\""
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/bin/bash")
+            process.arguments = ["-c", program]
+            process.currentDirectoryURL = dir
+            let out = Pipe()
+            process.standardOutput = out
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            let data = out.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+        }
+        XCTAssertEqual(try complete(["imgtrace", "analyze", "lau"]), ["launch.log"], "LOG")
+        XCTAssertEqual(try complete(["imgtrace", "analyze", "launch.log", "--bundle", "Ap"]), ["App.app"], "--bundle")
+        XCTAssertEqual(try complete(["imgtrace", "analyze", "launch.log", "--baseline", "lau"]), [], "--baseline offers .json files only")
+        XCTAssertEqual(try complete(["imgtrace", "analyze", "launch.log", "--source-root", "l"]), [], "--source-root offers folders only")
+        XCTAssertEqual(try complete(["imgtrace", "unused", "--source-root", "A"]), ["App.app"])
+        XCTAssertEqual(try complete(["imgtrace", "trace", "lau"]), ["launch.log"])
+        XCTAssertEqual(try complete(["imgtrace", "catalog", "Ap"]), ["App.app"])
+        XCTAssertEqual(try complete(["imgtrace", "baseline", "compare", "lau"]), [], "baselines are .json")
+        let zsh = try BinaryRunner.run(["--generate-completion-script", "zsh"]).stdoutText
+        let fish = try BinaryRunner.run(["--generate-completion-script", "fish"]).stdoutText
+        // zsh: `'--bundle[help]:bundle:_files'`; fish: `-l 'bundle' … -rF`, or a files-with-extension or folders function.
+        for option in ["bundle", "config", "baseline", "output", "write-baseline", "source-root", "system-images"] {
+            XCTAssertNotNil(zsh.range(of: "--\(option)\\[[^\\n]*\\]:[a-z-]+:_files", options: .regularExpression), "zsh: --\(option)")
+            let lines = fish.split(separator: "\n").filter { $0.contains("-l '\(option)'") }
+            XCTAssertFalse(lines.isEmpty, "fish: --\(option)")
+            for line in lines {
+                XCTAssertTrue(line.hasSuffix("-rF") || line.contains("complete_directories"), "fish: --\(option): \(line)")
+            }
+        }
+        XCTAssertNotNil(zsh.range(of: "--source-root\\[[^\\n]*\\]:dir:_files -/", options: .regularExpression), "zsh: --source-root folders")
+    }
+
     func testCompletionScriptsOfferDevicesFormatsAndRules() throws {
         let devices = try XCTUnwrap(JSONSerialization.jsonObject(with: try BinaryRunner.run(["devices", "--format", "json"]).stdout) as? [[String: Any]])
         for shell in ["bash", "zsh", "fish"] {

@@ -81,7 +81,7 @@ final class UnusedCommandTests: XCTestCase {
         XCTAssertTrue(markdown.hasPrefix("## imgtrace unused images: ✅ pass"), markdown)
         XCTAssertTrue(markdown.contains("| `unused-image` | `old_splash` | 1 | 488 B | 244 B | — |"), markdown)
         let html = try run("html")
-        XCTAssertTrue(html.contains("<h1>imgtrace unused images</h1>") && html.contains("old_splash"), html)
+        XCTAssertTrue(html.contains("<h1>imgtrace unused images</h1>") && html.contains("old_<wbr>splash"), html)
         let sarif = try BinaryRunner.run(["unused"] + Self.example + ["--format", "sarif"], in: root)
         let doc = try XCTUnwrap(JSONSerialization.jsonObject(with: sarif.stdout) as? [String: Any])
         let run = try XCTUnwrap((doc["runs"] as? [[String: Any]])?.first)

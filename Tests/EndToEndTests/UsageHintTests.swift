@@ -25,4 +25,23 @@ final class UsageHintTests: XCTestCase {
         let hostile = try BinaryRunner.run(["analyze", "x.log", "--bund\u{1B}[31mle"])
         XCTAssertFalse(hostile.stderr.contains("\u{1B}"), hostile.stderr)
     }
+
+    /// Devices: every model with the same screen is accepted, a near miss is named, a family lists its profiles.
+    func testDevicesByAnyModelNameAndNearMisses() throws {
+        let root = Corpus.packageRoot
+        func analyze(_ device: String) throws -> BinaryRunner.Result {
+            try BinaryRunner.run(["analyze", "Examples/launch.log", "--bundle", "Examples/SampleApp.app", "--fail-on", "never", "--device", device], in: root)
+        }
+        for (model, id) in [("iPhone X", "iphone-13-mini"), ("iPhone 8", "iphone-se"), ("iPhone 11 Pro", "iphone-13-mini"), ("iPhone 8 Plus", "iphone-8-plus")] {
+            let run = try analyze(model)
+            XCTAssertEqual(run.status, 0, "\(model): \(run.stderr)")
+            XCTAssertTrue(run.stdoutText.contains("device   \(id): "), "\(model) → \(id)")
+        }
+        let typo = try analyze("iPhone 15 Pro Maxx")
+        XCTAssertEqual(typo.status, 64)
+        XCTAssertTrue(typo.stderr.contains("unknown device `iPhone 15 Pro Maxx`; did you mean \"iPhone 15 Pro Max\" (iphone-16-plus)?"), typo.stderr)
+        let family = try analyze("ipad")
+        XCTAssertEqual(family.status, 64)
+        XCTAssertTrue(family.stderr.contains("it names 6 profiles: ipad-mini, ipad-air-11, ipad-pro-11, ipad-pro-11-m4, ipad-pro-12.9, ipad-pro-13-m4"), family.stderr)
+    }
 }

@@ -77,6 +77,15 @@ enum NoEvidenceRule: AuditRule {
                     "Answer `y` to gdb's \"Make breakpoint pending\" (or `set breakpoint pending on`, as `imgtrace lldb-script --format gdb` does), and check the symbol's spelling."
                 )
             }
+            if summary.typedPrintsOutsideStops > 0, let line = summary.firstTypedPrintLine {
+                // A session typed by hand: `(lldb) po $arg3` with one space is a command at the
+                // prompt, not a breakpoint's echoed action (two spaces), and no stop says where it ran.
+                return (
+                    "typed-prints",
+                    "no breakpoint hit printed anything: the \(counted(summary.typedPrintsOutsideStops, "print command")) (the first at line \(line)) \(summary.typedPrintsOutsideStops == 1 ? "was" : "were") typed at the prompt (`(lldb) po …`, one space), not a breakpoint's action (lldb echoes those as `(lldb)  po …`, two spaces), and no stop report shows the process was at an image API",
+                    "Make the breakpoint print the name itself (`breakpoint command add -o 'po $arg3' 1`, or `imgtrace lldb-script`), or keep lldb's stop reports (`* thread #1, stop reason = breakpoint 1.1`) in the log when you type `po $arg3` at each stop."
+                )
+            }
             return ("no-hits", "no breakpoint hit printed anything: no image loads were found", capture)
         }
         let unreadable = log.metrics.launch.unreadable + (log.metrics.afterLaunch?.unreadable ?? 0)

@@ -101,7 +101,7 @@ public struct HTMLReporter: AuditReporter {
         .fail{background:#d70015}.pass{background:#248a3d}.notgating{background:#b25000}
         .figures{display:grid;grid-template-columns:repeat(auto-fit,minmax(110px,1fr));gap:12px;margin-top:14px}
         .figure b{display:block;font-size:22px}.figure span{color:#6e6e73;font-size:12px}
-        table{border-collapse:collapse;width:100%;background:#fff}th,td{text-align:left;padding:6px 8px;border-bottom:1px solid #e5e5ea;vertical-align:top;overflow-wrap:anywhere}
+        table{border-collapse:collapse;width:100%;background:#fff}th,td{text-align:left;padding:6px 8px;border-bottom:1px solid #e5e5ea;vertical-align:top;overflow-wrap:normal}
         th{background:#fafafa;position:sticky;top:0}td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}
         #loads th{cursor:pointer;user-select:none}#loads th::after{content:"\\2195";opacity:.35;margin-left:4px}
         #loads th[aria-sort=ascending]::after{content:"\\25B2";opacity:1}#loads th[aria-sort=descending]::after{content:"\\25BC";opacity:1}
@@ -110,7 +110,7 @@ public struct HTMLReporter: AuditReporter {
         .edit{font-size:12px;color:#6e6e73}
         @media (max-width:640px){main{padding:12px}.findings thead{display:none}.findings tr{display:block;border-bottom:1px solid #e5e5ea;background:#fff}
         .findings td{display:block;border:0;padding:2px 10px}.findings td.n{text-align:left}.findings td.n:empty{display:none}}
-        td.n,th.n,.sev,th{white-space:nowrap;overflow-wrap:normal}
+        td.n,th.n,.sev,th,code.rule{white-space:nowrap;overflow-wrap:normal}
         .sev{font-weight:600;text-transform:uppercase;font-size:11px}.error{color:#d70015}.warning{color:#b25000}.note{color:#0071a4}
         code{font:12px ui-monospace,Menlo,Consolas,monospace;background:#f2f2f7;padding:1px 4px;border-radius:4px}
         .fix{color:#3a3a3c}svg text{font:11px -apple-system,Helvetica,Arial,sans-serif;fill:#3a3a3c}
@@ -142,7 +142,7 @@ public struct HTMLReporter: AuditReporter {
         out += "<th>verdict</th><th>name</th><th class=\"n\">files</th><th class=\"n\">in app</th><th class=\"n\">downloaded</th><th>kept by</th></tr></thead><tbody>"
         for asset in assets {
             let cells = UnusedReport.cells(asset)
-            out += "<tr><td><code>\(h(cells[0]))</code></td><td><code>\(h(cells[1]))</code></td><td class=\"n\" data-v=\"\(asset.paths.count)\">\(cells[2])</td>"
+            out += "<tr><td><code>\(h(cells[0]))</code></td><td><code>\(name(cells[1]))</code></td><td class=\"n\" data-v=\"\(asset.paths.count)\">\(cells[2])</td>"
             out += "<td class=\"n\" data-v=\"\(asset.bytesOnDisk)\">\(h(cells[3]))</td><td class=\"n\" data-v=\"\(asset.deviceBytes)\">\(h(cells[4]))</td>"
             out += "<td class=\"sub\">\(prose(cells[5]))</td></tr>"
         }
@@ -213,7 +213,13 @@ public struct HTMLReporter: AuditReporter {
             svg += "<text x=\"\(Int(left - 8))\" y=\"\(Int(y + 13))\" text-anchor=\"end\">\(h(TextTable.middleShortened(ImageLabel.text(image), width: 40)))</text>"
             svg +=
                 "<rect x=\"\(Int(left))\" y=\"\(Int(y + 2))\" width=\"\(fixed(w))\" height=\"14\" rx=\"2\" fill=\"#0071e3\"><title>\(h(image.id)): \(kibibytes(image.decodedBytes!))</title></rect>"
-            svg += "<text x=\"\(fixed(left + w + 6))\" y=\"\(Int(y + 13))\">\(kibibytes(image.decodedBytes!))</text>"
+            // The value sits inside a long bar, at its start: on a phone the chart scrolls, and the
+            // largest bars' values must not start off-screen.
+            let value = kibibytes(image.decodedBytes!)
+            svg +=
+                w > 90
+                ? "<text x=\"\(Int(left + 6))\" y=\"\(Int(y + 13))\" style=\"fill:#fff\">\(value)</text>"
+                : "<text x=\"\(fixed(left + w + 6))\" y=\"\(Int(y + 13))\">\(value)</text>"
         }
         return svg + "</svg>"
     }
@@ -224,10 +230,10 @@ public struct HTMLReporter: AuditReporter {
         FindingEntry.forEach(in: result.findings) { entry in
             var out = ""
             let finding = entry.first
-            var text = entry.groupSummary { "<code>\(h($0))</code>" } ?? prose(finding.message)
-            if let place = entry.editPlace(result) { text += "<div class=\"edit\">edit <code>\(h(place))</code></div>" }
+            var text = entry.groupSummary { "<code>\(name($0))</code>" } ?? prose(finding.message)
+            if let place = entry.editPlace(result) { text += "<div class=\"edit\">edit <code>\(name(place))</code></div>" }
             let cost = entry.findings.map(\.cost).reduce(0, +)
-            out += "<tr><td class=\"sev \(finding.severity.rawValue)\">\(finding.severity.rawValue)</td><td><code>\(h(finding.rule))</code></td>"
+            out += "<tr><td class=\"sev \(finding.severity.rawValue)\">\(finding.severity.rawValue)</td><td><code class=\"rule\">\(h(finding.rule))</code></td>"
             out += "<td>\(text)<div class=\"fix\">Fix: \(prose(finding.fix))</div></td>"
             out += "<td class=\"n\">\(cost > 0 ? kibibytes(cost) : "")</td></tr>"
             emit(out)
@@ -248,7 +254,7 @@ public struct HTMLReporter: AuditReporter {
             out += "<td class=\"n\" data-v=\"\(index)\">\(index + 1)</td>"
             out += "<td class=\"n\" data-v=\"\(row.log * 1_000_000_000 + row.line)\">\(lineText(LogLine(log: row.log, line: row.line), result))</td>"
             out += "<td>\(row.afterLaunch ? "<span class=\"tag\">after launch</span>" : "launch")</td>"
-            out += "<td><code>\(h(row.name))</code></td><td>\(h(image.map(ImageLabel.text) ?? "—"))</td><td class=\"sub\">\(prose(row.how))</td>"
+            out += "<td><code>\(name(row.name))</code></td><td>\(name(image.map(ImageLabel.text) ?? "—"))</td><td class=\"sub\">\(prose(row.how))</td>"
             out += "<td class=\"n\" data-v=\"\(pixels?.0 ?? 0)\">\(pixels?.1 ?? "—")</td>"
             out += "<td class=\"n\" data-v=\"\(image?.decodedBytes ?? 0)\">\(image?.decodedBytes.map(kibibytes) ?? "—")</td>"
             out += "<td class=\"n\" data-v=\"\(image?.bytesOnDisk ?? 0)\">\(image.map { kibibytes($0.bytesOnDisk) } ?? "—")</td></tr>"
@@ -270,7 +276,22 @@ public struct HTMLReporter: AuditReporter {
     static func prose(_ text: String) -> String {
         let parts = h(text).split(separator: "`", omittingEmptySubsequences: false)
         guard parts.count >= 3, parts.count % 2 == 1 else { return h(text) }
-        return parts.enumerated().map { $0.offset % 2 == 1 ? "<code>\($0.element)</code>" : String($0.element) }.joined()
+        return parts.enumerated().map { $0.offset % 2 == 1 ? "<code>\(breakable($0.element))</code>" : String($0.element) }.joined()
+    }
+
+    /// A name or path, escaped, that a browser may break only after `/`, `.`, `_` or `@`: the
+    /// page's cells never break inside a word (`overflow-wrap: normal`), and a line break inside
+    /// `AppIcon[phone,3x,any]` or `NSMenuArrow` would misquote it.
+    static func name(_ text: String) -> String { breakable(Substring(h(text))) }
+
+    /// Escaped text with `<wbr>` after each `/`, `.`, `_` and `@`.
+    private static func breakable(_ escaped: Substring) -> String {
+        var out = ""
+        for character in escaped {
+            out.append(character)
+            if character == "/" || character == "." || character == "_" || character == "@" { out += "<wbr>" }
+        }
+        return out
     }
 
     /// HTML text and attribute escaping.
