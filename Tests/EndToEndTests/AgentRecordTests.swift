@@ -335,7 +335,9 @@
             guard FileManager.default.fileExists(atPath: app), FileManager.default.isExecutableFile(atPath: "/usr/bin/xvfb-run") else {
                 throw XCTSkip("needs gridlock.app and xvfb")
             }
-            func record(_ extra: [String], _ name: String) throws -> [String] {
+            /// The loads up to the launch-end marker, and after it (when the menus redraw as often
+            /// as the 8 s and the machine's load allow).
+            func record(_ extra: [String], _ name: String) throws -> (launch: [String], after: [String]) {
                 let log = work.appendingPathComponent(name)
                 let xvfb = Process()
                 xvfb.executableURL = URL(fileURLWithPath: "/usr/bin/xvfb-run")
@@ -345,14 +347,20 @@
                 try xvfb.run()
                 xvfb.waitUntilExit()
                 guard FileManager.default.fileExists(atPath: log.path) else { throw XCTSkip("the recording did not run (ptrace or X not available)") }
+                let lines = try String(contentsOf: log, encoding: .utf8).split(separator: "\n")
+                let end = try XCTUnwrap(lines.firstIndex(of: "imgtrace-launch-end"), "\(name) reaches the launch end")
                 // The line without its time: thread, API and name.
-                return try String(contentsOf: log, encoding: .utf8).split(separator: "\n").filter { $0.hasPrefix("20") }.map {
-                    String($0.dropFirst(24)).replacingOccurrences(of: "(code) ", with: "")
+                func loads(_ part: ArraySlice<Substring>) -> [String] {
+                    part.filter { $0.hasPrefix("20") }.map { String($0.dropFirst(24)).replacingOccurrences(of: "(code) ", with: "") }
                 }
+                return (loads(lines[..<end]), loads(lines[end...]))
             }
             let agent = try record(["--agent"], "agent.log"), ptrace = try record(["--backtrace", "0"], "ptrace.log")
-            XCTAssertGreaterThan(agent.count, 150)
-            XCTAssertEqual(agent, ptrace)
+            XCTAssertGreaterThan(agent.launch.count, 150)
+            XCTAssertEqual(agent.launch, ptrace.launch, "the launch: the same loads in the same order on the same threads")
+            // After the launch the menus redraw as often as the machine lets them in 8 s (CI saw
+            // 20 and 24 NSMenuArrow lookups): the same names, not the same count.
+            XCTAssertEqual(Set(agent.after), Set(ptrace.after), "after the launch: the same names")
         }
 
         func testMistakesAreOneLine() throws {
