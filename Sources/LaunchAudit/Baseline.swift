@@ -226,7 +226,8 @@ public struct BaselineComparison: Sendable {
         }
         newFindings = judged.filter { !Baseline.alwaysJudged.contains($0.rule) }
         fixed = old.findings.filter { stillFound[$0.fingerprint] != true }
-        deviceChanged = old.device != newDevice
+        // A baseline written before ids named their models holds the profile's former id.
+        deviceChanged = old.device != newDevice && (DeviceProfile.named(old.device)?.id ?? old.device) != (DeviceProfile.named(newDevice)?.id ?? newDevice)
         failingNew = judged.filter { entry in
             guard let failOn, entry.gates, let severity = Severity(rawValue: entry.severity) else { return false }
             return severity <= failOn

@@ -3,7 +3,8 @@ import Foundation
 
 /// A screen the audit judges images against: its size in points, its scale and its idiom.
 public struct DeviceProfile: Sendable, Equatable {
-    /// Stable id used by `--device`, e.g. `iphone-17-pro-max`.
+    /// The id `--device` takes, naming the models the profile holds, e.g. `iphone-16-17-pro-max`
+    /// (the iPhone 16 Pro Max and 17 Pro Max).
     public var id: String
     /// The models that share this screen, as Apple names them.
     public var models: [String]
@@ -15,8 +16,17 @@ public struct DeviceProfile: Sendable, Equatable {
     /// `phone`, `pad` or `mac`, the idiom catalog renditions and `~iphone`/`~ipad` files are chosen by.
     public var idiom: ImageIdiom
 
-    public init(id: String, models: [String], pointWidth: Int, pointHeight: Int, scale: Int, idiom: ImageIdiom) {
+    /// The id this profile had before ids named their models (`iphone-14` held the 12 and 13 but
+    /// not the 14 Pro): still accepted by `--device`, configs and baselines, and kept in finding
+    /// fingerprints so that renaming a profile changes no baseline.
+    public var formerId: String?
+
+    /// The device part of a finding's fingerprint: the first id the profile had.
+    public var fingerprintKey: String { formerId ?? id }
+
+    public init(id: String, formerId: String? = nil, models: [String], pointWidth: Int, pointHeight: Int, scale: Int, idiom: ImageIdiom) {
         self.id = id
+        self.formerId = formerId
         self.models = models
         self.pointWidth = pointWidth
         self.pointHeight = pointHeight
@@ -32,35 +42,47 @@ public struct DeviceProfile: Sendable, Equatable {
     /// The built-in profiles (docs/images.md §4), phones then pads, smallest first.
     public static let builtIn: [DeviceProfile] = [
         .init(
-            id: "iphone-se", models: ["iPhone 6", "iPhone 6s", "iPhone 7", "iPhone 8", "iPhone SE (2nd gen)", "iPhone SE (3rd gen)"], pointWidth: 375, pointHeight: 667, scale: 2,
+            id: "iphone-6-7-8-se", formerId: "iphone-se", models: ["iPhone 6", "iPhone 6s", "iPhone 7", "iPhone 8", "iPhone SE (2nd gen)", "iPhone SE (3rd gen)"], pointWidth: 375,
+            pointHeight: 667, scale: 2,
             idiom: "phone"),
-        .init(id: "iphone-11", models: ["iPhone XR", "iPhone 11"], pointWidth: 414, pointHeight: 896, scale: 2, idiom: "phone"),
+        .init(id: "iphone-xr-11", formerId: "iphone-11", models: ["iPhone XR", "iPhone 11"], pointWidth: 414, pointHeight: 896, scale: 2, idiom: "phone"),
         .init(
-            id: "iphone-13-mini", models: ["iPhone X", "iPhone XS", "iPhone 11 Pro", "iPhone 12 mini", "iPhone 13 mini"], pointWidth: 375, pointHeight: 812, scale: 3,
+            id: "iphone-x-xs-11-pro-12-13-mini", formerId: "iphone-13-mini", models: ["iPhone X", "iPhone XS", "iPhone 11 Pro", "iPhone 12 mini", "iPhone 13 mini"],
+            pointWidth: 375, pointHeight: 812, scale: 3,
             idiom: "phone"),
-        .init(id: "iphone-11-pro-max", models: ["iPhone XS Max", "iPhone 11 Pro Max"], pointWidth: 414, pointHeight: 896, scale: 3, idiom: "phone"),
+        .init(
+            id: "iphone-xs-11-pro-max", formerId: "iphone-11-pro-max", models: ["iPhone XS Max", "iPhone 11 Pro Max"], pointWidth: 414, pointHeight: 896, scale: 3, idiom: "phone"),
         // 1242×2208 rendered, shown at 1080×1920: UIKit works in 414×736 points at @3x.
         .init(
-            id: "iphone-8-plus", models: ["iPhone 6 Plus", "iPhone 6s Plus", "iPhone 7 Plus", "iPhone 8 Plus"], pointWidth: 414, pointHeight: 736,
+            id: "iphone-6-7-8-plus", formerId: "iphone-8-plus", models: ["iPhone 6 Plus", "iPhone 6s Plus", "iPhone 7 Plus", "iPhone 8 Plus"], pointWidth: 414, pointHeight: 736,
             scale: 3, idiom: "phone"),
         .init(
-            id: "iphone-14", models: ["iPhone 12", "iPhone 12 Pro", "iPhone 13", "iPhone 13 Pro", "iPhone 14", "iPhone 16e"],
+            id: "iphone-12-13-14-16e", formerId: "iphone-14", models: ["iPhone 12", "iPhone 12 Pro", "iPhone 13", "iPhone 13 Pro", "iPhone 14", "iPhone 16e"],
             pointWidth: 390, pointHeight: 844, scale: 3, idiom: "phone"),
-        .init(id: "iphone-16", models: ["iPhone 14 Pro", "iPhone 15", "iPhone 15 Pro", "iPhone 16"], pointWidth: 393, pointHeight: 852, scale: 3, idiom: "phone"),
-        .init(id: "iphone-17-pro", models: ["iPhone 16 Pro", "iPhone 17", "iPhone 17 Pro"], pointWidth: 402, pointHeight: 874, scale: 3, idiom: "phone"),
-        .init(id: "iphone-air", models: ["iPhone Air"], pointWidth: 420, pointHeight: 912, scale: 3, idiom: "phone"),
-        .init(id: "iphone-14-plus", models: ["iPhone 12 Pro Max", "iPhone 13 Pro Max", "iPhone 14 Plus"], pointWidth: 428, pointHeight: 926, scale: 3, idiom: "phone"),
         .init(
-            id: "iphone-16-plus", models: ["iPhone 14 Pro Max", "iPhone 15 Plus", "iPhone 15 Pro Max", "iPhone 16 Plus"],
+            id: "iphone-14-pro-15-16", formerId: "iphone-16", models: ["iPhone 14 Pro", "iPhone 15", "iPhone 15 Pro", "iPhone 16"], pointWidth: 393, pointHeight: 852, scale: 3,
+            idiom: "phone"),
+        .init(
+            id: "iphone-16-pro-17", formerId: "iphone-17-pro", models: ["iPhone 16 Pro", "iPhone 17", "iPhone 17 Pro"], pointWidth: 402, pointHeight: 874, scale: 3, idiom: "phone"),
+        .init(id: "iphone-air", models: ["iPhone Air"], pointWidth: 420, pointHeight: 912, scale: 3, idiom: "phone"),
+        .init(
+            id: "iphone-12-13-pro-max-14-plus", formerId: "iphone-14-plus", models: ["iPhone 12 Pro Max", "iPhone 13 Pro Max", "iPhone 14 Plus"], pointWidth: 428, pointHeight: 926,
+            scale: 3, idiom: "phone"),
+        .init(
+            id: "iphone-14-15-pro-max-15-16-plus", formerId: "iphone-16-plus", models: ["iPhone 14 Pro Max", "iPhone 15 Plus", "iPhone 15 Pro Max", "iPhone 16 Plus"],
             pointWidth: 430, pointHeight: 932, scale: 3, idiom: "phone"),
-        .init(id: "iphone-17-pro-max", models: ["iPhone 16 Pro Max", "iPhone 17 Pro Max"], pointWidth: 440, pointHeight: 956, scale: 3, idiom: "phone"),
+        .init(
+            id: "iphone-16-17-pro-max", formerId: "iphone-17-pro-max", models: ["iPhone 16 Pro Max", "iPhone 17 Pro Max"], pointWidth: 440, pointHeight: 956, scale: 3,
+            idiom: "phone"),
         .init(id: "ipad-mini", models: ["iPad mini (6th gen)", "iPad mini (A17 Pro)"], pointWidth: 744, pointHeight: 1133, scale: 2, idiom: "pad"),
-        .init(id: "ipad-air-11", models: ["iPad (10th gen)", "iPad (A16)", "iPad Air 11\""], pointWidth: 820, pointHeight: 1180, scale: 2, idiom: "pad"),
+        .init(
+            id: "ipad-10-a16-air-11", formerId: "ipad-air-11", models: ["iPad (10th gen)", "iPad (A16)", "iPad Air 11\""], pointWidth: 820, pointHeight: 1180, scale: 2,
+            idiom: "pad"),
         .init(
             id: "ipad-pro-11", models: ["iPad Pro 11\" (1st gen)", "iPad Pro 11\" (2nd gen)", "iPad Pro 11\" (3rd gen)", "iPad Pro 11\" (4th gen)"],
             pointWidth: 834, pointHeight: 1194, scale: 2, idiom: "pad"),
         .init(id: "ipad-pro-11-m4", models: ["iPad Pro 11\" (M4)"], pointWidth: 834, pointHeight: 1210, scale: 2, idiom: "pad"),
-        .init(id: "ipad-pro-12.9", models: ["iPad Pro 12.9\"", "iPad Air 13\""], pointWidth: 1024, pointHeight: 1366, scale: 2, idiom: "pad"),
+        .init(id: "ipad-pro-12.9-air-13", formerId: "ipad-pro-12.9", models: ["iPad Pro 12.9\"", "iPad Air 13\""], pointWidth: 1024, pointHeight: 1366, scale: 2, idiom: "pad"),
         .init(id: "ipad-pro-13-m4", models: ["iPad Pro 13\" (M4)"], pointWidth: 1032, pointHeight: 1376, scale: 2, idiom: "pad"),
         // Mac screens at their default ("looks like") size, from Apple's specifications: a 2560×1664
         // MacBook Air 13" looks like 1470×956; 3024×1964 and 3456×2234 MacBook Pros are exact 2x;
@@ -90,14 +112,16 @@ public struct DeviceProfile: Sendable, Equatable {
     }
 
     /// The largest current iPhone.
-    public static let `default` = builtIn.first { $0.id == "iphone-17-pro-max" }!
+    public static let `default` = builtIn.first { $0.id == "iphone-16-17-pro-max" }!
 
-    /// Finds a profile by id or model name, ignoring case, spaces and punctuation
-    /// (`iphone-16-pro-max`, `"iPhone 16 Pro Max"` and `iphone16promax` all work).
+    /// Finds a profile by id, model name or former id, ignoring case, spaces and punctuation
+    /// (`iphone-16-pro-max`, `"iPhone 16 Pro Max"` and `iphone16promax` all work). A model name
+    /// wins over a former id: `iphone-14` is the iPhone 14's screen, as it always was.
     public static func named(_ name: String) -> DeviceProfile? {
         let key = normalized(name)
         if let byId = builtIn.first(where: { normalized($0.id) == key }) { return byId }
-        return builtIn.first { $0.models.contains { normalized($0) == key } }
+        if let byModel = builtIn.first(where: { $0.models.contains { normalized($0) == key } }) { return byModel }
+        return builtIn.first { $0.formerId.map(normalized) == key }
     }
 
     /// Why `name` names no profile, in words for an error: the nearest ids and model names

@@ -297,7 +297,7 @@ public final class LaunchAuditor {
                 for var finding in rule.check(context) where judged(&finding) { whole.append(finding) }
             }
         }
-        for finding in ImageFindings.folded(whole, device: device.id) { findings.add(finding) }
+        for finding in ImageFindings.folded(whole, device: device.fingerprintKey) { findings.add(finding) }
         let ordered = uses
         uses = []
         let top = inventory.bundles.filter { $0.kind != .systemImages }.map(\.name)

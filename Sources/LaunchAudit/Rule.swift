@@ -98,7 +98,7 @@ public struct RuleContext: Sendable {
         quoted: String? = nil, claim: String, fix: String, values: FindingValues, cost: Int
     ) -> Finding {
         var finding = Finding(
-            rule: rule.id, severity: severity ?? rule.defaultSeverity, identity: image.id, device: device.id,
+            rule: rule.id, severity: severity ?? rule.defaultSeverity, identity: image.id, device: device.fingerprintKey,
             subject: subject ?? (image.source == .assetCatalog ? image.name : lastPathComponent(image.id)),
             message: (quoted ?? quotedImage(image)) + " " + claim, fix: fix, names: uses.compactMap(\.name),
             assets: [image.id], paths: [image.path],

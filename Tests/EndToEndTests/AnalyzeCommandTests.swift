@@ -75,7 +75,7 @@ final class AnalyzeCommandTests: XCTestCase {
         let result = try BinaryRunner.run(["analyze", log, "--bundle", app, "--format", "json"], in: dir)
         XCTAssertEqual(result.status, 0, "no errors left once missing-image is ignored: " + result.stderr)
         let device = try XCTUnwrap(try json(result)["device"] as? [String: Any])
-        XCTAssertEqual(device["id"] as? String, "iphone-se")
+        XCTAssertEqual(device["id"] as? String, "iphone-6-7-8-se", "a former id in a config names its profile")
         let flag = try BinaryRunner.run(["analyze", log, "--bundle", app, "--format", "json", "--device", "ipad-pro-13-m4"], in: dir)
         XCTAssertEqual((try json(flag)["device"] as? [String: Any])?["id"] as? String, "ipad-pro-13-m4", "flags override the config")
         XCTAssertEqual(try BinaryRunner.run(["analyze", log, "--bundle", app, "--fail-on", "note"], in: dir).status, 1)
@@ -141,7 +141,7 @@ final class AnalyzeCommandTests: XCTestCase {
     func testDevicesListsTheScreenTable() throws {
         let result = try BinaryRunner.run(["devices"])
         XCTAssertEqual(result.status, 0)
-        XCTAssertTrue(result.stdoutText.contains("iphone-17-pro-max (default)"), result.stdoutText)
+        XCTAssertTrue(result.stdoutText.contains("iphone-16-17-pro-max (default)"), result.stdoutText)
         XCTAssertTrue(result.stdoutText.contains("440×956"))
         XCTAssertTrue(result.stdoutText.contains("ipad-pro-13-m4"))
         let rules = try BinaryRunner.run(["rules", "--verbose"])

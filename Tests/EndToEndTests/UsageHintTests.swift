@@ -32,16 +32,20 @@ final class UsageHintTests: XCTestCase {
         func analyze(_ device: String) throws -> BinaryRunner.Result {
             try BinaryRunner.run(["analyze", "Examples/launch.log", "--bundle", "Examples/SampleApp.app", "--fail-on", "never", "--device", device], in: root)
         }
-        for (model, id) in [("iPhone X", "iphone-13-mini"), ("iPhone 8", "iphone-se"), ("iPhone 11 Pro", "iphone-13-mini"), ("iPhone 8 Plus", "iphone-8-plus")] {
+        for (model, id) in [
+            ("iPhone X", "iphone-x-xs-11-pro-12-13-mini"), ("iPhone 8", "iphone-6-7-8-se"), ("iPhone 11 Pro", "iphone-x-xs-11-pro-12-13-mini"),
+            ("iPhone 8 Plus", "iphone-6-7-8-plus"), ("iPhone 14 Pro", "iphone-14-pro-15-16"), ("iphone-se", "iphone-6-7-8-se"),
+        ] {
             let run = try analyze(model)
             XCTAssertEqual(run.status, 0, "\(model): \(run.stderr)")
             XCTAssertTrue(run.stdoutText.contains("device   \(id): "), "\(model) → \(id)")
         }
         let typo = try analyze("iPhone 15 Pro Maxx")
         XCTAssertEqual(typo.status, 64)
-        XCTAssertTrue(typo.stderr.contains("unknown device `iPhone 15 Pro Maxx`; did you mean \"iPhone 15 Pro Max\" (iphone-16-plus)?"), typo.stderr)
+        XCTAssertTrue(typo.stderr.contains("unknown device `iPhone 15 Pro Maxx`; did you mean \"iPhone 15 Pro Max\" (iphone-14-15-pro-max-15-16-plus)?"), typo.stderr)
         let family = try analyze("ipad")
         XCTAssertEqual(family.status, 64)
-        XCTAssertTrue(family.stderr.contains("it names 6 profiles: ipad-mini, ipad-air-11, ipad-pro-11, ipad-pro-11-m4, ipad-pro-12.9, ipad-pro-13-m4"), family.stderr)
+        XCTAssertTrue(
+            family.stderr.contains("it names 6 profiles: ipad-mini, ipad-10-a16-air-11, ipad-pro-11, ipad-pro-11-m4, ipad-pro-12.9-air-13, ipad-pro-13-m4"), family.stderr)
     }
 }

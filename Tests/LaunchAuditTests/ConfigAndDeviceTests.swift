@@ -4,7 +4,7 @@ import XCTest
 
 final class ConfigAndDeviceTests: XCTestCase {
     func testDeviceProfilesComeFromTheScreenTable() throws {
-        XCTAssertEqual(DeviceProfile.default.id, "iphone-17-pro-max")
+        XCTAssertEqual(DeviceProfile.default.id, "iphone-16-17-pro-max")
         XCTAssertEqual(DeviceProfile.default.pixelWidth, 1320)
         XCTAssertEqual(DeviceProfile.default.pixelHeight, 2868)
         XCTAssertEqual(DeviceProfile.default.fullScreenBytes, 1320 * 2868 * 4)
@@ -13,9 +13,44 @@ final class ConfigAndDeviceTests: XCTestCase {
         let pad = try XCTUnwrap(DeviceProfile.named("iPad Pro 13\" (M4)"))
         XCTAssertEqual([pad.pixelWidth, pad.pixelHeight, pad.scale], [2064, 2752, 2])
         XCTAssertEqual(pad.idiom, "pad")
-        XCTAssertEqual(DeviceProfile.named("iphone-se")?.scale, 2)
+        XCTAssertEqual(DeviceProfile.named("iphone-6-7-8-se")?.scale, 2)
         XCTAssertNil(DeviceProfile.named("pixel-9"))
         XCTAssertEqual(Set(DeviceProfile.builtIn.map(\.id)).count, DeviceProfile.builtIn.count)
+    }
+
+    /// An id names the models it holds: each phone's and pad's generation (`16e`, `xr`, `se`,
+    /// `a16`, `mini`; `6s` by its `6`) is one of its id's words, so `iphone-14` can no longer be
+    /// read as the 14 Pro's screen.
+    func testDeviceIdsNameTheirModels() {
+        for profile in DeviceProfile.builtIn where profile.idiom != "mac" {
+            let words = Set(profile.id.split(separator: "-").map(String.init))
+            for model in profile.models {
+                // "iPhone 6s Plus" → "6"; "iPad (10th gen)" → "10"; "iPad Pro 11\" (M4)" → "pro".
+                var generation = model.lowercased().split(separator: " ").dropFirst().first.map(String.init) ?? ""
+                generation = generation.trimmingCharacters(in: CharacterSet(charactersIn: "()"))
+                for suffix in ["th", "s"] where generation.hasSuffix(suffix) && generation.dropLast(suffix.count).allSatisfy(\.isNumber) {
+                    generation.removeLast(suffix.count)
+                }
+                XCTAssertTrue(words.contains(generation), "\(profile.id) does not name \(model) (\(generation))")
+            }
+        }
+    }
+
+    /// The ids profiles had before they named their models still work, and findings keep the
+    /// fingerprints they had: a baseline written before the rename holds the same problems.
+    func testFormerDeviceIdsStillResolveAndKeepFingerprints() throws {
+        let former = [
+            "iphone-se": "iphone-6-7-8-se", "iphone-14": "iphone-12-13-14-16e", "iphone-16": "iphone-14-pro-15-16",
+            "iphone-17-pro": "iphone-16-pro-17", "iphone-17-pro-max": "iphone-16-17-pro-max", "ipad-pro-12.9": "ipad-pro-12.9-air-13",
+        ]
+        for (old, new) in former {
+            XCTAssertEqual(DeviceProfile.named(old)?.id, new, old)
+        }
+        // "iphone-14" names the iPhone 14, whose screen the former `iphone-14` profile was.
+        XCTAssertTrue(try XCTUnwrap(DeviceProfile.named("iphone-14")).models.contains("iPhone 14"))
+        XCTAssertEqual(DeviceProfile.default.fingerprintKey, "iphone-17-pro-max")
+        XCTAssertEqual(try XCTUnwrap(DeviceProfile.named("iphone-air")).fingerprintKey, "iphone-air")
+        XCTAssertEqual(Set(DeviceProfile.builtIn.map(\.fingerprintKey)).count, DeviceProfile.builtIn.count)
     }
 
     func testAFullConfigParses() throws {

@@ -48,11 +48,12 @@ final class ImageFindingsTests: XCTestCase {
     func testASchemaOneBaselineStillHoldsTheImagesFinding() throws {
         let result = photo.audit()
         let finding = try XCTUnwrap(result.findings.first { $0.assets == ["hero.jpg"] })
-        // Schema 1 fingerprinted each rule's finding: rule, image id and device.
-        let old = Finding.fingerprint(rule: "large-file", identity: "hero.jpg", device: result.device.id)
+        // Schema 1 fingerprinted each rule's finding: rule, image id and device, by the id the
+        // device had then (`iphone-17-pro-max`, now `iphone-16-17-pro-max`).
+        let old = Finding.fingerprint(rule: "large-file", identity: "hero.jpg", device: result.device.fingerprintKey)
         XCTAssertTrue(finding.formerFingerprints.contains(old))
         let text = """
-            {"schemaVersion": 1, "kind": "imgtrace-baseline", "device": "\(result.device.id)",
+            {"schemaVersion": 1, "kind": "imgtrace-baseline", "device": "\(result.device.fingerprintKey)",
              "launch": {"loads": 1, "names": 1, "images": 1, "decodedBytes": 0, "bytesOnDisk": 0, "missing": 0, "repeated": 0,
                         "unreadable": 0, "largestImageDecodedBytes": 0},
              "findings": [{"fingerprint": "\(old)", "rule": "large-file", "severity": "note", "message": "old"}]}
@@ -61,6 +62,7 @@ final class ImageFindingsTests: XCTestCase {
         let comparison = BaselineComparison(baseline: baseline, result: result, tolerance: AuditConfig().baselineTolerance)
         XCTAssertFalse(comparison.newFindings.contains { $0.fingerprint == finding.fingerprint }, "the photo was known")
         XCTAssertTrue(comparison.fixed.isEmpty, "and is not reported fixed")
+        XCTAssertFalse(comparison.deviceChanged, "the device's former id is the same device")
         // Written again, the baseline is schema 2 and says what the finding was called before.
         let written = String(decoding: Baseline(result).render(), as: UTF8.self)
         XCTAssertTrue(written.contains("\"schemaVersion\": 2"))

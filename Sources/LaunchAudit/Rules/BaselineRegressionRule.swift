@@ -37,7 +37,7 @@ enum BaselineRegressionRule: AuditRule {
         guard let old = context.baseline else { return [] }
         return regressions(old: old, new: context.metrics.launch, tolerance: context.config.baselineTolerance).map { regression in
             Finding(
-                rule: id, severity: defaultSeverity, identity: regression.metric, device: context.device.id, subject: regression.metric,
+                rule: id, severity: defaultSeverity, identity: regression.metric, device: context.device.fingerprintKey, subject: regression.metric,
                 message: "\(SafeText.quoted(regression.metric)) is worse than the baseline: \(regression.change)",
                 fix:
                     "Find what the launch added since the baseline; if the growth is intended, write a new baseline (`imgtrace baseline write`) or widen the `baseline:` tolerance.",

@@ -31,7 +31,7 @@ enum BudgetExceededRule: AuditRule {
     static func check(_ context: RuleContext) -> [Finding] {
         worstBreaches(context.logs, context.config.budgets).map { breach in
             Finding(
-                rule: id, severity: defaultSeverity, identity: breach.budget, device: context.device.id,
+                rule: id, severity: defaultSeverity, identity: breach.budget, device: context.device.fingerprintKey,
                 subject: breach.budget, message: "budget \(SafeText.quoted(breach.budget)) exceeded: \(breach.figures)",
                 fix: "Bring the launch back under the budget, or raise `budgets.\(breach.budget)` in .imgtrace.yml if the growth is intended.",
                 values: ["budget": .string(breach.budget), "limit": .int(breach.limit), "actual": .int(breach.actual)],

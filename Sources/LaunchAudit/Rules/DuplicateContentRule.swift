@@ -41,7 +41,7 @@ enum DuplicateContentRule: AuditRule {
             let appNames = Set(uses.filter { !$0.isToolkits }.compactMap(\.name))
             let toolkits = appNames.count < 2
             var finding = Finding(
-                rule: id, severity: toolkits ? .note : defaultSeverity, identity: identity, device: context.device.id,
+                rule: id, severity: toolkits ? .note : defaultSeverity, identity: identity, device: context.device.fingerprintKey,
                 message: "\(shown) load the same content (\(pixelText(images[0])), \(kibibytes(decoded)) decoded) under \(Set(names).count) names",
                 fix: toolkits
                     ? "The toolkit's own code asks for \(appNames.isEmpty ? "these names" : "the other name") itself (no app frame in the backtrace, or a name in `toolkit.names`): nothing to change in the app."

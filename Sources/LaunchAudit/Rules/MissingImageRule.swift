@@ -45,7 +45,7 @@ enum MissingImageRule: NameRule {
         }
         let toolkits = use.isToolkits
         var finding = Finding(
-            rule: id, severity: toolkits ? .note : defaultSeverity, identity: use.findingIdentity, device: context.device.id,
+            rule: id, severity: toolkits ? .note : defaultSeverity, identity: use.findingIdentity, device: context.device.fingerprintKey,
             subject: use.displayName,
             message: "\(SafeText.quoted(use.displayName)) loads nothing (\(use.launchLoads)× at launch\(toolkits ? ", by the toolkit's own code" : "")): \(resolution.how)",
             fix: toolkits ? toolkitFix : fix, names: use.name.map { [$0] } ?? [], lines: use.launchLines,

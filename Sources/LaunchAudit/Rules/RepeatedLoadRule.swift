@@ -69,7 +69,7 @@ enum RepeatedLoadRule: NameRule {
             }
         }
         var finding = Finding(
-            rule: id, severity: use.isToolkits ? .note : severity, identity: use.findingIdentity, device: context.device.id,
+            rule: id, severity: use.isToolkits ? .note : severity, identity: use.findingIdentity, device: context.device.fingerprintKey,
             subject: name, message: message, fix: fix,
             names: [name], assets: use.resolution.image.map { [$0.id] } ?? [],
             paths: use.resolution.image.map { [$0.path] } ?? [], lines: use.launchLines,
