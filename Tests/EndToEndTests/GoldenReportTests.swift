@@ -110,6 +110,17 @@ final class GoldenReportTests: XCTestCase {
         XCTAssertTrue(html.contains(">log line</text>"))
         XCTAssertGreaterThanOrEqual(html.components(separatedBy: "text-anchor=\"middle\">").count - 1, 4, "tick labels")
         XCTAssertTrue(html.contains("launch ends (line 28)"))
+        // A chart label too long for its room keeps a path's whole file name, and the whole name
+        // is its tooltip: never a name cut in its middle.
+        let labels = html.components(separatedBy: "text-anchor=\"end\">").dropFirst().map { $0.components(separatedBy: "</text>")[0] }
+        let shortened = labels.filter { $0.contains("…") }
+        XCTAssertFalse(shortened.isEmpty, "the example has a long path")
+        for label in shortened {
+            XCTAssertTrue(label.hasPrefix("<title>"), label)
+            let shown = label.components(separatedBy: "</title>")[1]
+            XCTAssertTrue(shown.hasPrefix("…/"), label)
+            XCTAssertTrue(label.components(separatedBy: "</title>")[0].hasSuffix(String(shown.dropFirst())), "the tooltip is the whole name: \(label)")
+        }
         // Seven loose-image notes are one row (two more loose images carry it as evidence).
         XCTAssertTrue(html.contains("7 findings: <code>placeholder</code>"))
     }

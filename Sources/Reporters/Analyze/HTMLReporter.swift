@@ -162,7 +162,7 @@ public struct HTMLReporter: AuditReporter {
         var svg = "<svg role=\"img\" aria-label=\"timeline of image loads\" viewBox=\"0 0 \(Int(left + width + 30)) \(Int(height))\" width=\"100%\">"
         for (i, use) in rows.enumerated() {
             let y = top + Double(i) * rowHeight + 9
-            svg += "<text x=\"\(Int(left - 8))\" y=\"\(Int(y + 4))\" text-anchor=\"end\">\(h(TextTable.middleShortened(use.displayName, width: 30)))</text>"
+            svg += "<text x=\"\(Int(left - 8))\" y=\"\(Int(y + 4))\" text-anchor=\"end\">\(chartLabel(use.displayName, width: 30))</text>"
             svg += "<line x1=\"\(Int(left))\" y1=\"\(Int(y))\" x2=\"\(Int(left + width))\" y2=\"\(Int(y))\" stroke=\"#e5e5ea\"/>"
             let colour = use.resolution.image == nil ? "#d70015" : "#0071e3"
             for line in use.launchLines where line.log == 0 {
@@ -190,6 +190,19 @@ public struct HTMLReporter: AuditReporter {
         return svg
     }
 
+    /// A chart's row label: the name, or when it is wider than the chart leaves room for, a
+    /// path's whole file name (`…/onboarding_step1@3x.png`), else its two ends; the whole name
+    /// is the label's tooltip and is in the tables below.
+    static func chartLabel(_ text: String, width: Int) -> String {
+        guard TextTable.displayWidth(text, limit: width + 1) > width else { return h(text) }
+        var short = TextTable.middleShortened(text, width: width)
+        if let slash = text.utf8.lastIndex(of: UInt8(ascii: "/")) {
+            let file = "…/" + String(text[text.utf8.index(after: slash)...])
+            if TextTable.displayWidth(file, limit: width + 1) <= width { short = file }
+        }
+        return "<title>\(h(text))</title>" + h(short)
+    }
+
     /// A round step (1, 2 or 5 × 10ⁿ) that puts about eight ticks on an axis up to `last`.
     static func tickStep(_ last: Int) -> Int {
         var magnitude = 1
@@ -210,7 +223,7 @@ public struct HTMLReporter: AuditReporter {
         for (i, image) in images.enumerated() {
             let y = Double(i) * rowHeight + 3
             let w = max(1, (width - labelRoom) * Double(image.decodedBytes!) / Double(largest))
-            svg += "<text x=\"\(Int(left - 8))\" y=\"\(Int(y + 13))\" text-anchor=\"end\">\(h(TextTable.middleShortened(ImageLabel.text(image), width: 40)))</text>"
+            svg += "<text x=\"\(Int(left - 8))\" y=\"\(Int(y + 13))\" text-anchor=\"end\">\(chartLabel(ImageLabel.text(image), width: 40))</text>"
             svg +=
                 "<rect x=\"\(Int(left))\" y=\"\(Int(y + 2))\" width=\"\(fixed(w))\" height=\"14\" rx=\"2\" fill=\"#0071e3\"><title>\(h(image.id)): \(kibibytes(image.decodedBytes!))</title></rect>"
             // The value sits inside a long bar, at its start: on a phone the chart scrolls, and the
