@@ -14,7 +14,7 @@ struct AnalyzeCommand: ParsableCommand {
             "Reads one or more debugger logs of the same build (each is one launch) and the built app, resolves every image name the way UIKit or AppKit would on the device, and reports findings with their fixes. Settings come from .imgtrace.yml in the working directory (or --config); flags override it. Exit codes: 0 nothing fails the policy, 1 a finding at or above --fail-on, 2 an input could not be read, 64 a usage error.",
             examples: [
                 "imgtrace analyze launch.log --bundle App.app",
-                "imgtrace analyze launch.log --bundle App.ipa --baseline imgtrace-baseline.json --format github",
+                "imgtrace analyze *.log --bundle App.ipa --baseline main.json --format github",
             ])
     )
 

@@ -21,6 +21,10 @@ final class HelpSnapshotTests: XCTestCase {
             // Two examples, each a runnable-looking line.
             let examples = text.components(separatedBy: "Examples:\n").dropFirst().first?.split(separator: "\n").prefix { $0.hasPrefix("  imgtrace ") }
             XCTAssertEqual(examples?.count ?? 0, 2, "\(name): two examples\n\(text)")
+            // In an 80-column terminal (and in a pipe) each example is still one line to copy.
+            let narrow = try BinaryRunner.run(command + ["--help"], environment: ["COLUMNS": "80"]).stdoutText
+            let narrowExamples = narrow.components(separatedBy: "Examples:\n").dropFirst().first?.split(separator: "\n").prefix { $0.hasPrefix("  imgtrace ") }
+            XCTAssertEqual(narrowExamples.map(Array.init), examples.map(Array.init), "\(name): an example wraps at 80 columns\n\(narrow)")
             // A value list is printed once, by argument-parser.
             for values in ["error, warning, note", "text, json", "auto, always, never"] {
                 XCTAssertLessThanOrEqual(text.components(separatedBy: values).count - 1, 1, "\(name): `\(values)` twice\n\(text)")
