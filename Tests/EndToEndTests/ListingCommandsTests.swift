@@ -171,6 +171,20 @@ final class ListingCommandsTests: XCTestCase {
         XCTAssertNotNil(zsh.range(of: "--source-root\\[[^\\n]*\\]:dir:_files -/", options: .regularExpression), "zsh: --source-root folders")
     }
 
+    /// A list in a cell breaks between its items: each model name stays whole on one line of
+    /// `imgtrace devices` (at 100 columns "iPhone 11" and "Pro" had been split).
+    func testTheDevicesTableKeepsEachModelNameOnOneLine() throws {
+        let devices = try XCTUnwrap(JSONSerialization.jsonObject(with: try BinaryRunner.run(["devices", "--format", "json"]).stdout) as? [[String: Any]])
+        let models = devices.flatMap { $0["models"] as? [String] ?? [] }
+        XCTAssertGreaterThan(models.count, 40)
+        for columns in ["80", "100"] {
+            let table = try BinaryRunner.run(["devices"], environment: ["COLUMNS": columns]).stdoutText
+            for model in models {
+                XCTAssertTrue(table.contains(model), "\(columns) columns: \(model) is split\n\(table)")
+            }
+        }
+    }
+
     func testCompletionScriptsOfferDevicesFormatsAndRules() throws {
         let devices = try XCTUnwrap(JSONSerialization.jsonObject(with: try BinaryRunner.run(["devices", "--format", "json"]).stdout) as? [[String: Any]])
         for shell in ["bash", "zsh", "fish"] {

@@ -125,8 +125,9 @@ package enum TextTable {
     /// Where a name may break across lines: after a path or word separator.
     static let breakAfter: Set<Character> = ["/", ".", "_", "@", "-", " ", ",", "#", "]"]
 
-    /// `text` in lines of at most `width` columns, nothing left out: prose breaks at spaces, a
-    /// name after the last separator that fits (`breakAfter`), else at the edge.
+    /// `text` in lines of at most `width` columns, nothing left out: a list breaks between its
+    /// items (after `, `), prose at spaces, a name after the last separator that fits
+    /// (`breakAfter`), else at the edge.
     static func brokenLines(_ text: String, width: Int) -> [String] {
         // `--wide` passes an unbounded width: nothing breaks.
         guard width > 0, width < Int.max / 2, displayWidth(text, limit: width + 1) > width else { return [text] }
@@ -136,16 +137,18 @@ package enum TextTable {
         while displayWidth(String(rest), limit: width + 1) > width {
             var used = 0
             var end = rest.startIndex
-            var lastBreak: String.Index?
+            var lastBreak: String.Index?, lastItemBreak: String.Index?
             while end < rest.endIndex {
                 let w = displayWidth(String(rest[end]))
                 guard used + w <= width else { break }
                 used += w
                 if breakAfter.contains(rest[end]) { lastBreak = rest.index(after: end) }
+                if rest[end] == ",", rest.index(after: end) < rest.endIndex, rest[rest.index(after: end)] == " " { lastItemBreak = rest.index(after: end) }
                 end = rest.index(after: end)
             }
             // A break in the first third wastes the line: cut at the edge instead.
-            let cut = lastBreak.flatMap { rest.distance(from: rest.startIndex, to: $0) * 3 >= width ? $0 : nil } ?? end
+            func useful(_ index: String.Index?) -> String.Index? { index.flatMap { rest.distance(from: rest.startIndex, to: $0) * 3 >= width ? $0 : nil } }
+            let cut = useful(lastItemBreak) ?? useful(lastBreak) ?? end
             let piece = rest[..<(cut > rest.startIndex ? cut : rest.index(after: rest.startIndex))]
             var line = String(piece)
             while line.hasSuffix(" ") { line.removeLast() }
@@ -163,7 +166,10 @@ package enum TextTable {
         var start = 0
         while bytes.count - start > width {
             var cut = start + width
-            if let lastBreak = (start..<(start + width)).last(where: { breaks.contains(bytes[$0]) }), (lastBreak + 1 - start) * 3 >= width {
+            let window = start..<(start + width)
+            if let item = window.last(where: { bytes[$0] == UInt8(ascii: ",") && bytes[$0 + 1] == 0x20 }), (item + 1 - start) * 3 >= width {
+                cut = item + 1
+            } else if let lastBreak = window.last(where: { breaks.contains(bytes[$0]) }), (lastBreak + 1 - start) * 3 >= width {
                 cut = lastBreak + 1
             }
             var end = cut
