@@ -229,6 +229,8 @@ enum Seeds {
         [
             ("swift", Array(#"let a = UIImage(named: "tab"); let b = Image(.hero); let c = "icon-\(x)"; let d = #imageLiteral(resourceName: "lit")"#.utf8)),
             ("objc", Array(#"x = [UIImage imageNamed:@"tab\"q"]; y = [NSString stringWithFormat:@"flag_%@", c]; /* @"c" */ char z = '"';"#.utf8)),
+            ("plist", Array("<?xml version=\"1.0\"?><plist><dict><key>icon</key><string>tab&amp;&#x41;</string></dict></plist>".utf8)),
+            ("json", Array(#"{"icon": "tab\u0041", "list": ["hero", "a\"b"]}"#.utf8)),
         ]
     }
 }

@@ -97,9 +97,11 @@ enum Targets {
                 _ = ImageAliases.parseStrings(bytes)
             }, seeds: Seeds.strings),
         FuzzTarget(
-            id: "code", summary: "a Swift or Objective-C source file (--source-root code references)",
+            id: "code", summary: "a Swift, Objective-C or data file (--source-root code references)",
             run: { bytes in
                 _ = ObjCReferences.scan(bytes, file: "A.m")
+                _ = DataReferences.scan(bytes, file: "A.plist")
+                _ = DataReferences.scan(bytes, file: "A.json")
                 _ = SwiftReferences.scan(String(decoding: bytes, as: UTF8.self), file: "A.swift")
             }, seeds: Seeds.code),
     ]

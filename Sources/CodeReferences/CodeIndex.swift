@@ -1,12 +1,14 @@
 import Foundation
 import ImgtraceSupport
 
-/// Every image reference in a source tree's Swift and Objective-C files.
+/// Every image reference in a source tree's Swift and Objective-C files, and the names its data
+/// files (property lists, JSON, `.strings`) hold.
 public struct CodeIndex: Sendable {
     public var references: [CodeReference]
     /// Files read, by language.
     public var swiftFiles = 0
     public var objcFiles = 0
+    public var dataFiles = 0
 
     /// Larger files are not source code (generated data, a vendored blob): skipped.
     public static let maxFileBytes = 4 << 20
@@ -17,9 +19,14 @@ public struct CodeIndex: Sendable {
 
     /// Folders never entered: version control, build products, dependency checkouts.
     static let skippedFolders: Set<String> = [".git", ".build", "DerivedData", ".swiftpm", "build", "Pods", "Carthage", "node_modules"]
+    /// Packages never entered either: an asset catalog's `Contents.json` files describe the
+    /// catalog itself (file names, idioms, scales), which the catalog reader reads, and the
+    /// Xcode project's files are settings, not names the app asks for.
+    static let skippedPackages = [".xcassets", ".xcodeproj", ".xcworkspace"]
 
     /// Walks `root` (symbolic links are not followed) and scans each `.swift`, `.m`, `.mm` and
-    /// `.h` file, in path order, so output never depends on the file system's order.
+    /// `.h` file and each data file `DataReferences` reads, in path order, so output never
+    /// depends on the file system's order.
     public static func scan(root: String) -> CodeIndex {
         var index = CodeIndex(references: [])
         var files: [String] = []
@@ -30,6 +37,9 @@ public struct CodeIndex: Sendable {
             if relative.hasSuffix(".swift") {
                 index.swiftFiles += 1
                 index.references += SwiftReferences.scan(String(decoding: bytes, as: UTF8.self), file: relative)
+            } else if DataReferences.reads(relative) {
+                index.dataFiles += 1
+                index.references += DataReferences.scan(bytes, file: relative)
             } else {
                 index.objcFiles += 1
                 index.references += ObjCReferences.scan(bytes, file: relative)
@@ -50,9 +60,11 @@ public struct CodeIndex: Sendable {
             guard lstat(root + "/" + path, &info) == 0 else { continue }
             switch info.st_mode & S_IFMT {
             case S_IFDIR:
-                if !skippedFolders.contains(name) { collect(path, root: root, depth: depth + 1, into: &files) }
+                if !skippedFolders.contains(name), !skippedPackages.contains(where: name.hasSuffix) { collect(path, root: root, depth: depth + 1, into: &files) }
             case S_IFREG:
-                if name.hasSuffix(".swift") || name.hasSuffix(".m") || name.hasSuffix(".mm") || name.hasSuffix(".h") { files.append(path) }
+                if name.hasSuffix(".swift") || name.hasSuffix(".m") || name.hasSuffix(".mm") || name.hasSuffix(".h") || DataReferences.reads(name) {
+                    files.append(path)
+                }
             default:
                 continue
             }

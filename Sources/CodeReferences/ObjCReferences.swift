@@ -2,7 +2,8 @@
 /// are skipped, every string literal (`@"…"` and `"…"`) is read with its escapes, and one that is
 /// the argument of `imageNamed:` (any receiver: `[UIImage imageNamed:@"tab"]`, `[NSImage
 /// imageNamed:…]`) is a named reference, of `systemImageNamed:` an SF Symbol; any other is weak.
-/// `[NSString stringWithFormat:@"flag_%@", code]` gives the pattern `flag_*`.
+/// `[NSString stringWithFormat:@"flag_%@", code]` gives the pattern `flag_*`, and so does
+/// `[@"flag_" stringByAppendingString:code]`.
 public enum ObjCReferences {
     public static func scan(_ bytes: [UInt8], file: String) -> [CodeReference] {
         var references: [CodeReference] = []
@@ -65,6 +66,18 @@ public enum ObjCReferences {
                 guard CodeReference.isNamingPattern(name) else { continue }
                 kind = .dynamic
             }
+            // `[prefix stringByAppendingString:@"_dark"]` → `*_dark`, `[@"flag_" stringByAppendingString:code]` → `flag_*`.
+            var joined: String?
+            if Self.appending.contains(before) {
+                joined = "*" + name
+            } else if Self.appending.contains(selectorAfter(bytes, k)) {
+                joined = name + "*"
+            }
+            if let joined {
+                name = joined.replacingOccurrences(of: "**", with: "*")
+                guard CodeReference.isNamingPattern(name) else { continue }
+                kind = .dynamic
+            }
             guard !name.isEmpty else { continue }
             references.append(
                 CodeReference(
@@ -82,6 +95,19 @@ public enum ObjCReferences {
         var begin = end - 1
         while begin > 0, bytes[begin - 1].isIdentifierByte { begin -= 1 }
         return String(decoding: bytes[begin..<end], as: UTF8.self)
+    }
+
+    /// The selectors that join a literal to a string built at run time.
+    static let appending: Set<String> = ["stringByAppendingString:", "stringByAppendingFormat:"]
+
+    /// The selector part just after a literal (`stringByAppendingString:`), skipping spaces.
+    private static func selectorAfter(_ bytes: [UInt8], _ end: Int) -> String {
+        var begin = end
+        while begin < bytes.count, bytes[begin] == 0x20 || bytes[begin] == 0x09 || bytes[begin] == 0x0A { begin += 1 }
+        var stop = begin
+        while stop < bytes.count, bytes[stop].isIdentifierByte { stop += 1 }
+        guard stop < bytes.count, stop > begin, bytes[stop] == UInt8(ascii: ":") else { return "" }
+        return String(decoding: bytes[begin...stop], as: UTF8.self)
     }
 
     /// `flag_%@.png` → `flag_*.png`: each conversion becomes a hole.

@@ -119,6 +119,45 @@ private final class ReferenceVisitor: SyntaxVisitor {
         return .visitChildren
     }
 
+    /// `"flag_" + code` and `prefix + "_dark"`: a run of `+` with a string literal in it is a
+    /// pattern, `*` for each operand that is not a literal (`flag_*`, `*_dark`). Its plain
+    /// literals stay weak references of their own; an interpolated one is part of the run's
+    /// pattern only, as its own would be wider (`icon-*` for `"icon-\(style)" + "@2x"`).
+    override func visit(_ node: SequenceExprSyntax) -> SyntaxVisitorContinueKind {
+        var run: [ExprSyntax] = []
+        func finish() {
+            defer { run.removeAll() }
+            guard run.count > 1, run.contains(where: { $0.is(StringLiteralExprSyntax.self) }) else { return }
+            var pattern = ""
+            for operand in run {
+                let piece = operand.as(StringLiteralExprSyntax.self).map(Self.pattern) ?? "*"
+                for character in piece where !(character == "*" && pattern.hasSuffix("*")) { pattern.append(character) }
+            }
+            guard CodeReference.isNamingPattern(pattern) else { return }
+            add(run[0], .dynamic, pattern)
+            for literal in run.compactMap({ $0.as(StringLiteralExprSyntax.self) })
+            where literal.segments.contains(where: { !$0.is(StringSegmentSyntax.self) }) {
+                consumed.insert(literal.id)
+            }
+        }
+        var expectingOperand = true
+        for element in node.elements {
+            if expectingOperand {
+                run.append(element)
+            } else if element.as(BinaryOperatorExprSyntax.self)?.operator.text != "+" {
+                finish()
+            }
+            expectingOperand.toggle()
+        }
+        finish()
+        return .visitChildren
+    }
+
+    /// A literal's text with `*` for each interpolation.
+    private static func pattern(_ literal: StringLiteralExprSyntax) -> String {
+        literal.segments.map { $0.as(StringSegmentSyntax.self)?.content.text ?? "*" }.joined()
+    }
+
     override func visit(_ node: StringLiteralExprSyntax) -> SyntaxVisitorContinueKind {
         if !consumed.contains(node.id) { literalReference(node, kind: .weak, api: nil) }
         return .skipChildren

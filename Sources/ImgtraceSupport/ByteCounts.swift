@@ -13,9 +13,10 @@ package func kibibytes(_ bytes: Int) -> String {
 }
 
 /// A count with its noun in the right number: `1 error`, `3 errors`, `1 repeated lookup`.
-/// `plural` is for nouns that do not just take an `s`.
+/// Nouns ending in a hiss take `es` (`2 launches`); `plural` is for any other irregular one.
 package func counted(_ n: Int, _ singular: String, _ plural: String? = nil) -> String {
-    "\(n) \(n == 1 ? singular : plural ?? singular + "s")"
+    let regular = ["s", "x", "z", "ch", "sh"].contains(where: singular.hasSuffix) ? singular + "es" : singular + "s"
+    return "\(n) \(n == 1 ? singular : plural ?? regular)"
 }
 
 /// Pixel or point dimensions, written one way in every report: `4032×3024`.

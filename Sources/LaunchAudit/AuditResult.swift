@@ -226,7 +226,10 @@ public struct UnusedSummary: Sendable {
     /// The Swift and the Objective-C files searched; nil when no source root was given.
     public var swiftFiles: Int?
     public var objcFiles: Int?
-    /// References the code makes to images (names, symbols, patterns, literals).
+    /// The property lists, JSON and `.strings` files searched for names (weak references).
+    public var dataFiles: Int?
+    /// The references in code and data files that name a shipped image (names, symbols,
+    /// patterns, literals), each counted once.
     public var references: Int?
 
     /// Bytes in the app of the images judged unused: what deleting them saves.

@@ -31,7 +31,7 @@ extension AuditSession {
             loaded = names
             logs.append(LogReport(path: log, summary: summary, metrics: AuditMetrics()))
         }
-        let assets = UnusedImages.judge(inventory: inventory, code: code, loaded: loaded, device: device)
+        let (assets, namingReferences) = UnusedImages.judgement(inventory: inventory, code: code, loaded: loaded, device: device)
         var findings: [Finding] = []
         for asset in assets {
             guard let rule = Rules.unused.first(where: { $0.verdict == asset.verdict }) else { continue }
@@ -55,7 +55,8 @@ extension AuditSession {
             bundleNames: inventory.bundles.filter { $0.kind != .systemImages }.map(\.name), inventoryImages: inventory.images.count,
             budgetBreaches: [], failOn: settings.failOn, warnings: warnings)
         result.deviceReason = reason
-        result.unused = UnusedSummary(assets: assets, swiftFiles: code?.swiftFiles, objcFiles: code?.objcFiles, references: code?.references.count)
+        result.unused = UnusedSummary(
+            assets: assets, swiftFiles: code?.swiftFiles, objcFiles: code?.objcFiles, dataFiles: code?.dataFiles, references: code.map { _ in namingReferences })
         if let root = settings.sourceRoot {
             let index = try SourceIndex.read(root: root)
             result.locateSources(in: index, root: root, inventory: inventory, code: code)

@@ -47,7 +47,9 @@ public enum UnusedImages {
             case .interface(let file): return "named in \(file)"
             case .loaded: return "loaded in a given launch"
             case .pattern(let reference): return "pattern `\(reference.name)` built at run time at \(reference.file):\(reference.line):\(reference.column)"
-            case .weak(let reference): return "string literal at \(reference.file):\(reference.line):\(reference.column)"
+            case .weak(let reference):
+                let what = DataReferences.reads(reference.file) ? "string value" : "string literal"
+                return "\(what) at \(reference.file):\(reference.line):\(reference.column)"
             }
         }
     }
@@ -75,6 +77,14 @@ public enum UnusedImages {
     /// Judges every image the inventory ships. `loaded` holds the names the given launches
     /// asked for (nil when no launch was given: then nothing is `never-loaded` or `dynamic-only`).
     public static func judge(inventory: BundleInventory, code: CodeIndex?, loaded: Set<String>?, device: DeviceProfile = .default) -> [Asset] {
+        judgement(inventory: inventory, code: code, loaded: loaded, device: device).assets
+    }
+
+    /// The verdicts, and how many of the code's references name one of the shipped images (most
+    /// string literals and data-file values name none: the count says what the search found).
+    public static func judgement(inventory: BundleInventory, code: CodeIndex?, loaded: Set<String>?, device: DeviceProfile = .default)
+        -> (assets: [Asset], namingReferences: Int)
+    {
         // References by the key both spellings share, built once.
         var byName: [String: [CodeReference]] = [:]
         var bySymbol: [String: [CodeReference]] = [:]
@@ -95,7 +105,8 @@ public enum UnusedImages {
 
         var groups: [String: [BundleImage]] = [:]
         for image in inventory.images { groups[image.bundle + "\u{0}" + image.name, default: []].append(image) }
-        return groups.keys.sorted().map { key -> Asset in
+        var naming = Set<CodeReference>()
+        let assets = groups.keys.sorted().map { key -> Asset in
             let images = groups[key]!
             let first = images[0]
             let name = first.name
@@ -113,9 +124,16 @@ public enum UnusedImages {
                 for file in interfaceFiles[spelling] ?? [] { kept.append(.interface(file: file)) }
             }
             let symbolKeys = Set([AssetSymbol.key(AssetSymbol.symbol(for: name)), AssetSymbol.key(last)])
-            for symbolKey in symbolKeys { kept += (bySymbol[symbolKey] ?? []).prefix(3).map(Evidence.code) }
+            for symbolKey in symbolKeys {
+                let symbols = bySymbol[symbolKey] ?? []
+                naming.formUnion(symbols)
+                kept += symbols.prefix(3).map(Evidence.code)
+            }
             let statically = !kept.isEmpty || !weak.isEmpty
             let matchingPatterns = patterns.filter { pattern in spellings.contains { matches(pattern.name.lowercased(), $0) } }
+            naming.formUnion(weak)
+            naming.formUnion(matchingPatterns)
+            naming.formUnion(kept.compactMap { if case .code(let reference) = $0 { return reference } else { return nil } })
             let wasLoaded = spellings.contains(where: loadedNames.contains)
             if wasLoaded { kept.append(.loaded) }
             kept += matchingPatterns.prefix(3).map(Evidence.pattern)
@@ -140,6 +158,7 @@ public enum UnusedImages {
                 deviceBytes: inCatalog ? downloaded(images, by: device) : bytes, inCatalog: inCatalog,
                 verdict: verdict, keptBy: verdict == .unused ? [] : kept)
         }
+        return (assets, naming.count)
     }
 
     /// The bytes of the renditions a device downloads of one catalog image: its idiom's (or the

@@ -83,4 +83,57 @@ final class CodeReferencesTests: XCTestCase {
         let references = SwiftReferences.scan(#"let a = "\(x)-\(y)"; let b = "icon-\(name)""#, file: "A.swift")
         XCTAssertEqual(references.filter { $0.kind == .dynamic }.map(\.name), ["icon-*"])
     }
+
+    /// Concatenation builds names as interpolation does: a run of `+` with a literal in it is a
+    /// pattern in Swift, and so is `stringByAppendingString:` in Objective-C.
+    func testConcatenatedNamesArePatterns() {
+        let swift = #"""
+            let a = UIImage(named: "flag_" + code)
+            let b = prefix + "_dark"
+            let c = "icon-\(style)" + "@" + scale + "x"
+            let d = x == "a" + y
+            let e = a + b
+            let f = "onboarding_" + step + "_" + variant
+            """#
+        let patterns = SwiftReferences.scan(swift, file: "A.swift").filter { $0.kind == .dynamic }
+        XCTAssertEqual(patterns.map(\.name), ["flag_*", "*_dark", "icon-*@*x", "onboarding_*_*"])
+        XCTAssertEqual(patterns.first.map { [$0.line, $0.column] }, [1, 24])
+        let objc = #"""
+            UIImage *a = [UIImage imageNamed:[@"flag_" stringByAppendingString:code]];
+            NSString *b = [prefix stringByAppendingString:@"_dark"];
+            NSString *c = [prefix stringByAppendingString:@"-"];
+            """#
+        let objcPatterns = ObjCReferences.scan(Array(objc.utf8), file: "A.m").filter { $0.kind == .dynamic }
+        XCTAssertEqual(objcPatterns.map(\.name), ["flag_*", "*_dark"])
+    }
+
+    /// Names an app reads from its own data files at run time (a theme plist, a JSON menu, a
+    /// strings table) are weak references, with the line and column of each value.
+    func testDataFilesNameImagesWeakly() {
+        let plist = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <plist version="1.0">
+            <dict>
+            	<key>icon</key>
+            	<string>theme_dark&amp;light</string>
+            	<array><string>badge_gold</string><string>&#x6E;ew</string></array>
+            	<string>not &bogus; xml</string>
+            </dict>
+            </plist>
+            """
+        let fromPlist = DataReferences.scan(Array(plist.utf8), file: "Themes.plist")
+        XCTAssertEqual(fromPlist.map(\.name), ["theme_dark&light", "badge_gold", "new"])
+        XCTAssertEqual(fromPlist.map(\.line), [5, 6, 6])
+        XCTAssertEqual(fromPlist.first?.column, 2)
+        XCTAssertTrue(fromPlist.allSatisfy { $0.kind == .weak })
+        let json = #"{"items": [{"title": "Home", "icon": "tab\/home"}, {"icon": "caf\u00e9"}], "unterminated": "x"#
+        XCTAssertEqual(DataReferences.scan(Array(json.utf8), file: "menu.json").map(\.name), ["items", "title", "Home", "icon", "tab/home", "icon", "café", "unterminated"])
+        let strings = "/* \"commented\" */\n\"promo.image\" = \"promo_banner\";\n"
+        let fromStrings = DataReferences.scan(Array(strings.utf8), file: "Promo.strings")
+        XCTAssertEqual(fromStrings.map(\.name), ["promo.image", "promo_banner"])
+        XCTAssertEqual(fromStrings.map(\.line), [2, 2])
+        XCTAssertTrue(DataReferences.reads("Intents.intentdefinition"))
+        XCTAssertFalse(DataReferences.reads("notes.txt"))
+        XCTAssertTrue(DataReferences.scan(Array("<plist><string>".utf8), file: "cut.plist").isEmpty, "an unclosed value is no name")
+    }
 }

@@ -44,6 +44,10 @@ final class UnusedCommandTests: XCTestCase {
         XCTAssertEqual(hero.first, "UIImage(named:) at SampleApp/FeedViewController.swift:9:37")
         let text = try BinaryRunner.run(["unused", "--bundle", "Examples/SampleApp.app", "Examples/launch.log"], in: root)
         XCTAssertTrue(text.stdoutText.contains("code: none searched (--source-root)"), text.stdoutText)
+        let noLaunch = try BinaryRunner.run(["unused", "--bundle", "Examples/SampleApp.app", "--source-root", "Examples/SampleSource"], in: root)
+        XCTAssertTrue(
+            noLaunch.stdoutText.contains("code: 5 references to shipped images in 1 Swift file, 1 Objective-C file and 0 data files; 0 launches (none given"),
+            noLaunch.stdoutText)
         XCTAssertEqual((doc["unused"] as? [String: Any])?["launches"] as? Int, 1)
         XCTAssertEqual(verdict("old_splash"), "unused-image")
         XCTAssertEqual(verdict("empty_state"), "never-loaded")

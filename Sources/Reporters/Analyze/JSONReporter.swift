@@ -95,6 +95,7 @@ public struct JSONReporter: AuditReporter {
             w.field("bytesToSave", unused.bytesToSave)
             w.field("swiftFiles", unused.swiftFiles)
             w.field("objcFiles", unused.objcFiles)
+            w.field("dataFiles", unused.dataFiles)
             w.field("references", unused.references)
             w.field("launches", result.logs.count)
             w.endObject()

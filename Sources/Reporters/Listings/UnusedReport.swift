@@ -38,7 +38,9 @@ enum UnusedReport {
     static func searched(_ unused: UnusedSummary, launches: Int) -> String {
         var text: String
         if let swift = unused.swiftFiles, let objc = unused.objcFiles {
-            text = "code: \(counted(swift, "Swift file")) and \(counted(objc, "Objective-C file")), \(counted(unused.references ?? 0, "image reference"))"
+            text =
+                "code: \(counted(unused.references ?? 0, "reference")) to shipped images in \(counted(swift, "Swift file")),"
+                + " \(counted(objc, "Objective-C file")) and \(counted(unused.dataFiles ?? 0, "data file"))"
         } else {
             text = "code: none searched (--source-root): only nibs, plists, catalogs and launches keep images"
         }
