@@ -102,7 +102,9 @@ let package = Package(
         // Yams (libyaml) is the reference the config's own YAML reader is checked against.
         .testTarget(
             name: "LaunchAuditTests",
-            dependencies: ["LaunchAudit", "LaunchTrace", "AppBundle", "ImgtraceSupport", "TestSupport", .product(name: "Yams", package: "Yams")]),
+            dependencies: [
+                "LaunchAudit", "LaunchTrace", "AppBundle", "CodeReferences", "ImgtraceSupport", "TestSupport", .product(name: "Yams", package: "Yams"),
+            ]),
         .testTarget(name: "CodeReferencesTests", dependencies: ["CodeReferences", "TestSupport"]),
         .testTarget(name: "NativeTraceTests", dependencies: ["NativeTrace", "ImgtraceSupport", "TestSupport"]),
         .testTarget(name: "ReportersTests", dependencies: ["Reporters", "LaunchAudit", "LaunchTrace", "ImgtraceSupport", "TestSupport"]),

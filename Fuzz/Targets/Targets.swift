@@ -68,7 +68,7 @@ enum Targets {
         FuzzTarget(
             id: "zip", summary: "an .ipa or .app.zip archive",
             run: { bytes in
-                Scratch.withFile(bytes, name: "fuzz.ipa") { path in _ = try? BundleReader.inventory(of: path) }
+                Scratch.withFile(bytes, name: "fuzz.ipa") { path in _ = try? BundleReader.inventory(of: path, readingCodeStrings: true) }
             }, seeds: Seeds.zips),
         FuzzTarget(
             id: "config", summary: "a .imgtrace.yml configuration",
@@ -97,11 +97,13 @@ enum Targets {
                 _ = ImageAliases.parseStrings(bytes)
             }, seeds: Seeds.strings),
         FuzzTarget(
-            id: "code", summary: "a Swift, Objective-C or data file (--source-root code references)",
+            id: "code", summary: "a Swift, Objective-C or data file, or an app's executable (unused's code references)",
             run: { bytes in
                 _ = ObjCReferences.scan(bytes, file: "A.m")
                 _ = DataReferences.scan(bytes, file: "A.plist")
                 _ = DataReferences.scan(bytes, file: "A.json")
+                _ = CodeStrings.scan(bytes, javaScript: false)
+                _ = CodeStrings.scan(bytes, javaScript: true)
                 _ = SwiftReferences.scan(String(decoding: bytes, as: UTF8.self), file: "A.swift")
             }, seeds: Seeds.code),
     ]

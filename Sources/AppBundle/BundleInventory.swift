@@ -14,6 +14,9 @@ public struct BundleInventory: Sendable {
     public var warnings: [String]
     /// Names that a system image folder's mapping file sends to another file, sorted by folder and name.
     public var aliases: [ImageAlias]
+    /// The strings of the app's executables and JavaScript bundles, when the reader was asked
+    /// for them (`BundleReader.inventory(of:systemImages:readingCodeStrings:)`), sorted by file.
+    public var codeStrings: [CodeStrings] = []
 
     public init(
         bundles: [BundleInfo] = [], images: [BundleImage] = [], references: [ImageReference] = [],
@@ -222,5 +225,6 @@ extension BundleInventory {
         aliases += other.aliases.map {
             ImageAlias(bundle: bundleId($0.bundle), name: $0.name, target: $0.target, via: $0.via, file: $0.file)
         }
+        codeStrings += other.codeStrings.map { CodeStrings(bundle: bundleId($0.bundle), file: path($0.file), strings: $0.strings) }
     }
 }

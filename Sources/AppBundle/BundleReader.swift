@@ -14,21 +14,26 @@ public enum BundleReader {
     /// The largest catalog or plist read into memory.
     static let maxCatalogBytes = 1 << 30
     static let maxPlistBytes = 16 << 20
+    /// The largest executable or JavaScript bundle read for its strings.
+    static let maxCodeBytes = 1 << 30
 
-    /// Inventories `path` and the given system image folders.
+    /// Inventories `path` and the given system image folders; with `readingCodeStrings`, also the
+    /// strings of every bundle's executable and JavaScript bundle (``BundleInventory/codeStrings``).
     ///
     /// Throws ``ImgtraceSupport/InputError`` when the input itself cannot be read (missing, not a
     /// bundle, a corrupt zip or top-level catalog); problems inside it become warnings.
-    public static func inventory(of path: String, systemImages: [String] = []) throws -> BundleInventory {
+    public static func inventory(of path: String, systemImages: [String] = [], readingCodeStrings: Bool = false) throws -> BundleInventory {
         var builder = InventoryBuilder()
+        builder.readsCodeStrings = readingCodeStrings
         try builder.addTop(path)
         for folder in systemImages { try builder.addSystemImages(folder) }
         return try builder.finish()
     }
 
     /// Inventories a tree already in memory (tests and fuzzing build bundles without a disk).
-    package static func inventory(ofTree tree: FileTree, name: String) throws -> BundleInventory {
+    package static func inventory(ofTree tree: FileTree, name: String, readingCodeStrings: Bool = false) throws -> BundleInventory {
         var builder = InventoryBuilder()
+        builder.readsCodeStrings = readingCodeStrings
         builder.addTree(tree, name: name)
         return try builder.finish()
     }
@@ -56,6 +61,8 @@ struct InventoryBuilder {
     var trees: [FileTree] = []
     var stored: [String: (StoredBytes, size: Int, prefix: Int)] = [:]
     var carBytes: [String: [UInt8]] = [:]
+    /// Whether executables and JavaScript bundles are read for their strings (only `unused` needs them).
+    var readsCodeStrings = false
 
     // MARK: Opening the input
 

@@ -80,6 +80,7 @@ extension InventoryBuilder {
         inventory.bundles =
             top + inventory.bundles.filter { $0.id != BundleID.top }.sorted { ($0.kind == .systemImages ? 1 : 0, $0.id) < ($1.kind == .systemImages ? 1 : 0, $1.id) }
         inventory.references.sort { ($0.bundle, $0.file, $0.name, $0.kind.rawValue) < ($1.bundle, $1.file, $1.name, $1.kind.rawValue) }
+        inventory.codeStrings.sort { $0.file < $1.file }
         inventory.junk.sort()
         return inventory
     }

@@ -90,6 +90,10 @@ extension InventoryBuilder {
             if components.contains(where: { $0.utf8.hasBytesSuffix(".xcassets") }) { continue }
             let fileName = String(components.last!)
             let ext = extensionOf(fileName)
+            if readsCodeStrings, ext == "jsbundle" || isExecutable(path, of: infos[bundle]) {
+                readCodeStrings(tree, path: path, bundle: bundle, javaScript: ext == "jsbundle")
+                continue
+            }
             if let nib = components.firstIndex(where: { $0.utf8.hasBytesSuffix(".nib") }) {
                 let nibPath = components[...nib].joined(separator: "/")
                 readNib(tree, path: path, nibPath: nibPath, into: &nibNames)
@@ -127,6 +131,22 @@ extension InventoryBuilder {
             info.localizations = (localizations[id] ?? []).sorted()
             addPlistReferences(info, foldersWithDefaultPNG: foldersWithDefaultPNG)
             inventory.bundles.append(info)
+        }
+    }
+
+    /// Whether `path` is the program its bundle's Info.plist names, where iOS, macOS or GNUstep keep it.
+    func isExecutable(_ path: String, of info: BundleInfo?) -> Bool {
+        guard let info, let executable = info.info?.executable, !executable.isEmpty else { return false }
+        let root = info.id == BundleID.top ? "" : info.id + "/"
+        return path == root + executable || path == root + "Contents/MacOS/" + executable
+    }
+
+    mutating func readCodeStrings(_ tree: FileTree, path: String, bundle: String, javaScript: Bool) {
+        do {
+            let bytes = try tree.contents(path, maxBytes: BundleReader.maxCodeBytes)
+            inventory.codeStrings.append(CodeStrings(bundle: bundle, file: path, strings: CodeStrings.scan(bytes, javaScript: javaScript)))
+        } catch {
+            inventory.warnings.append("\(path): \(describe(error))")
         }
     }
 

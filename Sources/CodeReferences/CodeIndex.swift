@@ -17,8 +17,9 @@ public struct CodeIndex: Sendable {
         self.references = references
     }
 
-    /// Folders never entered: version control, build products, dependency checkouts.
-    static let skippedFolders: Set<String> = [".git", ".build", "DerivedData", ".swiftpm", "build", "Pods", "Carthage", "node_modules"]
+    /// Folders never entered: version control, build products, dependency checkouts. An image
+    /// under one of them is kept by `unused`, since the code that names it is not searched.
+    public static let skippedFolders: Set<String> = [".git", ".build", "DerivedData", ".swiftpm", "build", "Pods", "Carthage", "node_modules"]
     /// Packages never entered either: an asset catalog's `Contents.json` files describe the
     /// catalog itself (file names, idioms, scales), which the catalog reader reads, and the
     /// Xcode project's files are settings, not names the app asks for.

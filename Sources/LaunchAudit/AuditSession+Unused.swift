@@ -11,7 +11,7 @@ extension AuditSession {
     public static func unused(_ request: AuditRequest) throws -> AuditOutcome {
         let baseline = try request.baselinePath.map { try Baseline.load(path: $0, scope: .unused) }
         let settings = try config(for: request)
-        let inventory = try readInventory(request)
+        let inventory = try readInventory(request, readingCodeStrings: true)
         let (device, reason) = try chooseDevice(request, settings, inventory)
         var code: CodeIndex?
         if let root = settings.sourceRoot {
@@ -35,7 +35,7 @@ extension AuditSession {
         var findings: [Finding] = []
         for asset in assets {
             guard let rule = Rules.unused.first(where: { $0.verdict == asset.verdict }) else { continue }
-            var finding = rule.finding(for: asset, device: device)
+            var finding = rule.finding(for: asset, device: device, codeSearched: code != nil)
             if let severity = settings.severities[finding.rule] { finding.severity = severity }
             if !settings.ignore.covers(finding) { findings.append(finding) }
         }

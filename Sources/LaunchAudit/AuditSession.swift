@@ -113,11 +113,12 @@ public enum AuditSession {
     }
 
     /// Every bundle's inventory, the first one's with the system image folders.
-    static func readInventory(_ request: AuditRequest) throws -> BundleInventory {
+    static func readInventory(_ request: AuditRequest, readingCodeStrings: Bool = false) throws -> BundleInventory {
         var inventory: BundleInventory?
         for (index, bundle) in request.bundles.enumerated() {
             do {
-                let next = try BundleReader.inventory(of: bundle, systemImages: index == 0 ? request.systemImages : [])
+                let next = try BundleReader.inventory(
+                    of: bundle, systemImages: index == 0 ? request.systemImages : [], readingCodeStrings: readingCodeStrings)
                 if inventory == nil {
                     inventory = next
                 } else {

@@ -37,6 +37,8 @@ public enum UnusedImages {
         case loaded
         case pattern(CodeReference)
         case weak(CodeReference)
+        /// A string equal to its name in one of the app's executables or JavaScript bundles.
+        case codeString(file: String)
 
         public var text: String {
             switch self {
@@ -50,6 +52,7 @@ public enum UnusedImages {
             case .weak(let reference):
                 let what = DataReferences.reads(reference.file) ? "string value" : "string literal"
                 return "\(what) at \(reference.file):\(reference.line):\(reference.column)"
+            case .codeString(let file): return "a string in the app's code, \(file)"
             }
         }
     }
@@ -91,14 +94,22 @@ public enum UnusedImages {
         var patterns: [CodeReference] = []
         for reference in code?.references ?? [] {
             switch reference.kind {
-            case .named, .weak: byName[reference.name.lowercased(), default: []].append(reference)
+            case .named, .weak:
+                // `"tab.png"` and `"icons/tab@2x.png"` name the image `tab` as well.
+                for key in keys(reference.name) { byName[key, default: []].append(reference) }
             case .symbol: bySymbol[AssetSymbol.key(reference.name), default: []].append(reference)
             case .dynamic: patterns.append(reference)
             case .system: continue
             }
         }
         var interfaceFiles: [String: [String]] = [:]
-        for reference in inventory.references { interfaceFiles[reference.name.lowercased(), default: []].append(reference.file) }
+        var launchImageBases: [(bundle: String, base: String, file: String)] = []
+        for reference in inventory.references {
+            for key in keys(reference.name) { interfaceFiles[key, default: []].append(reference.file) }
+            if reference.kind == .launchImage { launchImageBases.append((reference.bundle, stripped(reference.name).lowercased(), reference.file)) }
+        }
+        // Each file's strings, lowered once, for the names nothing else keeps.
+        let codeStrings = inventory.codeStrings.map { (file: $0.file, strings: Set($0.strings.flatMap(keys))) }
         // A path (`imageWithContentsOfFile:`) loads the file it ends with.
         let loadedNames = Set((loaded ?? []).map { stripped(lastPathComponent($0)).lowercased() })
         let iconNames = Set(inventory.bundles.flatMap { ($0.info?.iconNames ?? []) + ($0.info?.iconFiles ?? []) }.map { $0.lowercased() })
@@ -116,6 +127,12 @@ public enum UnusedImages {
             if images.contains(where: { $0.details["set"] == "appiconset" || $0.details["set"] == "launchimage" }) || spellings.contains(where: iconNames.contains) {
                 kept.append(.build("the app's icon or launch image (the build and Info.plist use it)"))
             }
+            if code != nil, let folder = images.lazy.compactMap(unsearchedFolder).first {
+                kept.append(.build("in `\(folder)/`, a dependency or build folder whose code --source-root does not search"))
+            }
+            if first.bundle == BundleID.top, stripped(name).lowercased() == "itunesartwork" {
+                kept.append(.build("the artwork iTunes and the device show for an ad hoc build (read by name)"))
+            }
             var weak: [CodeReference] = []
             for spelling in spellings {
                 for reference in byName[spelling] ?? [] {
@@ -124,12 +141,20 @@ public enum UnusedImages {
                 for file in interfaceFiles[spelling] ?? [] { kept.append(.interface(file: file)) }
             }
             let symbolKeys = Set([AssetSymbol.key(AssetSymbol.symbol(for: name)), AssetSymbol.key(last)])
+            // A launch image's family (`Default-568h@2x.png`, `Default-Portrait~ipad.png`) shares its base name.
+            for launch in launchImageBases where launch.bundle == first.bundle {
+                let lowered = stripped(name).lowercased()
+                if lowered == launch.base || [("-" as Character), "~"].contains(where: { lowered.hasPrefix(launch.base + String($0)) }) {
+                    kept.append(.interface(file: launch.file))
+                }
+            }
             for symbolKey in symbolKeys {
                 let symbols = bySymbol[symbolKey] ?? []
                 naming.formUnion(symbols)
                 kept += symbols.prefix(3).map(Evidence.code)
             }
-            let statically = !kept.isEmpty || !weak.isEmpty
+            let inCode = codeStrings.filter { file in spellings.contains(where: file.strings.contains) }.map(\.file)
+            let statically = !kept.isEmpty || !weak.isEmpty || !inCode.isEmpty
             let matchingPatterns = patterns.filter { pattern in spellings.contains { matches(pattern.name.lowercased(), $0) } }
             naming.formUnion(weak)
             naming.formUnion(matchingPatterns)
@@ -138,6 +163,7 @@ public enum UnusedImages {
             if wasLoaded { kept.append(.loaded) }
             kept += matchingPatterns.prefix(3).map(Evidence.pattern)
             kept += weak.prefix(3).map(Evidence.weak)
+            kept += inCode.prefix(3).map { Evidence.codeString(file: $0) }
             let verdict: Verdict
             if !statically && matchingPatterns.isEmpty && !wasLoaded {
                 verdict = .unused
@@ -176,6 +202,17 @@ public enum UnusedImages {
     }
 
     /// `tab@2x.png` → `tab`: the name without a scale suffix or an image extension.
+    /// The folder of `image`'s path that the code index does not enter (`Pods`, `node_modules`), if any.
+    static func unsearchedFolder(_ image: BundleImage) -> String? {
+        image.path.split(separator: "/").dropLast().first { CodeIndex.skippedFolders.contains(String($0)) }.map(String.init)
+    }
+
+    /// The spellings a reference's name gives an image: itself, without its extension and scale,
+    /// and its file name so (`icons/tab@2x.png` → `icons/tab@2x.png`, `icons/tab`, `tab`), lowered.
+    static func keys(_ name: String) -> Set<String> {
+        Set([name, stripped(name), stripped(lastPathComponent(name))].map { $0.lowercased() })
+    }
+
     static func stripped(_ name: String) -> String {
         var text = name
         for ext in [".png", ".jpg", ".jpeg", ".pdf", ".heic", ".tiff", ".tif", ".gif", ".svg", ".webp"] where text.lowercased().hasSuffix(ext) {

@@ -28,6 +28,37 @@ final class UnusedCommandTests: XCTestCase {
         XCTAssertEqual(findings.filter { $0["rule"] as? String == "unused-image" }.compactMap { $0["names"] as? [String] }.flatMap { $0 }.sorted(), ["ohf-launch", "watch-frame"])
     }
 
+    func testABuiltAppAloneIsJudgedByItsCodesStringsAndItsGuessesAreNotes() throws {
+        guard let corpus = Corpus.root else { throw XCTSkip(Corpus.missingMessage) }
+        func judged(_ bundle: String) throws -> (status: Int32, images: [[String: Any]], findings: [[String: Any]]) {
+            let path = corpus.appendingPathComponent("bundles/" + bundle).path
+            let result = try BinaryRunner.run(["unused", "--bundle", path, "--format", "json", "--all", "--fail-on", "warning"])
+            let doc = try XCTUnwrap(JSONSerialization.jsonObject(with: result.stdout) as? [String: Any], result.stderr)
+            return (result.status, doc["images"] as? [[String: Any]] ?? [], doc["findings"] as? [[String: Any]] ?? [])
+        }
+        func keptBy(_ images: [[String: Any]], _ name: String) -> String? { (images.first { $0["name"] as? String == name }?["keptBy"] as? [String])?.first }
+        // The 2014 Objective-C app: its literals are in the executable, its icon and launch
+        // images are named by Info.plist and convention. Every image is kept.
+        let objc = try judged("bitbar-objc-2014-armv7-ipa/BitbarIOSSample.ipa")
+        XCTAssertEqual(objc.status, 0)
+        XCTAssertEqual(objc.images.filter { $0["verdict"] as? String == "unused-image" }.count, 0)
+        XCTAssertEqual(keptBy(objc.images, "logo_cloud"), "a string in the app's code, BitbarIOSSample")
+        XCTAssertEqual(keptBy(objc.images, "Default-568h"), "named in Info.plist")
+        // React Native registers its images by name in main.jsbundle.
+        let reactNative = try judged("bitbar-reactnative-2023-device-ipa/BitBarSampleApp.ipa")
+        XCTAssertEqual(keptBy(reactNative.images, "assets/src/assets/bitbar_logo"), "a string in the app's code, main.jsbundle")
+        // Swift keeps short literals inside the machine code: what nothing keeps is a note, not a failure.
+        let swift = try judged("uikitcatalog-2025-xcode26-sim/UIKitCatalog-iphonesimulator.app")
+        XCTAssertEqual(swift.status, 0, "candidates do not fail --fail-on warning")
+        let candidates = swift.findings.filter { $0["rule"] as? String == "unused-image" }
+        XCTAssertFalse(candidates.isEmpty)
+        for finding in candidates {
+            XCTAssertEqual(finding["severity"] as? String, "note")
+            XCTAssertTrue((finding["message"] as? String ?? "").contains("the source code was not searched"), "\(finding)")
+        }
+        XCTAssertNotNil(keptBy(swift.images, "x_icon"), "a name seen as an immediate in x86-64 code")
+    }
+
     func testALaunchTellsDynamicOnlyAndNeverLoaded() throws {
         let root = Corpus.packageRoot
         let result = try BinaryRunner.run(

@@ -27,12 +27,17 @@ final class RuleExampleTests: XCTestCase {
         let rule = try XCTUnwrap(Rules.unused.first { $0.id == "unused-image" })
         let example = try XCTUnwrap(rule.examples.first)
         let asset = try XCTUnwrap(example.judgeUnused().first { $0.verdict == .unused })
-        let phone = rule.finding(for: asset, device: .default)
+        let phone = rule.finding(for: asset, device: .default, codeSearched: true)
         let ipad = try XCTUnwrap(DeviceProfile.named("ipad-pro-13-m4"))
-        XCTAssertEqual(phone.fingerprint, rule.finding(for: asset, device: ipad).fingerprint, "an image set is unused on every device")
+        XCTAssertEqual(phone.fingerprint, rule.finding(for: asset, device: ipad, codeSearched: true).fingerprint, "an image set is unused on every device")
         XCTAssertEqual(phone.severity, .warning)
         XCTAssertEqual(phone.cost, 4096)
         XCTAssertTrue(phone.message.hasPrefix("`old_banner` is shipped but never used"), phone.message)
+        // Judged from the built app alone, it is a candidate: a note that says what was not searched.
+        let candidate = rule.finding(for: asset, device: .default, codeSearched: false)
+        XCTAssertEqual(candidate.severity, .note)
+        XCTAssertEqual(candidate.fingerprint, phone.fingerprint)
+        XCTAssertTrue(candidate.message.contains("the source code was not searched"), candidate.message)
     }
 
     func testEveryRuleHasAFiringAndAQuietExampleAndAStableUniqueId() {

@@ -6,8 +6,9 @@ import ImgtraceSupport
 public protocol UnusedRule: DescribedRule {
     /// The verdict whose images it reports.
     static var verdict: UnusedImages.Verdict { get }
-    /// The finding about one image judged `verdict`, for `device`.
-    static func finding(for asset: UnusedImages.Asset, device: DeviceProfile) -> Finding
+    /// The finding about one image judged `verdict`, for `device`; `codeSearched` says whether a
+    /// source tree was searched (`--source-root`) or only the built app.
+    static func finding(for asset: UnusedImages.Asset, device: DeviceProfile, codeSearched: Bool) -> Finding
 }
 
 extension UnusedRule {
@@ -61,8 +62,18 @@ enum UnusedImageRule: UnusedRule {
             sources: [.init("Badge.m", "NSString *const kBadge = @\"badge\";\n")], fires: false),
     ]
 
-    static func finding(for asset: UnusedImages.Asset, device: DeviceProfile) -> Finding {
-        finding(
+    static func finding(for asset: UnusedImages.Asset, device: DeviceProfile, codeSearched: Bool) -> Finding {
+        guard codeSearched else {
+            // Without the sources, Swift's short literals (inlined in the machine code) go unseen:
+            // a candidate to check, not a verdict to fail a build on.
+            var candidate = finding(
+                for: asset, device: device,
+                claim: "is shipped, and no nib, plist, catalog or string in the app's executables names it and no launch loads it; the source code was not searched",
+                fix: "Run again with `--source-root` to search the code before deleting it: a short Swift literal is not visible in the built app.")
+            candidate.severity = .note
+            return candidate
+        }
+        return finding(
             for: asset, device: device, claim: "is shipped but never used: nothing names it and no launch loads it",
             fix: "Delete it from the app. If something outside the code names it (a server, a file the app downloads), list it in `ignore.names`.")
     }
@@ -83,7 +94,7 @@ enum DynamicOnlyRule: UnusedRule {
             sources: [.init("Promo.swift", "let banner = UIImage(named: \"promo_winter\")\n")], fires: false),
     ]
 
-    static func finding(for asset: UnusedImages.Asset, device: DeviceProfile) -> Finding {
+    static func finding(for asset: UnusedImages.Asset, device: DeviceProfile, codeSearched: Bool) -> Finding {
         finding(
             for: asset, device: device, claim: "is loaded at run time, but no code, interface file or plist names it",
             fix: "Keep it. To let tools that read only the code see it, name it once in code (an asset symbol or a literal), or list it where those tools are told to keep it.")
@@ -106,7 +117,7 @@ enum NeverLoadedRule: UnusedRule {
             fires: false),
     ]
 
-    static func finding(for asset: UnusedImages.Asset, device: DeviceProfile) -> Finding {
+    static func finding(for asset: UnusedImages.Asset, device: DeviceProfile, codeSearched: Bool) -> Finding {
         finding(
             for: asset, device: device, claim: "is named but no given launch loads it",
             fix: "Nothing to change if a screen the launches did not reach uses it; if the code that names it is dead, delete both.")

@@ -42,7 +42,9 @@ enum UnusedReport {
                 "code: \(counted(unused.references ?? 0, "reference")) to shipped images in \(counted(swift, "Swift file")),"
                 + " \(counted(objc, "Objective-C file")) and \(counted(unused.dataFiles ?? 0, "data file"))"
         } else {
-            text = "code: none searched (--source-root): only nibs, plists, catalogs and launches keep images"
+            text =
+                "code: none searched (--source-root): nibs, plists, catalogs, the strings of the app's executables and launches keep images,"
+                + " and what nothing keeps is a candidate (a note)"
         }
         return text + "; \(counted(launches, "launch"))" + (launches == 0 ? " (none given: nothing is judged never loaded or dynamic-only)" : "")
     }

@@ -1,0 +1,74 @@
+import ImgtraceSupport
+
+/// The strings one of the app's code files holds: a bundle's executable (its C strings, where
+/// Objective-C's `@"…"` literals and Swift's longer literals live) or a JavaScript bundle
+/// (`main.jsbundle`, where React Native registers each image asset by name). `imgtrace unused`
+/// counts them as weak references: they keep an image alive when no source tree is searched
+/// and for code whose sources are elsewhere (a framework, a pod).
+public struct CodeStrings: Equatable, Sendable {
+    /// The bundle whose code it is.
+    public var bundle: String
+    /// The file, relative to the top root.
+    public var file: String
+    /// Every string of plausible name length, once.
+    public var strings: Set<String>
+
+    public init(bundle: String, file: String, strings: Set<String>) {
+        self.bundle = bundle
+        self.file = file
+        self.strings = strings
+    }
+
+    /// Strings longer than this are prose or data, never an image's name.
+    static let maxLength = 255
+
+    /// Every run of printable text in `bytes`, split at control bytes (a C string ends at its
+    /// NUL), at bytes that do not form UTF-8 (machine code around an immediate: `\u{B8}x_icon`
+    /// gives `x_icon`) and, for JavaScript, also at quotes, so `name:"back-icon"` gives `back-icon`.
+    /// Runs of one byte or longer than ``maxLength`` are dropped.
+    public static func scan(_ bytes: [UInt8], javaScript: Bool) -> Set<String> {
+        var strings = Set<String>()
+        var start = 0
+        var offset = 0
+        func take(_ end: Int) {
+            let length = end - start
+            if length >= 2, length <= maxLength, let text = String(validating: bytes[start..<end], as: UTF8.self) {
+                strings.insert(text)
+            }
+        }
+        while offset < bytes.count {
+            let byte = bytes[offset]
+            if byte >= 0x80 {
+                let length = utf8SequenceLength(bytes, at: offset)
+                if length > 0 {
+                    offset += length
+                    continue
+                }
+            } else if byte >= 0x20, byte != 0x7F, !(javaScript && (byte == 0x22 || byte == 0x27 || byte == 0x60)) {
+                offset += 1
+                continue
+            }
+            take(offset)
+            offset += 1
+            start = offset
+        }
+        take(bytes.count)
+        return strings
+    }
+
+    /// The length of the well-formed UTF-8 sequence of two to four bytes at `offset`, or 0.
+    static func utf8SequenceLength(_ bytes: [UInt8], at offset: Int) -> Int {
+        let lead = bytes[offset]
+        let length: Int
+        switch lead {
+        case 0xC2...0xDF: length = 2
+        case 0xE0...0xEF: length = 3
+        case 0xF0...0xF4: length = 4
+        default: return 0
+        }
+        guard offset + length <= bytes.count else { return 0 }
+        for k in 1..<length where bytes[offset + k] & 0xC0 != 0x80 { return 0 }
+        // Overlong and out-of-range forms are left to `String(validating:)`, which drops the run.
+        return length
+    }
+}
