@@ -1,3 +1,5 @@
+import ImgtraceSupport
+
 /// A line and column in a source text file, both 1-based (what Xcode and code-scanning tools show).
 public struct TextPosition: Sendable, Equatable, Hashable, Comparable {
     public var line: Int
@@ -63,7 +65,7 @@ package enum SourceText {
                 index += 1
                 continue
             }
-            let value = unescapeXML(String(decoding: bytes[valueStart..<valueEnd], as: UTF8.self))
+            let value = XMLEntities.decoded(String(decoding: bytes[valueStart..<valueEnd], as: UTF8.self), strict: false) ?? ""
             if !value.isEmpty {
                 found.append((value, TextPosition(line: line, column: nameStart - lineStart + 1)))
             }
@@ -82,33 +84,6 @@ package enum SourceText {
     }
 
     private static func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D }
-
-    /// XML's five named entities and numeric references; anything else stays as written.
-    static func unescapeXML(_ text: String) -> String {
-        guard text.contains("&") else { return text }
-        var out = ""
-        var rest = Substring(text)
-        while let amp = rest.firstIndex(of: "&") {
-            out += rest[..<amp]
-            guard let semi = rest[amp...].firstIndex(of: ";"), rest.distance(from: amp, to: semi) <= 10 else {
-                out += rest[amp...]
-                return out
-            }
-            let entity = rest[rest.index(after: amp)..<semi]
-            switch entity {
-            case "amp": out += "&"
-            case "lt": out += "<"
-            case "gt": out += ">"
-            case "quot": out += "\""
-            case "apos": out += "'"
-            default:
-                let digits = entity.hasPrefix("#x") ? UInt32(entity.dropFirst(2), radix: 16) : entity.hasPrefix("#") ? UInt32(entity.dropFirst()) : nil
-                if let digits, let scalar = Unicode.Scalar(digits) { out.unicodeScalars.append(scalar) } else { out += rest[amp...semi] }
-            }
-            rest = rest[rest.index(after: semi)...]
-        }
-        return out + rest
-    }
 }
 
 /// Walks JSON text string by string, counting lines: enough to find a key and its value

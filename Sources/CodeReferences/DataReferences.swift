@@ -1,3 +1,5 @@
+import ImgtraceSupport
+
 /// Image names an app may read from its own data files at run time: every string value of an
 /// XML property list (`.plist`, `.intentdefinition`), a JSON file and a `.strings` table is a
 /// weak reference (a theme plist or a JSON menu that names its icons keeps them alive; static
@@ -117,29 +119,9 @@ public enum DataReferences {
         references.append(CodeReference(file: file, line: line, column: column, kind: .weak, name: text))
     }
 
-    /// An element's text with `&lt;` `&gt;` `&amp;` `&quot;` `&apos;` and `&#…;` decoded; nil
-    /// when an `&` starts nothing XML knows (not a well-formed value).
+    /// An element's text with its character references decoded; nil when an `&` starts nothing
+    /// XML knows (not a well-formed value).
     static func decodedXML(_ raw: ArraySlice<UInt8>) -> String? {
-        guard raw.contains(UInt8(ascii: "&")) else { return String(decoding: raw, as: UTF8.self) }
-        var out = ""
-        var text = Substring(String(decoding: raw, as: UTF8.self))
-        while let amp = text.firstIndex(of: "&") {
-            out += text[..<amp]
-            guard let semicolon = text[amp...].firstIndex(of: ";") else { return nil }
-            let entity = text[text.index(after: amp)..<semicolon]
-            switch entity {
-            case "lt": out += "<"
-            case "gt": out += ">"
-            case "amp": out += "&"
-            case "quot": out += "\""
-            case "apos": out += "'"
-            default:
-                let number = entity.hasPrefix("#x") ? UInt32(entity.dropFirst(2), radix: 16) : entity.hasPrefix("#") ? UInt32(entity.dropFirst()) : nil
-                guard let value = number, let scalar = Unicode.Scalar(value) else { return nil }
-                out.unicodeScalars.append(scalar)
-            }
-            text = text[text.index(after: semicolon)...]
-        }
-        return out + text
+        XMLEntities.decoded(String(decoding: raw, as: UTF8.self), strict: true)
     }
 }
