@@ -358,9 +358,12 @@
             let agent = try record(["--agent"], "agent.log"), ptrace = try record(["--backtrace", "0"], "ptrace.log")
             XCTAssertGreaterThan(agent.launch.count, 150)
             XCTAssertEqual(agent.launch, ptrace.launch, "the launch: the same loads in the same order on the same threads")
-            // After the launch the menus redraw as often as the machine lets them in 8 s (CI saw
-            // 20 and 24 NSMenuArrow lookups): the same names, not the same count.
-            XCTAssertEqual(Set(agent.after), Set(ptrace.after), "after the launch: the same names")
+            // After the launch the menus redraw as often as the machine lets them in 8 s: CI saw
+            // 20 and 24 NSMenuArrow lookups, and a busy machine none at all in one of the two. So
+            // each recording's later names are names the other recorded too, not the same count.
+            let agentNames = Set(agent.launch + agent.after), ptraceNames = Set(ptrace.launch + ptrace.after)
+            XCTAssertTrue(Set(agent.after).isSubset(of: ptraceNames), "after the launch: \(Set(agent.after).subtracting(ptraceNames))")
+            XCTAssertTrue(Set(ptrace.after).isSubset(of: agentNames), "after the launch: \(Set(ptrace.after).subtracting(agentNames))")
         }
 
         func testMistakesAreOneLine() throws {
