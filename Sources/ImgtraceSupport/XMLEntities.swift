@@ -5,10 +5,12 @@ package enum XMLEntities {
     ///
     /// - Parameter strict: when true, an `&` that starts no reference XML knows makes the whole
     ///   value ill-formed and the result is nil; when false it stays as written, as a browser would.
-    package static func decoded(_ text: Substring, strict: Bool) -> String? {
-        guard text.contains("&") else { return String(text) }
+    package static func decoded(_ text: String, strict: Bool) -> String? {
+        // Most values hold no reference: hand them back as they are, without a copy or a walk
+        // by Character.
+        guard text.utf8.contains(UInt8(ascii: "&")) else { return text }
         var out = ""
-        var rest = text
+        var rest = Substring(text)
         while let amp = rest.firstIndex(of: "&") {
             out += rest[..<amp]
             let afterAmp = rest.index(after: amp)
@@ -25,9 +27,6 @@ package enum XMLEntities {
         }
         return out + rest
     }
-
-    /// `decoded(_:strict:)` for a whole string.
-    package static func decoded(_ text: String, strict: Bool) -> String? { decoded(Substring(text), strict: strict) }
 
     /// The longest name between `&` and `;` worth reading: `#x10FFFF` and `#1114111` fit.
     private static let longestReference = 10
