@@ -135,6 +135,30 @@ final class ReadmeTruthTests: XCTestCase {
         XCTAssertEqual(Set(documented.keys), Set(Rules.described.map { $0.id }), "rows for rules that do not exist")
     }
 
+    /// The quick start is the two scripts, and CI runs the second: what the README tells a
+    /// newcomer to type is what CI proves on a fresh machine. The first script's audit runs.
+    func testTheQuickStartIsWhatCIRuns() throws {
+        let root = Corpus.packageRoot
+        let quickStart = try XCTUnwrap(codeBlocks().first { $0.language == "sh" }, "the quick start block")
+        let commands = quickStart.lines.filter { !$0.isEmpty }.map { $0.split(separator: " ").first.map(String.init) ?? "" }
+        XCTAssertEqual(commands, ["scripts/example.sh", "scripts/test.sh"])
+        let ci = try String(contentsOf: root.appendingPathComponent(".ci/run"), encoding: .utf8)
+        let ciCommands = ci.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.hasPrefix("#") }
+        XCTAssertTrue(ciCommands.contains("scripts/setup.sh test"), "CI installs what the tests need as the quick start does")
+        XCTAssertEqual(ciCommands.last, "scripts/test.sh", "CI's last step is the README's test command")
+        for script in ["example.sh", "test.sh"] {
+            let text = try String(contentsOf: root.appendingPathComponent("scripts/" + script), encoding: .utf8)
+            XCTAssertTrue(text.contains("scripts/setup.sh " + (script == "test.sh" ? "test" : "build")), script)
+        }
+        // The example script's audit, as it runs it (after its build).
+        let example = try String(contentsOf: root.appendingPathComponent("scripts/example.sh"), encoding: .utf8)
+        let line = try XCTUnwrap(example.split(separator: "\n").first { $0.contains("/imgtrace\" analyze ") })
+        let arguments = line.components(separatedBy: "/imgtrace\" ").last!.split(separator: " ").map(String.init).filter { $0 != "\"$@\"" }
+        let result = try BinaryRunner.run(arguments, in: root)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.stdoutText.contains("missing-image: `Tab_Profile`"), String(result.stdoutText.prefix(400)))
+    }
+
     /// The README stays the short form a team reads first; the rest is in the user documents.
     func testTheReadmeIsShortAndItsDocumentsExist() throws {
         let lines = try readme.split(separator: "\n", omittingEmptySubsequences: false).count
