@@ -72,6 +72,10 @@ enum CaptureCallback {
 
     private static let lldbFunctions = #"""
         imgtrace_state = {'stop': None, 'done': set(), 'nsstring': None}
+        # A request lasts from its first image-API entry on a thread until that call returns:
+        # thread id -> (canonical frame address at the entry, the return breakpoint's id).
+        imgtrace_open = {}
+        imgtrace_closed = []
 
         def imgtrace_at_image_breakpoint(thread):
             if thread.GetStopReason() != lldb.eStopReasonBreakpoint:
@@ -90,6 +94,14 @@ enum CaptureCallback {
             done = imgtrace_state['done']
             if thread is not None and thread.GetIndexID() in done:
                 return False
+            target = process.GetTarget()
+            while imgtrace_closed:
+                target.BreakpointDelete(imgtrace_closed.pop())
+            # Threads stopped at their request's return in this same stop: their callbacks are
+            # skipped once an expression runs, so they are closed here.
+            returning = [t for t in process if imgtrace_at_return(t)]
+            for each in returning:
+                imgtrace_close(each.GetThreadID())
             first = [thread] if thread is not None else []
             others = [t for t in process if t.GetIndexID() not in done and (thread is None or t.GetIndexID() != thread.GetIndexID()) and imgtrace_at_image_breakpoint(t)]
             if thread is None and others:
@@ -100,17 +112,67 @@ enum CaptureCallback {
                 outermost = imgtrace_outermost(each)
                 if outermost is not None:
                     requests.append((each, outermost))
+                    imgtrace_open_request(each, target)
             # lldb warns as soon as an expression has run: say first what those warnings cover.
-            if others and any(imgtrace_needs_code(each) for each, _ in requests):
-                print('imgtrace-covered %d' % len(others))
+            if (others or returning) and any(imgtrace_needs_code(each) for each, _ in requests):
+                print('imgtrace-covered %d' % (len(others) + len(returning)))
                 sys.stdout.flush()
             for each, (api, kind) in requests:
                 imgtrace_report(each, api, kind)
             sys.stdout.flush()
             return False
 
+        def imgtrace_open_request(thread, target):
+            # The call returns to its caller's pc: a breakpoint there, for this thread, ends the request.
+            caller = thread.GetFrameAtIndex(1)
+            if not caller.IsValid():
+                return
+            returned = target.BreakpointCreateByAddress(caller.GetPC())
+            returned.SetThreadID(thread.GetThreadID())
+            returned.SetScriptCallbackFunction('imgtrace_returned')
+            imgtrace_open[thread.GetThreadID()] = (thread.GetFrameAtIndex(0).GetCFA(), returned.GetID())
+
+        def imgtrace_close(key):
+            opened = imgtrace_open.pop(key, None)
+            if opened is not None:
+                imgtrace_closed.append(opened[1])
+
+        def imgtrace_at_return(thread):
+            opened = imgtrace_open.get(thread.GetThreadID())
+            if opened is None or thread.GetStopReason() != lldb.eStopReasonBreakpoint:
+                return False
+            # Two threads' returns can share an address: the stop lists every breakpoint there.
+            stopped_at = [thread.GetStopReasonDataAtIndex(i) for i in range(0, thread.GetStopReasonDataCount(), 2)]
+            if opened[1] not in stopped_at:
+                return False
+            # The same address reached by a deeper frame (recursion) is not this call's return.
+            return thread.GetFrameAtIndex(0).GetSP() >= opened[0]
+
+        def imgtrace_returned(frame, bp_loc, extra_args, internal_dict):
+            thread = frame.GetThread()
+            if imgtrace_at_return(thread):
+                imgtrace_close(thread.GetThreadID())
+                bp_loc.GetBreakpoint().SetEnabled(False)
+            return False
+
+        def imgtrace_in_open_request(thread):
+            # A hit inside the dynamic extent of the thread's open request is part of it: a nested
+            # call, or a tail call, whose caller's frame is gone but whose frame address is the
+            # caller's. A hit above it means the request was left without returning (longjmp,
+            # an exception): it is closed and this hit starts a new one.
+            opened = imgtrace_open.get(thread.GetThreadID())
+            if opened is None:
+                return False
+            if thread.GetFrameAtIndex(0).GetCFA() <= opened[0]:
+                return True
+            imgtrace_close(thread.GetThreadID())
+            return False
+
         def imgtrace_outermost(thread):
-            # The outermost image API on the stack, or None when an outer one has a breakpoint (it printed).
+            # The outermost image API on the stack, or None when the hit belongs to an open request
+            # or an outer API with a breakpoint is on the stack (it printed).
+            if imgtrace_in_open_request(thread):
+                return None
             entry = thread.GetFrameAtIndex(0).GetFunctionName() or '?'
             api, kind = entry, imgtrace_kind(entry) or 'code'
             for index in range(1, 512):
@@ -212,24 +274,48 @@ enum CaptureCallback {
     static func gdb(_ options: CaptureOptions) -> String { common(options) + gdbFunctions }
 
     private static let gdbFunctions = #"""
-        imgtrace_stub_hits = {}
+        # A request lasts from its first image-API entry on a thread until that call returns:
+        # gdb thread number -> (the caller's stack pointer at the entry, the return breakpoint).
+        imgtrace_open = {}
+        imgtrace_closed = []
+
+        class ImgtraceReturn(gdb.Breakpoint):
+            # The return of a request's first call, on its thread. gdb allows no breakpoint to
+            # be deleted here: it is deleted at the next request.
+            def stop(self):
+                thread = gdb.selected_thread().num
+                opened = imgtrace_open.get(thread)
+                # The same address reached by a deeper frame (recursion) is not this call's return.
+                if opened is not None and opened[1] is self and int(gdb.parse_and_eval('(unsigned long)$sp')) >= opened[0]:
+                    del imgtrace_open[thread]
+                    imgtrace_closed.append(self)
+                return False
 
         def imgtrace_request():
+            while imgtrace_closed:
+                imgtrace_closed.pop().delete()
             frame = gdb.selected_frame()
             entry = frame.name() or '?'
             thread = gdb.selected_thread()
-            # gdb breaks in a function's PLT stub and in the function; from the stub it may step
-            # past the function's own breakpoint when another thread stops meanwhile. So a call is
-            # reported at whichever comes first, and the function's stop after its stub's is passed over.
-            call = (entry[:-4] if entry.endswith('@plt') else entry, int(gdb.parse_and_eval('(unsigned long)$sp')))
-            if entry.endswith('@plt'):
-                entry = call[0]
-                imgtrace_stub_hits[thread.num] = call
-            elif imgtrace_stub_hits.pop(thread.num, None) == call:
-                return
-            api, kind = entry, imgtrace_kind(entry) or 'code'
+            # gdb breaks in a function's PLT stub and in the function: the stub's jump, like any
+            # tail call, reaches the function with the caller's stack, inside the open request.
             try:
                 caller = frame.older()
+                frame_address = int(caller.read_register('sp'))
+                return_address = caller.pc()
+            except (gdb.error, AttributeError):
+                caller, frame_address, return_address = None, None, None
+            opened = imgtrace_open.get(thread.num)
+            if opened is not None and frame_address is not None:
+                if frame_address <= opened[0]:
+                    return
+                # Left without returning (longjmp, an exception): a new request starts here.
+                del imgtrace_open[thread.num]
+                imgtrace_closed.append(opened[1])
+            if entry.endswith('@plt'):
+                entry = entry[:-4]
+            api, kind = entry, imgtrace_kind(entry) or 'code'
+            try:
                 depth = 0
                 while caller is not None and depth < 512:
                     name = caller.name()
@@ -243,6 +329,10 @@ enum CaptureCallback {
                     depth += 1
             except gdb.error:
                 pass
+            if frame_address is not None:
+                returned = ImgtraceReturn('*%d' % return_address, internal=True)
+                returned.thread = thread.num
+                imgtrace_open[thread.num] = (frame_address, returned)
             imgtrace_line(thread.name or '#%d' % thread.num, kind, api, imgtrace_name(entry in IMGTRACE_C_STRINGS))
             if IMGTRACE_BACKTRACE > 0:
                 gdb.execute('bt %d' % IMGTRACE_BACKTRACE)

@@ -7,30 +7,41 @@ import XCTest
 /// information; ../shared/docs/apple-image-paths.md), made by a real lldb and read by
 /// `imgtrace trace`, checked against the app's own record of its requests.
 ///
+/// Every capture runs against the model built twice: at -O0, where every call is a call, and at
+/// -O2, where the thin wrappers are tail calls (`jmp`) as Apple ships its frameworks, so the
+/// wrapper's frame is gone from the stack when its callee's breakpoint hits.
+///
 /// It stands in for a device launch: lldb finds the methods by name as it finds UIKit's, and
 /// evaluates `[(id)$arg3 UTF8String]` through the model's `objc_msgSend`. What it cannot show is
 /// lldb's NSString formatter, which exists on Apple platforms only.
 final class ModernUIKitCaptureTests: XCTestCase {
     private var work: URL!
-    private var app: URL!
+    /// The app per optimization level, each linked to its own build of the model.
+    private var apps: [(level: String, app: URL)] = []
 
     /// A clang that can build the model (the asm labels hold `+[…]` names), and lldb-16 or another.
     private static let clang = ["/opt/swift/usr/bin/clang", "/usr/bin/clang"].first { FileManager.default.isExecutableFile(atPath: $0) }
     private static let lldb = ["/usr/bin/lldb-16", "/usr/bin/lldb"].first { FileManager.default.isExecutableFile(atPath: $0) }
+    static let levels = ["-O0", "-O2"]
 
     override func setUpWithError() throws {
         guard let clang = Self.clang, Self.lldb != nil else { throw XCTSkip("the model needs clang and lldb (CI installs lldb-16)") }
         work = try BinaryRunner.temporaryDirectory()
         let models = Corpus.packageRoot.appendingPathComponent("Tests/Models/ModernUIKit")
-        let library = work.appendingPathComponent("libModernUIKit.so")
-        app = work.appendingPathComponent("ModernApp")
-        try run(clang, ["-O1", "-fPIC", "-shared", "-o", library.path, models.appendingPathComponent("ModernUIKit.c").path])
-        try run(
-            clang,
-            [
-                "-O1", "-pthread", "-o", app.path, models.appendingPathComponent("ModernApp.c").path, "-L", work.path, "-lModernUIKit",
-                "-Wl,-rpath," + work.path,
-            ])
+        apps = []
+        for level in Self.levels {
+            let folder = work.appendingPathComponent(String(level.dropFirst()))
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let library = folder.appendingPathComponent("libModernUIKit.so"), app = folder.appendingPathComponent("ModernApp")
+            try run(clang, [level, "-fPIC", "-shared", "-o", library.path, models.appendingPathComponent("ModernUIKit.c").path])
+            try run(
+                clang,
+                [
+                    level, "-pthread", "-o", app.path, models.appendingPathComponent("ModernApp.c").path, "-L", folder.path, "-lModernUIKit",
+                    "-Wl,-rpath," + folder.path,
+                ])
+            apps.append((level, app))
+        }
     }
 
     override func tearDownWithError() throws {
@@ -46,10 +57,49 @@ final class ModernUIKitCaptureTests: XCTestCase {
         XCTAssertEqual(process.terminationStatus, 0, "\(tool) \(arguments.joined(separator: " "))")
     }
 
+    /// The wrappers of the call graph, as `objdump -d` shows each level's build: at -O0 none ends
+    /// in a jump to another image method; at -O2 the public class methods and the asset
+    /// manager's chain do, as in UIKit (the model would prove nothing about tail calls otherwise).
+    func testTheOptimizedModelTailCallsAndTheUnoptimizedDoesNot() throws {
+        var tailCallers: [String: Set<String>] = [:]
+        for (level, app) in apps {
+            let objdump = Process(), pipe = Pipe()
+            objdump.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            objdump.arguments = ["objdump", "-d", "--no-show-raw-insn", app.deletingLastPathComponent().appendingPathComponent("libModernUIKit.so").path]
+            objdump.standardOutput = pipe
+            try objdump.run()
+            let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            objdump.waitUntilExit()
+            var function = ""
+            for line in text.split(separator: "\n") {
+                if line.hasSuffix(">:"), let open = line.firstIndex(of: "<") {
+                    function = String(line[line.index(after: open)..<line.index(line.endIndex, offsetBy: -2)])
+                } else if line.contains("\tjmp "), function.hasPrefix("+[") || function.hasPrefix("-["), !function.hasSuffix("@plt"),
+                    let open = line.lastIndex(of: "<"), line.hasSuffix(">")
+                {
+                    // A jump to another method's start (directly or through its PLT stub), not within itself.
+                    let target = line[line.index(after: open)..<line.index(before: line.endIndex)]
+                    if !target.contains("+0x"), target.hasPrefix("+[") || target.hasPrefix("-["), target != function {
+                        tailCallers[level, default: []].insert(function)
+                    }
+                }
+            }
+        }
+        XCTAssertEqual(tailCallers["-O0"] ?? [], [])
+        let optimized = tailCallers["-O2"] ?? []
+        for wrapper in [
+            "+[UIImage imageNamed:]", "+[UIImage imageNamed:inBundle:compatibleWithTraitCollection:]", "-[_UIAssetManager imageNamed:]",
+            "-[_UIAssetManager imageNamed:idiom:]", "-[_UIAssetManager imageNamed:idiom:subtype:]", "-[_UIAssetManager imageNamed:configuration:]",
+            "+[UIImage systemImageNamed:]", "-[UIImageNibPlaceholder initWithCoder:]",
+        ] {
+            XCTAssertTrue(optimized.contains(wrapper), "\(wrapper) is no tail call at -O2: \(optimized.sorted())")
+        }
+    }
+
     /// Runs the app under lldb with `commands` sourced (or gdb with `gdb` set); returns the
     /// console and the app's record.
     private func capture(
-        _ commands: String, arguments: [String] = [], gdb: Bool = false
+        _ commands: String, app: URL, arguments: [String] = [], gdb: Bool = false
     ) throws -> (log: URL, record: [(kind: String, entry: String, name: String)]) {
         let script = work.appendingPathComponent("capture.commands"), log = work.appendingPathComponent("launch.log")
         let record = work.appendingPathComponent("record.tsv")
@@ -123,7 +173,7 @@ final class ModernUIKitCaptureTests: XCTestCase {
     private func modelMethods() throws -> [String] {
         let nm = Process(), pipe = Pipe()
         nm.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        nm.arguments = ["nm", "-D", "--defined-only", work.appendingPathComponent("libModernUIKit.so").path]
+        nm.arguments = ["nm", "-D", "--defined-only", apps[0].app.deletingLastPathComponent().appendingPathComponent("libModernUIKit.so").path]
         nm.standardOutput = pipe
         try nm.run()
         let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
@@ -142,9 +192,11 @@ final class ModernUIKitCaptureTests: XCTestCase {
     func testABreakpointOnEveryMethodCountsEachRequestOnceWithItsKind() throws {
         let methods = try modelMethods()
         XCTAssertGreaterThan(methods.count, 20)
-        let (log, record) = try capture(everyMethod(methods))
-        let console = try output(log)
-        XCTAssertEqual(try read(log).kinds, perKind(record), console)
+        for (level, app) in apps {
+            let (log, record) = try capture(everyMethod(methods), app: app)
+            let console = try output(log)
+            XCTAssertEqual(try read(log).kinds, perKind(record), "\(level): \(console)")
+        }
     }
 
     private func everyMethod(_ methods: [String]) -> String {
@@ -154,12 +206,17 @@ final class ModernUIKitCaptureTests: XCTestCase {
     /// The default capture: breakpoints on the funnels, one callback that prints each request
     /// once at the outermost image API with its kind. Exactly the app's record, per kind and name.
     func testTheDefaultScriptGivesExactlyTheRecord() throws {
-        let (log, record) = try capture(try script([]))
-        let console = try output(log)
-        let read = try read(log)
-        XCTAssertEqual(read.kinds, perKind(record), console)
-        XCTAssertEqual(read.skipped, 0, console)
-        XCTAssertTrue(console.contains("[ModernApp] (nib) -[UIImageNibPlaceholder initWithCoder:]: \"header_logo\""), console)
+        for (level, app) in apps {
+            let (log, record) = try capture(try script([]), app: app)
+            let console = try output(log)
+            let read = try read(log)
+            XCTAssertEqual(read.kinds, perKind(record), "\(level): \(console)")
+            XCTAssertEqual(read.skipped, 0, console)
+            // Unoptimized, the placeholder's frame is on the stack; optimized, it tail-called the
+            // asset manager and only the kind of the first API tells.
+            let api = level == "-O0" ? "-[UIImageNibPlaceholder initWithCoder:]" : "-[_UIAssetManager imageNamed:]"
+            XCTAssertTrue(console.contains("[ModernApp] (nib) \(api): \"header_logo\""), "\(level): \(console)")
+        }
     }
 
     /// With a second thread loading icons meanwhile, the default capture loses no request: the
@@ -167,38 +224,45 @@ final class ModernUIKitCaptureTests: XCTestCase {
     /// with the other threads held; lldb's warnings for the threads that stopped together are
     /// announced by the callback and lose nothing.
     func testTwoThreadsLoseNoRequestUnderTheDefaultScript() throws {
-        let (log, record) = try capture(try script([]), arguments: ["threads"])
-        XCTAssertEqual(record.filter { $0.name == "worker_icon" }.count, 40)
-        let console = try output(log)
-        let read = try read(log)
-        XCTAssertEqual(read.kinds, perKind(record), console)
-        XCTAssertEqual(read.skipped, 0, console)
+        for (level, app) in apps {
+            let (log, record) = try capture(try script([]), app: app, arguments: ["threads"])
+            XCTAssertEqual(record.filter { $0.name == "worker_icon" }.count, 40)
+            let console = try output(log)
+            let read = try read(log)
+            XCTAssertEqual(read.kinds, perKind(record), "\(level): \(console)")
+            XCTAssertEqual(read.skipped, 0, console)
+        }
     }
 
     /// `--style print` (no Python): a `p` action per funnel, one line per hit, merged by the
     /// reader from the call graph. Every request once; a trait change reads as SwiftUI, since
     /// the image asset that tells them apart has no breakpoint and the log no stack.
     func testThePrintStyleMergesByTheCallGraph() throws {
-        let (log, record) = try capture(try script(["--style", "print"]))
-        var expected: [String: Int] = [:]
-        for request in record { expected["\(request.kind == "trait" ? "swiftui" : request.kind) \(request.name)", default: 0] += 1 }
-        let console = try output(log)
-        XCTAssertEqual(try read(log).kinds, expected, console)
+        for (level, app) in apps {
+            let (log, record) = try capture(try script(["--style", "print"]), app: app)
+            var expected: [String: Int] = [:]
+            for request in record { expected["\(request.kind == "trait" ? "swiftui" : request.kind) \(request.name)", default: 0] += 1 }
+            let console = try output(log)
+            XCTAssertEqual(try read(log).kinds, expected, "\(level): \(console)")
+        }
     }
 
     /// The seed technique's `p` action runs code in the app and holds no thread: with a second
     /// thread it loses hits. Each is counted (lldb's warning), none goes silent.
     func testLostHitsOfTheSeedTechniqueAreCounted() throws {
-        let (log, record) = try capture(#"breakpoint set -n imageNamed: -G true -C "p (const char *)[(id)$arg3 UTF8String]""# + "\n", arguments: ["threads"])
-        var expected: [String: Int] = [:]
-        for request in record where request.entry == "+[UIImage imageNamed:]" || request.kind == "nib" { expected[request.name, default: 0] += 1 }
-        let console = try output(log)
-        let read = try read(log)
-        for (name, count) in read.names { XCTAssertLessThanOrEqual(count, expected[name] ?? 0, name) }
-        let lost = expected.values.reduce(0, +) - read.names.values.reduce(0, +)
-        let warnings = console.components(separatedBy: "warning: hit breakpoint while running function").count - 1
-        XCTAssertEqual(read.skipped, warnings, "every warning is a skipped hit")
-        XCTAssertEqual(lost, read.skipped, "every lost request is counted")
+        for (level, app) in apps {
+            let seed = #"breakpoint set -n imageNamed: -G true -C "p (const char *)[(id)$arg3 UTF8String]""# + "\n"
+            let (log, record) = try capture(seed, app: app, arguments: ["threads"])
+            var expected: [String: Int] = [:]
+            for request in record where request.entry == "+[UIImage imageNamed:]" || request.kind == "nib" { expected[request.name, default: 0] += 1 }
+            let console = try output(log)
+            let read = try read(log)
+            for (name, count) in read.names { XCTAssertLessThanOrEqual(count, expected[name] ?? 0, "\(level) \(name)") }
+            let lost = expected.values.reduce(0, +) - read.names.values.reduce(0, +)
+            let warnings = console.components(separatedBy: "warning: hit breakpoint while running function").count - 1
+            XCTAssertEqual(read.skipped, warnings, "\(level): every warning is a skipped hit")
+            XCTAssertEqual(lost, read.skipped, "\(level): every lost request is counted")
+        }
     }
 
     /// The Xcode breakpoint list runs the same callback as a debugger-command action (lldb runs
@@ -214,11 +278,13 @@ final class ModernUIKitCaptureTests: XCTestCase {
                 .replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&amp;", with: "&")
             commands += "breakpoint set -n \"\(symbol)\" -G true\nbreakpoint command add\n\(action)\nDONE\n"
         }
-        let (log, record) = try capture(commands, arguments: ["threads"])
-        let console = try output(log)
-        let read = try read(log)
-        XCTAssertEqual(read.kinds, perKind(record), console)
-        XCTAssertEqual(read.skipped, 0, console)
+        for (level, app) in apps {
+            let (log, record) = try capture(commands, app: app, arguments: ["threads"])
+            let console = try output(log)
+            let read = try read(log)
+            XCTAssertEqual(read.kinds, perKind(record), "\(level): \(console)")
+            XCTAssertEqual(read.skipped, 0, console)
+        }
     }
 
     /// gdb runs the same callback in its own Python, with the scheduler locked while `UTF8String`
@@ -230,31 +296,37 @@ final class ModernUIKitCaptureTests: XCTestCase {
         #else
             let commands = try script(["--format", "gdb", "--arch", "arm64"])
         #endif
-        for arguments in [[], ["threads"]] {
-            let (log, record) = try capture(commands, arguments: arguments, gdb: true)
-            let console = try output(log)
-            let read = try read(log)
-            XCTAssertEqual(read.kinds, perKind(record), "\(arguments): \(console)")
-            XCTAssertEqual(read.skipped, 0, console)
+        for (level, app) in apps {
+            for arguments in [[], ["threads"]] {
+                let (log, record) = try capture(commands, app: app, arguments: arguments, gdb: true)
+                let console = try output(log)
+                let read = try read(log)
+                XCTAssertEqual(read.kinds, perKind(record), "\(level) \(arguments): \(console)")
+                XCTAssertEqual(read.skipped, 0, console)
+            }
         }
     }
 
     /// The model app makes every kind of request, and runs to its end under the debugger.
     func testTheModelAppRecordsEveryKindOfRequest() throws {
-        let (_, record) = try capture("")
-        XCTAssertEqual(Set(record.map(\.kind)), ["code", "nib", "swiftui", "symbol", "trait", "data", "file"])
-        XCTAssertEqual(record.count, 17)
+        for (level, app) in apps {
+            let (_, record) = try capture("", app: app)
+            XCTAssertEqual(Set(record.map(\.kind)), ["code", "nib", "swiftui", "symbol", "trait", "data", "file"], level)
+            XCTAssertEqual(record.count, 17, level)
+        }
     }
 
     /// Seed 003's technique — one symbolic breakpoint on the selector `imageNamed:` — sees each
     /// request made through `+[UIImage imageNamed:]` and each storyboard or nib image (whose
     /// placeholder calls `-[_UIAssetManager imageNamed:]`) exactly once, and nothing else.
     func testTheSeedTechniqueSeesCodeAndNibRequestsExactlyOnce() throws {
-        let (log, record) = try capture(#"breakpoint set -n imageNamed: -G true -C "p (const char *)[(id)$arg3 UTF8String]""# + "\n")
-        var expected: [String: Int] = [:]
-        for request in record where request.entry == "+[UIImage imageNamed:]" || request.kind == "nib" { expected[request.name, default: 0] += 1 }
-        XCTAssertEqual(expected, ["AppIcon": 1, "tab_home": 2, "Placeholder": 5, "header_logo": 1], "the model's record")
-        let console = try output(log)
-        XCTAssertEqual(try namesRead(log), expected, console)
+        for (level, app) in apps {
+            let (log, record) = try capture(#"breakpoint set -n imageNamed: -G true -C "p (const char *)[(id)$arg3 UTF8String]""# + "\n", app: app)
+            var expected: [String: Int] = [:]
+            for request in record where request.entry == "+[UIImage imageNamed:]" || request.kind == "nib" { expected[request.name, default: 0] += 1 }
+            XCTAssertEqual(expected, ["AppIcon": 1, "tab_home": 2, "Placeholder": 5, "header_logo": 1], "the model's record")
+            let console = try output(log)
+            XCTAssertEqual(try namesRead(log), expected, "\(level): \(console)")
+        }
     }
 }

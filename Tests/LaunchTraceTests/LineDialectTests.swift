@@ -95,6 +95,32 @@ final class LineDialectTests: XCTestCase {
         XCTAssertEqual(summary.debugger, .lldb)
     }
 
+    /// A bare `frame variable` prints `self` and `_cmd` before the name: neither is ever the name,
+    /// and a hit whose name lldb could not read stays unreadable, whatever `_cmd` holds.
+    func testFrameVariableNeverTakesTheSelectorOrTheClassForTheName() throws {
+        let log = #"""
+            (lldb) breakpoint set -n "+[UIImage imageNamed:]" -G true -C "frame variable"
+            Breakpoint 1: where = UIKitCore`+[UIImage imageNamed:], address = 0x00000001849a1f34
+            (lldb)  frame variable
+            (Class) self = UIImage
+            (SEL) _cmd = "imageNamed:"
+            (NSString *) name = 0x0000600000c0c120 @"AppIcon"
+            (lldb)  frame variable
+            (Class) self = UIImage
+            (SEL) _cmd = "\U0000007f"
+            (NSString *) name = <variable not available>
+            (lldb)  frame variable
+            (UIImage *) self = 0x0000600000c0c000
+            (SEL) _cmd = "imageNamed:"
+            (NSString *) name = 0x0000600000c0c2a0 @"tab_home"
+
+            """#
+        let (events, summary) = try TraceReader.read(Array(log.utf8))
+        XCTAssertEqual(events.map(\.name), ["AppIcon", nil, "tab_home"])
+        XCTAssertEqual(events.map(\.status), [.ok, .error, .ok])
+        XCTAssertEqual(summary.statusCounts[.ok], 2)
+    }
+
     /// Hex digits eight at a time agree with one at a time on every byte pattern nearby.
     func testHexLiteralsWordAtATime() {
         var state: UInt64 = 0x9E37_79B9_7F4A_7C15

@@ -11,10 +11,24 @@ enum FrameVariableDialect: LineDialect {
         guard let close = line.index(of: 0x29), close + 2 < line.count, line[close + 1] == 0x20 else { return nil }
         let type = line.slice(1, close)
         // Prompts look alike (`(lldb) x = 1` is a command); a `void *` is never a name.
-        guard !type.hasPrefix("lldb"), !type.hasPrefix("gdb"), !type.hasPrefix("void"),
-            let start = namedValueStart(line, at: close + 2), let value = line.pointerValue(from: start)
+        guard !type.hasPrefix("lldb"), !type.hasPrefix("gdb"), !type.hasPrefix("void"), let start = namedValueStart(line, at: close + 2)
         else { return nil }
+        // A bare `frame variable` prints the method's hidden arguments too: a selector or a class
+        // is never the name, whatever it holds (`(SEL) _cmd = "\U0000007f"` on a hit whose name
+        // lldb could not read).
+        if Self.isHiddenArgument(type: type, identifier: line.slice(close + 2, start - 3)) { return RecognisedLine(.ignored, evidence: .lldb) }
+        // `(NSString *) name = <variable not available>`: the hit's name is lost, and says so.
+        if line[start] == 0x3C, line[line.count - 1] == 0x3E { return RecognisedLine(.failure(line.slice(start + 1, line.count - 1).string), evidence: .lldb) }
+        guard let value = line.pointerValue(from: start) else { return nil }
         return RecognisedLine(.value(value), evidence: .lldb)
+    }
+
+    /// `self` and `_cmd` of an Objective-C method, or any value typed `SEL` or `Class`.
+    @inline(__always)
+    static func isHiddenArgument(type: ByteLine, identifier: ByteLine) -> Bool {
+        if type.count == 3, type.hasPrefix("SEL") { return true }
+        if type.count == 5, type.hasPrefix("Class") { return true }
+        return (identifier.count == 4 && identifier.hasPrefix("_cmd")) || (identifier.count == 4 && identifier.hasPrefix("self"))
     }
 
     /// Where the value starts when `line` has `name = ` at `at` (a C identifier, then ` = `).

@@ -6,7 +6,8 @@
 // call each other, storyboards and SwiftUI never call +[UIImage imageNamed:], SF Symbols,
 // trait changes and data assets have entry points of their own. The name is the third
 // argument ($arg3) wherever the real method has it. Built by clang without debug information,
-// as UIKit ships.
+// as UIKit ships, at -O0 (every call a call) and at -O2, where a wrapper whose last act is a call
+// becomes a `jmp` as in Apple's optimized frameworks: its frame is gone from the stack.
 //
 // An "NSString" is a struct whose first field is its UTF-8 text; sel_registerName and
 // objc_msgSend below are what lldb's expression evaluator calls for [(id)$arg3 UTF8String], so
@@ -24,10 +25,16 @@ void *objc_msgSend(void *self, void *sel, ...) {
 }
 
 #define METHOD(symbol) __attribute__((noinline, used)) __asm__(symbol)
-#define KEEP __asm__ volatile("" ::: "memory")
 // Every name argument is used, so no caller may leave it out (clang drops arguments a callee
 // in the same file ignores, and the name must be in $arg3 as UIKit's is).
 #define USE(x) __asm__ volatile("" ::"r"(x) : "memory")
+
+// The image object, hidden from the optimizer: no caller may fold a callee's result into a
+// constant (which would turn its tail call back into a call and a `ret`).
+static inline void *opaque(void *object) {
+    __asm__ volatile("" : "+r"(object));
+    return object;
+}
 
 // UIKit's process-wide image cache: a name loaded once is a cache hit afterwards.
 static const char *cache[512];
@@ -58,7 +65,7 @@ void *CUI_namedLookup(void *self, void *sel, NSStr *name, double scale, long idi
 void *CUI_namedLookup(void *self, void *sel, NSStr *name, double scale, long idiom, long subtype, long gamut, long direction, long h, long v,
                       void *appearance, void *locale) {
     USE(name);
-    return image_object;
+    return opaque(image_object);
 }
 
 void *CUI_imageWithName(void *self, void *sel, NSStr *name, double scale, long idiom, long subtype, long gamut, long direction, long h, long v,
@@ -67,7 +74,7 @@ void *CUI_imageWithName(void *self, void *sel, NSStr *name, double scale, long i
 void *CUI_imageWithName(void *self, void *sel, NSStr *name, double scale, long idiom, long subtype, long gamut, long direction, long h, long v,
                         void *appearance, void *locale) {
     USE(name);
-    return image_object;
+    return opaque(image_object);
 }
 
 void *CUI_namedVectorGlyph(void *self, void *sel, NSStr *name, double scale, long idiom, long direction, long size, long weight, double points,
@@ -76,19 +83,19 @@ void *CUI_namedVectorGlyph(void *self, void *sel, NSStr *name, double scale, lon
 void *CUI_namedVectorGlyph(void *self, void *sel, NSStr *name, double scale, long idiom, long direction, long size, long weight, double points,
                            void *appearance) {
     USE(name);
-    return image_object;
+    return opaque(image_object);
 }
 
 void *CUI_dataWithName(void *self, void *sel, NSStr *name) METHOD("-[CUICatalog dataWithName:]");
 void *CUI_dataWithName(void *self, void *sel, NSStr *name) {
     USE(name);
-    return image_object;
+    return opaque(image_object);
 }
 
 void *CUI_defaultCatalog(void *cls, void *sel, void *bundle) METHOD("+[CUICatalog defaultUICatalogForBundle:]");
 void *CUI_defaultCatalog(void *cls, void *sel, void *bundle) {
     USE(bundle);
-    return image_object;
+    return opaque(image_object);
 }
 
 // _UIAssetManager: the app's catalog manager, and CoreGlyphs' for SF Symbols.
@@ -103,38 +110,28 @@ void *AM_lookup(void *self, void *sel, NSStr *name, void *configuration, long ca
 
 void *AM_imageNamedConfiguration(void *self, void *sel, NSStr *name, void *configuration) METHOD("-[_UIAssetManager imageNamed:configuration:]");
 void *AM_imageNamedConfiguration(void *self, void *sel, NSStr *name, void *configuration) {
-    void *image = AM_lookup(self, "imageNamed:configuration:cachingOptions:attachCatalogImage:", name, configuration, 1, 1);
-    KEEP;
-    return image;
+    return AM_lookup(self, "imageNamed:configuration:cachingOptions:attachCatalogImage:", name, configuration, 1, 1);
 }
 
 void *AM_imageNamedScaleIdiomSubtype(void *self, void *sel, NSStr *name, double scale, long idiom, long subtype)
     METHOD("-[_UIAssetManager imageNamed:scale:idiom:subtype:]");
 void *AM_imageNamedScaleIdiomSubtype(void *self, void *sel, NSStr *name, double scale, long idiom, long subtype) {
-    void *image = AM_lookup(self, "imageNamed:configuration:cachingOptions:attachCatalogImage:", name, 0, 1, 1);
-    KEEP;
-    return image;
+    return AM_lookup(self, "imageNamed:configuration:cachingOptions:attachCatalogImage:", name, 0, 1, 1);
 }
 
 void *AM_imageNamedIdiomSubtype(void *self, void *sel, NSStr *name, long idiom, long subtype) METHOD("-[_UIAssetManager imageNamed:idiom:subtype:]");
 void *AM_imageNamedIdiomSubtype(void *self, void *sel, NSStr *name, long idiom, long subtype) {
-    void *image = AM_imageNamedScaleIdiomSubtype(self, "imageNamed:scale:idiom:subtype:", name, 3, idiom, subtype);
-    KEEP;
-    return image;
+    return AM_imageNamedScaleIdiomSubtype(self, "imageNamed:scale:idiom:subtype:", name, 3, idiom, subtype);
 }
 
 void *AM_imageNamedIdiom(void *self, void *sel, NSStr *name, long idiom) METHOD("-[_UIAssetManager imageNamed:idiom:]");
 void *AM_imageNamedIdiom(void *self, void *sel, NSStr *name, long idiom) {
-    void *image = AM_imageNamedIdiomSubtype(self, "imageNamed:idiom:subtype:", name, idiom, 0);
-    KEEP;
-    return image;
+    return AM_imageNamedIdiomSubtype(self, "imageNamed:idiom:subtype:", name, idiom, 0);
 }
 
 void *AM_imageNamed(void *self, void *sel, NSStr *name) METHOD("-[_UIAssetManager imageNamed:]");
 void *AM_imageNamed(void *self, void *sel, NSStr *name) {
-    void *image = AM_imageNamedIdiom(self, "imageNamed:idiom:", name, 1);
-    KEEP;
-    return image;
+    return AM_imageNamedIdiom(self, "imageNamed:idiom:", name, 1);
 }
 
 // UIImage's class methods.
@@ -145,68 +142,53 @@ void *UIImage_imageNamedInBundleWithConfiguration(void *cls, void *sel, NSStr *n
     if (cache_lookup(name->utf8)) return image_object;
     void *image = AM_imageNamedConfiguration(&app_manager, "imageNamed:configuration:", name, configuration);
     cache_insert(name->utf8);
-    KEEP;
     return image;
 }
 
 void *UIImage_imageNamed(void *cls, void *sel, NSStr *name) METHOD("+[UIImage imageNamed:]");
 void *UIImage_imageNamed(void *cls, void *sel, NSStr *name) {
-    void *image = UIImage_imageNamedInBundleWithConfiguration(cls, "imageNamed:inBundle:withConfiguration:", name, 0, 0);
-    KEEP;
-    return image;
+    return UIImage_imageNamedInBundleWithConfiguration(cls, "imageNamed:inBundle:withConfiguration:", name, 0, 0);
 }
 
 void *UIImage_imageNamedCompatible(void *cls, void *sel, NSStr *name, void *bundle, void *traits)
     METHOD("+[UIImage imageNamed:inBundle:compatibleWithTraitCollection:]");
 void *UIImage_imageNamedCompatible(void *cls, void *sel, NSStr *name, void *bundle, void *traits) {
-    void *image = UIImage_imageNamedInBundleWithConfiguration(cls, "imageNamed:inBundle:withConfiguration:", name, bundle, 0);
-    KEEP;
-    return image;
+    return UIImage_imageNamedInBundleWithConfiguration(cls, "imageNamed:inBundle:withConfiguration:", name, bundle, 0);
 }
 
 void *UIImage_systemImageNamedPrivate(void *cls, void *sel, NSStr *name, void *configuration, int allowPrivate)
     METHOD("+[UIImage _systemImageNamed:withConfiguration:allowPrivate:]");
 void *UIImage_systemImageNamedPrivate(void *cls, void *sel, NSStr *name, void *configuration, int allowPrivate) {
-    void *image = AM_imageNamedConfiguration(&glyph_manager, "imageNamed:configuration:", name, configuration);
-    KEEP;
-    return image;
+    return AM_imageNamedConfiguration(&glyph_manager, "imageNamed:configuration:", name, configuration);
 }
 
 void *UIImage_systemImageNamedConfiguration(void *cls, void *sel, NSStr *name, void *configuration)
     METHOD("+[UIImage systemImageNamed:withConfiguration:]");
 void *UIImage_systemImageNamedConfiguration(void *cls, void *sel, NSStr *name, void *configuration) {
-    void *image = UIImage_systemImageNamedPrivate(cls, "_systemImageNamed:withConfiguration:allowPrivate:", name, configuration, 0);
-    KEEP;
-    return image;
+    return UIImage_systemImageNamedPrivate(cls, "_systemImageNamed:withConfiguration:allowPrivate:", name, configuration, 0);
 }
 
 void *UIImage_systemImageNamed(void *cls, void *sel, NSStr *name) METHOD("+[UIImage systemImageNamed:]");
 void *UIImage_systemImageNamed(void *cls, void *sel, NSStr *name) {
-    void *image = UIImage_systemImageNamedConfiguration(cls, "systemImageNamed:withConfiguration:", name, 0);
-    KEEP;
-    return image;
+    return UIImage_systemImageNamedConfiguration(cls, "systemImageNamed:withConfiguration:", name, 0);
 }
 
 void *UIImage_initWithContentsOfFile(void *self, void *sel, NSStr *path) METHOD("-[UIImage initWithContentsOfFile:]");
 void *UIImage_initWithContentsOfFile(void *self, void *sel, NSStr *path) {
     USE(path);
-    return image_object;
+    return opaque(image_object);
 }
 
 void *UIImage_imageWithContentsOfFile(void *cls, void *sel, NSStr *path) METHOD("+[UIImage imageWithContentsOfFile:]");
 void *UIImage_imageWithContentsOfFile(void *cls, void *sel, NSStr *path) {
-    void *image = UIImage_initWithContentsOfFile(image_object, "initWithContentsOfFile:", path);
-    KEEP;
-    return image;
+    return UIImage_initWithContentsOfFile(image_object, "initWithContentsOfFile:", path);
 }
 
 // A storyboard or xib image: the placeholder decodes UIResourceName and asks the asset manager
 // directly, never +[UIImage imageNamed:]. The "coder" here is the name itself.
 void *Nib_initWithCoder(void *self, void *sel, NSStr *coder) METHOD("-[UIImageNibPlaceholder initWithCoder:]");
 void *Nib_initWithCoder(void *self, void *sel, NSStr *coder) {
-    void *image = AM_imageNamed(&app_manager, "imageNamed:", coder);
-    KEEP;
-    return image;
+    return AM_imageNamed(&app_manager, "imageNamed:", coder);
 }
 
 // A trait change: the image asset decodes again through CoreUI, no imageNamed… call.
@@ -214,24 +196,18 @@ typedef struct { NSStr *name; } ImageAsset;
 
 void *UIImageAsset_imageWithConfiguration(ImageAsset *self, void *sel, void *configuration) METHOD("-[UIImageAsset imageWithConfiguration:]");
 void *UIImageAsset_imageWithConfiguration(ImageAsset *self, void *sel, void *configuration) {
-    void *image = CUI_imageWithName(0, "imageWithName:", self->name, 3, 1, 0, 0, 0, 1, 2, 0, 0);
-    KEEP;
-    return image;
+    return CUI_imageWithName(0, "imageWithName:", self->name, 3, 1, 0, 0, 0, 1, 2, 0, 0);
 }
 
 // NSDataAsset(name:): data, not an image.
 void *NSDataAsset_initWithNameBundle(void *self, void *sel, NSStr *name, void *bundle) METHOD("-[NSDataAsset initWithName:bundle:]");
 void *NSDataAsset_initWithNameBundle(void *self, void *sel, NSStr *name, void *bundle) {
     void *catalog = CUI_defaultCatalog(0, "defaultUICatalogForBundle:", bundle);
-    void *data = CUI_dataWithName(catalog, "dataWithName:", name);
-    KEEP;
-    return data;
+    return CUI_dataWithName(catalog, "dataWithName:", name);
 }
 
 // SwiftUI's Image("x"): a Swift function (NamedImage.BitmapKey.loadBitmapInfo) that calls
 // CoreUI directly; not an image API of UIKit's.
 __attribute__((noinline, used)) void *swiftui_load_bitmap(NSStr *name) {
-    void *image = CUI_imageWithName(0, "imageWithName:", name, 3, 1, 0, 0, 0, 1, 2, 0, 0);
-    KEEP;
-    return image;
+    return CUI_imageWithName(0, "imageWithName:", name, 3, 1, 0, 0, 0, 1, 2, 0, 0);
 }
