@@ -73,7 +73,8 @@ enum CaptureCallback {
     private static let lldbFunctions = #"""
         imgtrace_state = {'stop': None, 'done': set(), 'nsstring': None}
         # A request lasts from its first image-API entry on a thread until that call returns:
-        # thread id -> (canonical frame address at the entry, the return breakpoint's id).
+        # thread id -> (canonical frame address at the entry, the return breakpoint's id, the
+        # return address, the APIs its tail calls passed).
         imgtrace_open = {}
         imgtrace_closed = []
 
@@ -130,7 +131,8 @@ enum CaptureCallback {
             returned = target.BreakpointCreateByAddress(caller.GetPC())
             returned.SetThreadID(thread.GetThreadID())
             returned.SetScriptCallbackFunction('imgtrace_returned')
-            imgtrace_open[thread.GetThreadID()] = (thread.GetFrameAtIndex(0).GetCFA(), returned.GetID())
+            entry = thread.GetFrameAtIndex(0).GetFunctionName() or '?'
+            imgtrace_open[thread.GetThreadID()] = (thread.GetFrameAtIndex(0).GetCFA(), returned.GetID(), caller.GetPC(), set([entry]))
 
         def imgtrace_close(key):
             opened = imgtrace_open.pop(key, None)
@@ -157,13 +159,19 @@ enum CaptureCallback {
 
         def imgtrace_in_open_request(thread):
             # A hit inside the dynamic extent of the thread's open request is part of it: a nested
-            # call, or a tail call, whose caller's frame is gone but whose frame address is the
-            # caller's. A hit above it means the request was left without returning (longjmp,
-            # an exception): it is closed and this hit starts a new one.
+            # call (deeper), or a tail call, whose caller's frame is gone but whose frame address
+            # and return address are the caller's, to an API the chain has not passed (none
+            # tail-calls itself). Anything else means the request was left without returning
+            # (longjmp, an exception): it is closed and this hit starts anew.
             opened = imgtrace_open.get(thread.GetThreadID())
             if opened is None:
                 return False
-            if thread.GetFrameAtIndex(0).GetCFA() <= opened[0]:
+            frame_address = thread.GetFrameAtIndex(0).GetCFA()
+            if frame_address < opened[0]:
+                return True
+            entry = thread.GetFrameAtIndex(0).GetFunctionName() or '?'
+            if frame_address == opened[0] and thread.GetFrameAtIndex(1).GetPC() == opened[2] and entry not in opened[3]:
+                opened[3].add(entry)
                 return True
             imgtrace_close(thread.GetThreadID())
             return False
@@ -275,7 +283,8 @@ enum CaptureCallback {
 
     private static let gdbFunctions = #"""
         # A request lasts from its first image-API entry on a thread until that call returns:
-        # gdb thread number -> (the caller's stack pointer at the entry, the return breakpoint).
+        # gdb thread number -> (the caller's stack pointer at the entry, the return breakpoint,
+        # the return address, the APIs its tail calls passed).
         imgtrace_open = {}
         imgtrace_closed = []
 
@@ -307,7 +316,12 @@ enum CaptureCallback {
                 caller, frame_address, return_address = None, None, None
             opened = imgtrace_open.get(thread.num)
             if opened is not None and frame_address is not None:
-                if frame_address <= opened[0]:
+                # A tail call (a PLT stub's jump among them) keeps the frame and the return address
+                # and goes to an API the chain has not passed; a stub and its function differ by name.
+                if frame_address < opened[0]:
+                    return
+                if frame_address == opened[0] and return_address == opened[2] and entry not in opened[3]:
+                    opened[3].add(entry)
                     return
                 # Left without returning (longjmp, an exception): a new request starts here.
                 del imgtrace_open[thread.num]
@@ -332,7 +346,7 @@ enum CaptureCallback {
             if frame_address is not None:
                 returned = ImgtraceReturn('*%d' % return_address, internal=True)
                 returned.thread = thread.num
-                imgtrace_open[thread.num] = (frame_address, returned)
+                imgtrace_open[thread.num] = (frame_address, returned, return_address, set([frame.name() or '?']))
             imgtrace_line(thread.name or '#%d' % thread.num, kind, api, imgtrace_name(entry in IMGTRACE_C_STRINGS))
             if IMGTRACE_BACKTRACE > 0:
                 gdb.execute('bt %d' % IMGTRACE_BACKTRACE)

@@ -12,9 +12,14 @@
             case rendezvous
             /// An image API: its name argument, and whether that is an `NSString *` (else a C string).
             case hit(api: String, argument: Int, objc: Bool)
+            /// A method that records nothing but gives the requests made inside it their kind
+            /// (a nib placeholder, a trait change).
+            case context(api: String)
             /// The function that ends the launch, and its return address.
             case launchEnd
             case launchEndReturn
+            /// Where an open request or context returns to (`Recorder.Extents`).
+            case extentReturn
         }
 
         struct Breakpoint {
@@ -29,6 +34,9 @@
         static let trap: UInt8 = 0xCC
 
         private(set) var byAddress: [UInt64: Breakpoint] = [:]
+        /// Addresses whose trap was taken out while the program ran: a thread that hit one just
+        /// before is still to be put back before it.
+        private(set) var removed = Set<UInt64>()
 
         subscript(_ address: UInt64) -> Breakpoint? { byAddress[address] }
 
@@ -51,10 +59,14 @@
         mutating func remove(_ address: UInt64, in pid: pid_t) {
             guard let breakpoint = byAddress.removeValue(forKey: address) else { return }
             _ = Self.writeByte(pid, address, breakpoint.original)
+            removed.insert(address)
         }
 
         /// Forgets every breakpoint without writing: a new program image (exec) has none of them.
-        mutating func forgetAll() { byAddress.removeAll() }
+        mutating func forgetAll() {
+            byAddress.removeAll()
+            removed.removeAll()
+        }
 
         /// A forked child shares no memory with its parent but copied its breakpoint bytes: give it
         /// the original ones back.

@@ -44,6 +44,10 @@
                     guard let found = Self.method(method, in: image) else { continue }
                     foundAny = breakpoints.insert(found &+ bias, .hit(api: method, argument: 3, objc: true), in: pid) || foundAny
                 }
+                for method in request.contexts {
+                    guard let found = Self.method(method, in: image) else { continue }
+                    breakpoints.insert(found &+ bias, .context(api: method), in: pid)
+                }
                 if let end = request.launchEnd, !launchEndSeen {
                     if ObjCMethods.parse(end) != nil {
                         if let found = Self.method(end, in: image) { breakpoints.insert(found &+ bias, .launchEnd, in: pid) }

@@ -10,6 +10,8 @@
         public var program: [String]
         /// Objective-C methods whose third argument (`rdx`) is an `NSString *` name: `+[NSImage imageNamed:]`.
         public var objcMethods: [String]
+        /// Objective-C methods that take no name but give the requests made inside them their kind.
+        public var contexts: [String] = []
         /// C functions whose argument `argument` (1-based) is a C string name.
         public var symbols: [(name: String, argument: Int)]
         /// A function or `-[Class selector]`; the launch ends when it first returns.
@@ -59,6 +61,7 @@
         /// Unwinds hits for `--backtrace`.
         private var unwinder: Unwinder?
         private var clock = HitClock()
+        private var extents = Extents()
         private var hits = 0
         private var launchEndMarked = false
         /// Why the loop ended the program or let it go, when it did (`--duration`, a signal to imgtrace).
@@ -257,6 +260,11 @@
             guard var regs = Registers(tid) else { return }
             let address = regs.rip &- 1
             guard let breakpoint = breakpoints[address] else {
+                // A trap taken out after this thread hit it: the instruction under it is still to run.
+                if breakpoints.removed.contains(address) {
+                    regs.rip = address
+                    regs.store(tid)
+                }
                 _ = cptrace_cont(tid, 0)
                 return
             }
@@ -276,7 +284,26 @@
             case .rendezvous:
                 scanLibraries()
             case .hit(let api, let argument, let objc):
-                recordHit(tid, regs, api: api, argument: argument, objc: objc)
+                // At a function's first instruction the caller's frame starts just above the return address.
+                let frame = regs[.rsp] &+ 8, returnAddress = MemoryOf(pid: tid).word(at: regs[.rsp])
+                if let context = extents.startRequest(tid, api: api, frame: frame, returnAddress: returnAddress) {
+                    let kind = LoadKind.of(outermostAPI: context ?? api)?.rawValue
+                    recordHit(tid, regs, api: api, argument: argument, objc: objc, kind: kind)
+                    openExtent(tid, returnAddress: returnAddress, isRequest: true)
+                }
+            case .context:
+                let frame = regs[.rsp] &+ 8, returnAddress = MemoryOf(pid: tid).word(at: regs[.rsp])
+                if case .context(let api) = breakpoint.purpose, extents.startContext(tid, api: api, frame: frame, returnAddress: returnAddress) {
+                    openExtent(tid, returnAddress: returnAddress, isRequest: false)
+                }
+            case .extentReturn:
+                if extents.returned(tid, to: address, stackPointer: regs[.rsp]), extents.users(of: address) == 0 {
+                    breakpoints.remove(address, in: tid)
+                    regs.rip = address
+                    regs.store(tid)
+                    _ = cptrace_cont(tid, 0)
+                    return
+                }
             case .launchEnd:
                 // At a function's first instruction the return address is the word at the stack pointer.
                 if !launchEndSeen, let returnAddress = MemoryOf(pid: tid).word(at: regs[.rsp]) {
@@ -295,9 +322,20 @@
             breakpoints.stepOver(tid, address, breakpoint, &regs)
         }
 
+        // MARK: Requests
+
+        /// Breaks where the call that opened a request or context returns, so that its end is seen.
+        private func openExtent(_ tid: pid_t, returnAddress: UInt64?, isRequest: Bool) {
+            guard let returnAddress else { return }
+            // Through the stopped thread: ptrace reads and writes only a stopped thread's memory,
+            // and the threads share it.
+            if breakpoints[returnAddress] == nil, !breakpoints.insert(returnAddress, .extentReturn, in: tid) { return }
+            extents.broke(tid, isRequest: isRequest)
+        }
+
         // MARK: Hits
 
-        private func recordHit(_ tid: pid_t, _ regs: Registers, api: String, argument: Int, objc: Bool) {
+        private func recordHit(_ tid: pid_t, _ regs: Registers, api: String, argument: Int, objc: Bool, kind: String?) {
             let value = regs.argument(argument)
             let memory = MemoryOf(pid: tid)
             let name = objc ? RemoteStrings.gnustepString(at: value, in: memory) : RemoteStrings.cString(at: value, in: memory)
@@ -312,7 +350,7 @@
                 bytes = nil
             case .unreadable: bytes = nil
             }
-            output(HitLine.format(timestamp: clock.now(), thread: threadName(tid), api: api, name: bytes))
+            output(HitLine.format(timestamp: clock.now(), thread: threadName(tid), api: api, name: bytes, kind: kind))
             hits += 1
             if let unwinder {
                 for (index, frame) in unwinder.frames(of: tid, limit: request.backtrace).enumerated() {

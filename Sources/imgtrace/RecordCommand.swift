@@ -161,7 +161,9 @@ struct RecordCommand: ParsableCommand {
             var arguments = program
             if arguments.first == "--" { arguments.removeFirst() }
             if !arguments.isEmpty { arguments[0] = BundleExecutable.path(of: arguments[0]) }
-            let methods = objcMethods.isEmpty ? CaptureAPI.classMethods.map(\.symbol) : objcMethods
+            // By default every image API of the call graph, as the agent and the lldb capture see them.
+            let defaults = CaptureAPI.agentTargets
+            let methods = objcMethods.isEmpty ? defaults.names : objcMethods
             if agent {
                 try recordWithAgent(arguments, methods: methods)
                 return
@@ -170,6 +172,7 @@ struct RecordCommand: ParsableCommand {
                 program: arguments, objcMethods: methods, symbols: try symbols.map(Self.parseSymbol),
                 launchEnd: noLaunchEnd ? nil : (launchEnd ?? Self.defaultLaunchEnd), duration: duration)
             request.pid = pid
+            if objcMethods.isEmpty { request.contexts = defaults.contexts }
             request.backtrace = backtrace ?? BacktraceOption.defaultFrames
             // The log appears only when the recording ran: a program that cannot start leaves none.
             try OutputTargets.check(outputs: [("--output", output)], inputs: arguments.prefix(1).map { (what: "program", path: $0) })

@@ -37,14 +37,14 @@
         }
 
         /// Compiles Objective-C against GNUstep Base (gobjc); skips without it.
-        private func compileObjC(_ source: String, to name: String) throws -> URL {
+        private func compileObjC(_ source: String, to name: String, level: String = "-O1") throws -> URL {
             guard let flags = shell("gnustep-config --objc-flags"), let libraries = shell("gnustep-config --base-libs") else {
                 throw XCTSkip("needs gobjc and libgnustep-base-dev (gnustep-config)")
             }
             let file = work.appendingPathComponent(name + ".m"), output = work.appendingPathComponent(name)
             try source.write(to: file, atomically: true, encoding: .utf8)
             let cleaned = flags.replacingOccurrences(of: "-MMD -MP", with: "")
-            guard shell("cc -x objective-c -std=gnu99 \(cleaned) -O1 -o \(output.path) \(file.path) \(libraries) 2>&1 >/dev/null") != nil else {
+            guard shell("cc -x objective-c -std=gnu99 \(cleaned) \(level) -o \(output.path) \(file.path) \(libraries) 2>&1 >/dev/null") != nil else {
                 throw XCTSkip("gobjc could not build \(name).m")
             }
             return output
@@ -246,6 +246,34 @@
             XCTAssertTrue(afterEnd.hasPrefix(mainLines.last.map { String($0) + "\n" } ?? "x"), "after_launch comes after the marker")
             XCTAssertNotNil(
                 text.range(of: #"imgtrace-recording-end hits=607 launch-end=reached program=exit:0 launch-ms=[0-9]+\n$"#, options: .regularExpression))
+        }
+
+        /// The conformance matrix's GNUstep column: the Objective-C model built at -O0 and at -O2
+        /// (where gcc makes the wrappers tail calls: `jmp *%rax` after the method lookup, checked
+        /// with objdump), recorded by ptrace (with its default backtraces) and by the agent. Each
+        /// gives the model's own record, per kind and name, on both threads.
+        func testEveryMethodGivesTheModelsRecordUnoptimizedAndOptimized() throws {
+            for level in ["-O0", "-O2"] {
+                let program = try compileObjC(Self.uikitModel, to: "uikit_model\(level)", level: level)
+                if level == "-O2" {
+                    let disassembly = try XCTUnwrap(shell("objdump -d --no-show-raw-insn \(program.path)"))
+                    let wrapper = try XCTUnwrap(disassembly.components(separatedBy: "<_c_UIImage__imageNamed_>:").last?.components(separatedBy: "\n\n").first)
+                    XCTAssertTrue(wrapper.contains("jmp    *%rax"), "+[UIImage imageNamed:] tail-calls at -O2: \(wrapper)")
+                }
+                for method in [[], ["--agent"]] {
+                    let log = work.appendingPathComponent("model.log"), truthFile = work.appendingPathComponent("truth.tsv")
+                    let run = try BinaryRunner.run(
+                        ["record"] + method + ["--launch-end=-[AppModel finishLaunching]", "--output", log.path, "--", program.path, truthFile.path])
+                    if run.stderr.contains("ptrace refused") { throw XCTSkip("ptrace is not allowed here") }
+                    XCTAssertEqual(run.status, 0, run.stderr)
+                    XCTAssertTrue(run.stderr.contains("recorded 607 hits"), "\(level) \(method): \(run.stderr)")
+                    let kindAndName = { (line: String) -> String in
+                        let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
+                        return "\(fields[0])\t\(fields[2])"
+                    }
+                    XCTAssertEqual(try events(log).map(kindAndName).sorted(), try truth(truthFile).map(kindAndName).sorted(), "\(level) \(method)")
+                }
+            }
         }
 
         /// Without imgtrace beside the app (a scheme's or simctl's DYLD_INSERT_LIBRARIES), the agent
