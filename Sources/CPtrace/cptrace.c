@@ -47,12 +47,19 @@ long cptrace_getregs(pid_t pid, cptrace_regs *regs) {
     uint64_t g[16] = {r.rax, r.rcx, r.rdx, r.rbx, r.rsp, r.rbp, r.rsi, r.rdi, r.r8, r.r9, r.r10, r.r11, r.r12, r.r13, r.r14, r.r15};
     for (int i = 0; i < 16; i++) regs->gpr[i] = g[i];
     regs->rip = r.rip;
+    _Static_assert(sizeof(r) <= sizeof(regs->whole), "user_regs_struct fits");
+    memcpy(regs->whole, &r, sizeof(r));
+    regs->whole_valid = 1;
     return 0;
 }
 
 long cptrace_setregs(pid_t pid, const cptrace_regs *regs) {
     struct user_regs_struct r;
-    if (ptrace(PTRACE_GETREGS, pid, NULL, &r) != 0) return -1;
+    if (regs->whole_valid) {
+        memcpy(&r, regs->whole, sizeof(r));
+    } else if (ptrace(PTRACE_GETREGS, pid, NULL, &r) != 0) {
+        return -1;
+    }
     const uint64_t *g = regs->gpr;
     r.rax = g[0]; r.rcx = g[1]; r.rdx = g[2]; r.rbx = g[3]; r.rsp = g[4]; r.rbp = g[5]; r.rsi = g[6]; r.rdi = g[7];
     r.r8 = g[8]; r.r9 = g[9]; r.r10 = g[10]; r.r11 = g[11]; r.r12 = g[12]; r.r13 = g[13]; r.r14 = g[14]; r.r15 = g[15];
@@ -64,6 +71,16 @@ long cptrace_read(pid_t pid, uint64_t address, void *buffer, unsigned long lengt
     struct iovec local = {buffer, length};
     struct iovec remote = {(void *)address, length};
     return (long)process_vm_readv(pid, &local, 1, &remote, 1, 0);
+}
+
+long cptrace_readv(pid_t pid, const uint64_t *addresses, void *const *buffers, const unsigned long *lengths, int count) {
+    struct iovec local[4], remote[4];
+    if (count < 1 || count > 4) return -1;
+    for (int i = 0; i < count; i++) {
+        local[i] = (struct iovec){buffers[i], lengths[i]};
+        remote[i] = (struct iovec){(void *)addresses[i], lengths[i]};
+    }
+    return (long)process_vm_readv(pid, local, (unsigned long)count, remote, (unsigned long)count, 0);
 }
 
 const void *cptrace_memmem(const void *haystack, unsigned long length, const void *needle, unsigned long needle_length) {
@@ -122,6 +139,9 @@ long cptrace_getregs(pid_t pid, cptrace_regs *regs) { (void)pid; (void)regs; ret
 long cptrace_setregs(pid_t pid, const cptrace_regs *regs) { (void)pid; (void)regs; return unsupported(); }
 pid_t cptrace_spawn(const char *path, char *const argv[], int error_fd) { (void)path; (void)argv; (void)error_fd; return (pid_t)unsupported(); }
 long cptrace_read(pid_t pid, uint64_t address, void *buffer, unsigned long length) { (void)pid; (void)address; (void)buffer; (void)length; return unsupported(); }
+long cptrace_readv(pid_t pid, const uint64_t *addresses, void *const *buffers, const unsigned long *lengths, int count) {
+    (void)pid; (void)addresses; (void)buffers; (void)lengths; (void)count; return unsupported();
+}
 const void *cptrace_memmem(const void *haystack, unsigned long length, const void *needle, unsigned long needle_length) {
     (void)haystack; (void)length; (void)needle; (void)needle_length; return NULL;
 }

@@ -18,8 +18,6 @@
             /// The function that ends the launch, and its return address.
             case launchEnd
             case launchEndReturn
-            /// Where an open request or context returns to (`Recorder.Extents`).
-            case extentReturn
         }
 
         struct Breakpoint {

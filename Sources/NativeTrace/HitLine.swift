@@ -19,8 +19,13 @@ public enum HitLine {
 
     /// A frame line of `--backtrace`, as lldb prints them.
     public static func frame(index: Int, address: UInt64, module: String, function: String?) -> String {
+        "    frame #\(index): " + frameTail(address: address, module: module, function: function)
+    }
+
+    /// What follows a frame line's number: the same for every hit that passes the same address.
+    static func frameTail(address: UInt64, module: String, function: String?) -> String {
         let hex = String(address, radix: 16)
-        return "    frame #\(index): 0x\(String(repeating: "0", count: max(0, 16 - hex.count)))\(hex) \(module)`\(function ?? "?")"
+        return "0x\(String(repeating: "0", count: max(0, 16 - hex.count)))\(hex) \(module)`\(function ?? "?")"
     }
 
     /// C escapes that survive any byte: quote, backslash and control characters escaped, bytes

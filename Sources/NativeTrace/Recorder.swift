@@ -215,6 +215,7 @@
 
         private func ended(_ tid: pid_t) {
             threadNames[tid] = nil
+            extents.forget(tid)
             tracee.threads.remove(tid)
         }
 
@@ -285,25 +286,16 @@
                 scanLibraries()
             case .hit(let api, let argument, let objc):
                 // At a function's first instruction the caller's frame starts just above the return address.
-                let frame = regs[.rsp] &+ 8, returnAddress = MemoryOf(pid: tid).word(at: regs[.rsp])
-                if let context = extents.startRequest(tid, api: api, frame: frame, returnAddress: returnAddress) {
+                // The return address and its caller's slot; with frames, the stack they walk.
+                let memory = StopMemory(pid: tid, name: regs.argument(argument), stackPointer: regs[.rsp], stackBytes: request.backtrace > 0 ? 2048 : 16)
+                let frame = regs[.rsp] &+ 8, returnAddress = memory.word(at: regs[.rsp])
+                if let context = extents.startRequest(tid, api: api, frame: frame, returnAddress: returnAddress, word: { memory.word(at: $0) }) {
                     let kind = LoadKind.of(outermostAPI: context ?? api)?.rawValue
-                    recordHit(tid, regs, api: api, argument: argument, objc: objc, kind: kind)
-                    openExtent(tid, returnAddress: returnAddress, isRequest: true)
+                    recordHit(tid, regs, api: api, argument: argument, objc: objc, kind: kind, memory: memory)
                 }
-            case .context:
-                let frame = regs[.rsp] &+ 8, returnAddress = MemoryOf(pid: tid).word(at: regs[.rsp])
-                if case .context(let api) = breakpoint.purpose, extents.startContext(tid, api: api, frame: frame, returnAddress: returnAddress) {
-                    openExtent(tid, returnAddress: returnAddress, isRequest: false)
-                }
-            case .extentReturn:
-                if extents.returned(tid, to: address, stackPointer: regs[.rsp]), extents.users(of: address) == 0 {
-                    breakpoints.remove(address, in: tid)
-                    regs.rip = address
-                    regs.store(tid)
-                    _ = cptrace_cont(tid, 0)
-                    return
-                }
+            case .context(let api):
+                let memory = MemoryOf(pid: tid)
+                _ = extents.startContext(tid, api: api, frame: regs[.rsp] &+ 8, returnAddress: memory.word(at: regs[.rsp]), word: { memory.word(at: $0) })
             case .launchEnd:
                 // At a function's first instruction the return address is the word at the stack pointer.
                 if !launchEndSeen, let returnAddress = MemoryOf(pid: tid).word(at: regs[.rsp]) {
@@ -322,22 +314,10 @@
             breakpoints.stepOver(tid, address, breakpoint, &regs)
         }
 
-        // MARK: Requests
-
-        /// Breaks where the call that opened a request or context returns, so that its end is seen.
-        private func openExtent(_ tid: pid_t, returnAddress: UInt64?, isRequest: Bool) {
-            guard let returnAddress else { return }
-            // Through the stopped thread: ptrace reads and writes only a stopped thread's memory,
-            // and the threads share it.
-            if breakpoints[returnAddress] == nil, !breakpoints.insert(returnAddress, .extentReturn, in: tid) { return }
-            extents.broke(tid, isRequest: isRequest)
-        }
-
         // MARK: Hits
 
-        private func recordHit(_ tid: pid_t, _ regs: Registers, api: String, argument: Int, objc: Bool, kind: String?) {
+        private func recordHit(_ tid: pid_t, _ regs: Registers, api: String, argument: Int, objc: Bool, kind: String?, memory: StopMemory) {
             let value = regs.argument(argument)
-            let memory = MemoryOf(pid: tid)
             let name = objc ? RemoteStrings.gnustepString(at: value, in: memory) : RemoteStrings.cString(at: value, in: memory)
             let bytes: [UInt8]?
             switch name {
@@ -353,9 +333,8 @@
             output(HitLine.format(timestamp: clock.now(), thread: threadName(tid), api: api, name: bytes, kind: kind))
             hits += 1
             if let unwinder {
-                for (index, frame) in unwinder.frames(of: tid, limit: request.backtrace).enumerated() {
-                    output(HitLine.frame(index: index, address: frame.pc, module: frame.module, function: frame.function))
-                }
+                let lines = unwinder.frameLines(of: tid, registers: regs, memory: memory, limit: request.backtrace)
+                if !lines.isEmpty { output(lines) }
             }
         }
 

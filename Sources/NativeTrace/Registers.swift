@@ -15,12 +15,15 @@
     struct Registers {
         private var gpr: [UInt64]
         var rip: UInt64
+        /// The set as read, flags and segments included: written back without a second read.
+        private var raw: cptrace_regs
 
         init?(_ tid: pid_t) {
             var raw = cptrace_regs()
             guard cptrace_getregs(tid, &raw) == 0 else { return nil }
             gpr = withUnsafeBytes(of: raw.gpr) { Array($0.bindMemory(to: UInt64.self)) }
             rip = raw.rip
+            self.raw = raw
         }
 
         subscript(_ register: Register) -> UInt64 {
@@ -41,7 +44,7 @@
         }
 
         func store(_ tid: pid_t) {
-            var raw = cptrace_regs()
+            var raw = self.raw
             withUnsafeMutableBytes(of: &raw.gpr) { buffer in
                 for (index, value) in gpr.prefix(16).enumerated() { buffer.storeBytes(of: value, toByteOffset: index * 8, as: UInt64.self) }
             }

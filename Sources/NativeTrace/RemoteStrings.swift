@@ -4,6 +4,9 @@ import ImgtraceSupport
 public protocol MemoryReading {
     /// `count` bytes at `address`, or nil when any of them cannot be read.
     func read(_ address: UInt64, count: Int) -> [UInt8]?
+    /// The NUL-terminated bytes at `address`, at most `limit` of them (a reader that holds some
+    /// bytes already answers from them).
+    func cString(at address: UInt64, limit: Int) -> [UInt8]?
 }
 
 extension MemoryReading {
@@ -17,8 +20,13 @@ extension MemoryReading {
         return read(address, count: 4)?.withUnsafeBytes { try? ByteReader($0).u32le(0) }
     }
 
+    func cString(at address: UInt64) -> [UInt8]? { cString(at: address, limit: 1 << 16) }
+
     /// The NUL-terminated bytes at `address`, read in pages, at most `limit` of them.
-    func cString(at address: UInt64, limit: Int = 1 << 16) -> [UInt8]? {
+    public func cString(at address: UInt64, limit: Int) -> [UInt8]? { pagedCString(at: address, limit: limit) }
+
+    /// `cString` read page by page from the process.
+    func pagedCString(at address: UInt64, limit: Int) -> [UInt8]? {
         var out: [UInt8] = []
         var at = address
         while out.count < limit {

@@ -9,10 +9,19 @@
         private let pid: pid_t
         private var dwfl: OpaquePointer?
         private let callbacks: UnsafeMutablePointer<Dwfl_Callbacks>
+        /// libdw's view of the stopped thread: the registers the tracer already read and the
+        /// stack it already fetched, so a walk asks the kernel for nothing it has.
+        private let threadCallbacks: UnsafeMutablePointer<Dwfl_Thread_Callbacks>
+        private let stop = StopState()
         /// Method implementations by run-time address, for naming frames inside static methods.
         private var methodsByAddress: [UInt64: String] = [:]
         /// Every known function start, sorted.
         private var functionStarts: [UInt64] = []
+        /// Each program counter's module and function, once named: libdw's symbol lookup is a
+        /// search over the whole table, and a launch passes the same call sites again and again.
+        private var names: [UInt64: (module: String, function: String?)] = [:]
+        /// Each program counter's frame line after its number, once written.
+        private var tails: [UInt64: String] = [:]
 
         init(pid: pid_t) {
             self.pid = pid
@@ -21,33 +30,50 @@
                 to: Dwfl_Callbacks(
                     find_elf: dwfl_linux_proc_find_elf, find_debuginfo: dwfl_standard_find_debuginfo, section_address: nil,
                     debuginfo_path: nil))
+            threadCallbacks = .allocate(capacity: 1)
+            threadCallbacks.initialize(to: StopState.callbacks)
         }
 
         deinit {
             if let dwfl { dwfl_end(dwfl) }
             callbacks.deallocate()
+            threadCallbacks.deallocate()
         }
 
         /// The loaded libraries changed (`dlopen`): report them again at the next unwind.
         func librariesChanged() {
             if let dwfl { dwfl_end(dwfl) }
             dwfl = nil
+            // An address may now hold another library (one unloaded, another mapped there).
+            names.removeAll()
+            tails.removeAll()
         }
 
         /// Adds the methods of a library's metadata, at their run-time addresses.
         func addMethods(_ found: [(address: UInt64, name: String)]) {
             for (address, name) in found where methodsByAddress[address] == nil { methodsByAddress[address] = name }
+            names.removeAll()
+            tails.removeAll()
         }
 
         /// Adds a library's function starts, at their run-time addresses.
         func addFunctionStarts(_ starts: [UInt64]) {
             functionStarts += starts
             functionStarts.sort()
+            names.removeAll()
+            tails.removeAll()
         }
 
-        /// Up to `limit` frames of thread `tid` (stopped by us): program counter, module, function.
-        func frames(of tid: pid_t, limit: Int) -> [(pc: UInt64, module: String, function: String?)] {
+        /// Up to `limit` frames of thread `tid` (stopped by us, with `registers` and `memory` read
+        /// at this stop): program counter, module, function.
+        func frames(of tid: pid_t, registers: Registers, memory: MemoryReading, limit: Int) -> [(pc: UInt64, module: String, function: String?)] {
             guard limit > 0, let dwfl = session() else { return [] }
+            stop.tid = tid
+            stop.memory = memory
+            // DWARF's x86-64 numbering: rax rdx rcx rbx rsi rdi rbp rsp r8–r15, then the return address column (rip).
+            let order: [Register] = [.rax, .rdx, .rcx, .rbx, .rsi, .rdi, .rbp, .rsp, .r8, .r9, .r10, .r11, .r12, .r13, .r14, .r15]
+            stop.registers = order.map { registers[$0] } + [registers.rip]
+            defer { stop.memory = nil }
             final class Collector {
                 var pcs: [UInt64] = []
                 let limit: Int
@@ -68,21 +94,41 @@
                     return Int32(collector.pcs.count < collector.limit ? DWARF_CB_OK : DWARF_CB_ABORT)
                 }, box.toOpaque())
             return collector.pcs.map { pc in
+                if let known = names[pc] { return (pc, known.module, known.function) }
                 let module = dwfl_addrmodule(dwfl, pc)
                 var moduleName = "?"
                 if let module, let name = dwfl_module_info(module, nil, nil, nil, nil, nil, nil, nil) {
                     moduleName = PathText.lastComponent(String(cString: name))
                 }
                 let symbol = module.flatMap { dwfl_module_addrname($0, pc) }.map { String(cString: $0) }
-                return (pc, moduleName, method(at: pc, symbol: symbol, module: module))
+                let function = method(at: pc, symbol: symbol, module: module)
+                names[pc] = (moduleName, function)
+                return (pc, moduleName, function)
             }
+        }
+
+        /// The `--backtrace` lines of thread `tid`'s stack, joined by line breaks (empty for none).
+        func frameLines(of tid: pid_t, registers: Registers, memory: MemoryReading, limit: Int) -> String {
+            var out = ""
+            for (index, frame) in frames(of: tid, registers: registers, memory: memory, limit: limit).enumerated() {
+                let tail: String
+                if let known = tails[frame.pc] {
+                    tail = known
+                } else {
+                    tail = HitLine.frameTail(address: frame.pc, module: frame.module, function: frame.function)
+                    tails[frame.pc] = tail
+                }
+                if index > 0 { out += "\n" }
+                out += "    frame #\(index): " + tail
+            }
+            return out
         }
 
         private func session() -> OpaquePointer? {
             if let dwfl { return dwfl }
             guard let fresh = dwfl_begin(callbacks) else { return nil }
             guard dwfl_linux_proc_report(fresh, pid) == 0, dwfl_report_end(fresh, nil, nil) == 0,
-                dwfl_linux_proc_attach(fresh, pid, true) == 0
+                dwfl_attach_state(fresh, nil, pid, threadCallbacks, Unmanaged.passUnretained(stop).toOpaque())
             else {
                 dwfl_end(fresh)
                 return nil
@@ -111,5 +157,38 @@
             }
             return String(cString: name)
         }
+    }
+
+    /// The thread one walk unwinds, as libdw's thread callbacks hand it over.
+    final class StopState {
+        var tid: pid_t = 0
+        var registers: [Dwarf_Word] = []
+        var memory: MemoryReading?
+
+        static func from(_ argument: UnsafeMutableRawPointer?) -> StopState { Unmanaged<StopState>.fromOpaque(argument!).takeUnretainedValue() }
+
+        /// One thread, the stopped one; its registers and memory as read at the stop.
+        static let callbacks = Dwfl_Thread_Callbacks(
+            next_thread: { _, argument, threadArgument in
+                guard let threadArgument, threadArgument.pointee == nil else { return 0 }
+                threadArgument.pointee = argument
+                return StopState.from(argument).tid
+            },
+            get_thread: { _, tid, argument, threadArgument in
+                threadArgument?.pointee = argument
+                return tid == StopState.from(argument).tid
+            },
+            memory_read: { _, address, result, argument in
+                guard let result, let word = StopState.from(argument).memory?.word(at: address) else { return false }
+                result.pointee = word
+                return true
+            },
+            set_initial_registers: { thread, argument in
+                let registers = StopState.from(argument).registers
+                guard let thread, registers.count == 17 else { return false }
+                return registers.withUnsafeBufferPointer { dwfl_thread_state_registers(thread, 0, 17, $0.baseAddress!) }
+            },
+            detach: nil,
+            thread_detach: nil)
     }
 #endif

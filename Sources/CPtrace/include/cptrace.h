@@ -14,6 +14,10 @@ extern "C" {
 typedef struct {
     uint64_t gpr[16];
     uint64_t rip;
+    /// The whole register set as the kernel gave it (flags, segments, orig_rax), so that writing
+    /// the registers back needs no second read; `whole_valid` says it was filled.
+    uint64_t whole[32];
+    int whole_valid;
 } cptrace_regs;
 
 long cptrace_traceme(void);
@@ -29,7 +33,8 @@ long cptrace_geteventmsg(pid_t pid, unsigned long *message);
 long cptrace_peek(pid_t pid, uint64_t address, uint64_t *word);
 long cptrace_poke(pid_t pid, uint64_t address, uint64_t word);
 long cptrace_getregs(pid_t pid, cptrace_regs *regs);
-/// Writes back rip and the argument registers of `regs`, keeping every other register.
+/// Writes back rip and the general registers of `regs`, keeping every other register (from
+/// `regs->whole` when `cptrace_getregs` filled it, else read again).
 long cptrace_setregs(pid_t pid, const cptrace_regs *regs);
 
 /// The option bits (PTRACE_O_*) and event numbers (PTRACE_EVENT_*) as plain values.
@@ -41,6 +46,9 @@ extern const int cptrace_event_clone, cptrace_event_fork, cptrace_event_vfork, c
 /// Reads `length` bytes of the process's memory in one call (process_vm_readv); returns the
 /// number read or -1.
 long cptrace_read(pid_t pid, uint64_t address, void *buffer, unsigned long length);
+/// Reads `count` remote ranges in one process_vm_readv: the bytes read in all, in order (a
+/// range that cannot be read ends the transfer there), or -1.
+long cptrace_readv(pid_t pid, const uint64_t *addresses, void *const *buffers, const unsigned long *lengths, int count);
 
 /// memmem(3), which Swift's Glibc module does not import (a GNU extension).
 const void *cptrace_memmem(const void *haystack, unsigned long length, const void *needle, unsigned long needle_length);
