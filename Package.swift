@@ -108,6 +108,6 @@ let package = Package(
         .testTarget(name: "CodeReferencesTests", dependencies: ["CodeReferences", "TestSupport"]),
         .testTarget(name: "NativeTraceTests", dependencies: ["NativeTrace", "ImgtraceSupport", "TestSupport"]),
         .testTarget(name: "ReportersTests", dependencies: ["Reporters", "LaunchAudit", "LaunchTrace", "ImgtraceSupport", "TestSupport"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "Reporters", "imgtrace"], exclude: ["Golden"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "Reporters", "imgtrace", "CAgentShared"], exclude: ["Golden"]),
     ]
 )

@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include "imgtrace_agent_shared.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -45,6 +46,13 @@ size_t imgtrace_agent_drain(imgtrace_agent_shared *region, int index, uint8_t *o
     if (*tid == 0) return 0;
     uint64_t tail = ring->tail;
     uint64_t head = __atomic_load_n(&ring->head, __ATOMIC_ACQUIRE);
+    // The producer never runs more than a ring ahead: a head further on (a file from elsewhere,
+    // memory the traced program wrote over) is no ring of records, and would keep this loop going
+    // for ever. Nothing of it is read.
+    if (head > tail && head - tail > IMGTRACE_AGENT_RING_BYTES) {
+        __atomic_store_n(&ring->tail, head, __ATOMIC_RELEASE);
+        return 0;
+    }
     size_t copied = 0;
     while (tail < head) {
         uint32_t at = (uint32_t)(tail & (IMGTRACE_AGENT_RING_BYTES - 1));
@@ -54,6 +62,11 @@ size_t imgtrace_agent_drain(imgtrace_agent_shared *region, int index, uint8_t *o
             continue;
         }
         const imgtrace_agent_record *header = (const imgtrace_agent_record *)(ring->bytes + at);
+        // A record no agent writes ends what can be read of this ring.
+        if (header->kind > IMGTRACE_AGENT_PAD || header->length > IMGTRACE_AGENT_NAME_BYTES) {
+            tail = head;
+            break;
+        }
         if (header->kind == IMGTRACE_AGENT_PAD) {
             tail += left;
             continue;
@@ -78,22 +91,32 @@ const char *imgtrace_agent_notes(const imgtrace_agent_shared *region) { return r
 const char *imgtrace_agent_apis(const imgtrace_agent_shared *region) { return region->apis; }
 int32_t imgtrace_agent_pid(const imgtrace_agent_shared *region) { return __atomic_load_n(&region->pid, __ATOMIC_RELAXED); }
 
-imgtrace_agent_shared *imgtrace_agent_open_file(const char *path) {
-    int fd = open(path, O_RDWR);
+imgtrace_agent_shared *imgtrace_agent_open_file(const char *path, int *problem) {
+    // Read-only, and never blocking on a FIFO someone put in the file's place.
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    *problem = IMGTRACE_AGENT_FILE_UNOPENED;
     if (fd < 0) return NULL;
     struct stat info;
     if (fstat(fd, &info) != 0 || !S_ISREG(info.st_mode) || (size_t)info.st_size != sizeof(imgtrace_agent_shared)) {
         close(fd);
+        *problem = IMGTRACE_AGENT_FILE_SHAPE;
         return NULL;
     }
-    void *map = mmap(NULL, sizeof(imgtrace_agent_shared), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    // Private: the drain's stores of each ring's tail stay in this process.
+    void *map = mmap(NULL, sizeof(imgtrace_agent_shared), PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
+    int saved = errno;
     close(fd);
-    if (map == MAP_FAILED) return NULL;
+    if (map == MAP_FAILED) {
+        errno = saved;
+        return NULL;
+    }
     imgtrace_agent_shared *shared = (imgtrace_agent_shared *)map;
     if (shared->magic != IMGTRACE_AGENT_MAGIC || shared->version != IMGTRACE_AGENT_VERSION) {
         munmap(map, sizeof(imgtrace_agent_shared));
+        *problem = IMGTRACE_AGENT_FILE_MAGIC;
         return NULL;
     }
+    *problem = IMGTRACE_AGENT_FILE_OK;
     return shared;
 }
 const char *imgtrace_agent_ring_thread(const imgtrace_agent_shared *region, int index) { return region->rings[index].thread; }

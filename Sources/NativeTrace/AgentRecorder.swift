@@ -44,6 +44,8 @@
         private var hits = 0
         private var launchEndMarked = false
         private var pid: pid_t = 0
+        /// Read from a file (`agent-log`), perhaps from another machine: nothing is looked up in /proc.
+        private var fromFile = false
         /// When the program was started and when its launch ended (the marker's record), in ns.
         private var startedAt: Int?
         private var launchEndedAt: Int?
@@ -58,33 +60,44 @@
         /// without imgtrace beside it: a scheme's or `simctl`'s DYLD_INSERT_LIBRARIES). Its API
         /// list is read from the file; the end line says the program's end is unknown.
         public static func log(fromFile path: String, output: @escaping (String) -> Void) throws -> RecordingEnd {
-            guard let shared = imgtrace_agent_open_file(path) else {
-                throw RecordError(description: "\(path): not a file the imgtrace agent wrote (IMGTRACE_AGENT_FILE)")
+            var problem: Int32 = 0
+            guard let shared = imgtrace_agent_open_file(path, &problem) else {
+                switch Int(problem) {
+                case Int(IMGTRACE_AGENT_FILE_UNOPENED): throw RecordError(description: "\(path): cannot read it: \(errnoText())")
+                case Int(IMGTRACE_AGENT_FILE_SHAPE):
+                    throw RecordError(description: "\(path): not a file the imgtrace agent wrote (IMGTRACE_AGENT_FILE): not a regular file of its size")
+                default: throw RecordError(description: "\(path): not a file the imgtrace agent wrote (IMGTRACE_AGENT_FILE): no agent header at offset 0")
+                }
             }
             defer { munmap(shared, MemoryLayout<imgtrace_agent_shared>.size) }
-            let text = String(cString: imgtrace_agent_apis(shared))
+            // The list is the file's: bounded by its field, and each name one a log line can carry.
+            let apis = imgtrace_agent_apis(shared)!
+            let text = String(decoding: UnsafeRawBufferPointer(start: apis, count: strnlen(apis, Int(IMGTRACE_AGENT_NOTES_BYTES))), as: UTF8.self)
             var names: [String] = []
             var launchEnd: String?
             for line in text.split(whereSeparator: { $0 == "\n" || $0 == ";" }) {
                 let words = line.split(separator: " ", maxSplits: 1).map(String.init)
                 guard words.count == 2 else { continue }
+                var name = words[0] == "symbol" ? words[1].split(separator: " ").first.map(String.init) ?? "" : words[1]
+                if CaptureScript.unsafeSymbol(name) != nil { name = "api#\(names.count)" }
                 switch words[0] {
-                case "objc", "context": names.append(words[1])
-                case "symbol": names.append(String(words[1].split(separator: " ")[0]))
+                case "objc", "context", "symbol": names.append(name)
                 case "end":
-                    names.append(words[1])
-                    launchEnd = words[1]
+                    names.append(name)
+                    launchEnd = name
                 default: continue
                 }
             }
             let request = Request(program: [], objcMethods: names, symbols: [], launchEnd: nil, duration: nil, agentPath: "")
             let recorder = AgentRecorder(request, output: output)
+            // The file may come from another machine: its pid and thread ids mean nothing here.
+            recorder.fromFile = true
             recorder.pid = imgtrace_agent_pid(shared)
             var buffer = [UInt8](repeating: 0, count: Int(IMGTRACE_AGENT_RING_BYTES))
             recorder.drain(shared, into: &buffer)
             let end = RecordingEnd(
                 hits: recorder.hits, launchEnd: launchEnd == nil ? .notWatched : (recorder.launchEndMarked ? .reached : .notReached),
-                program: .other("unknown"), lost: Int(imgtrace_agent_lost(shared)))
+                program: .other("unknown"), lost: Int(clamping: imgtrace_agent_lost(shared)))
             output(end.text)
             return end
         }
@@ -162,7 +175,7 @@
             }
             var end = RecordingEnd(
                 hits: hits, launchEnd: request.launchEnd == nil ? .notWatched : (launchEndMarked ? .reached : .notReached),
-                program: stopReason ?? programEnd!, lost: Int(imgtrace_agent_lost(shared)))
+                program: stopReason ?? programEnd!, lost: Int(clamping: imgtrace_agent_lost(shared)))
             if let startedAt, let launchEndedAt, launchEndedAt >= startedAt { end.launchMilliseconds = (launchEndedAt - startedAt) / 1_000_000 }
             output(end.text)
             return end
@@ -219,23 +232,37 @@
         private func line(_ record: imgtrace_agent_record, name bytes: [UInt8], tid: Int32, shared: UnsafeMutablePointer<imgtrace_agent_shared>, ring: Int) -> String {
             if UInt32(record.kind) == IMGTRACE_AGENT_LAUNCH_END.rawValue {
                 launchEndMarked = true
-                launchEndedAt = Int(record.seconds) * 1_000_000_000 + Int(record.nanoseconds)
+                launchEndedAt = Self.nanoseconds(record)
                 return LaunchMarker.text
             }
             hits += 1
             let api = Int(record.api) < apiNames.count ? apiNames[Int(record.api)] : "api#\(record.api)"
             let name = UInt32(record.kind) == IMGTRACE_AGENT_NAME.rawValue ? bytes : nil
-            let timestamp = clock.format(seconds: Int(record.seconds), nanoseconds: Int(record.nanoseconds))
+            let time = Self.time(record)
+            let timestamp = clock.format(seconds: time.seconds, nanoseconds: time.nanoseconds)
             // A request inside a context (a nib placeholder, a trait change) is of the context's kind.
             let context = Int(record.context) < apiNames.count ? apiNames[Int(record.context)] : nil
             let kind = context.flatMap { LoadKind.of(outermostAPI: $0) } ?? LoadKind.of(outermostAPI: api)
             return HitLine.format(timestamp: timestamp, thread: label(tid, shared: shared, ring: ring), api: api, name: name, kind: kind?.rawValue)
         }
 
+        /// A record's time, checked: any seconds and nanoseconds a file holds give a time, none traps.
+        static func time(_ record: imgtrace_agent_record) -> (seconds: Int, nanoseconds: Int) {
+            // Up to the year 9999 (strftime's four digits); nanoseconds below a second.
+            (Int(min(record.seconds, 253_402_300_799)), Int(record.nanoseconds % 1_000_000_000))
+        }
+
+        /// A record's time in nanoseconds since the epoch.
+        static func nanoseconds(_ record: imgtrace_agent_record) -> Int {
+            let time = time(record)
+            // Int holds nanoseconds up to the year 2262.
+            return min(time.seconds, Int.max / 1_000_000_000 - 1) * 1_000_000_000 + time.nanoseconds
+        }
+
         /// As `record` (ptrace) names threads: the main thread by its name, others by name and id.
         private func label(_ tid: Int32, shared: UnsafeMutablePointer<imgtrace_agent_shared>, ring: Int) -> String {
             if let known = threadLabels[tid] { return known }
-            var name = readProcFile("/proc/\(pid)/task/\(tid)/comm").map { String(decoding: $0, as: UTF8.self) } ?? ""
+            var name = fromFile ? "" : readProcFile("/proc/\(pid)/task/\(tid)/comm").map { String(decoding: $0, as: UTF8.self) } ?? ""
             if name.isEmpty {
                 // The name the thread had when it claimed its ring (at most 27 bytes and a NUL).
                 let thread = imgtrace_agent_ring_thread(shared, Int32(ring))!

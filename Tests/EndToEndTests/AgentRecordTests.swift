@@ -304,7 +304,7 @@
             // Not an agent's file: one line, exit 2, no log.
             let bad = try BinaryRunner.run(["agent-log", truthFile.path, "--output", work.appendingPathComponent("bad.log").path])
             XCTAssertEqual(bad.status, 2)
-            XCTAssertEqual(bad.stderr, "imgtrace: error: \(truthFile.path): not a file the imgtrace agent wrote (IMGTRACE_AGENT_FILE)\n")
+            XCTAssertEqual(bad.stderr, "imgtrace: error: \(truthFile.path): not a file the imgtrace agent wrote (IMGTRACE_AGENT_FILE): not a regular file of its size\n")
             XCTAssertFalse(FileManager.default.fileExists(atPath: work.appendingPathComponent("bad.log").path))
         }
 

@@ -89,5 +89,10 @@ const char *imgtrace_agent_notes(const imgtrace_agent_shared *region);
 const char *imgtrace_agent_ring_thread(const imgtrace_agent_shared *region, int index);
 const char *imgtrace_agent_apis(const imgtrace_agent_shared *region);
 int32_t imgtrace_agent_pid(const imgtrace_agent_shared *region);
-/// Maps a file an agent wrote (IMGTRACE_AGENT_FILE) for reading; NULL when it is not one.
-imgtrace_agent_shared *imgtrace_agent_open_file(const char *path);
+/// Why a file could not be read as an agent's: it cannot be opened (errno says why), it is no
+/// regular file of an agent file's size, or it lacks the magic and version.
+enum { IMGTRACE_AGENT_FILE_OK = 0, IMGTRACE_AGENT_FILE_UNOPENED = 1, IMGTRACE_AGENT_FILE_SHAPE = 2, IMGTRACE_AGENT_FILE_MAGIC = 3 };
+/// Maps a file an agent wrote (IMGTRACE_AGENT_FILE) for reading, privately: what a drain stores
+/// stays in this process, and the file is never written (a second read gets the same records).
+/// NULL when it is not one, with `*problem` saying why.
+imgtrace_agent_shared *imgtrace_agent_open_file(const char *path, int *problem);

@@ -1,0 +1,136 @@
+#if os(Linux)
+    import CAgentShared
+    import Foundation
+    import TestSupport
+    import XCTest
+
+    /// `agent-log` reads files that come, as documented, from another machine or another user: it
+    /// never writes them, and no value in them traps, hangs or forges a line.
+    final class AgentFileHostileTests: XCTestCase {
+        private var work: URL!
+
+        override func setUpWithError() throws {
+            work = try BinaryRunner.temporaryDirectory()
+        }
+
+        override func tearDownWithError() throws {
+            if let work { try? FileManager.default.removeItem(at: work) }
+        }
+
+        private static let shared = MemoryLayout<imgtrace_agent_shared>.self
+        private static let ring = MemoryLayout<imgtrace_agent_ring>.self
+
+        /// A sparse agent file: the header, the API list, and ring 0 holding `records` (each a
+        /// header and a name) with `head`/`tail` as given (default: just past the records).
+        private func agentFile(
+            apis: String, lost: UInt64 = 0, records: [(imgtrace_agent_record, [UInt8])], head: UInt64? = nil, tail: UInt64 = 0,
+            name: String = "launch.agent"
+        ) throws -> URL {
+            let url = work.appendingPathComponent(name)
+            XCTAssertTrue(FileManager.default.createFile(atPath: url.path, contents: nil))
+            let handle = try FileHandle(forWritingTo: url)
+            defer { try? handle.close() }
+            try handle.truncate(atOffset: UInt64(Self.shared.size))
+            func put<T>(_ value: T, at offset: Int) throws {
+                try handle.seek(toOffset: UInt64(offset))
+                try handle.write(contentsOf: withUnsafeBytes(of: value) { Data($0) })
+            }
+            try put(UInt64(IMGTRACE_AGENT_MAGIC), at: Self.shared.offset(of: \.magic)!)
+            try put(UInt32(IMGTRACE_AGENT_VERSION), at: Self.shared.offset(of: \.version)!)
+            try put(UInt32(1), at: Self.shared.offset(of: \.ready)!)
+            try put(lost, at: Self.shared.offset(of: \.lost)!)
+            try put(Int32(1), at: Self.shared.offset(of: \.pid)!)  // this machine's init: never to be looked up
+            // Arrays this large are not imported: `notes` then `apis` follow the status bytes.
+            try handle.seek(toOffset: UInt64(Self.shared.offset(of: \.api_status)! + 64 + Int(IMGTRACE_AGENT_NOTES_BYTES)))
+            try handle.write(contentsOf: Data(apis.utf8))
+            let ring0 = Self.shared.offset(of: \.rings)!
+            var bytes = Data()
+            for (header, name) in records {
+                var header = header
+                header.length = UInt32(name.count)
+                bytes += withUnsafeBytes(of: header) { Data($0) } + Data(name)
+                while bytes.count % 8 != 0 { bytes.append(0) }
+            }
+            try put(tail, at: ring0 + Self.ring.offset(of: \.tail)!)
+            try put(head ?? tail + UInt64(bytes.count), at: ring0 + Self.ring.offset(of: \.head)!)
+            try put(Int32(4242), at: ring0 + Self.ring.offset(of: \.tid)!)
+            // The ring's bytes follow its 28-byte thread name.
+            let ringBytes = Self.ring.offset(of: \.thread)! + 28
+            try handle.seek(toOffset: UInt64(ring0 + ringBytes + Int(tail % UInt64(IMGTRACE_AGENT_RING_BYTES))))
+            try handle.write(contentsOf: bytes)
+            return url
+        }
+
+        private func record(seq: UInt64, seconds: UInt64 = 1_764_000_000, nanoseconds: UInt32 = 5_000_000, api: UInt16 = 0, kind: UInt32 = IMGTRACE_AGENT_NAME.rawValue) -> imgtrace_agent_record {
+            var header = imgtrace_agent_record()
+            header.seq = seq
+            header.seconds = seconds
+            header.nanoseconds = nanoseconds
+            header.api = api
+            header.kind = UInt8(kind)
+            header.context = UInt32.max
+            return header
+        }
+
+        /// A second read gives the same log: the file is read, never written (it was mapped
+        /// read-write and each ring's tail stored into it, so a retry read 0 hits); a read-only
+        /// file is read as well.
+        func testReadingTwiceGivesTheSameLogAndLeavesTheFileAsItWas() throws {
+            let file = try agentFile(
+                apis: "objc +[NSImage imageNamed:]\n", records: [(record(seq: 0), Array("AppIcon".utf8)), (record(seq: 1), Array("tab_home".utf8))])
+            let before = try Data(contentsOf: file)
+            chmod(file.path, 0o444)
+            let first = try BinaryRunner.run(["agent-log", file.path])
+            let second = try BinaryRunner.run(["agent-log", file.path])
+            XCTAssertEqual(first.status, 0, first.stderr)
+            XCTAssertEqual(second.status, 0, second.stderr)
+            XCTAssertEqual(first.stdoutText, second.stdoutText)
+            XCTAssertTrue(first.stdoutText.contains("+[NSImage imageNamed:]: \"AppIcon\""), first.stdoutText)
+            XCTAssertTrue(second.stderr.contains("recorded 2 hits"), second.stderr)
+            XCTAssertEqual(try Data(contentsOf: file), before, "the file is unchanged")
+        }
+
+        /// Values no agent writes, from a file that says it is one: each gives a log or one line
+        /// on stderr, exit 0 or 2, within seconds; none traps (exit 132) or hangs.
+        func testHostileValuesNeitherTrapNorHangNorForgeALine() throws {
+            let cases: [(String, URL)] = [
+                ("lost 2^64-1", try agentFile(apis: "objc +[NSImage imageNamed:]\n", lost: .max, records: [(record(seq: 0), Array("a".utf8))], name: "lost")),
+                ("seconds 2^63", try agentFile(apis: "objc +[NSImage imageNamed:]\n", records: [(record(seq: 0, seconds: 1 << 63), Array("a".utf8))], name: "seconds")),
+                (
+                    "launch end nanoseconds", try agentFile(
+                        apis: "objc +[NSImage imageNamed:]\nend -[NSApplication finishLaunching]\n",
+                        records: [(record(seq: 0, seconds: .max, nanoseconds: .max, api: 1, kind: IMGTRACE_AGENT_LAUNCH_END.rawValue), [])], name: "end")
+                ),
+                ("blank symbol line", try agentFile(apis: "symbol    \nobjc +[NSImage imageNamed:]\n", records: [(record(seq: 0, api: 1), Array("a".utf8))], name: "blank")),
+                (
+                    "head near 2^64", try agentFile(
+                        apis: "objc +[NSImage imageNamed:]\n", records: [(record(seq: 0, kind: IMGTRACE_AGENT_PAD.rawValue), [])], head: .max - 7, tail: 0,
+                        name: "head")
+                ),
+                (
+                    "forged API", try agentFile(
+                        apis: "objc FORGED\": \"real\n", records: [(record(seq: 0), Array("innocent".utf8))], name: "forged")
+                ),
+            ]
+            for (label, file) in cases {
+                let result = try BinaryRunner.run(["agent-log", file.path], timeout: 60)
+                XCTAssertFalse(result.timedOut, "\(label): hangs")
+                XCTAssertTrue(result.status == 0 || result.status == 2, "\(label): exit \(result.status): \(result.stderr)")
+                XCTAssertFalse(result.stdoutText.contains("\"real\""), "\(label): a name forged through the API list: \(result.stdoutText)")
+                XCTAssertFalse(result.stdoutText.contains("[init]") || result.stdoutText.contains("[systemd"), "\(label): a local process named the thread")
+            }
+            // The forged list gives an API the reader cannot mistake for anything else.
+            let forged = try BinaryRunner.run(["agent-log", cases.last!.1.path])
+            XCTAssertTrue(forged.stdoutText.contains("api#0: \"innocent\""), forged.stdoutText)
+        }
+
+        /// A path that is no file at all is said so, not called a file of the wrong kind.
+        func testAMissingFileIsNamedAsMissing() throws {
+            let result = try BinaryRunner.run(["agent-log", work.appendingPathComponent("nowhere.agent").path])
+            XCTAssertEqual(result.status, 2)
+            XCTAssertTrue(result.stderr.contains("No such file"), result.stderr)
+            XCTAssertFalse(result.stderr.contains("not a file the imgtrace agent wrote"), result.stderr)
+            XCTAssertEqual(result.stderr.split(separator: "\n").count, 1, result.stderr)
+        }
+    }
+#endif
