@@ -198,6 +198,14 @@ public enum CaptureScript {
             return "a function name is one line of printable characters"
         }
         if symbol.contains("\"") || symbol.contains("'") || symbol.contains("\\") { return "a function name holds no quotes or backslashes" }
+        // gdb reads words after a location as options and a condition (`NAME -force-condition if
+        // …` runs code when sourced): a blank belongs only between an Objective-C method's class
+        // and selector, and a leading '-' only to an instance method.
+        let isMethod = (symbol.hasPrefix("+[") || symbol.hasPrefix("-[")) && symbol.hasSuffix("]")
+        if isMethod ? symbol.filter({ $0 == " " }).count != 1 : symbol.contains(" ") {
+            return "a function name holds no blanks (an Objective-C method one, between class and selector)"
+        }
+        if symbol.hasPrefix("-"), !isMethod { return "a function name does not start with '-'" }
         return nil
     }
 

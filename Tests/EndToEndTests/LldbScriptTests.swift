@@ -161,6 +161,22 @@ final class LldbScriptUsageTests: XCTestCase {
         XCTAssertEqual(try BinaryRunner.run(["lldb-script", "--timestamps", "--style", "print"]).status, 64)
     }
 
+    /// A symbol is one word (an Objective-C method: class and selector): words after a gdb
+    /// location are options and a condition that runs code when the script is sourced.
+    func testASymbolWithBlanksOrALeadingDashIsRefusedInEveryFormat() throws {
+        for format in ["lldb", "xcode", "gdb"] {
+            for symbol in ["image_named -force-condition if ((int)_exit(42))", "-force-condition", "image named", "+[A b] c"] {
+                let result = try BinaryRunner.run(["lldb-script", "--format", format, "--arch", "x86_64", "--symbol", symbol])
+                XCTAssertEqual(result.status, 64, "\(format) \(symbol): \(result.stdoutText)")
+                XCTAssertTrue(result.stdoutText.isEmpty, "\(format) \(symbol)")
+            }
+            let method = try BinaryRunner.run(["lldb-script", "--format", format, "--arch", "x86_64", "--symbol", "+[ImageKit loadNamed:]"])
+            XCTAssertEqual(method.status, 0, "\(format): \(method.stderr)")
+        }
+        let record = try BinaryRunner.run(["record", "--symbol", "image_named -force-condition", "--output", "/dev/null", "--", "/bin/true"])
+        XCTAssertEqual(record.status, 64, record.stderr)
+    }
+
     func testSymbolsAloneReplaceTheDefaultAPIs() throws {
         let result = try BinaryRunner.run(["lldb-script", "--symbol", "load_image", "--no-launch-end", "--style", "print"])
         XCTAssertEqual(result.status, 0)
