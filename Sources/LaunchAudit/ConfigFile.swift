@@ -160,7 +160,12 @@ public enum ConfigFile {
 
         func string(_ node: Node, _ key: String) throws -> String {
             guard case let .scalar(scalar) = node else { throw error(node, "\(SafeText.quoted(key)) must be a string") }
-            return yaml.text(scalar)
+            let text = yaml.text(scalar)
+            // YAML reads these plain words as no value at all, not as text.
+            if scalar.style == .plain, ["null", "Null", "NULL", "~"].contains(text) {
+                throw error(node, "\(SafeText.quoted(key)) must be a string, not YAML's null (quote it to mean the text)")
+            }
+            return text
         }
 
         /// Each string of a list (or the one string given instead of a list), decoded one at a time.

@@ -41,6 +41,10 @@ struct ConfigYAML {
 
     let bytes: [UInt8]
     var pos = 0
+    /// Block collections open around the current position: each is a level of recursion.
+    private var nesting = 0
+    /// Deeper than any config needs, and far from the stack's end (`- - - …` 100,000 deep was a crash).
+    static let maxNesting = 64
 
     init(_ bytes: [UInt8]) { self.bytes = bytes }
 
@@ -48,7 +52,42 @@ struct ConfigYAML {
     static func parse(_ bytes: [UInt8]) throws(SyntaxError) -> Node? {
         guard bytes.count < Int(UInt32.max) else { throw SyntaxError(offset: 0, reason: "the file is too large") }
         var parser = ConfigYAML(bytes)
+        try parser.checkDocumentEnd()
         return try parser.document()
+    }
+
+    /// YAML ends a document at `...`; what follows would be another document, which a config
+    /// cannot be (a `failOn:` after it was silently dropped). Only comments and blank lines may.
+    private mutating func checkDocumentEnd() throws(SyntaxError) {
+        var lineStart = 0
+        while lineStart < bytes.count {
+            pos = lineStart
+            if isMarker("...") {
+                var i = lineStart + 3
+                var inComment = false
+                while i < bytes.count {
+                    let b = bytes[i]
+                    if b == UInt8(ascii: "\n") {
+                        inComment = false
+                    } else if b == UInt8(ascii: "#") && (i == 0 || !inComment) {
+                        inComment = true
+                    } else if !inComment && !isBlank(b) && b != UInt8(ascii: "\r") {
+                        throw SyntaxError(offset: i, reason: "a config is one document: nothing may follow its end (`...`)")
+                    }
+                    i += 1
+                }
+                break
+            }
+            while lineStart < bytes.count, bytes[lineStart] != UInt8(ascii: "\n") { lineStart += 1 }
+            lineStart += 1
+        }
+        pos = 0
+    }
+
+    /// One more block collection opens here: refused past `maxNesting`.
+    private mutating func enterCollection() throws(SyntaxError) {
+        nesting += 1
+        guard nesting <= Self.maxNesting else { throw SyntaxError(offset: pos, reason: "collections nest deeper than \(Self.maxNesting) levels") }
     }
 
     /// 1-based line and column of `offset`.
@@ -156,6 +195,8 @@ struct ConfigYAML {
     }
 
     private mutating func blockSequence(_ column: Int) throws(SyntaxError) -> Node {
+        try enterCollection()
+        defer { nesting -= 1 }
         let at = pos
         var items: [Node] = []
         while true {
@@ -188,6 +229,8 @@ struct ConfigYAML {
     }
 
     private mutating func blockMapping(_ column: Int) throws(SyntaxError) -> Node {
+        try enterCollection()
+        defer { nesting -= 1 }
         let at = pos
         var pairs: [Pair] = []
         while true {

@@ -205,6 +205,29 @@ final class ConfigYAMLTests: XCTestCase {
         }
     }
 
+    /// Hostile input, round 4: block collections nest as deep as flow ones may (a 200 KB
+    /// `- - - …` was a stack overflow), nothing follows a document's end, and YAML's null is no
+    /// string. Each is one error with its place; a quoted "null" is the text.
+    func testDepthDocumentEndAndNullAreReadAsYAMLReadsThem() throws {
+        let deepSequence = String(repeating: "- ", count: 100_000) + "x\n"
+        var deepMapping = ""
+        for level in 0..<200 { deepMapping += String(repeating: " ", count: level) + "k\(level):\n" }
+        let cases: [(String, String)] = [
+            (deepSequence, "line 1, column 129: not valid YAML: collections nest deeper than 64 levels"),
+            (deepMapping, "line 65, column 65: not valid YAML: collections nest deeper than 64 levels"),
+            ("failOn: error\n...\nfailOn: never\n", "line 3, column 1: not valid YAML: a config is one document"),
+            ("launchEnd: null\n", "line 1, column 12: `launchEnd` must be a string, not YAML's null"),
+            ("launchEnd: ~\n", "not YAML's null"),
+        ]
+        for (text, expected) in cases {
+            XCTAssertThrowsError(try ConfigFile.parse(text, path: "c.yml"), String(text.prefix(60))) { error in
+                XCTAssertTrue("\(error)".contains(expected), "\(error) lacks \(expected)")
+            }
+        }
+        XCTAssertNoThrow(try ConfigFile.parse("failOn: error\n...\n# a comment after the end\n\n", path: "c.yml"))
+        XCTAssertEqual(try ConfigFile.parse("launchEnd: \"null\"\n", path: "c.yml").launchEnd?.text, "null")
+    }
+
     func testNumbersAndTheByteOrderMark() throws {
         let config = try ConfigFile.parse("\u{FEFF}thresholds:\n  largeFileBytes: 1_000_000\n  oversizedMemoryBytes: 0x10\n  oversizedTolerance: \"0.25\"\n", path: "c.yml")
         XCTAssertEqual(config.thresholds.largeFileBytes, 1_000_000)
