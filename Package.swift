@@ -51,7 +51,12 @@ let package = Package(
         .target(name: "CPtrace", path: "Sources/CPtrace"),
         // The in-process agent (C, no Swift runtime in the app) and the memory layout it shares with imgtrace.
         .target(name: "CAgentShared", path: "Sources/CAgentShared"),
-        .target(name: "ImgtraceAgent", dependencies: ["CAgentShared"], path: "Sources/ImgtraceAgent", linkerSettings: [.linkedLibrary("dl")]),
+        // C in the app: without the Swift start-up object (swiftrt.o, whose constructor registers the
+        // library with the Swift runtime before the program's main). The driver still names
+        // libswiftCore as needed; issue 41 keeps that open.
+        .target(
+            name: "ImgtraceAgent", dependencies: ["CAgentShared"], path: "Sources/ImgtraceAgent",
+            linkerSettings: [.linkedLibrary("dl"), .unsafeFlags(["-nostartfiles"], .when(platforms: [.linux]))]),
         .target(
             name: "NativeTrace",
             dependencies: [

@@ -221,6 +221,15 @@
             }
             """#
 
+        /// The agent calls nothing of the Swift runtime and brings no Swift start-up object, whose
+        /// constructor registered the library with the runtime before the program's main.
+        func testTheAgentReferencesNoSwiftRuntimeSymbol() throws {
+            let agent = BinaryRunner.executable.deletingLastPathComponent().appendingPathComponent("libImgtraceAgent.so")
+            let undefined = try XCTUnwrap(shell("nm -D --undefined-only \(agent.path)"))
+            XCTAssertFalse(undefined.lowercased().contains("swift"), undefined)
+            XCTAssertTrue(undefined.contains("dlsym"), "the listing is the agent's: \(undefined)")
+        }
+
         func testTheUIKitModelGivesEachRequestOnceWithItsKindOnBothThreads() throws {
             let program = try compileObjC(Self.uikitModel, to: "uikit_model")
             let log = work.appendingPathComponent("agent.log"), truthFile = work.appendingPathComponent("truth.tsv")
