@@ -19,7 +19,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
+#include <signal.h>
+#include <stddef.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #if defined(__linux__)
 #include <elf.h>
 #include <link.h>
@@ -719,9 +723,31 @@ static void remove_from_preload(void) {
 
 /// Without imgtrace beside the app (DYLD_INSERT_LIBRARIES from a scheme or `simctl`), the agent
 /// writes into a file of its own, which `imgtrace agent-log FILE` turns into a log afterwards.
+///
+/// The file is created anew, or taken over only when it is an agent's file of a process that has
+/// ended: a link (a planted one in a shared folder would turn another file into this one), a file
+/// that is not an agent's, another user's, or the live recording of another process (a child the
+/// app started with its environment) is left as it is, and this process records nothing.
 static int open_file(const char *path) {
-    int fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
-    if (fd < 0) return -1;
+    int fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW, 0600);
+    if (fd < 0) {
+        if (errno != EEXIST) return -1;
+        fd = open(path, O_RDWR | O_NOFOLLOW | O_NONBLOCK);
+        if (fd < 0) return -1;
+        struct stat info;
+        uint64_t magic = 0;
+        int32_t writer = 0;
+        int ours = fstat(fd, &info) == 0 && S_ISREG(info.st_mode) && info.st_uid == getuid() &&
+                   (size_t)info.st_size == sizeof(imgtrace_agent_shared) &&
+                   pread(fd, &magic, sizeof magic, offsetof(imgtrace_agent_shared, magic)) == (ssize_t)sizeof magic &&
+                   magic == IMGTRACE_AGENT_MAGIC &&
+                   pread(fd, &writer, sizeof writer, offsetof(imgtrace_agent_shared, pid)) == (ssize_t)sizeof writer;
+        int alive = writer > 0 && (kill((pid_t)writer, 0) == 0 || errno == EPERM);
+        if (!ours || alive || ftruncate(fd, 0) != 0) {
+            close(fd);
+            return -1;
+        }
+    }
     imgtrace_agent_shared *fresh = imgtrace_agent_region_init(fd);
     if (!fresh) {
         close(fd);
@@ -731,12 +757,25 @@ static int open_file(const char *path) {
     return fd;
 }
 
+/// The environment, unless the program runs with privileges its user does not have (set-user-ID).
+static const char *variable(const char *name) {
+#if defined(__GLIBC__)
+    return secure_getenv(name);
+#else
+    return issetugid() ? NULL : getenv(name);
+#endif
+}
+
 __attribute__((constructor)) static void agent_start(void) {
-    const char *fd_text = getenv("IMGTRACE_AGENT_FD");
-    const char *file = getenv("IMGTRACE_AGENT_FILE");
+    const char *fd_text = variable("IMGTRACE_AGENT_FD");
+    const char *file = variable("IMGTRACE_AGENT_FILE");
     int fd = fd_text ? atoi(fd_text) : file ? open_file(file) : -1;
     if (fd < 0) return;
-    if (!fd_text && getenv("IMGTRACE_AGENT_CHILDREN")) {
+    // A descriptor inherited through the environment may have been closed and reused since: map
+    // it only when it is a region of the agent's size (an empty file would be SIGBUS at the first record).
+    struct stat region_info;
+    if (fstat(fd, &region_info) != 0 || (size_t)region_info.st_size != sizeof(imgtrace_agent_shared)) return;
+    if (!fd_text && variable("IMGTRACE_AGENT_CHILDREN")) {
         // Children reach the same file through the descriptor, not by truncating it again.
         char text[16];
         snprintf(text, sizeof text, "%d", fd);
@@ -750,10 +789,10 @@ __attribute__((constructor)) static void agent_start(void) {
         return;
     }
     shared = candidate;
-    const char *apis = getenv("IMGTRACE_AGENT_APIS");
+    const char *apis = variable("IMGTRACE_AGENT_APIS");
     if (apis) strncpy(shared->apis, apis, sizeof shared->apis - 1);
     parse_targets(apis);
-    if (!getenv("IMGTRACE_AGENT_CHILDREN")) {
+    if (!variable("IMGTRACE_AGENT_CHILDREN")) {
         close(fd);
         remove_from_preload();
         unsetenv("IMGTRACE_AGENT_FD");
