@@ -61,7 +61,9 @@
             return url
         }
 
-        private func record(seq: UInt64, seconds: UInt64 = 1_764_000_000, nanoseconds: UInt32 = 5_000_000, api: UInt16 = 0, kind: UInt32 = IMGTRACE_AGENT_NAME.rawValue) -> imgtrace_agent_record {
+        private func record(seq: UInt64, seconds: UInt64 = 1_764_000_000, nanoseconds: UInt32 = 5_000_000, api: UInt16 = 0, kind: UInt32 = IMGTRACE_AGENT_NAME.rawValue)
+            -> imgtrace_agent_record
+        {
             var header = imgtrace_agent_record()
             header.seq = seq
             header.seconds = seconds
@@ -97,18 +99,21 @@
                 ("lost 2^64-1", try agentFile(apis: "objc +[NSImage imageNamed:]\n", lost: .max, records: [(record(seq: 0), Array("a".utf8))], name: "lost")),
                 ("seconds 2^63", try agentFile(apis: "objc +[NSImage imageNamed:]\n", records: [(record(seq: 0, seconds: 1 << 63), Array("a".utf8))], name: "seconds")),
                 (
-                    "launch end nanoseconds", try agentFile(
+                    "launch end nanoseconds",
+                    try agentFile(
                         apis: "objc +[NSImage imageNamed:]\nend -[NSApplication finishLaunching]\n",
                         records: [(record(seq: 0, seconds: .max, nanoseconds: .max, api: 1, kind: IMGTRACE_AGENT_LAUNCH_END.rawValue), [])], name: "end")
                 ),
                 ("blank symbol line", try agentFile(apis: "symbol    \nobjc +[NSImage imageNamed:]\n", records: [(record(seq: 0, api: 1), Array("a".utf8))], name: "blank")),
                 (
-                    "head near 2^64", try agentFile(
+                    "head near 2^64",
+                    try agentFile(
                         apis: "objc +[NSImage imageNamed:]\n", records: [(record(seq: 0, kind: IMGTRACE_AGENT_PAD.rawValue), [])], head: .max - 7, tail: 0,
                         name: "head")
                 ),
                 (
-                    "forged API", try agentFile(
+                    "forged API",
+                    try agentFile(
                         apis: "objc FORGED\": \"real\n", records: [(record(seq: 0), Array("innocent".utf8))], name: "forged")
                 ),
             ]
