@@ -49,7 +49,7 @@ struct AgentPathCommand: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Print the environment that makes the agent record into FILE by itself (for a scheme or simctl), one VARIABLE=value a line.",
+            "Print the environment that makes the agent record into FILE by itself (for a scheme or simctl), one VARIABLE=value a line, quoted so that a POSIX shell can source it (in an Xcode scheme, type the value without the quotes).",
             valueName: "file"), completion: .file())
     var env: String?
 
@@ -68,7 +68,15 @@ struct AgentPathCommand: ParsableCommand {
         // `;` ends each target: an environment variable in an Xcode scheme is one line.
         let apis = (targets.names.map { "objc " + $0 } + targets.contexts.map { "context " + $0 } + ["end " + RecordCommand.defaultLaunchEnd])
             .joined(separator: ";")
-        print("\(preload)=\(path)\nIMGTRACE_AGENT_FILE=\(env)\nIMGTRACE_AGENT_APIS=\(apis)")
+        print("\(preload)=\(Self.shellWord(path))\nIMGTRACE_AGENT_FILE=\(Self.shellWord(env))\nIMGTRACE_AGENT_APIS=\(Self.shellWord(apis))")
+    }
+
+    /// `text` as one word of a POSIX shell: as it is when every character is inert, else in single
+    /// quotes (a quote inside written `'\''`).
+    static func shellWord(_ text: String) -> String {
+        let inert = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_@%+=:,./-")
+        if !text.isEmpty, text.allSatisfy({ inert.contains($0) }) { return text }
+        return "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 }
 

@@ -292,11 +292,20 @@
             let file = work.appendingPathComponent("agent.bin"), truthFile = work.appendingPathComponent("truth.tsv")
             let env = try BinaryRunner.run(["agent-path", "--env", file.path])
             XCTAssertEqual(env.status, 0, env.stderr)
+            // The lines are for a POSIX shell: what it makes of them is the environment.
+            let script = work.appendingPathComponent("agent.env")
+            try env.stdout.write(to: script)
+            // (printed by the shell itself: a program it ran would load the agent, which takes its variables out)
+            let sourced = try XCTUnwrap(
+                shell(
+                    "sh -c '. \(script.path); printf \"%s\\\\n\" \"LD_PRELOAD=$LD_PRELOAD\" \"IMGTRACE_AGENT_FILE=$IMGTRACE_AGENT_FILE\" \"IMGTRACE_AGENT_APIS=$IMGTRACE_AGENT_APIS\"'"
+                ))
             var environment: [String: String] = [:]
-            for line in env.stdoutText.split(separator: "\n") {
+            for line in sourced.split(separator: "\n") where line.hasPrefix("IMGTRACE_AGENT_") || line.hasPrefix("LD_PRELOAD=") {
                 let parts = line.split(separator: "=", maxSplits: 1).map(String.init)
                 environment[parts[0]] = parts[1]
             }
+            XCTAssertTrue(environment["IMGTRACE_AGENT_APIS"]?.contains("objc +[UIImage imageNamed:];") == true, sourced)
             XCTAssertEqual(Set(environment.keys), ["LD_PRELOAD", "IMGTRACE_AGENT_FILE", "IMGTRACE_AGENT_APIS"])
             let app = Process()
             app.executableURL = program
