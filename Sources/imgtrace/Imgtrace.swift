@@ -37,11 +37,15 @@ extension Imgtrace {
             if code == .success {
                 if !message.isEmpty { print(message) }
             } else if !message.isEmpty {
-                // A mistyped command or option is named with the nearest real one first.
+                // A mistyped command or option is one mistake: named once, with the nearest real
+                // one, and argument-parser's message (which would go on to misread the rest) not at all.
                 if code.rawValue == 64, let hint = UsageHints.hint(for: CommandLine.arguments) {
                     PlatformIO.writeStandardError("Error: \(hint)\n")
+                } else if code.rawValue == 64, let shell = UsageHints.unsupportedCompletionShell(in: message) {
+                    PlatformIO.writeStandardError("Error: no completion script for \(SafeText.quoted(shell)): imgtrace writes them for bash, zsh and fish\n")
+                } else {
+                    PlatformIO.writeStandardError(message.hasSuffix("\n") ? message : message + "\n")
                 }
-                PlatformIO.writeStandardError(message.hasSuffix("\n") ? message : message + "\n")
             }
             exit(withError: code == .success ? nil : ExitCode(code.rawValue))
         }

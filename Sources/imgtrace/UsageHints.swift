@@ -37,6 +37,13 @@ enum UsageHints {
         return nil
     }
 
+    /// The shell of argument-parser's five-line refusal of a completion script, which one line says.
+    static func unsupportedCompletionShell(in message: String) -> String? {
+        let prefix = "Error: Can't generate completion scripts for '"
+        guard message.hasPrefix(prefix), let end = message.dropFirst(prefix.count).firstIndex(of: "'") else { return nil }
+        return String(message[message.index(message.startIndex, offsetBy: prefix.count)..<end])
+    }
+
     /// A command's name: its configuration's, else its type's in kebab case, as argument-parser derives it.
     static func name(of command: any ParsableCommand.Type) -> String {
         if let name = command.configuration.commandName { return name }
@@ -51,7 +58,8 @@ enum UsageHints {
     /// The long options `command` takes, read from its help.
     static func options(of command: ParsableCommand.Type) -> Set<String> {
         let help = helpText(command)
-        var names: Set<String> = ["--help", "--version"]
+        // argument-parser's own options, which no help lists.
+        var names: Set<String> = ["--help", "--version", "--generate-completion-script", "--experimental-dump-help", "--generate-manual"]
         var current = ""
         for character in help + " " {
             if character.isLetter || character.isNumber || character == "-" {
