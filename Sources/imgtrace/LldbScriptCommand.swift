@@ -27,7 +27,8 @@ struct LldbScriptCommand: ParsableCommand {
     @Option(help: "Where the name argument sits: arm64 ($x2), armv7 ($r2), x86_64 ($rdx) or portable ($arg3).")
     var arch: CaptureArch = .portable
 
-    @Option(name: .customLong("api"), help: "An image API to break on (repeatable): \(CaptureAPI.allCases.map(\.rawValue).joined(separator: ", ")).")
+    // argument-parser lists the values itself.
+    @Option(name: .customLong("api"), help: "An image API to break on (repeatable).")
     var apis: [CaptureAPI] = []
 
     @Option(name: .customLong("symbol"), help: "Another function whose third argument is a C-string name (repeatable).")

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ImgtraceSupport
 import Reporters
 
 /// A `--format` value: the id of a format in `AuditReporters`. Completion and help read the
@@ -19,20 +20,25 @@ struct ReportFormat: ExpressibleByArgument {
 }
 
 /// One `--report FORMAT:PATH`.
-struct ReportDestination: ExpressibleByArgument {
+struct ReportDestination {
     var format: ReportFormat
     var path: String
 
-    init?(argument: String) {
-        guard let colon = argument.firstIndex(of: ":"),
-            let format = ReportFormat(argument: String(argument[..<colon]))
-        else { return nil }
+    /// The destination `argument` names, or why it names none (argument-parser prints the reason
+    /// after the value).
+    static func parse(_ argument: String) throws -> ReportDestination {
+        let formats = AuditReporters.ids.joined(separator: ", ")
+        guard let colon = argument.firstIndex(of: ":") else {
+            throw ValidationError("give FORMAT:PATH, e.g. json:audit.json (formats: \(formats))")
+        }
+        let name = String(argument[..<colon])
+        guard let format = ReportFormat(argument: name) else {
+            let near = UsageHints.nearest(name, among: AuditReporters.ids).map { "did you mean `\($0)`? " } ?? ""
+            throw ValidationError("no format \(SafeText.quoted(name)); \(near)(formats: \(formats))")
+        }
         let path = String(argument[argument.index(after: colon)...])
         // `-` is standard output, which belongs to --format/--output; a report needs a file.
-        guard !path.isEmpty, path != "-" else { return nil }
-        self.format = format
-        self.path = path
+        guard !path.isEmpty, path != "-" else { throw ValidationError("a report goes to a file: standard output is --format's") }
+        return ReportDestination(format: format, path: path)
     }
-
-    static var defaultCompletionKind: CompletionKind { .file() }
 }

@@ -9,7 +9,9 @@ struct ReportOutputs: ParsableArguments {
     @Option(help: ArgumentHelp("Output format for standard output (or --output).", valueName: "format"))
     var format = ReportFormat(TextReporter())
 
-    @Option(name: .customLong("report"), help: ArgumentHelp("Also write a report to a file, e.g. json:audit.json (repeatable).", valueName: "format:path"))
+    @Option(
+        name: .customLong("report"), help: ArgumentHelp("Also write a report to a file, e.g. json:audit.json (repeatable).", valueName: "format:path"),
+        completion: .file(), transform: ReportDestination.parse)
     var reports: [ReportDestination] = []
 
     @Option(help: "Write the report to this file instead of standard output.", completion: .file())

@@ -30,6 +30,20 @@ final class UsageHintTests: XCTestCase {
         XCTAssertFalse(hostile.stderr.contains("\u{1B}"), hostile.stderr)
     }
 
+    /// A `--report` value says what is wrong with it, not only that it is invalid.
+    func testAReportValueSaysWhatIsWrong() throws {
+        let cases: [(String, String)] = [
+            ("json", "give FORMAT:PATH, e.g. json:audit.json (formats: text, json,"),
+            ("jsn:x", "no format `jsn`; did you mean `json`?"),
+            ("json:-", "a report goes to a file: standard output is --format's"),
+        ]
+        for (value, reason) in cases {
+            let run = try BinaryRunner.run(["analyze", "x.log", "--bundle", "App.app", "--report", value])
+            XCTAssertEqual(run.status, 64, value)
+            XCTAssertTrue(run.stderr.contains("invalid for '--report <format:path>': " + reason), "\(value): \(run.stderr)")
+        }
+    }
+
     /// Devices: every model with the same screen is accepted, a near miss is named, a family lists its profiles.
     func testDevicesByAnyModelNameAndNearMisses() throws {
         let root = Corpus.packageRoot
