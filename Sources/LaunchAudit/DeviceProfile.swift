@@ -150,12 +150,25 @@ public struct DeviceProfile: Sendable, Equatable {
             return a.isEmpty ? b.count : previous[b.count]
         }
         let typed = Array(key)
+        // A number typed is the model's number: "iPad Pro 13" is never the 11-inch, "iPhone 99" no phone.
+        let typedNumbers = numbers(in: name)
+        candidates = candidates.filter { typedNumbers.isSubset(of: numbers(in: $0.text)) }
+        // A name the typed text starts is nearer than any edit ("iPad Pro 13" → "iPad Pro 13-inch (M4)").
+        if let started = candidates.filter({ normalized($0.text).hasPrefix(key) && !key.isEmpty }).min(by: { $0.text.count < $1.text.count }) {
+            let text = started.text == started.profile.id ? started.text : "\"\(started.text)\" (\(started.profile.id))"
+            return "did you mean \(text)? `imgtrace devices` lists every profile"
+        }
         let ranked = candidates.map { (candidate: $0, distance: distance(typed, Array(normalized($0.text)))) }.sorted { $0.distance < $1.distance }
         if let best = ranked.first, best.distance <= max(2, typed.count / 4) {
             let text = best.candidate.text == best.candidate.profile.id ? best.candidate.text : "\"\(best.candidate.text)\" (\(best.candidate.profile.id))"
             return "did you mean \(text)? `imgtrace devices` lists every profile"
         }
         return "`imgtrace devices` lists them"
+    }
+
+    /// The runs of digits in `text` (`ipad-pro-12.9-air-13` → 12, 9, 13).
+    private static func numbers(in text: String) -> Set<String> {
+        Set(text.split(whereSeparator: { !$0.isNumber }).map(String.init))
     }
 
     private static func normalized(_ text: String) -> String {

@@ -65,5 +65,10 @@ final class UsageHintTests: XCTestCase {
         XCTAssertEqual(family.status, 64)
         XCTAssertTrue(
             family.stderr.contains("it names 6 profiles: ipad-mini, ipad-10-a16-air-11, ipad-pro-11, ipad-pro-11-m4, ipad-pro-12.9-air-13, ipad-pro-13-m4"), family.stderr)
+        // The number typed is the model's: the 13-inch is suggested for "iPad Pro 13", nothing for a phone that does not exist.
+        XCTAssertTrue(try analyze("iPad Pro 13").stderr.contains("did you mean ipad-pro-13-m4?"))
+        let none = try analyze("iPhone 99")
+        XCTAssertEqual(none.status, 64)
+        XCTAssertFalse(none.stderr.contains("did you mean"), none.stderr)
     }
 }
