@@ -48,7 +48,15 @@ struct ReportOutputs: ParsableArguments {
             let markdown = MarkdownReporter()
             let collected = ByteSink(collecting: markdown.consumer)
             markdown.render(input, to: collected)
-            try ReportFile.append(collected.collected, to: summary, consumer: markdown.consumer)
+            // The job summary is a copy beside the run's own report: a file it cannot go to is
+            // said, and the run still ends with its verdict.
+            do {
+                try ReportFile.append(collected.collected, to: summary, consumer: markdown.consumer)
+            } catch let failure as InputFailure {
+                var stderr = StandardError()
+                print(
+                    "imgtrace: warning: GITHUB_STEP_SUMMARY " + SafeText.capped(SafeText.visible(failure.description), limit: 1000) + "; the job summary is left out", to: &stderr)
+            }
         }
         if output != nil || (fails && !PlatformIO.isTerminal(1) && PlatformIO.isTerminal(2)) {
             var stderr = StandardError()
