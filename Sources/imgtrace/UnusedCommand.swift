@@ -25,7 +25,9 @@ struct UnusedCommand: ParsableCommand {
 
     @Option(
         name: .customLong("source-root"),
-        help: ArgumentHelp("The app's source tree: its .swift, .m, .mm and .h files are searched for references (config: sourceRoot).", valueName: "dir"),
+        help: ArgumentHelp(
+            "The app's source tree: its .swift, .m, .mm and .h files, and its plists, JSON and .strings, are searched for references (config: sourceRoot).",
+            valueName: "dir"),
         completion: .directory)
     var sourceRoot: String?
 

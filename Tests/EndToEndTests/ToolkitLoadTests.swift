@@ -110,6 +110,26 @@ final class ToolkitLoadTests: XCTestCase {
         XCTAssertTrue(compared.stdoutText.contains("BASELINE: 4 new, 0 fixed, figures within tolerance — PASS"), compared.stdoutText)
     }
 
+    /// With the toolkit's images given, a name they lack is not sent back to --system-images.
+    func testTheToolkitsMissingNameDoesNotSuggestTheFoldersGiven() throws {
+        guard let corpus = Corpus.root?.appendingPathComponent("e2e/gridlock") else { throw XCTSkip(Corpus.missingMessage) }
+        let empty = try BinaryRunner.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: empty) }
+        func fixes(_ extra: [String]) throws -> String {
+            let run = try BinaryRunner.run(
+                [
+                    "analyze", corpus.appendingPathComponent("b-gridlock-lldb-nsprint.txt").path, "--bundle", corpus.appendingPathComponent("Gridlock.app").path,
+                    "--fail-on", "never", "--format", "json",
+                ] + extra)
+            XCTAssertEqual(run.status, 0, run.stderr)
+            return run.stdoutText
+        }
+        XCTAssertTrue(try fixes([]).contains("--system-images with the toolkit's images resolves it"))
+        let given = try fixes(["--system-images", empty.path])
+        XCTAssertFalse(given.contains("--system-images with the toolkit's images resolves it"), "suggests what was given")
+        XCTAssertTrue(given.contains("the --system-images folders given do not hold it either"))
+    }
+
     func testBacktracesThatNeverShowTheAppDecideNothing() throws {
         let (dir, log, app) = try launch()
         defer { try? FileManager.default.removeItem(at: dir) }

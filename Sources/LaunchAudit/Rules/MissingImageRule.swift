@@ -29,6 +29,10 @@ enum MissingImageRule: NameRule {
     static let toolkitFix =
         "Nothing to change in the app: the toolkit's own code asked for it (no app frame in the backtrace, or a name in `toolkit.names`); --system-images with the toolkit's images resolves it."
 
+    /// The same when the toolkit's images were given and this one is not among them.
+    static let toolkitFixWithSystemImages =
+        "Nothing to change in the app: the toolkit's own code asked for it (no app frame in the backtrace, or a name in `toolkit.names`), and the --system-images folders given do not hold it either."
+
     static func finding(for use: NameUse, in context: NameRuleContext) -> Finding? {
         let resolution = use.resolution
         guard resolution.image == nil, resolution.cause?.isNotTheApps != true else { return nil }
@@ -48,7 +52,7 @@ enum MissingImageRule: NameRule {
             rule: id, severity: toolkits ? .note : defaultSeverity, identity: use.findingIdentity, device: context.device.fingerprintKey,
             subject: use.displayName,
             message: "\(SafeText.quoted(use.displayName)) loads nothing (\(use.launchLoads)× at launch\(toolkits ? ", by the toolkit's own code" : "")): \(resolution.how)",
-            fix: toolkits ? toolkitFix : fix, names: use.name.map { [$0] } ?? [], lines: use.launchLines,
+            fix: toolkits ? (context.systemBundles.isEmpty ? toolkitFix : toolkitFixWithSystemImages) : fix, names: use.name.map { [$0] } ?? [], lines: use.launchLines,
             values: ["loads": .int(use.launchLoads), "cause": .string((resolution.cause ?? .notFound).rawValue)],
             occurrences: use.launchLoads)
         finding.gates = !toolkits

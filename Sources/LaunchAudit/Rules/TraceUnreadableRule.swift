@@ -29,7 +29,7 @@ enum TraceUnreadableRule: AuditRule {
             return Finding(
                 rule: id, severity: defaultSeverity, identity: hits.status.rawValue, device: "",
                 message: message,
-                fix: "Capture again with `imgtrace lldb-script` (it prints names as C strings through the portable `$arg3`).",
+                fix: "Capture again with `imgtrace lldb-script` (its callback reads each name from the string's memory, through lldb's NSString summary where it can).",
                 lines: hits.lines, values: ["hits": .int(hits.count), "status": .string(hits.status.rawValue)],
                 occurrences: hits.count)
         }
