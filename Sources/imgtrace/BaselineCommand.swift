@@ -37,6 +37,12 @@ struct BaselineCommand: ParsableCommand {
         func run() throws {
             try OutputTargets.check(outputs: [("--output", output)], inputs: inputs.files())
             let result = try inputs.audit().result
+            // A baseline is the reference every later launch is compared with: a capture that saw
+            // nothing, or only part of a launch, must not become it.
+            if let blind = result.findings.first(where: { $0.rule == "no-evidence" }) {
+                PlatformIO.writeStandardError("imgtrace: not writing a baseline: " + SafeText.visible(blind.message) + "\n")
+                throw ExitCode(1)
+            }
             let baseline = Baseline(result)
             try ReportFile.write(to: output, for: .json) { $0.write(baseline.render()) }
             // Someone who writes a baseline hears what it holds (standard output stays empty for `-`).

@@ -101,6 +101,19 @@ final class BaselineTests: XCTestCase {
         XCTAssertEqual(try BinaryRunner.run(["baseline", "compare", base, smallBase]).status, 0, "the other way round only fixes things")
     }
 
+    /// A capture that saw nothing never becomes the reference: one line, exit 1, no file.
+    func testNoEvidenceWritesNoBaseline() throws {
+        let dir = try BinaryRunner.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let app = root.appendingPathComponent("Examples/SampleApp.app").path
+        let empty = try log(dir, "empty.log") { _ in "" }
+        let base = dir.appendingPathComponent("b.json").path
+        let write = try BinaryRunner.run(["baseline", "write", empty, "--bundle", app, "--output", base])
+        XCTAssertEqual(write.status, 1)
+        XCTAssertEqual(write.stderr, "imgtrace: not writing a baseline: the log is empty: nothing was captured\n")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: base))
+    }
+
     func testBadBaselinesExitTwo() throws {
         let dir = try BinaryRunner.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -88,6 +88,15 @@ enum NoEvidenceRule: AuditRule {
             }
             return ("no-hits", "no breakpoint hit printed anything: no image loads were found", capture)
         }
+        // A recording stopped (--duration, a signal, a detach) before the launch-end function
+        // returned holds part of a launch: figures from it are no launch's, and never a reference.
+        if let recording = summary.recording, recording.launchEnd == .notReached, !recording.program.endedByItself {
+            return (
+                "cut-off",
+                "the recording ended before the launch did (the program \(recording.program.sentence) before the launch-end function returned): it holds only part of a launch",
+                "Record until the launch end is reached (a longer --duration, or none), or give --no-launch-end when the program has no launch end to wait for."
+            )
+        }
         let unreadable = log.metrics.launch.unreadable + (log.metrics.afterLaunch?.unreadable ?? 0)
         if unreadable == loads {
             let advice = summary.warnings.first?.message ?? "every hit printed no name"

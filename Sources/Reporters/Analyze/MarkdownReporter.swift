@@ -32,7 +32,9 @@ public struct MarkdownReporter: AuditReporter {
         out +=
             "\(MarkdownText.code(result.bundleNames.first ?? "?", inTable: false)) on **\(MarkdownText.code(d.id, inTable: false))** \(MarkdownText.sentence("(\(dimensions(d.pointWidth, d.pointHeight)) pt @\(d.scale)x)", inTable: false))"
         out += result.logs.count == 1 ? ", 1 log" : ", \(result.logs.count) logs"
-        if result.unused == nil, result.logs.contains(where: { $0.summary.launchEnd == nil }) { out += "; no launch-end marker, so the whole log is the launch" }
+        if result.unused == nil, result.logs.contains(where: { $0.summary.launchEnd == nil && $0.summary.recording?.launchEnd != .notReached }) {
+            out += "; no launch-end marker, so the whole log is the launch"
+        }
         out += ".\n\n"
         let c = result.severityCounts
         if let unused = result.unused {

@@ -71,6 +71,8 @@ public struct TextReporter: AuditReporter {
             var line = "\(log.path): \(counted(s.hits, "hit")) in \(counted(s.lines, "line")); "
             if let end = s.launchEnd {
                 line += "launch ends at line \(end.line) (\(end.source == .marker ? "imgtrace marker" : "--launch-end"))"
+            } else if s.recording?.launchEnd == .notReached {
+                line += "the recording ended before its launch end"
             } else {
                 line += "no launch-end marker, so the whole log is the launch"
             }
