@@ -125,4 +125,20 @@ final class TraceCommandTests: XCTestCase {
         XCTAssertTrue(result.stdoutText.contains(": 192 hits, 27 distinct names"))
         XCTAssertTrue(result.stdoutText.contains("NSMenuArrow"))
     }
+
+    /// imgtrace's own recording is described as one, not as a console without debugger lines.
+    func testARecordingIsDescribedAsARecording() throws {
+        let dir = try BinaryRunner.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let log = dir.appendingPathComponent("recorded.log")
+        try Data(
+            ("2026-11-22 20:41:07.123 [main] (code) +[NSImage imageNamed:]: \"AppIcon\"\n"
+                + "imgtrace-recording-end hits=1 launch-end=not-watched program=exit:0\n").utf8
+        ).write(to: log)
+        let run = try BinaryRunner.run(["trace", log.path])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertTrue(run.stdoutText.contains("debugger: none, a recording by imgtrace record\n"), run.stdoutText)
+        XCTAssertFalse(run.stdoutText.contains("Xcode console?"), run.stdoutText)
+    }
+
 }

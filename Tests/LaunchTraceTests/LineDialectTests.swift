@@ -121,6 +121,25 @@ final class LineDialectTests: XCTestCase {
         XCTAssertEqual(summary.statusCounts[.ok], 2)
     }
 
+    /// A print command echoed without its prompt is the command, never a name (it was read as a
+    /// load of `p (char *)$arg3`); a bare name without `$` still is one.
+    func testACommandEchoWithoutAPromptIsNoName() throws {
+        let log = #"""
+            p (char *)$arg3
+            (char *) $0 = 0x0000000100003f20 "AppIcon"
+            po $x2
+            tab_home
+            expr -- (const char *)[(id)$rdx UTF8String]
+            (const char *) $1 = 0x0000000100003f40 "hero"
+            x/s $rsi
+            0x0000000100003f60: "banner"
+            print_button
+
+            """#
+        let (events, _) = try TraceReader.read(Array(log.utf8))
+        XCTAssertEqual(events.compactMap(\.name), ["AppIcon", "tab_home", "hero", "banner", "print_button"])
+    }
+
     /// Hex digits eight at a time agree with one at a time on every byte pattern nearby.
     func testHexLiteralsWordAtATime() {
         var state: UInt64 = 0x9E37_79B9_7F4A_7C15

@@ -95,7 +95,7 @@ extension LineDialect {
 enum LineDialects {
     // Immutable: a list of types, never written after it is made.
     nonisolated(unsafe) static let all: [any LineDialect.Type] = [
-        CaptureDialect.self, ConsoleDialect.self, LLDBDialect.self, GDBDialect.self, FrameVariableDialect.self,
+        CaptureDialect.self, ConsoleDialect.self, LLDBDialect.self, GDBDialect.self, FrameVariableDialect.self, CommandEchoDialect.self,
     ]
 
     /// For each first byte, which dialects to ask, as bits of their places in `all`: a table, so a
@@ -131,7 +131,8 @@ enum LineDialects {
         case 1: return ConsoleDialect.recognise(line)
         case 2: return LLDBDialect.recognise(line)
         case 3: return GDBDialect.recognise(line)
-        default: return FrameVariableDialect.recognise(line)
+        case 4: return FrameVariableDialect.recognise(line)
+        default: return CommandEchoDialect.recognise(line)
         }
     }
 }

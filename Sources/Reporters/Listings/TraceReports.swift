@@ -178,7 +178,12 @@ public enum TraceTextReport {
         if !s.kinds.isEmpty {
             out += "requests by kind: " + LoadKind.allCases.compactMap { kind in s.kinds[kind].map { "\($0) \(kind.rawValue)" } }.joined(separator: ", ") + "\n"
         }
-        out += "debugger: \(SafeText.visible(s.debuggerVersion ?? s.debugger.rawValue))\(s.actionsEchoed ? ", actions echoed" : "")\n"
+        if s.recording != nil, s.debugger == .unknown {
+            // No debugger at all: imgtrace recorded the launch itself.
+            out += "debugger: none, a recording by imgtrace record\n"
+        } else {
+            out += "debugger: \(SafeText.visible(s.debuggerVersion ?? s.debugger.rawValue))\(s.actionsEchoed ? ", actions echoed" : "")\n"
+        }
         let missing = LoadStatus.allCases.filter { $0 != .ok && (s.statusCounts[$0] ?? 0) > 0 }
         if missing.isEmpty {
             out += "hits without a name: none\n"
