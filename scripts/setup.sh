@@ -40,9 +40,12 @@ if ! command -v dpkg >/dev/null 2>&1; then
   exit 1
 fi
 
+# Installed means installed: a package removed but for its configuration files still answers
+# `dpkg -s` with success.
+installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q ' ok installed$'; }
 missing=()
 for package in "${wanted[@]}"; do
-  dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
+  installed "$package" || missing+=("$package")
 done
 if [ ${#missing[@]} -gt 0 ]; then
   if [ "$(id -u)" != 0 ]; then

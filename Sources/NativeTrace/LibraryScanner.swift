@@ -25,7 +25,7 @@
         /// `unwinder` (for `--backtrace`) learns the functions of each.
         mutating func scan(pid: pid_t, launchEndSeen: Bool, breakpoints: inout BreakpointSet, unwinder: inout Unwinder?) {
             guard let maps = readProcFile("/proc/\(pid)/maps") else { return }
-            for (path, base) in MemoryMapping.loadBases(MemoryMapping.parse(String(decoding: maps, as: UTF8.self))) {
+            for (path, base) in MemoryMapping.loadBases(MemoryMapping.parse(bytes: maps)) {
                 guard seen.insert(path).inserted, let bytes = readMappedLibrary(path), let image = try? ElfImage(bytes: bytes, path: path) else { continue }
                 searched.append(PathText.lastComponent(path))
                 let bias = image.isPositionIndependent ? base &- (image.firstLoadAddress & ~0xFFF) : 0
@@ -40,12 +40,13 @@
                         foundAny = breakpoints.insert(function.value &+ bias, .hit(api: symbol.name, argument: symbol.argument, objc: false), in: pid) || foundAny
                     }
                 }
+                let methods = ObjCMethods.find(request.objcMethods + request.contexts, in: image)
                 for method in request.objcMethods {
-                    guard let found = Self.method(method, in: image) else { continue }
+                    guard let found = methods[method] else { continue }
                     foundAny = breakpoints.insert(found &+ bias, .hit(api: method, argument: 3, objc: true), in: pid) || foundAny
                 }
                 for method in request.contexts {
-                    guard let found = Self.method(method, in: image) else { continue }
+                    guard let found = methods[method] else { continue }
                     breakpoints.insert(found &+ bias, .context(api: method), in: pid)
                 }
                 if let end = request.launchEnd, !launchEndSeen {

@@ -43,6 +43,35 @@
             return nil
         }
 
+        /// The implementations of every method of `names` (`+[Class selector]`) that `image`'s
+        /// metadata holds, by name, in one pass over its relocations (a pass per method cost the
+        /// recorder seconds of a launch once it looked for every API of the call graph).
+        public static func find(_ names: [String], in image: ElfImage) -> [String: UInt64] {
+            var wanted: [UInt64: [(name: String, selector: String, info: UInt64)]] = [:]
+            var classPointers: [String: [UInt64]] = [:]
+            for name in Set(names) {
+                guard let parts = parse(name) else { continue }
+                if classPointers[parts.className] == nil { classPointers[parts.className] = image.addresses(ofString: parts.className) }
+                for pointer in classPointers[parts.className] ?? [] {
+                    wanted[pointer, default: []].append((name, parts.selector, parts.classMethod ? 0x2 : 0x1))
+                }
+            }
+            guard !wanted.isEmpty else { return [:] }
+            var found: [String: UInt64] = [:]
+            for (field, target) in image.relativePointers where field >= 16 {
+                guard let methods = wanted[target] else { continue }
+                let structure = field - 16
+                guard let info = structure.checkedAdding(32).flatMap(image.word) else { continue }
+                let here = methods.filter { $0.info == info & 0x3 && found[$0.name] == nil }
+                guard !here.isEmpty else { continue }
+                forEachMethod(listAt: structure.checkedAdding(56).flatMap(image.word), in: image) { selector, implementation in
+                    for method in here where method.selector == selector && found[method.name] == nil { found[method.name] = implementation }
+                    return here.allSatisfy { found[$0.name] != nil }
+                }
+            }
+            return found
+        }
+
         /// Every method the metadata lists, for naming addresses inside static methods (frames).
         public static func all(in image: ElfImage) -> [Method] {
             guard image.hasObjCMetadata else { return [] }

@@ -8,21 +8,61 @@ public struct MemoryMapping: Equatable, Sendable {
     public var path: String?
 
     /// Parses the text of `/proc/PID/maps`; lines that do not parse are skipped.
-    public static func parse(_ text: String) -> [MemoryMapping] {
+    public static func parse(_ text: String) -> [MemoryMapping] { parse(bytes: Array(text.utf8)) }
+
+    /// The same, from the file's bytes in one pass: the recorder reads the maps at every change
+    /// of the loaded libraries, and splitting strings cost seconds of a GNUstep launch.
+    public static func parse(bytes: [UInt8]) -> [MemoryMapping] {
         var out: [MemoryMapping] = []
-        for line in text.split(separator: "\n") {
-            let fields = line.split(separator: " ", maxSplits: 5, omittingEmptySubsequences: true)
-            guard fields.count >= 5 else { continue }
-            let range = fields[0].split(separator: "-")
-            guard range.count == 2, let start = UInt64(range[0], radix: 16), let end = UInt64(range[1], radix: 16),
-                let offset = UInt64(fields[2], radix: 16)
-            else { continue }
-            var path: String?
-            if fields.count == 6 {
-                let text = fields[5].trimmingLeadingSpaces()
-                if text.hasPrefix("/") { path = text.hasSuffix(" (deleted)") ? nil : text }
+        var i = 0
+        let count = bytes.count
+        func hex(_ i: inout Int) -> UInt64? {
+            var value: UInt64 = 0
+            var digits = 0
+            while i < count {
+                let b = bytes[i]
+                let digit: UInt64
+                switch b {
+                case 0x30...0x39: digit = UInt64(b - 0x30)
+                case 0x61...0x66: digit = UInt64(b - 0x61 + 10)
+                case 0x41...0x46: digit = UInt64(b - 0x41 + 10)
+                default: return digits > 0 && digits <= 16 ? value : nil
+                }
+                value = value &<< 4 | digit
+                digits += 1
+                i += 1
             }
-            out.append(MemoryMapping(start: start, end: end, executable: fields[1].contains("x"), offset: offset, path: path))
+            return digits > 0 && digits <= 16 ? value : nil
+        }
+        func skipSpaces(_ i: inout Int) { while i < count, bytes[i] == 0x20 { i += 1 } }
+        func skipField(_ i: inout Int) { while i < count, bytes[i] != 0x20, bytes[i] != 0x0A { i += 1 } }
+        while i < count {
+            let lineStart = i
+            var lineEnd = i
+            while lineEnd < count, bytes[lineEnd] != 0x0A { lineEnd += 1 }
+            defer { i = lineEnd + 1 }
+            var at = lineStart
+            guard let start = hex(&at), at < lineEnd, bytes[at] == 0x2D else { continue }
+            at += 1
+            guard let end = hex(&at), at < lineEnd, bytes[at] == 0x20 else { continue }
+            skipSpaces(&at)
+            let permissions = at
+            skipField(&at)
+            let executable = bytes[permissions..<min(at, lineEnd)].contains(0x78)
+            skipSpaces(&at)
+            guard let offset = hex(&at), at <= lineEnd else { continue }
+            skipSpaces(&at)
+            skipField(&at)  // device
+            skipSpaces(&at)
+            skipField(&at)  // inode
+            guard at <= lineEnd else { continue }
+            skipSpaces(&at)
+            var path: String?
+            if at < lineEnd, bytes[at] == 0x2F {
+                let text = String(decoding: bytes[at..<lineEnd], as: UTF8.self)
+                path = text.hasSuffix(" (deleted)") ? nil : text
+            }
+            out.append(MemoryMapping(start: start, end: end, executable: executable, offset: offset, path: path))
         }
         return out
     }
@@ -37,8 +77,4 @@ public struct MemoryMapping: Equatable, Sendable {
         }
         return out
     }
-}
-
-extension Substring {
-    fileprivate func trimmingLeadingSpaces() -> String { String(drop { $0 == " " }) }
 }
