@@ -69,7 +69,7 @@ struct ConfigYAML {
                     let b = bytes[i]
                     if b == UInt8(ascii: "\n") {
                         inComment = false
-                    } else if b == UInt8(ascii: "#") && (i == 0 || !inComment) {
+                    } else if b == UInt8(ascii: "#") {
                         inComment = true
                     } else if !inComment && !isBlank(b) && b != UInt8(ascii: "\r") {
                         throw SyntaxError(offset: i, reason: "a config is one document: nothing may follow its end (`...`)")

@@ -17,10 +17,8 @@ public enum HitLine {
         return "\(timestamp) [\(label)] \(kindText)\(api): \"\(escape(name))\""
     }
 
-    /// A frame line of `--backtrace`, as lldb prints them.
-    public static func frame(index: Int, address: UInt64, module: String, function: String?) -> String {
-        "    frame #\(index): " + frameTail(address: address, module: module, function: function)
-    }
+    /// A frame line of `--backtrace`, as lldb prints them; `tail` is `frameTail`'s.
+    static func frame(index: Int, tail: String) -> String { "    frame #\(index): " + tail }
 
     /// What follows a frame line's number: the same for every hit that passes the same address.
     static func frameTail(address: UInt64, module: String, function: String?) -> String {

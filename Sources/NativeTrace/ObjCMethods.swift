@@ -25,22 +25,8 @@
         /// The implementation of `+[className selector]` (or `-[…]` when `classMethod` is false) in
         /// `image`, when its metadata holds the class.
         public static func find(className: String, selector: String, classMethod: Bool, in image: ElfImage) -> Method? {
-            let wantedInfo: UInt64 = classMethod ? 0x2 : 0x1
-            let namePointers = Set(image.addresses(ofString: className))
-            guard !namePointers.isEmpty else { return nil }
-            // Every structure whose `name` field (+16) points at the class name is the class or its metaclass.
-            for (field, target) in image.relativePointers where namePointers.contains(target) {
-                guard field >= 16 else { continue }
-                let structure = field - 16
-                guard let info = structure.checkedAdding(32).flatMap(image.word), info & 0x3 == wantedInfo else { continue }
-                var found: UInt64?
-                forEachMethod(listAt: structure.checkedAdding(56).flatMap(image.word), in: image) { name, implementation in
-                    if name == selector { found = implementation }
-                    return found != nil
-                }
-                if let found { return Method(name: "\(classMethod ? "+" : "-")[\(className) \(selector)]", implementation: found) }
-            }
-            return nil
+            let name = "\(classMethod ? "+" : "-")[\(className) \(selector)]"
+            return find([name], in: image)[name].map { Method(name: name, implementation: $0) }
         }
 
         /// The implementations of every method of `names` (`+[Class selector]`) that `image`'s

@@ -285,8 +285,8 @@
             case .rendezvous:
                 scanLibraries()
             case .hit(let api, let argument, let objc):
-                // At a function's first instruction the caller's frame starts just above the return address.
-                // The return address and its caller's slot; with frames, the stack they walk.
+                // At a function's first instruction the caller's frame starts just above the return
+                // address. One read fetches the name, the return address and (with frames) the stack.
                 let memory = StopMemory(pid: tid, name: regs.argument(argument), stackPointer: regs[.rsp], stackBytes: request.backtrace > 0 ? 2048 : 16)
                 let frame = regs[.rsp] &+ 8, returnAddress = memory.word(at: regs[.rsp])
                 if let context = extents.startRequest(tid, api: api, frame: frame, returnAddress: returnAddress, word: { memory.word(at: $0) }) {

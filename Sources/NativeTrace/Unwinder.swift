@@ -17,10 +17,9 @@
         private var methodsByAddress: [UInt64: String] = [:]
         /// Every known function start, sorted.
         private var functionStarts: [UInt64] = []
-        /// Each program counter's module and function, once named: libdw's symbol lookup is a
-        /// search over the whole table, and a launch passes the same call sites again and again.
-        private var names: [UInt64: (module: String, function: String?)] = [:]
-        /// Each program counter's frame line after its number, once written.
+        /// Each program counter's frame line after its number (module and function), once written:
+        /// libdw's symbol lookup is a search over the whole table, and a launch passes the same
+        /// call sites again and again.
         private var tails: [UInt64: String] = [:]
 
         init(pid: pid_t) {
@@ -45,14 +44,12 @@
             if let dwfl { dwfl_end(dwfl) }
             dwfl = nil
             // An address may now hold another library (one unloaded, another mapped there).
-            names.removeAll()
             tails.removeAll()
         }
 
         /// Adds the methods of a library's metadata, at their run-time addresses.
         func addMethods(_ found: [(address: UInt64, name: String)]) {
             for (address, name) in found where methodsByAddress[address] == nil { methodsByAddress[address] = name }
-            names.removeAll()
             tails.removeAll()
         }
 
@@ -60,14 +57,36 @@
         func addFunctionStarts(_ starts: [UInt64]) {
             functionStarts += starts
             functionStarts.sort()
-            names.removeAll()
             tails.removeAll()
         }
 
-        /// Up to `limit` frames of thread `tid` (stopped by us, with `registers` and `memory` read
-        /// at this stop): program counter, module, function.
-        func frames(of tid: pid_t, registers: Registers, memory: MemoryReading, limit: Int) -> [(pc: UInt64, module: String, function: String?)] {
-            guard limit > 0, let dwfl = session() else { return [] }
+        /// The `--backtrace` lines of thread `tid`'s stack (stopped by us, with `registers` and
+        /// `memory` read at this stop), up to `limit`, joined by line breaks (empty for none).
+        func frameLines(of tid: pid_t, registers: Registers, memory: MemoryReading, limit: Int) -> String {
+            guard limit > 0, let dwfl = session() else { return "" }
+            var out = ""
+            for (index, pc) in programCounters(of: tid, registers: registers, memory: memory, limit: limit, in: dwfl).enumerated() {
+                let tail: String
+                if let known = tails[pc] {
+                    tail = known
+                } else {
+                    let module = dwfl_addrmodule(dwfl, pc)
+                    var moduleName = "?"
+                    if let module, let name = dwfl_module_info(module, nil, nil, nil, nil, nil, nil, nil) {
+                        moduleName = PathText.lastComponent(String(cString: name))
+                    }
+                    let symbol = module.flatMap { dwfl_module_addrname($0, pc) }.map { String(cString: $0) }
+                    tail = HitLine.frameTail(address: pc, module: moduleName, function: method(at: pc, symbol: symbol, module: module))
+                    tails[pc] = tail
+                }
+                if index > 0 { out += "\n" }
+                out += HitLine.frame(index: index, tail: tail)
+            }
+            return out
+        }
+
+        /// The program counters of up to `limit` frames, innermost first.
+        private func programCounters(of tid: pid_t, registers: Registers, memory: MemoryReading, limit: Int, in dwfl: OpaquePointer) -> [UInt64] {
             stop.tid = tid
             stop.memory = memory
             // DWARF's x86-64 numbering: rax rdx rcx rbx rsi rdi rbp rsp r8–r15, then the return address column (rip).
@@ -93,35 +112,7 @@
                     collector.pcs.append(activation ? pc : pc &- 1)
                     return Int32(collector.pcs.count < collector.limit ? DWARF_CB_OK : DWARF_CB_ABORT)
                 }, box.toOpaque())
-            return collector.pcs.map { pc in
-                if let known = names[pc] { return (pc, known.module, known.function) }
-                let module = dwfl_addrmodule(dwfl, pc)
-                var moduleName = "?"
-                if let module, let name = dwfl_module_info(module, nil, nil, nil, nil, nil, nil, nil) {
-                    moduleName = PathText.lastComponent(String(cString: name))
-                }
-                let symbol = module.flatMap { dwfl_module_addrname($0, pc) }.map { String(cString: $0) }
-                let function = method(at: pc, symbol: symbol, module: module)
-                names[pc] = (moduleName, function)
-                return (pc, moduleName, function)
-            }
-        }
-
-        /// The `--backtrace` lines of thread `tid`'s stack, joined by line breaks (empty for none).
-        func frameLines(of tid: pid_t, registers: Registers, memory: MemoryReading, limit: Int) -> String {
-            var out = ""
-            for (index, frame) in frames(of: tid, registers: registers, memory: memory, limit: limit).enumerated() {
-                let tail: String
-                if let known = tails[frame.pc] {
-                    tail = known
-                } else {
-                    tail = HitLine.frameTail(address: frame.pc, module: frame.module, function: frame.function)
-                    tails[frame.pc] = tail
-                }
-                if index > 0 { out += "\n" }
-                out += "    frame #\(index): " + tail
-            }
-            return out
+            return collector.pcs
         }
 
         private func session() -> OpaquePointer? {

@@ -63,20 +63,6 @@ final class CaptureExtentTests: XCTestCase {
         return names
     }
 
-    private func runDebugger(_ tool: String, _ arguments: [String], log: URL) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
-        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        let handle = try FileHandle(forWritingTo: log)
-        process.standardOutput = handle
-        process.standardError = handle
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        try handle.close()
-    }
-
     func testEveryCaptureCountsTailCallsLoopsAndLongjmpByExtent() throws {
         let symbols = ["--symbol", "load_image", "--symbol", "load_inner"]
         let lldb = ["/usr/bin/lldb-16", "/usr/bin/lldb"].first { FileManager.default.isExecutableFile(atPath: $0) }
@@ -102,13 +88,13 @@ final class CaptureExtentTests: XCTestCase {
             // lldb, the Python callback
             let lldbScript = work.appendingPathComponent("capture.lldb"), lldbLog = work.appendingPathComponent("lldb.log")
             try BinaryRunner.run(["lldb-script", "--backtrace", "0"] + symbols).stdout.write(to: lldbScript)
-            try runDebugger(lldb!, ["-b", "-s", lldbScript.path, "-o", "run", "--", program.path, truthFile.path], log: lldbLog)
+            try DebuggerSession.run(lldb!, ["-b", "-s", lldbScript.path, "-o", "run", "--", program.path, truthFile.path], console: lldbLog)
             let lldbConsole = (try? String(contentsOf: lldbLog, encoding: .utf8)) ?? ""
             XCTAssertEqual(try loadsPerName(lldbLog), expected, "lldb \(level): \(lldbConsole.suffix(2000))")
             // gdb, the same callback in gdb's Python
             let gdbScript = work.appendingPathComponent("capture.gdb"), gdbLog = work.appendingPathComponent("gdb.log")
             try BinaryRunner.run(["lldb-script", "--format", "gdb", "--arch", "x86_64", "--backtrace", "0"] + symbols).stdout.write(to: gdbScript)
-            try runDebugger(gdb!, ["-batch", "-nx", "-x", gdbScript.path, "-ex", "run", "--args", program.path, truthFile.path], log: gdbLog)
+            try DebuggerSession.run(gdb!, ["-batch", "-nx", "-x", gdbScript.path, "-ex", "run", "--args", program.path, truthFile.path], console: gdbLog)
             let gdbConsole = (try? String(contentsOf: gdbLog, encoding: .utf8)) ?? ""
             XCTAssertEqual(try loadsPerName(gdbLog), expected, "gdb \(level): \(gdbConsole.suffix(2000))")
             checked += 1

@@ -104,22 +104,12 @@ final class ModernUIKitCaptureTests: XCTestCase {
         let script = work.appendingPathComponent("capture.commands"), log = work.appendingPathComponent("launch.log")
         let record = work.appendingPathComponent("record.tsv")
         try commands.write(to: script, atomically: true, encoding: .utf8)
-        let debugger = Process()
         if gdb {
-            debugger.executableURL = URL(fileURLWithPath: "/usr/bin/gdb")
-            debugger.arguments = ["-batch", "-nx", "-x", script.path, "-ex", "run", "--args", app.path, record.path] + arguments
+            try DebuggerSession.run(
+                "/usr/bin/gdb", ["-batch", "-nx", "-x", script.path, "-ex", "run", "--args", app.path, record.path] + arguments, console: log)
         } else {
-            debugger.executableURL = URL(fileURLWithPath: Self.lldb!)
-            debugger.arguments = ["-b", "-s", script.path, "-o", "run", "--", app.path, record.path] + arguments
+            try DebuggerSession.run(Self.lldb!, ["-b", "-s", script.path, "-o", "run", "--", app.path, record.path] + arguments, console: log)
         }
-        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        let handle = try FileHandle(forWritingTo: log)
-        debugger.standardOutput = handle
-        debugger.standardError = handle
-        debugger.standardInput = FileHandle.nullDevice
-        try debugger.run()
-        debugger.waitUntilExit()
-        try handle.close()
         let lines = try String(contentsOf: record, encoding: .utf8).split(separator: "\n")
         return (
             log,
