@@ -39,10 +39,14 @@ let package = Package(
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]
         ),
+        // Which target ships which file: the Xcode project (an OpenStep plist) and local packages' manifests.
+        .target(
+            name: "ProjectModel",
+            dependencies: ["ImgtraceSupport", .product(name: "SwiftParser", package: "swift-syntax"), .product(name: "SwiftSyntax", package: "swift-syntax")]),
         .target(
             name: "LaunchAudit",
             dependencies: [
-                "ImgtraceSupport", "LaunchTrace", "AppBundle", "ImageHeaders", "CodeReferences", .product(name: "Crypto", package: "swift-crypto"),
+                "ImgtraceSupport", "LaunchTrace", "AppBundle", "ImageHeaders", "CodeReferences", "ProjectModel", .product(name: "Crypto", package: "swift-crypto"),
             ]),
         // The native tracer (`imgtrace record`): Linux only, on libelf/libdw and a ptrace wrapper.
         .systemLibrary(
@@ -91,7 +95,7 @@ let package = Package(
             name: "imgtrace-fuzz",
             dependencies: [
                 "LaunchTrace", "AssetCatalog", "ImageHeaders", "AppBundle", "LaunchAudit", "Reporters",
-                "ImgtraceSupport", "TestSupport", "CodeReferences",
+                "ImgtraceSupport", "TestSupport", "CodeReferences", "ProjectModel",
                 .target(name: "NativeTrace", condition: .when(platforms: [.linux])),
             ],
             path: "Fuzz/Targets"
@@ -110,6 +114,7 @@ let package = Package(
             dependencies: [
                 "LaunchAudit", "LaunchTrace", "AppBundle", "CodeReferences", "ImgtraceSupport", "TestSupport", .product(name: "Yams", package: "Yams"),
             ]),
+        .testTarget(name: "ProjectModelTests", dependencies: ["ProjectModel", "ImgtraceSupport", "TestSupport"]),
         .testTarget(name: "CodeReferencesTests", dependencies: ["CodeReferences", "TestSupport"]),
         .testTarget(name: "NativeTraceTests", dependencies: ["NativeTrace", "ImgtraceSupport", "TestSupport"]),
         .testTarget(name: "ReportersTests", dependencies: ["Reporters", "LaunchAudit", "LaunchTrace", "ImgtraceSupport", "TestSupport"]),

@@ -1,0 +1,130 @@
+import Foundation
+import ImgtraceSupport
+import ProjectModel
+import TestSupport
+import XCTest
+
+/// Target membership of small projects written in code: each way a file gets into a product.
+final class ProjectMembershipTests: XCTestCase {
+    func testClassicGroupsVariantGroupsAndFolderReferences() throws {
+        var writer = ProjectWriter()
+        let logo = writer.file("logo.png")
+        let catalog = writer.file("Assets.xcassets", type: "folder.assetcatalog")
+        let folder = writer.file("Themes", type: "folder")
+        let rooted = writer.file("Shared/badge.png", sourceTree: "SOURCE_ROOT")
+        let sdk = writer.file("System/Library/x.png", sourceTree: "SDKROOT")
+        let base = writer.file("Base.lproj/Main.storyboard", type: "file.storyboard")
+        let variant = writer.add("PBXVariantGroup", [("children", .list([base])), ("name", "Main.storyboard"), ("sourceTree", "<group>")])
+        // An organising group without a path: its files resolve against the parent's folder.
+        let loose = writer.group(nil, name: "Loose", children: [logo])
+        _ = writer.group("App", children: [loose, catalog, folder, variant, writer.group("Resources/..", children: [])], topLevel: true)
+        _ = writer.group(nil, name: "Elsewhere", children: [rooted, sdk], topLevel: true)
+        writer.target("App", resources: [logo, catalog, folder, rooted, sdk, variant])
+        writer.target("AppTests", productType: "com.apple.product-type.bundle.unit-test", resources: [logo])
+        let project = try XcodeProject.read(pbxproj: Array(writer.render().utf8), projectFolder: "ios")
+
+        XCTAssertEqual(project.targets(shipping: "ios/App/logo.png"), ["App"], "a test bundle does not ship")
+        XCTAssertEqual(project.targets(shipping: "ios/App/Assets.xcassets/a.imageset/a.png"), ["App"])
+        XCTAssertEqual(project.targets(shipping: "ios/App/Themes/dark/bg.png"), ["App"])
+        XCTAssertEqual(project.targets(shipping: "ios/Shared/badge.png"), ["App"])
+        XCTAssertEqual(project.targets(shipping: "ios/App/Base.lproj/Main.storyboard"), ["App"])
+        XCTAssertEqual(project.targets(shipping: "ios/App/other.png"), [])
+        XCTAssertEqual(project.targets(shipping: "ios/App/Themes.png"), [], "a folder is not a prefix of a sibling's name")
+        XCTAssertEqual(project.targets(shipping: "System/Library/x.png"), [], "SDKROOT files are not in the tree")
+        XCTAssertEqual(project.targets.map(\.name), ["App", "AppTests"])
+    }
+
+    func testSynchronizedFoldersWithExceptionsBothWays() throws {
+        var writer = ProjectWriter()
+        let app = writer.newID(), widget = writer.newID()
+        // In the app, less Info.plist and a folder of previews; the widget opts one catalog in.
+        let appOut = writer.exceptionSet(target: app, files: ["Info.plist", "Previews", "/Localized/Legal.strings"])
+        let widgetIn = writer.exceptionSet(target: widget, files: ["Shared.xcassets"])
+        let folder = writer.synchronizedFolder("App", exceptions: [appOut, widgetIn])
+        let widgetFolder = writer.synchronizedFolder("Widget")
+        writer.target("App", id: app, synchronized: [folder])
+        writer.target("Widget", id: widget, productType: "com.apple.product-type.app-extension", synchronized: [widgetFolder])
+        let project = try XcodeProject.read(pbxproj: Array(writer.render().utf8), projectFolder: "")
+
+        XCTAssertEqual(project.targets(shipping: "App/Images/a.png"), ["App"])
+        XCTAssertEqual(project.targets(shipping: "App/Info.plist"), [])
+        XCTAssertEqual(project.targets(shipping: "App/Previews/p.png"), [])
+        XCTAssertEqual(project.targets(shipping: "App/en.lproj/Legal.strings"), [], "a localized exception covers every language")
+        XCTAssertEqual(project.targets(shipping: "App/Shared.xcassets/x.imageset/x.png"), ["App", "Widget"])
+        XCTAssertEqual(project.targets(shipping: "Widget/w.png"), ["Widget"])
+    }
+
+    func testLocalPackageResourcesShipWithTheTargetsThatLinkThem() throws {
+        let work = try BinaryRunner.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let package = work.appendingPathComponent("Packages/Kit")
+        try FileManager.default.createDirectory(at: package, withIntermediateDirectories: true)
+        try """
+        // swift-tools-version:5.9
+        import PackageDescription
+        let package = Package(
+            name: "Kit",
+            products: [.library(name: "Kit", targets: ["Kit"])],
+            targets: [
+                .target(name: "Kit", resources: [.process("Media"), .copy("Fonts/a.ttf")]),
+                .target(name: "Art", path: "Custom/Art"),
+                .testTarget(name: "KitTests", resources: [.copy("Fixtures")]),
+            ]
+        )
+        """.write(to: package.appendingPathComponent("Package.swift"), atomically: true, encoding: .utf8)
+        var writer = ProjectWriter()
+        let product = writer.localPackageProduct("Packages/Kit", product: "Kit")
+        writer.target("App", packages: [product])
+        writer.target("Other")
+        let projectFolder = work.appendingPathComponent("App.xcodeproj")
+        try FileManager.default.createDirectory(at: projectFolder, withIntermediateDirectories: true)
+        try writer.render().write(to: projectFolder.appendingPathComponent("project.pbxproj"), atomically: true, encoding: .utf8)
+
+        let set = try ProjectSet.read(root: work.path)
+        XCTAssertEqual(set.projects.map(\.path), ["App.xcodeproj"])
+        XCTAssertEqual(set.targets(shipping: "Packages/Kit/Sources/Kit/Media/icon.png"), ["App"])
+        XCTAssertEqual(set.targets(shipping: "Packages/Kit/Sources/Kit/Fonts/a.ttf"), ["App"])
+        XCTAssertEqual(set.targets(shipping: "Packages/Kit/Sources/Kit/Loose/icon.png"), [], "undeclared loose files are not resources")
+        XCTAssertEqual(set.targets(shipping: "Packages/Kit/Custom/Art/Art.xcassets/a.imageset/a.png"), ["App"], "SwiftPM compiles catalogs unasked")
+        XCTAssertEqual(set.targets(shipping: "Packages/Kit/Tests/KitTests/Fixtures/f.png"), [], "test targets ship nothing")
+    }
+
+    func testAWorkspaceNamesItsProjects() throws {
+        let work = try BinaryRunner.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        for name in ["A", "B"] {
+            var writer = ProjectWriter()
+            let file = writer.file("\(name).png")
+            _ = writer.group(name, children: [file], topLevel: true)
+            writer.target(name, resources: [file])
+            let folder = work.appendingPathComponent("\(name)/\(name).xcodeproj")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try writer.render().write(to: folder.appendingPathComponent("project.pbxproj"), atomically: true, encoding: .utf8)
+        }
+        let workspace = work.appendingPathComponent("All.xcworkspace")
+        try FileManager.default.createDirectory(at: workspace, withIntermediateDirectories: true)
+        try """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <Workspace version = "1.0">
+           <FileRef location = "group:B/B.xcodeproj"></FileRef>
+        </Workspace>
+        """.write(to: workspace.appendingPathComponent("contents.xcworkspacedata"), atomically: true, encoding: .utf8)
+        XCTAssertEqual(try ProjectSet.read(root: work.path).shippingTargets, ["A", "B"])
+        let named = try ProjectSet.read(root: work.path, given: [workspace.path])
+        XCTAssertEqual(named.projects.map(\.path), ["B/B.xcodeproj"])
+        XCTAssertEqual(named.targets(shipping: "B/B/B.png"), ["B"])
+    }
+
+    func testAMalformedProjectIsOneErrorNamingTheFileAndOffset() throws {
+        let work = try BinaryRunner.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let folder = work.appendingPathComponent("App.xcodeproj")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try "// !$*UTF8*$!\n{ objects = { A = { isa = PBXGroup; }; }\n".write(
+            to: folder.appendingPathComponent("project.pbxproj"), atomically: true, encoding: .utf8)
+        XCTAssertThrowsError(try ProjectSet.read(root: work.path)) { error in
+            let text = String(describing: error)
+            XCTAssertTrue(text.hasSuffix("App.xcodeproj/project.pbxproj: offset 55: expected `;` after a dictionary entry, found the end"), text)
+        }
+    }
+}
