@@ -224,6 +224,23 @@ enum Seeds {
         [("nsmapping", Array("/* GNUstep */\nNSMenuArrow = GSMenuArrow;\n\"NSMenuCheckmark\" = \"common_2DCheckMark\"; // x\n".utf8))]
     }
 
+    /// Project files: a classic target, a synchronized folder with an exception set, a package.
+    static func projects() -> [(name: String, bytes: [UInt8])] {
+        var writer = ProjectWriter()
+        let app = writer.newID()
+        let logo = writer.file("logo.png")
+        let variant = writer.add("PBXVariantGroup", [("children", .list([writer.file("Base.lproj/Main.storyboard")])), ("name", "Main")])
+        _ = writer.group("App", children: [logo, variant, writer.file("Assets.xcassets", type: "folder.assetcatalog")], topLevel: true)
+        let folder = writer.synchronizedFolder("Widget", exceptions: [writer.exceptionSet(target: app, files: ["Info.plist", "/Localized/x.strings"])])
+        let package = writer.localPackageProduct("Packages/Kit", product: "Kit")
+        writer.target("App", id: app, resources: [logo, variant], synchronized: [folder], packages: [package])
+        writer.target("Tests", productType: "com.apple.product-type.bundle.unit-test")
+        return [
+            ("project", Array(writer.render().utf8)),
+            ("escapes", Array(#"// !$*UTF8*$!\#n{ a = "q\"\U00e9\101\n"; b = <0aFF>; c = ( x, "y z", ); /* c */ d = {}; }"#.utf8)),
+        ]
+    }
+
     /// Source files that name images every way the scanners read.
     static func code() -> [(name: String, bytes: [UInt8])] {
         [

@@ -6,6 +6,7 @@ import ImageHeaders
 import ImgtraceSupport
 import LaunchAudit
 import LaunchTrace
+import ProjectModel
 import Reporters
 
 /// Every fuzz target, one per reader that takes bytes from outside.
@@ -106,6 +107,12 @@ enum Targets {
                 _ = CodeStrings.scan(bytes, javaScript: true)
                 _ = SwiftReferences.scan(String(decoding: bytes, as: UTF8.self), file: "A.swift")
             }, seeds: Seeds.code),
+        FuzzTarget(
+            id: "pbxproj", summary: "an Xcode project file (OpenStep text): its targets and what each ships",
+            run: { bytes in
+                guard let project = try? XcodeProject.read(pbxproj: bytes, projectFolder: "ios") else { return }
+                for target in project.targets { _ = target.copies("ios/App/Assets.xcassets/a.imageset/a.png") }
+            }, seeds: Seeds.projects),
     ]
 
     /// Every target: the readers above and, on Linux, the native tracer's.

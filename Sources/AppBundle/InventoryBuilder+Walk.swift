@@ -76,6 +76,14 @@ extension InventoryBuilder {
             }
             infos[id] = info
         }
+        // A folder that holds code or a project is a source tree: Xcode copies its loose images
+        // flat into the bundle, and its xibs and storyboards name images as the nibs they become.
+        let isSourceTree =
+            topKind == .folder
+            && tree.entries.contains { entry in
+                let ext = extensionOf(lastComponent(entry.path))
+                return ext == "xcodeproj" || ext == "swift" || ext == "m" || lastComponent(entry.path) == "Package.swift"
+            }
         var localizations: [String: Set<String>] = [:]
         var nibNames: [String: Set<String>] = [:]  // nib path → names
         for entry in tree.entries where entry.kind == .file {
@@ -99,6 +107,10 @@ extension InventoryBuilder {
                 readNib(tree, path: path, nibPath: nibPath, into: &nibNames)
                 continue
             }
+            if isSourceTree, ext == "xib" || ext == "storyboard" {
+                readInterfaceSource(tree, path: path, into: &nibNames)
+                continue
+            }
             if ext == "car" {
                 do {
                     let bytes = try tree.contents(path, maxBytes: BundleReader.maxCatalogBytes)
@@ -112,7 +124,8 @@ extension InventoryBuilder {
             let hasImageExtension = LooseImageName.imageExtensions.contains(ext.lowercased())
             guard hasImageExtension || ext.isEmpty else { continue }
             let info = infos[bundle]
-            let relative = lookupPath(path, bundle: bundle, resourceRoot: info?.resourceRoot ?? "")
+            let inTree = lookupPath(path, bundle: bundle, resourceRoot: info?.resourceRoot ?? "")
+            let relative = isSourceTree && bundle == BundleID.top ? lastComponent(inTree) : inTree
             let before = inventory.images.count
             addFile(
                 tree, treeIndex: index, path: path, size: entry.size, bundle: bundle, relative: relative,
@@ -191,6 +204,16 @@ extension InventoryBuilder {
             if let found = try NibReferences.imageNames(in: bytes) {
                 names[nibPath, default: []].formUnion(found)
             }
+        } catch {
+            inventory.warnings.append("\(path): \(describe(error))")
+        }
+    }
+
+    /// The images a source `.xib` or `.storyboard` names, as its compiled nib would.
+    mutating func readInterfaceSource(_ tree: FileTree, path: String, into names: inout [String: Set<String>]) {
+        do {
+            let bytes = try tree.contents(path, maxBytes: BundleReader.maxPlistBytes)
+            names[path, default: []].formUnion(SourceText.imageAttributes(inInterface: bytes).map(\.name))
         } catch {
             inventory.warnings.append("\(path): \(describe(error))")
         }

@@ -29,6 +29,9 @@ public struct CodeReference: Sendable, Equatable, Hashable {
     public var name: String
     /// What the code called, when it called an image API (`UIImage(named:)`).
     public var api: String?
+    /// For a symbol, what it is a member of, as written (`Onboarding` for `.Onboarding.world`,
+    /// `Asset.Onboarding` for SwiftGen's `Asset.Onboarding.world`); nil for a bare `.world`.
+    public var qualifier: String?
 
     /// Whether a pattern names a family of images: at least two letters or digits besides its
     /// holes. `"*-*"` would match nearly every name and keep everything alive.
@@ -36,13 +39,14 @@ public struct CodeReference: Sendable, Equatable, Hashable {
         pattern.filter { $0.isLetter || $0.isNumber }.count >= 2
     }
 
-    public init(file: String, line: Int, column: Int, kind: Kind, name: String, api: String? = nil) {
+    public init(file: String, line: Int, column: Int, kind: Kind, name: String, api: String? = nil, qualifier: String? = nil) {
         self.file = file
         self.line = line
         self.column = column
         self.kind = kind
         self.name = name
         self.api = api
+        self.qualifier = qualifier
     }
 }
 

@@ -111,7 +111,7 @@ public enum ObjCReferences {
     }
 
     /// `flag_%@.png` → `flag_*.png`: each conversion becomes a hole.
-    static func pattern(_ format: String) -> String {
+    public static func pattern(_ format: String) -> String {
         var out = ""
         var chars = format.makeIterator()
         while let c = chars.next() {
@@ -125,7 +125,8 @@ public enum ObjCReferences {
                     out.append("%")
                     break
                 }
-                if d.isLetter || d == "@" {
+                // Length modifiers (`l`, `ll`, `h`, `z`, `j`, `t`, `q`, `L`) are letters too: only a conversion ends it.
+                if "diouxXfFeEgGaAcsSpCDOU@".contains(d) {
                     if out.last != "*" { out.append("*") }
                     break
                 }

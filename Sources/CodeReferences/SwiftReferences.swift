@@ -81,24 +81,42 @@ private final class ReferenceVisitor: SyntaxVisitor {
         references.append(CodeReference(file: file, line: location.line, column: location.column, kind: kind, name: name, api: api))
     }
 
+    /// Symbols already added, by their name token: `Image(.logo)` is seen as the call's argument
+    /// and again as a member access, and counts once.
+    private var symbols = Set<SyntaxIdentifier>()
+
+    /// A member access as an asset symbol, with what it is a member of.
+    private func addSymbol(_ member: MemberAccessExprSyntax, api: String? = nil) {
+        guard symbols.insert(member.declName.id).inserted else { return }
+        let location = member.declName.startLocation(converter: converter)
+        let qualifier = member.base.map { String($0.trimmedDescription.drop { $0 == "." }) }
+        references.append(
+            CodeReference(
+                file: file, line: location.line, column: location.column, kind: .symbol, name: member.declName.baseName.text, api: api,
+                qualifier: qualifier?.isEmpty == false ? qualifier : nil))
+    }
+
     override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
         let callee = node.calledExpression.trimmedDescription
         let type = callee.hasSuffix(".init") ? String(callee.dropLast(5)) : callee
-        guard namedInitialisers.contains(type), let first = node.arguments.first else { return .visitChildren }
+        // `Image(uiImage: .init(named: "x"))`: an implicit member initialiser with a `named:` label
+        // is the image API of the type the context expects.
+        let implicit = callee == ".init" && node.arguments.first?.label?.text == "named"
+        guard namedInitialisers.contains(type) || implicit, let first = node.arguments.first else { return .visitChildren }
         let label = first.label?.text
-        let api = "\(type)(\(label.map { $0 + ":" } ?? "_:"))"
+        let api = implicit ? ".init(named:)" : "\(type)(\(label.map { $0 + ":" } ?? "_:"))"
         switch label {
         case nil, "named":
             if let literal = first.expression.as(StringLiteralExprSyntax.self) {
                 literalReference(literal, kind: .named, api: api)
             } else if let member = first.expression.as(MemberAccessExprSyntax.self) {
-                // `Image(.tabHome)`: an asset symbol (member accesses are all collected below too).
-                add(member, .symbol, member.declName.baseName.text, api: api)
+                // `Image(.tabHome)`: an asset symbol, with the API that takes it.
+                addSymbol(member, api: api)
             }
         case "systemName":
             if let literal = first.expression.as(StringLiteralExprSyntax.self) { literalReference(literal, kind: .system, api: api) }
         case "resource":
-            if let member = first.expression.as(MemberAccessExprSyntax.self) { add(member, .symbol, member.declName.baseName.text, api: api) }
+            if let member = first.expression.as(MemberAccessExprSyntax.self) { addSymbol(member, api: api) }
         default:
             break
         }
@@ -115,7 +133,7 @@ private final class ReferenceVisitor: SyntaxVisitor {
     override func visit(_ node: MemberAccessExprSyntax) -> SyntaxVisitorContinueKind {
         // Every `.name` and `X.name`: a generated asset symbol when an asset's name maps to it.
         let name = node.declName.baseName.text
-        if name.first?.isLetter == true || name.first == "_" { add(node.declName, .symbol, name) }
+        if name.first?.isLetter == true || name.first == "_" { addSymbol(node) }
         return .visitChildren
     }
 

@@ -231,6 +231,13 @@ public struct UnusedSummary: Sendable {
     /// The references in code and data files that name a shipped image (names, symbols,
     /// patterns, literals), each counted once.
     public var references: Int?
+    /// Images of a source tree that no shipping target of its projects copies: not findings,
+    /// and in no figure (nil when no project was read).
+    public var notShipped: [UnusedImages.Asset]?
+    /// The project files read to know what each target ships (tree paths), empty when none.
+    public var projects: [String] = []
+    /// Images the config's ignores cover: out of the findings and of every figure.
+    public var ignored = 0
 
     /// Bytes in the app of the images judged unused: what deleting them saves.
     public var bytesToSave: Int {

@@ -3,6 +3,7 @@ import CodeReferences
 import Foundation
 import ImgtraceSupport
 import LaunchTrace
+import ProjectModel
 
 extension AuditSession {
     /// Judges what the app ships against its code, interface files, plists and the request's
@@ -31,13 +32,34 @@ extension AuditSession {
             loaded = names
             logs.append(LogReport(path: log, summary: summary, metrics: AuditMetrics()))
         }
-        let (assets, namingReferences) = UnusedImages.judgement(inventory: inventory, code: code, loaded: loaded, device: device)
+        let (judged, namingReferences) = UnusedImages.judgement(inventory: inventory, code: code, loaded: loaded, device: device)
+        let projects = try readProjects(request)
+        // With a project, an image no shipping target copies is not in the app: apart, in no figure.
+        var assets: [UnusedImages.Asset] = [], notShipped: [UnusedImages.Asset] = []
+        let prefixes = request.bundles.indices.map { $0 == 0 ? "" : PathText.lastComponent(request.bundles[$0]) + "/" }
+        for var asset in judged {
+            let path = asset.paths.first ?? ""
+            let inputIndex = prefixes.indices.last { $0 > 0 && path.hasPrefix(prefixes[$0]) } ?? 0
+            guard let input = projects.first(where: { $0.index == inputIndex }) else {
+                assets.append(asset)
+                continue
+            }
+            asset.targets = Array(Set(asset.paths.flatMap { input.set.targets(shipping: String($0.dropFirst(input.prefix.count))) })).sorted()
+            if asset.targets.isEmpty { notShipped.append(asset) } else { assets.append(asset) }
+        }
         var findings: [Finding] = []
-        for asset in assets {
-            guard let rule = Rules.unused.first(where: { $0.verdict == asset.verdict }) else { continue }
+        var ignored = 0
+        // An ignored image leaves the findings and every figure: one story per report.
+        assets = assets.filter { asset in
+            guard let rule = Rules.unused.first(where: { $0.verdict == asset.verdict }) else { return true }
             var finding = rule.finding(for: asset, device: device, codeSearched: code != nil)
             if let severity = settings.severities[finding.rule] { finding.severity = severity }
-            if !settings.ignore.covers(finding) { findings.append(finding) }
+            if settings.ignore.covers(finding) {
+                ignored += 1
+                return false
+            }
+            findings.append(finding)
+            return true
         }
         var warnings = inventory.warnings.map { AuditWarning(origin: .bundle, message: $0) }
         for (index, log) in logs.enumerated() {
@@ -57,11 +79,44 @@ extension AuditSession {
         result.deviceReason = reason
         result.unused = UnusedSummary(
             assets: assets, swiftFiles: code?.swiftFiles, objcFiles: code?.objcFiles, dataFiles: code?.dataFiles, references: code.map { _ in namingReferences })
+        result.unused?.ignored = ignored
+        if !projects.isEmpty {
+            result.unused?.notShipped = notShipped
+            result.unused?.projects = projects.flatMap { input in input.set.projects.map { input.prefix + $0.path } }
+        }
+        for (index, bundle) in request.bundles.enumerated() where isSourceTree(bundle) && !projects.contains(where: { $0.index == index }) {
+            result.warnings.append(
+                AuditWarning(
+                    origin: .bundle,
+                    message: "\(bundle): no Xcode project found in this source tree: every image in it is taken as shipped (give one with --project)"))
+        }
         if let root = settings.sourceRoot {
             let index = try SourceIndex.read(root: root)
             result.locateSources(in: index, root: root, inventory: inventory, code: code)
         }
         let comparison = baseline.map { BaselineComparison(baseline: $0, result: result, tolerance: settings.baselineTolerance) }
         return AuditOutcome(result: result, settings: settings, baseline: comparison)
+    }
+
+    /// A folder that is not a built bundle or a catalog: the app's sources, where a project says what ships.
+    static func isSourceTree(_ path: String) -> Bool {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else { return false }
+        let builtOrCatalog = ["app", "appex", "xcarchive", "framework", "bundle", "xcassets"]
+        return !builtOrCatalog.contains(URL(fileURLWithPath: path).pathExtension)
+    }
+
+    /// The projects of each `--bundle` that is a source tree, with the prefix its paths carry in
+    /// the inventory (the first bundle's none, a later one's its folder name).
+    static func readProjects(_ request: AuditRequest) throws -> [(index: Int, prefix: String, set: ProjectSet)] {
+        if !request.projects.isEmpty, request.bundles.count != 1 || !isSourceTree(request.bundles[0]) {
+            throw InputError(path: request.projects[0], reason: "--project needs one --bundle: the source tree that holds the project")
+        }
+        var out: [(index: Int, prefix: String, set: ProjectSet)] = []
+        for (index, bundle) in request.bundles.enumerated() where isSourceTree(bundle) {
+            let set = try ProjectSet.read(root: bundle, given: request.projects)
+            if !set.projects.isEmpty { out.append((index, index == 0 ? "" : PathText.lastComponent(bundle) + "/", set)) }
+        }
+        return out
     }
 }

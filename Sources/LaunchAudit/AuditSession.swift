@@ -26,6 +26,9 @@ public struct AuditRequest: Sendable {
     public var baselinePath: String?
     /// Replaces the config's `sourceRoot`: the app's source tree findings are mapped back to.
     public var sourceRoot: String?
+    /// `unused`: the Xcode projects (or workspaces) that say what the source tree given as the bundle ships;
+    /// empty: every project found in it.
+    public var projects: [String] = []
 
     public init(logs: [String], bundles: [String]) {
         self.logs = logs

@@ -14,14 +14,24 @@ extension AuditResult {
         // The code that asks for each name: an image API's argument first, then a generated
         // symbol, then a pattern it fits; a bare literal is too uncertain to point at.
         var asked: [String: SourceLocation] = [:]
+        var literals: [String: SourceLocation] = [:]
         var patterns: [CodeReference] = []
         for reference in code?.references ?? [] {
             let place = SourceLocation(path: reference.file, position: TextPosition(line: reference.line, column: reference.column))
             switch reference.kind {
             case .named: if asked[reference.name] == nil { asked[reference.name] = place }
-            case .dynamic: patterns.append(reference)
+            case .weak: if literals[reference.name] == nil { literals[reference.name] = place }
+            case .dynamic:
+                var normalised = reference
+                normalised.name = UnusedImages.stripped(reference.name)
+                if CodeReference.isNamingPattern(normalised.name) { patterns.append(normalised) }
             default: continue
             }
+        }
+        // The most specific pattern first: `icon-dark-*` says more about `icon-dark-blue` than `icon-*`.
+        patterns.sort { a, b in
+            let (ka, kb) = (a.name.filter { $0 != "*" }.count, b.name.filter { $0 != "*" }.count)
+            return ka != kb ? ka > kb : (a.file, a.line, a.column) < (b.file, b.line, b.column)
         }
         let images = Dictionary(inventory.images.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         for i in findings.indices {
@@ -32,8 +42,11 @@ extension AuditResult {
             // Only findings about how a name is asked for are fixed in the code; an image's size or
             // packaging is fixed in the asset.
             guard Self.fixedInCode.contains(finding.rule) else { continue }
+            // The line that names it exactly (an image API's argument, then any literal equal to
+            // it) outranks a pattern it merely fits.
             findings[i].code =
                 finding.names.lazy.compactMap { asked[$0] }.first
+                ?? finding.names.lazy.compactMap { literals[$0] }.first
                 ?? finding.names.lazy.compactMap { name in
                     patterns.first { UnusedImages.matches($0.name, name) }.map {
                         SourceLocation(path: $0.file, position: TextPosition(line: $0.line, column: $0.column))

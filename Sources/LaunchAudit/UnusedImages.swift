@@ -44,7 +44,8 @@ public enum UnusedImages {
             switch self {
             case .build(let why): return why
             case .code(let reference):
-                let what = reference.kind == .symbol ? "symbol `.\(reference.name)`" : reference.api ?? "name"
+                let symbol = (reference.qualifier.map { $0 + "." } ?? "") + reference.name
+                let what = reference.kind == .symbol ? "symbol `.\(symbol)`" : reference.api ?? "name"
                 return "\(what) at \(reference.file):\(reference.line):\(reference.column)"
             case .interface(let file): return "named in \(file)"
             case .loaded: return "loaded in a given launch"
@@ -75,6 +76,9 @@ public enum UnusedImages {
         public var verdict: Verdict
         /// Why it is not unused (empty for `unused`).
         public var keptBy: [Evidence]
+        /// The project targets that copy it into their product, when the bundle is a source tree
+        /// whose Xcode project was read; empty otherwise.
+        public var targets: [String] = []
     }
 
     /// Judges every image the inventory ships. `loaded` holds the names the given launches
@@ -98,7 +102,12 @@ public enum UnusedImages {
                 // `"tab.png"` and `"icons/tab@2x.png"` name the image `tab` as well.
                 for key in keys(reference.name) { byName[key, default: []].append(reference) }
             case .symbol: bySymbol[AssetSymbol.key(reference.name), default: []].append(reference)
-            case .dynamic: patterns.append(reference)
+            case .dynamic:
+                // Normalised as names are: `step*@3x.png` fits what `step*` fits. What is left must
+                // still name a family (`*-*.png` leaves `*-*`, which fits nearly everything).
+                var normalised = reference
+                normalised.name = stripped(reference.name)
+                if CodeReference.isNamingPattern(normalised.name) { patterns.append(normalised) }
             case .system: continue
             }
         }
@@ -148,8 +157,14 @@ public enum UnusedImages {
                     kept.append(.interface(file: launch.file))
                 }
             }
+            // A set in a provides-namespace folder (`Onboarding/Gear`) has the symbol `.Onboarding.gear`:
+            // a bare `.gear` is something else (an SF Symbol, an enum case) and keeps nothing.
+            let namespace = AssetSymbol.key(name.split(separator: "/").dropLast().joined())
+            let inCatalog = images.allSatisfy { $0.source == .assetCatalog || $0.source == .sourceCatalog }
             for symbolKey in symbolKeys {
-                let symbols = bySymbol[symbolKey] ?? []
+                let symbols = (bySymbol[symbolKey] ?? []).filter { reference in
+                    !inCatalog || namespace.isEmpty || AssetSymbol.key(reference.qualifier ?? "").hasSuffix(namespace)
+                }
                 naming.formUnion(symbols)
                 kept += symbols.prefix(3).map(Evidence.code)
             }
@@ -178,10 +193,10 @@ public enum UnusedImages {
             // A catalog's renditions share its `.car`: count each image's own bytes, once per file otherwise.
             var seen = Set<String>()
             let bytes = images.reduce(0) { total, image in seen.insert(image.id).inserted ? total.addingSaturating(image.bytesOnDisk) : total }
-            let inCatalog = images.allSatisfy { $0.source == .assetCatalog }
+            let thinned = images.allSatisfy { $0.source == .assetCatalog }
             return Asset(
                 name: name, bundle: first.bundle, paths: paths, imageIDs: images.map(\.id).sorted(), bytesOnDisk: bytes,
-                deviceBytes: inCatalog ? downloaded(images, by: device) : bytes, inCatalog: inCatalog,
+                deviceBytes: thinned ? downloaded(images, by: device) : bytes, inCatalog: thinned,
                 verdict: verdict, keptBy: verdict == .unused ? [] : kept)
         }
         return (assets, naming.count)
@@ -219,6 +234,8 @@ public enum UnusedImages {
             text = String(text.dropLast(ext.count))
             break
         }
+        // `~ipad`, `~iphone` after the scale (`icon@2x~ipad`) or alone, then the scale.
+        for device in ["~ipad", "~iphone"] where text.lowercased().hasSuffix(device) { text = String(text.dropLast(device.count)) }
         for scale in ["@1x", "@2x", "@3x"] where text.hasSuffix(scale) { text = String(text.dropLast(3)) }
         return text
     }

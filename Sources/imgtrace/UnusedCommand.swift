@@ -20,8 +20,17 @@ struct UnusedCommand: ParsableCommand {
     @Argument(help: "Launch logs whose loads count as uses (optional).", completion: .file())
     var logs: [String] = []
 
-    @Option(name: .customLong("bundle"), help: "The built app (.app, .ipa, .xcarchive), or a source tree with its asset catalogs.", completion: .file())
-    var bundle: String
+    @Option(
+        name: .customLong("bundle"),
+        help: "The built app (.app, .ipa, .xcarchive), an asset catalog, or a source tree with its Xcode project; repeat for an app's extensions or several catalogs.",
+        completion: .file())
+    var bundles: [String]
+
+    @Option(
+        name: .customLong("project"),
+        help: "The .xcodeproj or .xcworkspace that says which target ships what, when --bundle is a source tree (default: every project found in it).",
+        completion: .file())
+    var projects: [String] = []
 
     @Option(
         name: .customLong("source-root"),
@@ -58,11 +67,12 @@ struct UnusedCommand: ParsableCommand {
     }
 
     func run() throws {
-        var inputs = [(what: "bundle", path: bundle)] + logs.map { (what: "log", path: $0) }
+        var inputs = bundles.map { (what: "bundle", path: $0) } + logs.map { (what: "log", path: $0) }
         if let baseline { inputs.append((what: "baseline", path: baseline)) }
         try outputs.check(inputs: inputs)
         try OutputTargets.check(outputs: [("--write-baseline", writeBaseline)], inputs: inputs)
-        var request = AuditRequest(logs: logs, bundles: [bundle])
+        var request = AuditRequest(logs: logs, bundles: bundles)
+        request.projects = projects
         request.device = device
         request.configPath = config
         request.failOn = failOn.map { $0.severity }
@@ -74,7 +84,7 @@ struct UnusedCommand: ParsableCommand {
             try ReportFile.write(to: writeBaseline, for: .json) { $0.write(written.render()) }
         }
         var input = ReportInput(
-            result: outcome.result, baseline: outcome.baseline, bundlePath: bundle, logPaths: logs, toolVersion: Imgtrace.configuration.version,
+            result: outcome.result, baseline: outcome.baseline, bundlePath: bundles.joined(separator: ", "), logPaths: logs, toolVersion: Imgtrace.configuration.version,
             workingDirectory: FileManager.default.currentDirectoryPath)
         input.allImages = all
         try outputs.write(input, fails: outcome.fails)

@@ -58,6 +58,33 @@ final class CodeReferencesTests: XCTestCase {
         XCTAssertEqual(references[0].api, "imageNamed:")
     }
 
+    func testSymbolsCountOnceWithWhatTheyAreMembersOf() {
+        let source = #"""
+            let a = Image(.Onboarding.world)
+            let b = Asset.Onboarding.lock.image
+            let c = Image(.logo)
+            let d = Image(uiImage: .init(named: "icon-red"))
+            """#
+        let references = SwiftReferences.scan(source, file: "V.swift")
+        let world = references.filter { $0.kind == .symbol && $0.name == "world" }
+        XCTAssertEqual(world.count, 1, "the call's argument and the member access are one reference")
+        XCTAssertEqual(world.first?.qualifier, "Onboarding")
+        XCTAssertEqual(world.first?.api, "Image(_:)")
+        XCTAssertEqual(references.first { $0.name == "lock" }?.qualifier, "Asset.Onboarding")
+        XCTAssertEqual(references.filter { $0.name == "logo" }.map(\.qualifier), [nil])
+        // An implicit member initialiser with `named:` is an image API's argument, not a bare literal.
+        XCTAssertEqual(references.filter { $0.name == "icon-red" }.map(\.kind), [.named])
+        XCTAssertEqual(references.first { $0.name == "icon-red" }?.api, ".init(named:)")
+    }
+
+    func testPrintfPatternsSkipLengthModifiers() {
+        let cases: [(String, String)] = [
+            ("step%ld@3x.png", "step*@3x.png"), ("step%li", "step*"), ("step%lu", "step*"), ("step%zd", "step*"),
+            ("step%lld", "step*"), ("step%02d", "step*"), ("step%hhu-%@", "step*-*"), ("100%%_%d", "100%_*"),
+        ]
+        for (format, pattern) in cases { XCTAssertEqual(ObjCReferences.pattern(format), pattern, format) }
+    }
+
     func testXcodesNameToSymbolRule() {
         let cases = [
             ("tab-home", "tabHome"), ("Tab Home", "tabHome"), ("casita_dark", "casitaDark"), ("3d-globe", "_3dGlobe"),

@@ -4,28 +4,55 @@ import XCTest
 
 /// `imgtrace unused` on a real app's source tree: every verdict there checked by hand.
 final class UnusedCommandTests: XCTestCase {
-    func testHomeAssistantHasExactlyItsTwoUnreferencedSets() throws {
+    func testHomeAssistantHasExactlyItsUnreferencedSets() throws {
         guard let corpus = Corpus.root else { throw XCTSkip(Corpus.missingMessage) }
         let tree = corpus.appendingPathComponent("sources/home-assistant-ios").path
-        // One run (a debug build parses the 1,622 Swift files in about 30 s): --fail-on warning fails on the two.
+        // One run (a debug build parses the 1,622 Swift files in about 30 s): --fail-on warning fails on them.
         let result = try BinaryRunner.run(["unused", "--bundle", tree, "--source-root", tree, "--format", "json", "--all", "--fail-on", "warning"])
         XCTAssertEqual(result.status, 1, result.stderr)
         let doc = try XCTUnwrap(JSONSerialization.jsonObject(with: result.stdout) as? [String: Any])
         let images = try XCTUnwrap(doc["images"] as? [[String: Any]])
         let unused = images.filter { $0["verdict"] as? String == "unused-image" }.compactMap { $0["name"] as? String }
-        // The corpus's MANIFEST: no reference of any kind in the whole repository, the Xcode project included.
-        XCTAssertEqual(unused.sorted(), ["ohf-launch", "watch-frame"])
+        // The corpus's MANIFEST: ohf-launch and watch-frame have no reference of any kind in the whole
+        // repository. Its search for names also counted `.gear` for `Onboarding/Gear`, but that
+        // `.gear` is an SF Symbol (`MacWebViewTitleBar.swift:418`, a switch returning `SFSymbol`):
+        // a set in a provides-namespace folder has the symbol `.Onboarding.gear`, which nothing uses.
+        XCTAssertEqual(unused.sorted(), ["Onboarding/Gear", "ohf-launch", "watch-frame"])
         func keptBy(_ name: String) -> [String] { images.first { $0["name"] as? String == name }?["keptBy"] as? [String] ?? [] }
         // What a plain string search misses, and what keeps each here.
         XCTAssertTrue(keptBy("icon-red").contains { $0.hasPrefix("pattern `icon-*` built at run time") }, "\(keptBy("icon-red"))")
-        XCTAssertTrue(keptBy("Onboarding/World").contains { $0.hasPrefix("symbol `.world`") }, "\(keptBy("Onboarding/World"))")
+        XCTAssertTrue(keptBy("Onboarding/World").contains { $0.hasPrefix("symbol `.Onboarding.world`") }, "\(keptBy("Onboarding/World"))")
         XCTAssertTrue(keptBy("AppIcon").first?.hasPrefix("the app's icon") == true)
         let summary = try XCTUnwrap(doc["unused"] as? [String: Any])
         XCTAssertEqual(summary["bytesToSave"] as? Int, images.filter { $0["verdict"] as? String == "unused-image" }.reduce(0) { $0 + ($1["bytesOnDisk"] as? Int ?? 0) })
-        XCTAssertEqual(summary["bytesToSave"] as? Int, 341_797)
-        // The two are the findings, warnings that fail at --fail-on warning.
+        XCTAssertEqual(summary["bytesToSave"] as? Int, 464_982)
+        // They are the findings, warnings that fail at --fail-on warning.
         let findings = try XCTUnwrap(doc["findings"] as? [[String: Any]])
-        XCTAssertEqual(findings.filter { $0["rule"] as? String == "unused-image" }.compactMap { $0["names"] as? [String] }.flatMap { $0 }.sorted(), ["ohf-launch", "watch-frame"])
+        XCTAssertEqual(
+            findings.filter { $0["rule"] as? String == "unused-image" }.compactMap { $0["names"] as? [String] }.flatMap { $0 }.sorted(),
+            ["Onboarding/Gear", "ohf-launch", "watch-frame"])
+    }
+
+    func testTheWholeRepositoryIsJudgedByWhatItsTargetsShip() throws {
+        guard let corpus = Corpus.root else { throw XCTSkip(Corpus.missingMessage) }
+        let tree = corpus.appendingPathComponent("sources/home-assistant-ios-repo").path
+        let result = try BinaryRunner.run(["unused", "--bundle", tree, "--source-root", tree, "--format", "json", "--all"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let doc = try XCTUnwrap(JSONSerialization.jsonObject(with: result.stdout) as? [String: Any])
+        let images = try XCTUnwrap(doc["images"] as? [[String: Any]])
+        let unused = images.filter { $0["verdict"] as? String == "unused-image" }
+        // The icon sources, App Store images and snapshot references ship in no target: not findings.
+        XCTAssertEqual(unused.compactMap { $0["name"] as? String }.sorted(), ["Onboarding/Gear", "ohf-launch", "watch-frame"])
+        for image in unused { XCTAssertEqual(image["targets"] as? [String], ["App", "Extensions-Widgets"], "\(image)") }
+        XCTAssertEqual(doc["projects"] as? [String], ["HomeAssistant.xcodeproj"])
+        let notShipped = try XCTUnwrap(doc["notShipped"] as? [String])
+        XCTAssertTrue(notShipped.contains("fastlane/metadata/app_icon.jpg"))
+        XCTAssertTrue(notShipped.contains("icons/OldIcons/dev_1024.png"))
+        XCTAssertTrue(notShipped.contains { $0.hasPrefix("Tests/Shared/DesignSystem/Components/__Snapshots__/") })
+        XCTAssertFalse(images.contains { ($0["paths"] as? [String] ?? []).contains(where: notShipped.contains) }, "not shipped, so in no figure")
+        XCTAssertEqual((doc["unused"] as? [String: Any])?["bytesToSave"] as? Int, unused.reduce(0) { $0 + ($1["bytesOnDisk"] as? Int ?? 0) })
+        let findings = try XCTUnwrap(doc["findings"] as? [[String: Any]])
+        XCTAssertTrue(findings.allSatisfy { ($0["message"] as? String ?? "").contains("; shipped by App, Extensions-Widgets)") }, "\(findings)")
     }
 
     func testABuiltAppAloneIsJudgedByItsCodesStringsAndItsGuessesAreNotes() throws {
@@ -67,9 +94,13 @@ final class UnusedCommandTests: XCTestCase {
         let doc = try XCTUnwrap(JSONSerialization.jsonObject(with: result.stdout) as? [String: Any])
         let images = try XCTUnwrap(doc["images"] as? [[String: Any]])
         func verdict(_ name: String) -> String? { images.first { $0["name"] as? String == name }?["verdict"] as? String }
-        // onboarding_step1 is loaded by its path, a name the Objective-C builds with a format: only
-        // the launch shows it is used. hero_banner.jpg is named by the Swift and loaded.
+        // onboarding_step1 is loaded by its path, a name the Objective-C builds with a format
+        // (`onboarding_step%ld@3x.png`, normalised like a name): no static name, so dynamic-only,
+        // with the pattern shown as what loads it. hero_banner.jpg is named by the Swift and loaded.
         XCTAssertEqual(verdict("onboarding_step1"), "dynamic-only")
+        XCTAssertEqual(
+            (images.first { $0["name"] as? String == "onboarding_step1" }?["keptBy"] as? [String])?.last,
+            "pattern `onboarding_step*` built at run time at SampleApp/SettingsViewController.m:11:49")
         XCTAssertEqual(verdict("hero_banner.jpg"), "used")
         let hero = images.first { $0["name"] as? String == "hero_banner.jpg" }?["keptBy"] as? [String] ?? []
         XCTAssertEqual(hero.first, "UIImage(named:) at SampleApp/FeedViewController.swift:9:37")
@@ -77,7 +108,7 @@ final class UnusedCommandTests: XCTestCase {
         XCTAssertTrue(text.stdoutText.contains("code: none searched (--source-root)"), text.stdoutText)
         let noLaunch = try BinaryRunner.run(["unused", "--bundle", "Examples/SampleApp.app", "--source-root", "Examples/SampleSource"], in: root)
         XCTAssertTrue(
-            noLaunch.stdoutText.contains("code: 5 references to shipped images in 1 Swift file, 1 Objective-C file and 0 data files; 0 launches (none given"),
+            noLaunch.stdoutText.contains("code: 6 references to shipped images in 1 Swift file, 1 Objective-C file and 0 data files; 0 launches (none given"),
             noLaunch.stdoutText)
         XCTAssertEqual((doc["unused"] as? [String: Any])?["launches"] as? Int, 1)
         XCTAssertEqual(verdict("old_splash"), "unused-image")
@@ -85,6 +116,22 @@ final class UnusedCommandTests: XCTestCase {
         let bad = try BinaryRunner.run(["unused", "--bundle", "Examples/SampleApp.app", "--source-root", "Examples/launch.log"], in: root)
         XCTAssertEqual(bad.status, 2)
         XCTAssertEqual(bad.stderr, "imgtrace: error: Examples/launch.log: --source-root is not a folder\n")
+    }
+
+    func testTheExampleSourceTreeKeepsWhatItsXibAndPatternsName() throws {
+        let result = try BinaryRunner.run(
+            ["unused", "--bundle", "Examples/SampleSource", "--source-root", "Examples/SampleSource", "--format", "json", "--all"], in: Corpus.packageRoot)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let doc = try XCTUnwrap(JSONSerialization.jsonObject(with: result.stdout) as? [String: Any])
+        let images = try XCTUnwrap(doc["images"] as? [[String: Any]])
+        func image(_ name: String) -> [String: Any]? { images.first { $0["name"] as? String == name } }
+        // Loose images carry the flat names Xcode copies them under; the xib keeps its two tab
+        // images, `onboarding_step%ld@3x.png` keeps the step.
+        for name in ["tab_home", "tab_search", "onboarding_step1"] { XCTAssertEqual(image(name)?["verdict"] as? String, "used", name) }
+        XCTAssertEqual((image("tab_home")?["keptBy"] as? [String])?.first, "named in SampleApp/HomeViewController.xib")
+        XCTAssertNil(images.first { ($0["name"] as? String ?? "").contains("/Images/") }, "no folder-qualified loose names")
+        let warnings = (doc["warnings"] as? [[String: Any]] ?? []).compactMap { $0["message"] as? String }
+        XCTAssertTrue(warnings.contains { $0.contains("no Xcode project found in this source tree") }, "\(warnings)")
     }
 
     private static let example = ["--bundle", "Examples/SampleApp.app", "--source-root", "Examples/SampleSource", "Examples/launch.log"]

@@ -18,9 +18,10 @@ extension UnusedRule {
     /// identity is the image set (bundle and name), the same on every device and launch.
     static func finding(for asset: UnusedImages.Asset, device: DeviceProfile, claim: String, fix: String) -> Finding {
         let download = asset.inCatalog ? ", \(kibibytes(asset.deviceBytes)) downloaded by \(device.id)" : ""
+        let shippedBy = asset.targets.isEmpty ? "" : "; shipped by \(asset.targets.joined(separator: ", "))"
         var finding = Finding(
             rule: id, severity: defaultSeverity, identity: asset.bundle + "\u{0}" + asset.name, device: "", subject: asset.name,
-            message: "\(SafeText.quoted(asset.name)) \(claim) (\(counted(asset.paths.count, "file")), \(kibibytes(asset.bytesOnDisk)) in the app\(download))",
+            message: "\(SafeText.quoted(asset.name)) \(claim) (\(counted(asset.paths.count, "file")), \(kibibytes(asset.bytesOnDisk)) in the app\(download)\(shippedBy))",
             fix: fix, names: [asset.name], assets: asset.imageIDs, paths: asset.paths,
             values: [
                 "bytesOnDisk": .int(asset.bytesOnDisk), "deviceBytes": .int(asset.deviceBytes),
@@ -28,6 +29,7 @@ extension UnusedRule {
             ],
             cost: asset.bytesOnDisk)
         finding.claim = claim
+        if !asset.targets.isEmpty { finding.values["targets"] = .string(asset.targets.joined(separator: ", ")) }
         // The code that keeps it is where a reader checks the verdict.
         for evidence in asset.keptBy {
             switch evidence {

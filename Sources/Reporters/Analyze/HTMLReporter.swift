@@ -55,7 +55,9 @@ public struct HTMLReporter: AuditReporter {
             for figure in UnusedReport.figures(unused, device: d) {
                 out += "<div class=\"figure\"><b>\(h(figure.value))</b><span>\(h(figure.label))</span></div>"
             }
-            out += "</div><div class=\"sub\">\(prose(UnusedReport.searched(unused, launches: result.logs.count)))</div></div>\n<h2>Findings</h2>"
+            out += "</div><div class=\"sub\">\(prose(UnusedReport.searched(unused, launches: result.logs.count)))</div>"
+            if let shipping = UnusedReport.shipping(unused) { out += "<div class=\"sub\">\(prose(shipping))</div>" }
+            out += "</div>\n<h2>Findings</h2>"
             if result.findings.isEmpty { out += "<div class=\"card\">No findings.</div>" }
             emit(out)
             if !result.findings.isEmpty { findingsTable(result, emit: emit) }

@@ -41,6 +41,7 @@ public struct MarkdownReporter: AuditReporter {
             out += "| | |\n|---|---:|\n"
             for figure in UnusedReport.figures(unused, device: d) { out += "| \(MarkdownText.sentence(figure.label)) | \(figure.value) |\n" }
             out += "\n" + MarkdownText.sentence(UnusedReport.searched(unused, launches: result.logs.count), inTable: false) + ".\n"
+            if let shipping = UnusedReport.shipping(unused) { out += "\n" + MarkdownText.sentence(shipping, inTable: false) + ".\n" }
         } else {
             out += launchFigures(result)
         }

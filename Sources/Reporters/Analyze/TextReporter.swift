@@ -88,7 +88,9 @@ public struct TextReporter: AuditReporter {
         if let unused = result.unused {
             out += "UNUSED\n"
             for figure in UnusedReport.figures(unused, device: result.device) { out += "  \(figure.value) \(figure.label)\n" }
-            out += TextTable.wrapped(UnusedReport.searched(unused, launches: result.logs.count), width: width, first: "  ", rest: "    ") + "\n\n"
+            out += TextTable.wrapped(UnusedReport.searched(unused, launches: result.logs.count), width: width, first: "  ", rest: "    ") + "\n"
+            if let shipping = UnusedReport.shipping(unused) { out += TextTable.wrapped(shipping, width: width, first: "  ", rest: "    ") + "\n" }
+            out += "\n"
             emit(out)
             return findings(result, style: style, emit: emit, then: { unusedTable(unused, all: allImages, emit: emit) })
         }
@@ -122,6 +124,13 @@ public struct TextReporter: AuditReporter {
     /// `imgtrace unused`: the images not plainly used (every image with `all`), unused first, by bytes.
     static func unusedTable(_ unused: UnusedSummary, all: Bool, emit: (String) -> Void) {
         let assets = UnusedReport.listed(unused, all: all)
+        defer {
+            let paths = UnusedReport.notShippedPaths(unused)
+            if all, !paths.isEmpty {
+                emit("\nNOT SHIPPED (\(counted(paths.count, "file")) in no target's resources; not findings)\n")
+                for path in paths { emit("  " + TextTable.escapeName(path) + "\n") }
+            }
+        }
         guard !assets.isEmpty else { return emit("Every shipped image is used (--all lists them with what keeps each).\n") }
         emit("IMAGES (\(counted(assets.count, "image"))\(all ? "" : " not plainly used; --all lists every one"))\n")
         TextTable.render(
@@ -157,6 +166,7 @@ public struct TextReporter: AuditReporter {
         for breach in result.budgetBreaches {
             text += "\nbudget exceeded: \(breach.budget) (\(breach.figures))"
         }
+        if let line = UnusedReport.notGatingLine(result, passes: verdict.outcome == .pass) { text += "\n" + line }
         return text
     }
 

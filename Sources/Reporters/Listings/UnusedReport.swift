@@ -34,6 +34,15 @@ enum UnusedReport {
         ]
     }
 
+    /// Under a passing verdict of `unused`, what the run found that does not fail it and the
+    /// option that would (`2 unused images, 333.8 KiB — not gating: add --fail-on warning to fail`).
+    static func notGatingLine(_ result: AuditResult, passes: Bool) -> String? {
+        guard passes, let unused = result.unused else { return nil }
+        let found = result.findings.filter { $0.rule == UnusedImages.Verdict.unused.rawValue }
+        guard let gravest = found.map(\.severity).min() else { return nil }
+        return "\(counted(found.count, "unused image")), \(kibibytes(unused.bytesToSave)) — not gating: add `--fail-on \(gravest.rawValue)` to fail"
+    }
+
     /// What was searched, in one sentence.
     static func searched(_ unused: UnusedSummary, launches: Int) -> String {
         var text: String
@@ -46,7 +55,24 @@ enum UnusedReport {
                 "code: none searched (--source-root): nibs, plists, catalogs, the strings of the app's executables and launches keep images,"
                 + " and what nothing keeps is a candidate (a note)"
         }
-        return text + "; \(counted(launches, "launch"))" + (launches == 0 ? " (none given: nothing is judged never loaded or dynamic-only)" : "")
+        text += "; \(counted(launches, "launch"))" + (launches == 0 ? " (none given: nothing is judged never loaded or dynamic-only)" : "")
+        if unused.ignored > 0 { text += "; \(counted(unused.ignored, "image")) ignored by the config, in no figure" }
+        return text
+    }
+
+    /// Which projects said what ships, and how many of the tree's images none of their targets
+    /// copies (apart from every figure); nil when the bundle was not a source tree with a project.
+    static func shipping(_ unused: UnusedSummary) -> String? {
+        guard let notShipped = unused.notShipped else { return nil }
+        let bytes = notShipped.map(\.bytesOnDisk).saturatingSum()
+        return "shipping: what the targets of \(unused.projects.joined(separator: ", ")) copy into their products;"
+            + " \(counted(notShipped.count, "image")) of the tree (\(kibibytes(bytes))) ship in no target and are in no figure"
+            + (notShipped.isEmpty ? "" : " (--all lists them)")
+    }
+
+    /// The tree's images no target ships, by path.
+    static func notShippedPaths(_ unused: UnusedSummary) -> [String] {
+        (unused.notShipped ?? []).flatMap(\.paths).sorted()
     }
 
     /// The header of the image table and one image's cells.
@@ -70,6 +96,12 @@ enum UnusedReport {
             w.field("inCatalog", asset.inCatalog)
             w.field("paths", strings: asset.paths)
             w.field("keptBy", strings: asset.keptBy.map(\.text))
+            if !asset.targets.isEmpty { w.field("targets", strings: asset.targets) }
+        }
+        if let notShipped = unused.notShipped {
+            w.field("projects", strings: unused.projects)
+            w.field("notShipped", strings: notShippedPaths(unused))
+            w.field("notShippedBytes", notShipped.map(\.bytesOnDisk).saturatingSum())
         }
     }
 }

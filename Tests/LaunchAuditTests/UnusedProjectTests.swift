@@ -1,0 +1,131 @@
+import Foundation
+import LaunchAudit
+import TestSupport
+import XCTest
+
+/// `unused` on a source tree with its Xcode project: what no target ships is apart, each verdict
+/// names its targets, and every reference a source tree holds keeps what it names.
+final class UnusedProjectTests: XCTestCase {
+    private var root: URL!
+
+    override func setUpWithError() throws {
+        root = try BinaryRunner.temporaryDirectory()
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(at: root)
+    }
+
+    private func write(_ path: String, _ bytes: [UInt8]) throws {
+        let url = root.appendingPathComponent(path)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(bytes).write(to: url)
+    }
+
+    private func write(_ path: String, _ text: String) throws { try write(path, Array(text.utf8)) }
+
+    private func imageSet(_ folder: String, _ name: String, width: UInt32 = 20) throws {
+        try write("\(folder)/\(name).imageset/Contents.json", #"{"images":[{"idiom":"universal","filename":"\#(name).png","scale":"1x"}],"info":{"version":1,"author":"xcode"}}"#)
+        try write("\(folder)/\(name).imageset/\(name).png", ImageWriter.png(width: width, height: 20))
+    }
+
+    /// An app (a synchronized folder, less its previews), a widget (classic group), a test bundle
+    /// and images that ship in nothing, with every kind of reference a source tree holds.
+    private func makeTree() throws {
+        var writer = ProjectWriter()
+        let app = writer.newID()
+        let appFolder = writer.synchronizedFolder("App", exceptions: [writer.exceptionSet(target: app, files: ["Previews"])])
+        let widgetImage = writer.file("w.png")
+        _ = writer.group("Widget", children: [widgetImage], topLevel: true)
+        let reference = writer.file("ref.png")
+        _ = writer.group("Tests", children: [reference], topLevel: true)
+        writer.target("App", id: app, synchronized: [appFolder])
+        writer.target("Widget", productType: "com.apple.product-type.app-extension", resources: [widgetImage])
+        writer.target("AppTests", productType: "com.apple.product-type.bundle.unit-test", resources: [reference])
+        try write("App.xcodeproj/project.pbxproj", writer.render())
+
+        try imageSet("App/Assets.xcassets", "hero")
+        try imageSet("App/Assets.xcassets", "orphan", width: 40)
+        try write("App/Assets.xcassets/Onboarding/Contents.json", #"{"info":{"version":1,"author":"xcode"},"properties":{"provides-namespace":true}}"#)
+        try imageSet("App/Assets.xcassets/Onboarding", "World")
+        try imageSet("App/Assets.xcassets/Onboarding", "Gear")
+        try write("App/Images/tab_home.png", ImageWriter.png(width: 20, height: 20))
+        try write("App/Images/onboarding_step1@2x.png", ImageWriter.png(width: 20, height: 20))
+        try write("App/Images/badge_7.png", ImageWriter.png(width: 20, height: 20))
+        try write("App/Previews/preview.png", ImageWriter.png(width: 20, height: 20))
+        try write("Widget/w.png", ImageWriter.png(width: 20, height: 20))
+        try write("Tests/ref.png", ImageWriter.png(width: 20, height: 20))
+        try write("icons/source.png", ImageWriter.png(width: 64, height: 64))
+        try write(
+            "App/Home.swift",
+            """
+            import SwiftUI
+            let hero = Image("hero")
+            let world = Image(.Onboarding.world)
+            func symbol() -> SFSymbol { .gear }
+            func badge(_ n: Int) -> UIImage? { UIImage(named: "badge_\\(n)@2x.png") }
+            """)
+        try write("App/Onboarding.m", #"UIImage *step(long n) { return [UIImage imageNamed:[NSString stringWithFormat:@"onboarding_step%ld@3x.png", n]]; }"#)
+        try write(
+            "App/Home.xib",
+            #"<document><objects><imageView id="a1" image="tab_home"/></objects><resources><image name="tab_home" width="20" height="20"/></resources></document>"#)
+    }
+
+    private func run(config: String? = nil) throws -> AuditOutcome {
+        var request = AuditRequest(logs: [], bundles: [root.path])
+        request.sourceRoot = root.path
+        if let config {
+            let path = root.appendingPathComponent("imgtrace.yml")
+            try config.write(to: path, atomically: true, encoding: .utf8)
+            request.configPath = path.path
+        }
+        return try AuditSession.unused(request)
+    }
+
+    func testWhatNoTargetShipsIsApartAndEachVerdictNamesItsTargets() throws {
+        try makeTree()
+        let unused = try XCTUnwrap(try run().result.unused)
+        let verdicts = Dictionary(uniqueKeysWithValues: unused.assets.map { ($0.name, $0.verdict) })
+        XCTAssertEqual(unused.assets.filter { $0.verdict == .unused }.map(\.name).sorted(), ["Onboarding/Gear", "orphan", "w"], "\(verdicts)")
+        // The xib keeps its image, the printf pattern with a length modifier and a scale keeps
+        // the step, the Swift pattern with a scale and extension keeps the badge, the namespaced
+        // symbol keeps World; `.gear`, an SF Symbol, keeps nothing.
+        for name in ["tab_home", "onboarding_step1", "badge_7", "Onboarding/World", "hero"] { XCTAssertEqual(verdicts[name], .used, name) }
+        XCTAssertEqual(unused.assets.first { $0.name == "orphan" }?.targets, ["App"])
+        XCTAssertEqual(unused.assets.first { $0.name == "w" }?.targets, ["Widget"])
+        XCTAssertEqual(
+            unused.notShipped?.flatMap(\.paths).sorted(), ["App/Previews/preview.png", "Tests/ref.png", "icons/source.png"])
+        XCTAssertEqual(unused.projects, ["App.xcodeproj"])
+        // Bytes to save count what ships only.
+        XCTAssertEqual(unused.bytesToSave, unused.assets.filter { $0.verdict == .unused }.map(\.bytesOnDisk).reduce(0, +))
+        XCTAssertFalse(unused.assets.contains { $0.paths.contains("icons/source.png") })
+    }
+
+    func testIgnoredImagesLeaveEveryFigure() throws {
+        try makeTree()
+        let outcome = try run(config: "ignore:\n  globs: [\"Onboarding/*\"]\n  names: [orphan]\n")
+        let unused = try XCTUnwrap(outcome.result.unused)
+        XCTAssertEqual(outcome.result.findings.map(\.subject), ["w"])
+        XCTAssertEqual(unused.assets.filter { $0.verdict == .unused }.map(\.name), ["w"])
+        XCTAssertEqual(unused.ignored, 2)
+        XCTAssertEqual(unused.bytesToSave, unused.assets.first { $0.name == "w" }?.bytesOnDisk)
+    }
+
+    func testSeveralBundlesAreAllRead() throws {
+        try imageSet("One.xcassets", "first")
+        try imageSet("Two.xcassets", "second")
+        var request = AuditRequest(logs: [], bundles: [root.appendingPathComponent("One.xcassets").path, root.appendingPathComponent("Two.xcassets").path])
+        request.sourceRoot = root.path
+        try write("App.swift", "let a = UIImage(named: \"second\")\n")
+        let assets = try XCTUnwrap(AuditSession.unused(request).result.unused?.assets)
+        XCTAssertEqual(assets.map { "\($0.name) \($0.verdict.rawValue)" }.sorted(), ["first unused-image", "second used"])
+    }
+
+    func testASourceTreeWithoutAProjectSaysSo() throws {
+        try imageSet("App/Assets.xcassets", "orphan")
+        try write("App/A.swift", "let a = 1\n")
+        let result = try run().result
+        XCTAssertNil(result.unused?.notShipped)
+        XCTAssertTrue(result.warnings.contains { $0.message.hasPrefix("no Xcode project found in this source tree") || $0.message.contains("no Xcode project found") })
+    }
+}
