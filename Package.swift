@@ -112,7 +112,8 @@ let package = Package(
         .testTarget(
             name: "LaunchAuditTests",
             dependencies: [
-                "LaunchAudit", "LaunchTrace", "AppBundle", "CodeReferences", "ImgtraceSupport", "TestSupport", .product(name: "Yams", package: "Yams"),
+                "LaunchAudit", "LaunchTrace", "AppBundle", "CodeReferences", "ImgtraceSupport", "TestSupport", "ProjectModel",
+                .product(name: "Yams", package: "Yams"),
             ]),
         .testTarget(name: "ProjectModelTests", dependencies: ["ProjectModel", "ImgtraceSupport", "TestSupport"]),
         .testTarget(name: "CodeReferencesTests", dependencies: ["CodeReferences", "TestSupport"]),

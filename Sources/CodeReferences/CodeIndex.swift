@@ -29,22 +29,32 @@ public struct CodeIndex: Sendable {
     /// `.h` file and each data file `DataReferences` reads, in path order, so output never
     /// depends on the file system's order.
     public static func scan(root: String) -> CodeIndex {
-        var index = CodeIndex(references: [])
-        var files: [String] = []
-        collect("", root: root, depth: 0, into: &files)
-        for relative in files.sorted() {
-            let path = root + "/" + relative
-            guard let bytes = try? SmallFile.read(path, maxBytes: maxFileBytes) else { continue }
+        var found: [String] = []
+        collect("", root: root, depth: 0, into: &found)
+        let files = found.sorted()
+        // Files are parsed on every core (parsing Swift is most of `unused`'s time on a real
+        // tree); each result lands in its file's slot, so the order stays the paths' order.
+        let slots = ScanSlots(count: files.count)
+        DispatchQueue.concurrentPerform(iterations: files.count) { i in
+            let relative = files[i]
+            guard let bytes = try? SmallFile.read(root + "/" + relative, maxBytes: maxFileBytes) else { return }
             if relative.hasSuffix(".swift") {
-                index.swiftFiles += 1
-                index.references += SwiftReferences.scan(String(decoding: bytes, as: UTF8.self), file: relative)
+                slots.store(i, .swift, SwiftReferences.scan(String(decoding: bytes, as: UTF8.self), file: relative))
             } else if DataReferences.reads(relative) {
-                index.dataFiles += 1
-                index.references += DataReferences.scan(bytes, file: relative)
+                slots.store(i, .data, DataReferences.scan(bytes, file: relative))
             } else {
-                index.objcFiles += 1
-                index.references += ObjCReferences.scan(bytes, file: relative)
+                slots.store(i, .objc, ObjCReferences.scan(bytes, file: relative))
             }
+        }
+        var index = CodeIndex(references: [])
+        for (kind, references) in slots.results {
+            switch kind {
+            case .swift: index.swiftFiles += 1
+            case .data: index.dataFiles += 1
+            case .objc: index.objcFiles += 1
+            case .unreadable: continue
+            }
+            index.references += references
         }
         return index
     }
@@ -71,4 +81,26 @@ public struct CodeIndex: Sendable {
             }
         }
     }
+}
+
+/// One result per file, written by the scanning threads: each writes only its own slot through
+/// the buffer's pointer (an `inout` access to a shared array would be a simultaneous access),
+/// and the slots are read after every thread has finished (`concurrentPerform` returns then).
+private final class ScanSlots: @unchecked Sendable {
+    enum Kind { case swift, data, objc, unreadable }
+    private let slots: UnsafeMutableBufferPointer<(kind: Kind, references: [CodeReference])>
+
+    init(count: Int) {
+        slots = .allocate(capacity: count)
+        slots.initialize(repeating: (.unreadable, []))
+    }
+
+    deinit {
+        slots.deinitialize()
+        slots.deallocate()
+    }
+
+    func store(_ index: Int, _ kind: Kind, _ references: [CodeReference]) { slots[index] = (kind, references) }
+
+    var results: [(kind: Kind, references: [CodeReference])] { Array(slots) }
 }

@@ -89,11 +89,30 @@ private final class ReferenceVisitor: SyntaxVisitor {
     private func addSymbol(_ member: MemberAccessExprSyntax, api: String? = nil) {
         guard symbols.insert(member.declName.id).inserted else { return }
         let location = member.declName.startLocation(converter: converter)
-        let qualifier = member.base.map { String($0.trimmedDescription.drop { $0 == "." }) }
         references.append(
             CodeReference(
                 file: file, line: location.line, column: location.column, kind: .symbol, name: member.declName.baseName.text, api: api,
-                qualifier: qualifier?.isEmpty == false ? qualifier : nil))
+                qualifier: qualifier(member.base)))
+    }
+
+    /// The names of a member chain (`Asset.Onboarding` for `Asset.Onboarding.world`'s base), read
+    /// from its tokens: printing a subtree for every member access made a large file quadratic.
+    /// Nil when the base is not a plain chain (a call's result, a subscript) or is empty.
+    private func qualifier(_ base: ExprSyntax?) -> String? {
+        var names: [String] = []
+        var next = base
+        while let expression = next, names.count < 8 {
+            if let member = expression.as(MemberAccessExprSyntax.self) {
+                names.append(member.declName.baseName.text)
+                next = member.base
+            } else if let reference = expression.as(DeclReferenceExprSyntax.self) {
+                names.append(reference.baseName.text)
+                next = nil
+            } else {
+                return nil
+            }
+        }
+        return names.isEmpty ? nil : names.reversed().joined(separator: ".")
     }
 
     override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {

@@ -29,10 +29,11 @@ extension AuditResult {
             }
         }
         // The most specific pattern first: `icon-dark-*` says more about `icon-dark-blue` than `icon-*`.
-        patterns.sort { a, b in
-            let (ka, kb) = (a.name.filter { $0 != "*" }.count, b.name.filter { $0 != "*" }.count)
-            return ka != kb ? ka > kb : (a.file, a.line, a.column) < (b.file, b.line, b.column)
-        }
+        let ranked = patterns.map { (reference: $0, literal: $0.name.utf8.count - $0.name.utf8.filter { $0 == UInt8(ascii: "*") }.count) }
+            .sorted { a, b in
+                a.literal != b.literal ? a.literal > b.literal : (a.reference.file, a.reference.line, a.reference.column) < (b.reference.file, b.reference.line, b.reference.column)
+            }
+        let globs = ranked.map { (reference: $0.reference, glob: UnusedImages.Glob($0.reference.name)) }
         let images = Dictionary(inventory.images.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         for i in findings.indices {
             let finding = findings[i]
@@ -48,12 +49,14 @@ extension AuditResult {
                 finding.names.lazy.compactMap { asked[$0] }.first
                 ?? finding.names.lazy.compactMap { literals[$0] }.first
                 ?? finding.names.lazy.compactMap { name in
-                    patterns.first { UnusedImages.matches($0.name, name) }.map {
-                        SourceLocation(path: $0.file, position: TextPosition(line: $0.line, column: $0.column))
+                    globs.first { $0.glob.matches(name) }.map {
+                        SourceLocation(path: $0.reference.file, position: TextPosition(line: $0.reference.line, column: $0.reference.column))
                     }
                 }.first
         }
-        warnings += index.warnings.map { AuditWarning(origin: .sourceRoot(path: root), message: $0) }
+        // A tree given as both --bundle and --source-root is read twice: its problems are told once.
+        let told = Set(warnings.map(\.message))
+        warnings += index.warnings.filter { !told.contains($0) }.map { AuditWarning(origin: .sourceRoot(path: root), message: $0) }
         let mappable = findings.filter { !$0.assets.isEmpty || !$0.names.isEmpty }
         if !mappable.isEmpty, !mappable.contains(where: { $0.source != nil || $0.code != nil }) {
             warnings.append(

@@ -123,6 +123,8 @@ public enum UnusedImages {
         let loadedNames = Set((loaded ?? []).map { stripped(lastPathComponent($0)).lowercased() })
         let iconNames = Set(inventory.bundles.flatMap { ($0.info?.iconNames ?? []) + ($0.info?.iconFiles ?? []) }.map { $0.lowercased() })
 
+        // Each pattern compiled once: escaping it per image and spelling was a third of a large tree's time.
+        let globs = patterns.map { Glob($0.name.lowercased()) }
         var groups: [String: [BundleImage]] = [:]
         for image in inventory.images { groups[image.bundle + "\u{0}" + image.name, default: []].append(image) }
         var naming = Set<CodeReference>()
@@ -170,7 +172,7 @@ public enum UnusedImages {
             }
             let inCode = codeStrings.filter { file in spellings.contains(where: file.strings.contains) }.map(\.file)
             let statically = !kept.isEmpty || !weak.isEmpty || !inCode.isEmpty
-            let matchingPatterns = patterns.filter { pattern in spellings.contains { matches(pattern.name.lowercased(), $0) } }
+            let matchingPatterns = globs.indices.filter { i in spellings.contains { globs[i].matches($0) } }.map { patterns[$0] }
             naming.formUnion(weak)
             naming.formUnion(matchingPatterns)
             naming.formUnion(kept.compactMap { if case .code(let reference) = $0 { return reference } else { return nil } })
@@ -241,7 +243,21 @@ public enum UnusedImages {
     }
 
     /// Whether `name` fits `pattern`, `*` standing for any run of characters.
-    static func matches(_ pattern: String, _ name: String) -> Bool {
-        fnmatch(pattern.replacingOccurrences(of: "[", with: "\\[").replacingOccurrences(of: "?", with: "\\?"), name, 0) == 0
+    static func matches(_ pattern: String, _ name: String) -> Bool { Glob(pattern).matches(name) }
+
+    /// A name pattern ready for `fnmatch`: only `*` is special (`[` and `?` are the name's own).
+    struct Glob {
+        let escaped: [CChar]
+
+        init(_ pattern: String) {
+            var bytes: [CChar] = []
+            for byte in pattern.utf8 {
+                if byte == UInt8(ascii: "[") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "\\") { bytes.append(CChar(UInt8(ascii: "\\"))) }
+                bytes.append(CChar(bitPattern: byte))
+            }
+            escaped = bytes + [0]
+        }
+
+        func matches(_ name: String) -> Bool { fnmatch(escaped, name, 0) == 0 }
     }
 }

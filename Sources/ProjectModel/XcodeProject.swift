@@ -150,6 +150,13 @@ extension XcodeProject {
         return XcodeProject(targets: targets, localPackages: Set(packageFolderByID.values).sorted())
     }
 
+    /// The tree path of every group and file reference reached from the project's main group, by id.
+    static func referencePaths(objects: [String: OpenStepValue], project: [String: OpenStepValue], projectFolder: String) -> [String: String] {
+        var resolver = PathResolver(objects: objects, projectFolder: join(projectFolder, project["projectDirPath"]?.string ?? ""))
+        if let main = project["mainGroup"]?.string { resolver.walk(group: main, folder: resolver.projectFolder, depth: 0) }
+        return resolver.pathByID
+    }
+
     /// `Foo/x.png` in `App` → `App/Foo/x.png`; `/Localized/Foo/x.strings` → `App/Foo/x.strings`.
     static func exceptionPath(_ relative: String, in folder: String) -> String {
         var path = relative

@@ -62,7 +62,16 @@ struct UnusedCommand: ParsableCommand {
     @Option(name: .customLong("write-baseline"), help: "Also write this run's findings as a baseline to this file.", completion: .file())
     var writeBaseline: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "Also write a patch (a unified diff for `git apply`) that deletes every unused image of the source tree given as --bundle: whole .imageset folders, loose files and their project entries. The tree is never edited.",
+            valueName: "patch"),
+        completion: .file())
+    var fix: String?
+
     func validate() throws {
+        if fix != nil, bundles.count != 1 { throw ValidationError("--fix needs one --bundle: the source tree to patch") }
+        if fix == "-" { throw ValidationError("--fix writes a file: standard output carries the report") }
         if logs.filter({ $0 == "-" }).count > 1 { throw ValidationError("standard input (`-`) can be given as one log only") }
     }
 
@@ -70,7 +79,7 @@ struct UnusedCommand: ParsableCommand {
         var inputs = bundles.map { (what: "bundle", path: $0) } + logs.map { (what: "log", path: $0) }
         if let baseline { inputs.append((what: "baseline", path: baseline)) }
         try outputs.check(inputs: inputs)
-        try OutputTargets.check(outputs: [("--write-baseline", writeBaseline)], inputs: inputs)
+        try OutputTargets.check(outputs: [("--write-baseline", writeBaseline), ("--fix", fix)], inputs: inputs)
         var request = AuditRequest(logs: logs, bundles: bundles)
         request.projects = projects
         request.device = device
@@ -79,6 +88,12 @@ struct UnusedCommand: ParsableCommand {
         request.baselinePath = baseline
         request.sourceRoot = sourceRoot
         let outcome = try AuditSession.unused(request)
+        if let fix {
+            // Computed before anything is written: a tree it cannot patch is one error, no partial output.
+            let patch = try UnusedFix.patch(for: outcome.result, treeRoot: bundles[0])
+            // A patch is the files' exact bytes for git, not text for a reader: it passes unguarded.
+            try ReportFile.write(to: fix, for: .json) { $0.writeTrusted(patch.text) }
+        }
         if let writeBaseline {
             let written = Baseline(outcome.result)
             try ReportFile.write(to: writeBaseline, for: .json) { $0.write(written.render()) }

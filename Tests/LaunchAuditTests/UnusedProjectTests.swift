@@ -1,5 +1,6 @@
 import Foundation
 import LaunchAudit
+import ProjectModel
 import TestSupport
 import XCTest
 
@@ -101,6 +102,55 @@ final class UnusedProjectTests: XCTestCase {
         XCTAssertFalse(unused.assets.contains { $0.paths.contains("icons/source.png") })
     }
 
+    func testTheFixPatchDeletesWhatIsUnusedAndGitAppliesIt() throws {
+        try makeTree()
+        let before = try ProjectSet.read(root: root.path)
+        let patch = try UnusedFix.patch(for: try run().result, treeRoot: root.path)
+        XCTAssertEqual(patch.images, ["Onboarding/Gear", "orphan", "w"])
+        XCTAssertEqual(
+            patch.deletedFiles,
+            [
+                "App/Assets.xcassets/Onboarding/Gear.imageset/Contents.json", "App/Assets.xcassets/Onboarding/Gear.imageset/Gear.png",
+                "App/Assets.xcassets/orphan.imageset/Contents.json", "App/Assets.xcassets/orphan.imageset/orphan.png", "Widget/w.png",
+            ])
+        XCTAssertEqual(patch.editedProjects, ["App.xcodeproj"], "the widget's file reference and build file go")
+        let git = ["/usr/bin/git", "/bin/git"].first { FileManager.default.isExecutableFile(atPath: $0) }
+        guard let git else { throw XCTSkip("git is needed to apply the patch") }
+        let patchFile = root.appendingPathComponent("unused.patch")
+        try patch.text.write(to: patchFile, atomically: true, encoding: .utf8)
+        func apply(_ arguments: [String]) throws -> Int32 {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: git)
+            process.arguments = ["apply"] + arguments + [patchFile.path]
+            process.currentDirectoryURL = root
+            try process.run()
+            process.waitUntilExit()
+            return process.terminationStatus
+        }
+        XCTAssertEqual(try apply(["--check"]), 0, patch.text)
+        XCTAssertEqual(try apply([]), 0)
+        try FileManager.default.removeItem(at: patchFile)
+        // The patched project reads back with the same targets, less the deleted file.
+        let after = try ProjectSet.read(root: root.path)
+        XCTAssertEqual(after.projects[0].project.targets.map(\.name), before.projects[0].project.targets.map(\.name))
+        XCTAssertEqual(before.targets(shipping: "Widget/w.png"), ["Widget"])
+        XCTAssertEqual(after.targets(shipping: "Widget/w.png"), [])
+        XCTAssertEqual(after.targets(shipping: "App/Assets.xcassets/hero.imageset/hero.png"), ["App"])
+        XCTAssertFalse(FileManager.default.fileExists(atPath: root.appendingPathComponent("App/Assets.xcassets/orphan.imageset").path + "/orphan.png"))
+        // A second run finds nothing more to delete.
+        XCTAssertEqual(try run().result.unused?.assets.filter { $0.verdict == .unused }.map(\.name), [])
+    }
+
+    func testFixNeedsTheCodeSearched() throws {
+        try makeTree()
+        var request = AuditRequest(logs: [], bundles: [root.path])
+        request.sourceRoot = nil
+        let result = try AuditSession.unused(request).result
+        XCTAssertThrowsError(try UnusedFix.patch(for: result, treeRoot: root.path)) { error in
+            XCTAssertTrue("\(error)".contains("--fix needs --source-root"), "\(error)")
+        }
+    }
+
     func testIgnoredImagesLeaveEveryFigure() throws {
         try makeTree()
         let outcome = try run(config: "ignore:\n  globs: [\"Onboarding/*\"]\n  names: [orphan]\n")
@@ -119,6 +169,31 @@ final class UnusedProjectTests: XCTestCase {
         try write("App.swift", "let a = UIImage(named: \"second\")\n")
         let assets = try XCTUnwrap(AuditSession.unused(request).result.unused?.assets)
         XCTAssertEqual(assets.map { "\($0.name) \($0.verdict.rawValue)" }.sorted(), ["first unused-image", "second used"])
+    }
+
+    func testARepeatedLoadPointsAtTheLineThatNamesItLiterally() throws {
+        // The alternate-icon case: a pattern elsewhere fits, the preview names the image exactly.
+        try imageSet("App/Assets.xcassets", "icon-red")
+        try write("App/Icons.swift", "func preview(_ raw: String) -> UIImage? { UIImage(named: \"icon-\\(raw)\") }\n")
+        try write("App/Preview.swift", "import SwiftUI\nlet preview = Image(uiImage: .init(named: \"icon-red\")!)\n")
+        let log = root.appendingPathComponent("launch.log")
+        let loads = Array(repeating: "icon-red", count: 12).joined(separator: "\n")
+        try "2026-11-21 09:14:02.118204+0100 App[1:2] start\n\(loads)\n".write(to: log, atomically: true, encoding: .utf8)
+        var request = AuditRequest(logs: [log.path], bundles: [root.path])
+        request.sourceRoot = root.path
+        let finding = try XCTUnwrap(AuditSession.run(request).result.findings.first { $0.rule == "repeated-load" })
+        XCTAssertEqual(finding.code?.path, "App/Preview.swift")
+        XCTAssertEqual(finding.code?.position?.line, 2)
+    }
+
+    func testATreeReadAsBundleAndSourceRootWarnsOnce() throws {
+        try write("App/Assets.xcassets/v.imageset/v.pdf", "%PDF-1.4\n")
+        try write(
+            "App/Assets.xcassets/v.imageset/Contents.json",
+            #"{"images":[{"idiom":"universal","filename":"v.pdf","scale":"1x"},{"idiom":"universal","scale":"2x"}],"info":{"version":1}}"#)
+        try write("App/A.swift", "let a = UIImage(named: \"v\")\n")
+        let warnings = try run().result.warnings.map(\.message)
+        XCTAssertEqual(warnings.filter { $0.contains("vector file in the 1x slot") }.count, 1, "\(warnings)")
     }
 
     func testASourceTreeWithoutAProjectSaysSo() throws {
