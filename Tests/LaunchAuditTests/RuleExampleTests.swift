@@ -69,6 +69,22 @@ final class RuleExampleTests: XCTestCase {
         XCTAssertEqual(few.audit().findings.first { $0.rule == "repeated-load" }?.severity, .note)
     }
 
+    func testAPathLoadWithTheDevicesVariantBesideItBlamesTheLoad() throws {
+        // The example app's case: `onboarding_step1@3x.png` loaded by path on a @2x device, its @2x in the bundle.
+        let example = RuleExample(
+            "", images: [.init("onboarding_step1@2x.png", 50, 50), .init("onboarding_step1@3x.png", 75, 75)],
+            loads: [.named("/var/containers/Bundle/Application/X/App.app/onboarding_step1@3x.png")], fires: true)
+        let device = try XCTUnwrap(DeviceProfile.named("iphone-6-7-8-se"))
+        let finding = try XCTUnwrap(example.audit(device: device).findings.first { $0.rule == "scale-mismatch" })
+        XCTAssertTrue(finding.message.contains("is loaded by its path as the @3x file on a @2x screen, though `onboarding_step1@2x.png` ships beside it"), finding.message)
+        XCTAssertFalse(finding.message.contains("only a higher scale exists"))
+        XCTAssertEqual(finding.fix, "Load it by name (`UIImage(named: \"onboarding_step1\")`), so UIKit picks the @2x variant.")
+        XCTAssertEqual(finding.values["kind"], .string("file"))
+        // Loaded by name, the same files say nothing: UIKit picks the @2x.
+        let byName = RuleExample("", images: example.images, loads: [.named("onboarding_step1")], fires: false)
+        XCTAssertNil(byName.audit(device: device).findings.first { $0.rule == "scale-mismatch" })
+    }
+
     func testFingerprintsIgnoreLinesButFollowDeviceAndAsset() throws {
         let a = RuleExample("", images: [.init("tab@2x.png", 50, 50)], loads: [.named("tab")], fires: true)
         let b = RuleExample(
