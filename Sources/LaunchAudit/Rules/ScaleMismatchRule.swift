@@ -43,7 +43,8 @@ enum ScaleMismatchRule: AuditRule {
                 let ideal = Double(decoded) * Double(scale * scale) / Double(image.scale * image.scale)
                 return context.finding(
                     self, image: image, uses: uses,
-                    claim: "is loaded by its path as the @\(image.scale)x file on a @\(scale)x screen, though \(SafeText.quoted(sibling)) ships beside it: the code names the file, so the device's variant is never picked",
+                    claim: "is loaded by its path as the @\(image.scale)x file on a @\(scale)x screen, though \(SafeText.quoted(sibling)) ships beside it:"
+                        + " the code names the file, so the device's variant is never picked",
                     fix: "Load it by name (`UIImage(named: \"\(image.name)\")`), so UIKit picks the @\(scale)x variant.",
                     values: ["imageScale": .int(image.scale), "deviceScale": .int(scale), "kind": .string("file")],
                     cost: upscaled ? 0 : max(0, decoded - Int(ideal)))
