@@ -65,6 +65,14 @@ public struct AuditConfig: Sendable, Equatable {
 
         public init() {}
 
+        /// Whether a name loaded is ignored: an ignored name, a glob that fits it, or
+        /// `missing-image` ignored as a whole (used for the figures that count missing names).
+        public func coversName(_ name: String?) -> Bool {
+            if rules.contains("missing-image") { return true }
+            guard let name else { return false }
+            return names.contains(name) || globs.contains { fnmatch($0, name, 0) == 0 }
+        }
+
         /// Whether the finding is not reported: its rule is ignored, it names an ignored name, or
         /// a glob matches one of its names, asset paths or asset ids.
         public func covers(_ finding: Finding) -> Bool {

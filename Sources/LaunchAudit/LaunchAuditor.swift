@@ -217,7 +217,8 @@ public final class LaunchAuditor {
             if use.kind == .symbol { m.symbols += 1 }
             guard let image = use.resolution.image else {
                 // A name only the toolkit asked for is not missing from the app.
-                if use.resolution.cause?.isNotTheApps != true, !use.isToolkits { m.missing += 1 }
+                // Nor is one the config ignores: the budget and the figure say what the findings say.
+                if use.resolution.cause?.isNotTheApps != true, !use.isToolkits, !config.ignore.coversName(use.name) { m.missing += 1 }
                 continue
             }
             guard seen.insert(image.id).inserted else { continue }

@@ -138,6 +138,10 @@ public enum UnusedImages {
             if images.contains(where: { $0.details["set"] == "appiconset" || $0.details["set"] == "launchimage" }) || spellings.contains(where: iconNames.contains) {
                 kept.append(.build("the app's icon or launch image (the build and Info.plist use it)"))
             }
+            // Xcode 26's Icon Composer documents (`AppIcon.icon/Assets/…`): the build compiles their layers into the icon.
+            if let document = images.lazy.compactMap({ $0.path.split(separator: "/").dropLast().first { $0.hasSuffix(".icon") } }).first {
+                kept.append(.build("a layer of `\(document)`, the Icon Composer document the build makes the app icon from"))
+            }
             if code != nil, let folder = images.lazy.compactMap(unsearchedFolder).first {
                 kept.append(.build("in `\(folder)/`, a dependency or build folder whose code --source-root does not search"))
             }

@@ -67,14 +67,17 @@ struct BaselineCommand: ParsableCommand {
         @Option(help: "Config file for the tolerances (default: .imgtrace.yml when present).", completion: .file(extensions: ["yml", "yaml"]))
         var config: String?
 
-        @Option(name: .customLong("fail-on"), help: "The lowest severity of a new finding that fails.")
-        var failOn: AuditInputs.FailLevel = .error
+        @Option(name: .customLong("fail-on"), help: "The lowest severity of a new finding that fails (default: the config's failOn, else error).")
+        var failOn: AuditInputs.FailLevel?
 
         func run() throws {
             let before = try Baseline.load(path: old, scope: nil)
-            let after = try Baseline.load(path: new, scope: before.scope)
+            var after = try Baseline.load(path: new, scope: before.scope)
             let settings = try ConfigFile.settings(explicit: config)
-            let comparison = BaselineComparison(old: before, new: after, failOn: failOn.severity, tolerance: settings.baselineTolerance)
+            // The config means what it means in `analyze`: its failOn, and its ignored rules gate nothing.
+            after.findings.removeAll { settings.ignore.rules.contains($0.rule) }
+            let level = failOn.map(\.severity) ?? settings.failOn
+            let comparison = BaselineComparison(old: before, new: after, failOn: level, tolerance: settings.baselineTolerance)
             let sink = ByteSink(consumer: .terminal)
             sink.write(comparison.text())
             try ReportFile.finishStandardOutput(sink)

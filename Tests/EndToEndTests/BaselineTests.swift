@@ -99,6 +99,17 @@ final class BaselineTests: XCTestCase {
         XCTAssertEqual(compare.status, 1)
         XCTAssertTrue(compare.stdoutText.contains("new warning oversized-pixels: `hero_banner.jpg`"), compare.stdoutText)
         XCTAssertEqual(try BinaryRunner.run(["baseline", "compare", base, smallBase]).status, 0, "the other way round only fixes things")
+        // The config's failOn and ignored rules mean what they mean to analyze.
+        let neverFails = dir.appendingPathComponent("never.yml")
+        try "failOn: never\n".write(to: neverFails, atomically: true, encoding: .utf8)
+        XCTAssertEqual(try BinaryRunner.run(["baseline", "compare", smallBase, base, "--config", neverFails.path]).status, 0, "the config's failOn: never")
+        XCTAssertEqual(try BinaryRunner.run(["baseline", "compare", smallBase, base, "--config", neverFails.path, "--fail-on", "warning"]).status, 1, "the flag wins")
+        let quiet = dir.appendingPathComponent("quiet.yml")
+        try "failOn: note\nignore:\n  rules: [oversized-pixels, oversized-memory, large-file, missing-image, scale-mismatch, repeated-load, loose-image, duplicate-content, uncached-repeat, trace-unreadable, budget-exceeded, no-evidence, bundle-junk]\nbaseline:\n  launchDecodedBytesTolerance: 1000\n  launchBytesOnDiskTolerance: 1000\n  launchImagesTolerance: 50\n  launchLoadsTolerance: 50\n"
+            .write(to: quiet, atomically: true, encoding: .utf8)
+        let ignoring = try BinaryRunner.run(["baseline", "compare", smallBase, base, "--config", quiet.path])
+        XCTAssertEqual(ignoring.status, 0, ignoring.stdoutText)
+        XCTAssertFalse(ignoring.stdoutText.contains("new warning oversized-pixels"), ignoring.stdoutText)
     }
 
     /// A capture that saw nothing never becomes the reference: one line, exit 1, no file.

@@ -85,6 +85,20 @@ final class RuleExampleTests: XCTestCase {
         XCTAssertNil(byName.audit(device: device).findings.first { $0.rule == "scale-mismatch" })
     }
 
+    func testAnIgnoredNameIsNotCountedMissingByTheBudgetOrTheFigures() throws {
+        let example = RuleExample("", images: [.init("tab@3x.png", 60, 60)], loads: [.named("tab"), .named("legacy_logo"), .named("old_1")], fires: true)
+        var config = AuditConfig()
+        config.budgets.maxMissingImages = 0
+        let counted = example.audit(config: config)
+        XCTAssertEqual(counted.metrics.launch.missing, 2)
+        XCTAssertEqual(counted.findings.filter { $0.rule == "budget-exceeded" }.count, 1)
+        config.ignore.names = ["legacy_logo"]
+        config.ignore.globs = ["old_*"]
+        let ignored = example.audit(config: config)
+        XCTAssertEqual(ignored.metrics.launch.missing, 0)
+        XCTAssertEqual(ignored.findings.filter { $0.rule == "budget-exceeded" }.count, 0, "\(ignored.findings.map(\.message))")
+    }
+
     func testFingerprintsIgnoreLinesButFollowDeviceAndAsset() throws {
         let a = RuleExample("", images: [.init("tab@2x.png", 50, 50)], loads: [.named("tab")], fires: true)
         let b = RuleExample(

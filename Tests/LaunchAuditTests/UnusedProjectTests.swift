@@ -54,6 +54,8 @@ final class UnusedProjectTests: XCTestCase {
         try write("App/Images/onboarding_step1@2x.png", ImageWriter.png(width: 20, height: 20))
         try write("App/Images/badge_7.png", ImageWriter.png(width: 20, height: 20))
         try write("App/Previews/preview.png", ImageWriter.png(width: 20, height: 20))
+        try write("App/AppIcon.icon/icon.json", #"{"groups":[]}"#)
+        try write("App/AppIcon.icon/Assets/glyph.png", ImageWriter.png(width: 64, height: 64))
         try write("Widget/w.png", ImageWriter.png(width: 20, height: 20))
         try write("Tests/ref.png", ImageWriter.png(width: 20, height: 20))
         try write("icons/source.png", ImageWriter.png(width: 64, height: 64))
@@ -92,6 +94,9 @@ final class UnusedProjectTests: XCTestCase {
         // the step, the Swift pattern with a scale and extension keeps the badge, the namespaced
         // symbol keeps World; `.gear`, an SF Symbol, keeps nothing.
         for name in ["tab_home", "onboarding_step1", "badge_7", "Onboarding/World", "hero"] { XCTAssertEqual(verdicts[name], .used, name) }
+        XCTAssertEqual(
+            unused.assets.first { $0.name == "glyph" }?.keptBy.first?.text,
+            "a layer of `AppIcon.icon`, the Icon Composer document the build makes the app icon from")
         XCTAssertEqual(unused.assets.first { $0.name == "orphan" }?.targets, ["App"])
         XCTAssertEqual(unused.assets.first { $0.name == "w" }?.targets, ["Widget"])
         XCTAssertEqual(
