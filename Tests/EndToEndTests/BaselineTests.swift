@@ -105,9 +105,9 @@ final class BaselineTests: XCTestCase {
         XCTAssertEqual(try BinaryRunner.run(["baseline", "compare", smallBase, base, "--config", neverFails.path]).status, 0, "the config's failOn: never")
         XCTAssertEqual(try BinaryRunner.run(["baseline", "compare", smallBase, base, "--config", neverFails.path, "--fail-on", "warning"]).status, 1, "the flag wins")
         let quiet = dir.appendingPathComponent("quiet.yml")
-        let rules = "oversized-pixels, oversized-memory, large-file, missing-image, scale-mismatch, repeated-load, loose-image, duplicate-content"
+        let ignoredRules = "oversized-pixels, oversized-memory, large-file, missing-image, scale-mismatch, repeated-load, loose-image, duplicate-content"
         let tolerances = "  launchDecodedBytesTolerance: 1000\n  launchBytesOnDiskTolerance: 1000\n  launchImagesTolerance: 50\n  launchLoadsTolerance: 50\n"
-        try "failOn: note\nignore:\n  rules: [\(rules), uncached-repeat, trace-unreadable, budget-exceeded, no-evidence, bundle-junk]\nbaseline:\n\(tolerances)"
+        try "failOn: note\nignore:\n  rules: [\(ignoredRules), uncached-repeat, trace-unreadable, budget-exceeded, no-evidence, bundle-junk]\nbaseline:\n\(tolerances)"
             .write(to: quiet, atomically: true, encoding: .utf8)
         let ignoring = try BinaryRunner.run(["baseline", "compare", smallBase, base, "--config", quiet.path])
         XCTAssertEqual(ignoring.status, 0, ignoring.stdoutText)
