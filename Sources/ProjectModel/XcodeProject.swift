@@ -100,6 +100,16 @@ extension XcodeProject {
         var resourcesByPackage: [String: PackageResources] = [:]
         for folder in Set(packageFolderByID.values) { resourcesByPackage[folder] = packageResources(folder) }
 
+        // Each synchronized folder's exception sets, by the target they name: read once for all targets.
+        var optedIn: [String: [(group: String, files: [String])]] = [:]
+        for (groupID, folder) in resolver.pathByID where objects[groupID]?.dictionary?["isa"]?.string == "PBXFileSystemSynchronizedRootGroup" {
+            for exceptionID in objects[groupID]?.dictionary?["exceptions"]?.strings ?? [] {
+                guard let exception = objects[exceptionID]?.dictionary, let target = exception["target"]?.string,
+                    exception["isa"]?.string == "PBXFileSystemSynchronizedBuildFileExceptionSet"
+                else { continue }
+                optedIn[target, default: []].append((groupID, (exception["membershipExceptions"]?.strings ?? []).map { exceptionPath($0, in: folder) }))
+            }
+        }
         var targets: [Target] = []
         for id in project["targets"]?.strings ?? [] {
             guard let target = objects[id]?.dictionary, target["isa"]?.string == "PBXNativeTarget" else { continue }
@@ -129,15 +139,8 @@ extension XcodeProject {
                 made.synchronizedFolders.append(SynchronizedFolder(folder: folder, excluded: excluded))
             }
             // A synchronized folder of another target adds the files its exceptions name for this one.
-            for (groupID, folder) in resolver.pathByID where objects[groupID]?.dictionary?["isa"]?.string == "PBXFileSystemSynchronizedRootGroup" {
-                guard !(target["fileSystemSynchronizedGroups"]?.strings ?? []).contains(groupID) else { continue }
-                for exceptionID in objects[groupID]?.dictionary?["exceptions"]?.strings ?? [] {
-                    guard let exception = objects[exceptionID]?.dictionary, exception["target"]?.string == id,
-                        exception["isa"]?.string == "PBXFileSystemSynchronizedBuildFileExceptionSet"
-                    else { continue }
-                    for relative in exception["membershipExceptions"]?.strings ?? [] { made.resources.insert(exceptionPath(relative, in: folder)) }
-                }
-            }
+            let own = Set(target["fileSystemSynchronizedGroups"]?.strings ?? [])
+            for (groupID, files) in optedIn[id] ?? [] where !own.contains(groupID) { made.resources.formUnion(files) }
             for dependencyID in target["packageProductDependencies"]?.strings ?? [] {
                 guard let packageID = objects[dependencyID]?.dictionary?["package"]?.string, let folder = packageFolderByID[packageID],
                     let declared = resourcesByPackage[folder]
