@@ -1,3 +1,5 @@
+import ImgtraceSupport
+
 /// Decoding of the quoted strings debuggers print (`"quote\"name"`, `"caf\xffffffc3\xffffffa9"`).
 enum CString {
     /// Removes C escapes. Handles `\"` `\\` `\n` `\t` `\r` `\a` `\b` `\f` `\v` `\e`, octal `\NNN`,
@@ -11,14 +13,11 @@ enum CString {
             guard b == 0x5C, i + 1 < s.count else { out.append(b); i += 1; continue }
             let e = s[i + 1]
             i += 2
+            if let control = CEscape.control(e) {
+                out.append(control)
+                continue
+            }
             switch e {
-            case UInt8(ascii: "n"): out.append(0x0A)
-            case UInt8(ascii: "t"): out.append(0x09)
-            case UInt8(ascii: "r"): out.append(0x0D)
-            case UInt8(ascii: "a"): out.append(0x07)
-            case UInt8(ascii: "b"): out.append(0x08)
-            case UInt8(ascii: "f"): out.append(0x0C)
-            case UInt8(ascii: "v"): out.append(0x0B)
             case UInt8(ascii: "e"): out.append(0x1B)
             case UInt8(ascii: "x"):
                 var value: UInt64 = 0

@@ -174,14 +174,11 @@ public enum OpenStepPlist {
                 guard i < bytes.count else { break }
                 let escaped = bytes[i]
                 i += 1
+                if let control = CEscape.control(escaped) {
+                    out.append(control)
+                    continue
+                }
                 switch escaped {
-                case UInt8(ascii: "n"): out.append(0x0A)
-                case UInt8(ascii: "t"): out.append(0x09)
-                case UInt8(ascii: "r"): out.append(0x0D)
-                case UInt8(ascii: "a"): out.append(0x07)
-                case UInt8(ascii: "b"): out.append(0x08)
-                case UInt8(ascii: "f"): out.append(0x0C)
-                case UInt8(ascii: "v"): out.append(0x0B)
                 case UInt8(ascii: "U"):
                     // `\U` and up to four hex digits: a UTF-16 unit (a lone surrogate becomes U+FFFD).
                     var unit: UInt32 = 0, digits = 0

@@ -6,6 +6,17 @@ import XCTest
 
 /// Target membership of small projects written in code: each way a file gets into a product.
 final class ProjectMembershipTests: XCTestCase {
+    private var work: URL!
+
+    override func setUpWithError() throws { work = try BinaryRunner.temporaryDirectory() }
+    override func tearDownWithError() throws { try? FileManager.default.removeItem(at: work) }
+
+    /// Writes `text` at `path` under the work folder, making its folders.
+    private func write(_ text: String, _ path: String) throws {
+        let url = work.appendingPathComponent(path)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try text.write(to: url, atomically: true, encoding: .utf8)
+    }
     func testClassicGroupsVariantGroupsAndFolderReferences() throws {
         var writer = ProjectWriter()
         let logo = writer.file("logo.png")
@@ -55,30 +66,25 @@ final class ProjectMembershipTests: XCTestCase {
     }
 
     func testLocalPackageResourcesShipWithTheTargetsThatLinkThem() throws {
-        let work = try BinaryRunner.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: work) }
-        let package = work.appendingPathComponent("Packages/Kit")
-        try FileManager.default.createDirectory(at: package, withIntermediateDirectories: true)
-        try """
-        // swift-tools-version:5.9
-        import PackageDescription
-        let package = Package(
-            name: "Kit",
-            products: [.library(name: "Kit", targets: ["Kit"])],
-            targets: [
-                .target(name: "Kit", resources: [.process("Media"), .copy("Fonts/a.ttf")]),
-                .target(name: "Art", path: "Custom/Art"),
-                .testTarget(name: "KitTests", resources: [.copy("Fixtures")]),
-            ]
-        )
-        """.write(to: package.appendingPathComponent("Package.swift"), atomically: true, encoding: .utf8)
+        try write(
+            """
+            // swift-tools-version:5.9
+            import PackageDescription
+            let package = Package(
+                name: "Kit",
+                products: [.library(name: "Kit", targets: ["Kit"])],
+                targets: [
+                    .target(name: "Kit", resources: [.process("Media"), .copy("Fonts/a.ttf")]),
+                    .target(name: "Art", path: "Custom/Art"),
+                    .testTarget(name: "KitTests", resources: [.copy("Fixtures")]),
+                ]
+            )
+            """, "Packages/Kit/Package.swift")
         var writer = ProjectWriter()
         let product = writer.localPackageProduct("Packages/Kit", product: "Kit")
         writer.target("App", packages: [product])
         writer.target("Other")
-        let projectFolder = work.appendingPathComponent("App.xcodeproj")
-        try FileManager.default.createDirectory(at: projectFolder, withIntermediateDirectories: true)
-        try writer.render().write(to: projectFolder.appendingPathComponent("project.pbxproj"), atomically: true, encoding: .utf8)
+        try write(writer.render(), "App.xcodeproj/project.pbxproj")
 
         let set = try ProjectSet.read(root: work.path)
         XCTAssertEqual(set.projects.map(\.path), ["App.xcodeproj"])
@@ -90,25 +96,21 @@ final class ProjectMembershipTests: XCTestCase {
     }
 
     func testAWorkspaceNamesItsProjects() throws {
-        let work = try BinaryRunner.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: work) }
         for name in ["A", "B"] {
             var writer = ProjectWriter()
             let file = writer.file("\(name).png")
             _ = writer.group(name, children: [file], topLevel: true)
             writer.target(name, resources: [file])
-            let folder = work.appendingPathComponent("\(name)/\(name).xcodeproj")
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            try writer.render().write(to: folder.appendingPathComponent("project.pbxproj"), atomically: true, encoding: .utf8)
+            try write(writer.render(), "\(name)/\(name).xcodeproj/project.pbxproj")
         }
         let workspace = work.appendingPathComponent("All.xcworkspace")
-        try FileManager.default.createDirectory(at: workspace, withIntermediateDirectories: true)
-        try """
-        <?xml version="1.0" encoding="UTF-8"?>
-        <Workspace version = "1.0">
-           <FileRef location = "group:B/B.xcodeproj"></FileRef>
-        </Workspace>
-        """.write(to: workspace.appendingPathComponent("contents.xcworkspacedata"), atomically: true, encoding: .utf8)
+        try write(
+            """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <Workspace version = "1.0">
+               <FileRef location = "group:B/B.xcodeproj"></FileRef>
+            </Workspace>
+            """, "All.xcworkspace/contents.xcworkspacedata")
         XCTAssertEqual(try ProjectSet.read(root: work.path).shippingTargets, ["A", "B"])
         let named = try ProjectSet.read(root: work.path, given: [workspace.path])
         XCTAssertEqual(named.projects.map(\.path), ["B/B.xcodeproj"])
@@ -116,12 +118,7 @@ final class ProjectMembershipTests: XCTestCase {
     }
 
     func testAMalformedProjectIsOneErrorNamingTheFileAndOffset() throws {
-        let work = try BinaryRunner.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: work) }
-        let folder = work.appendingPathComponent("App.xcodeproj")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        try "// !$*UTF8*$!\n{ objects = { A = { isa = PBXGroup; }; }\n".write(
-            to: folder.appendingPathComponent("project.pbxproj"), atomically: true, encoding: .utf8)
+        try write("// !$*UTF8*$!\n{ objects = { A = { isa = PBXGroup; }; }\n", "App.xcodeproj/project.pbxproj")
         XCTAssertThrowsError(try ProjectSet.read(root: work.path)) { error in
             let text = String(describing: error)
             XCTAssertTrue(text.hasSuffix("App.xcodeproj/project.pbxproj: offset 55: expected `;` after a dictionary entry, found the end"), text)

@@ -65,9 +65,10 @@ enum UnusedReport {
     static func shipping(_ unused: UnusedSummary) -> String? {
         guard let notShipped = unused.notShipped else { return nil }
         let bytes = notShipped.map(\.bytesOnDisk).saturatingSum()
+        let files = notShipped.map(\.paths.count).reduce(0, +)
         return "shipping: what the targets of \(unused.projects.joined(separator: ", ")) copy into their products;"
-            + " \(counted(notShipped.count, "image")) of the tree (\(kibibytes(bytes))) ship in no target and are in no figure"
-            + (notShipped.isEmpty ? "" : " (--all lists them)")
+            + " \(counted(notShipped.count, "image")) of the tree (\(counted(files, "file")), \(kibibytes(bytes))) ship in no target and are in no figure"
+            + (notShipped.isEmpty ? "" : " (--all lists the files)")
     }
 
     /// The tree's images no target ships, by path.
