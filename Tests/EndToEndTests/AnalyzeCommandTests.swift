@@ -148,4 +148,20 @@ final class AnalyzeCommandTests: XCTestCase {
         XCTAssertTrue(rules.stdoutText.contains("repeated-load (note)"), rules.stdoutText)
         XCTAssertTrue(rules.stdoutText.contains("does not fire:"))
     }
+
+    /// A source tree given as the bundle is read as Xcode copies it: loose images under their flat
+    /// names, catalogs by set, so the names a launch asks for resolve as in the built app.
+    func testASourceTreeAsTheBundleResolvesShippedNames() throws {
+        let result = try BinaryRunner.run(
+            ["analyze", "Examples/launch.log", "--bundle", "Examples/SampleSource", "--fail-on", "never", "--format", "json"], in: Corpus.packageRoot)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let doc = try XCTUnwrap(JSONSerialization.jsonObject(with: result.stdout) as? [String: Any])
+        let names = try XCTUnwrap(doc["names"] as? [[String: Any]])
+        func resolved(_ name: String) -> String? { (names.first { $0["name"] as? String == name }?["resolved"] as? [String: Any])?["path"] as? String }
+        // Loose files in `SampleApp/Images/` and a localized one (before: "not found in the app").
+        XCTAssertEqual(resolved("star"), "SampleApp/Images/star@3x.png")
+        XCTAssertEqual(resolved("welcome")?.hasSuffix(".lproj/welcome@3x.png"), true)
+        let missing = (doc["findings"] as? [[String: Any]] ?? []).filter { $0["rule"] as? String == "missing-image" }
+        XCTAssertFalse(missing.contains { ($0["message"] as? String ?? "").hasPrefix("`star`") }, "\(missing)")
+    }
 }
