@@ -17,6 +17,8 @@ public struct BundleInventory: Sendable {
     /// The strings of the app's executables and JavaScript bundles, when the reader was asked
     /// for them (`BundleReader.inventory(of:systemImages:readingCodeStrings:)`), sorted by file.
     public var codeStrings: [CodeStrings] = []
+    /// Compiled catalogs cut for one device (their `ThinningParameters`), by catalog path.
+    public var thinning: [CatalogThinning] = []
 
     public init(
         bundles: [BundleInfo] = [], images: [BundleImage] = [], references: [ImageReference] = [],
@@ -226,5 +228,24 @@ extension BundleInventory {
             ImageAlias(bundle: bundleId($0.bundle), name: $0.name, target: $0.target, via: $0.via, file: $0.file)
         }
         codeStrings += other.codeStrings.map { CodeStrings(bundle: bundleId($0.bundle), file: path($0.file), strings: $0.strings) }
+        thinning += other.thinning.map { CatalogThinning(file: path($0.file), scale: $0.scale, idiom: $0.idiom) }
     }
+}
+
+/// A compiled catalog thinned for one kind of device: its other variants were removed.
+public struct CatalogThinning: Sendable, Equatable {
+    /// The `.car`'s path in the bundle.
+    public var file: String
+    public var scale: Int
+    /// Nil when the parameters name no idiom.
+    public var idiom: ImageIdiom?
+
+    public init(file: String, scale: Int, idiom: ImageIdiom?) {
+        self.file = file
+        self.scale = scale
+        self.idiom = idiom
+    }
+
+    /// `@2x phone`.
+    public var description: String { "@\(scale)x" + (idiom.map { " \($0.name)" } ?? "") }
 }

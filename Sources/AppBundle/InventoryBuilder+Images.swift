@@ -83,6 +83,9 @@ extension InventoryBuilder {
     mutating func addRenditions(_ catalog: CarCatalog, bytes: [UInt8], carPath: String, bundle: String) {
         inventory.warnings += catalog.warnings.map { "\(carPath): \($0)" }
         carBytes[carPath] = bytes
+        if let thinned = catalog.metadata?.thinnedFor {
+            inventory.thinning.append(CatalogThinning(file: carPath, scale: thinned.scale, idiom: thinned.idiom.map { ImageIdiom(name: $0.name) }))
+        }
         var used = Set<String>()
         // The next free `#N` per id: renditions that share an id get numbered without rescanning.
         var nextNumber: [String: Int] = [:]

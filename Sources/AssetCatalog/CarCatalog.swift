@@ -20,6 +20,26 @@ public struct ExtendedMetadata: Equatable, Sendable {
     public var deploymentPlatformVersion: String
     public var deploymentPlatform: String
     public var authoringTool: String
+
+    public init(thinningArguments: String, deploymentPlatformVersion: String, deploymentPlatform: String, authoringTool: String) {
+        self.thinningArguments = thinningArguments
+        self.deploymentPlatformVersion = deploymentPlatformVersion
+        self.deploymentPlatform = deploymentPlatform
+        self.authoringTool = authoringTool
+    }
+
+    /// The device a thinned catalog was cut for (`… <idiom 1> … <scale 2> …`): App Store thinning,
+    /// a device-specific export, a Debug build of the active device. Nil when it names no scale.
+    public var thinnedFor: (scale: Int, idiom: Idiom?)? {
+        // `<key N>` among the space-separated words: the word after `<key`.
+        let words = thinningArguments.split(separator: " ")
+        func number(_ key: String) -> Int? {
+            guard let at = words.firstIndex(of: Substring("<" + key)), at + 1 < words.count else { return nil }
+            return Int(words[at + 1].prefix { $0.isNumber })
+        }
+        guard let scale = number("scale"), (1...3).contains(scale) else { return nil }
+        return (scale, number("idiom").flatMap { UInt16(exactly: $0) }.flatMap(Idiom.init(rawValue:)))
+    }
 }
 
 /// A compiled asset catalog (`Assets.car`): the CAR content of a BOM store.

@@ -75,6 +75,14 @@ public enum AuditSession {
         }
         var result = auditor.finish()
         result.deviceReason = reason
+        for thinned in inventory.thinning where thinned.scale != profile.scale || (thinned.idiom != nil && thinned.idiom != profile.idiom) {
+            result.warnings.append(
+                AuditWarning(
+                    origin: .bundle,
+                    message:
+                        "\(thinned.file) was thinned for \(thinned.description) devices: judged on \(profile.id) (@\(profile.scale)x \(profile.idiom.name)), the variants thinning removed are not findings"
+                ))
+        }
         if let root = settings.sourceRoot {
             let index = try SourceIndex.read(root: root)
             result.locateSources(in: index, root: root, inventory: inventory, code: CodeIndex.scan(root: root))
@@ -105,6 +113,12 @@ public enum AuditSession {
             return (profile, nil)
         }
         guard let name = settings.device else {
+            // A thinned catalog says which device it was cut for: judge it on that one.
+            if let thinned = inventory.thinning.first,
+                let profile = DeviceProfile.builtIn.first(where: { $0.scale == thinned.scale && (thinned.idiom == nil || $0.idiom == thinned.idiom) })
+            {
+                return (profile, "chosen for \(thinned.file)'s thinning (cut for \(thinned.description) devices); --device overrides")
+            }
             let app = inventory.bundles.first { $0.kind != .systemImages }
             let chosen = DeviceProfile.defaultFor(platform: app?.info?.platform, appKit: app?.usesAppKitNames ?? false)
             return (chosen.profile, "chosen for \(chosen.reason); --device overrides")

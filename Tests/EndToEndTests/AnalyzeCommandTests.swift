@@ -164,4 +164,24 @@ final class AnalyzeCommandTests: XCTestCase {
         let missing = (doc["findings"] as? [[String: Any]] ?? []).filter { $0["rule"] as? String == "missing-image" }
         XCTAssertFalse(missing.contains { ($0["message"] as? String ?? "").hasPrefix("`star`") }, "\(missing)")
     }
+
+    /// A catalog thinned for @2x phones (the App Store's cut) is judged on such a phone by
+    /// default; on another device the variants thinning removed are not findings, and it says so.
+    func testAThinnedCatalogIsJudgedForWhatItWasThinnedFor() throws {
+        guard let corpus = Corpus.root else { throw XCTSkip(Corpus.missingMessage) }
+        let car = corpus.appendingPathComponent("car/servicensw_appstore_thinned_dark.car").path
+        let work = try BinaryRunner.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let log = work.appendingPathComponent("launch.log")
+        try "2026-11-21 09:14:02.118204+0100 App[1:2] start\nSpashIcon\n".write(to: log, atomically: true, encoding: .utf8)
+        let chosen = try BinaryRunner.run(["analyze", log.path, "--bundle", car, "--fail-on", "never"])
+        XCTAssertTrue(chosen.stdoutText.contains("iphone-6-7-8-se"), chosen.stdoutText)
+        XCTAssertTrue(chosen.stdoutText.contains("chosen for servicensw_appstore_thinned_dark.car's thinning (cut for @2x phone devices)"), chosen.stdoutText)
+        let other = try BinaryRunner.run(["analyze", log.path, "--bundle", car, "--fail-on", "never", "--device", "iphone-16-17-pro-max", "--format", "json"])
+        let doc = try XCTUnwrap(JSONSerialization.jsonObject(with: other.stdout) as? [String: Any])
+        let rules = (doc["findings"] as? [[String: Any]] ?? []).compactMap { $0["rule"] as? String }
+        XCTAssertFalse(rules.contains("scale-mismatch"), "before: \"is @2x on a @3x screen … add a @3x variant\"")
+        let warnings = (doc["warnings"] as? [[String: Any]] ?? []).compactMap { $0["message"] as? String }
+        XCTAssertTrue(warnings.contains { $0.hasSuffix("was thinned for @2x phone devices: judged on iphone-16-17-pro-max (@3x phone), the variants thinning removed are not findings") }, "\(warnings)")
+    }
 }

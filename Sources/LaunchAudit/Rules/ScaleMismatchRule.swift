@@ -33,8 +33,11 @@ enum ScaleMismatchRule: AuditRule {
         for image in context.inventory.images where image.source == .file && image.scale == scale {
             deviceScaleFiles[image.bundle + "\u{0}" + image.name] = PathText.lastComponent(image.path)
         }
+        // A catalog thinned for another scale lost its other variants on purpose: no finding about them.
+        let thinnedElsewhere = Set(context.inventory.thinning.filter { $0.scale != scale }.map(\.file))
         return context.usesByImage.compactMap { image, uses -> Finding? in
             guard image.scale > 0, image.scale != scale, !image.isVector, context.isUIKit(image) else { return nil }
+            if image.source == .assetCatalog, thinnedElsewhere.contains(image.path) { return nil }
             let decoded = image.decodedBytes ?? 0
             let upscaled = image.scale < scale
             // Loaded by its path (`…/tab@3x.png`) while the device's own variant ships beside it:
