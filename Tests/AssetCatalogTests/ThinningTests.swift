@@ -14,7 +14,8 @@ final class ThinningTests: XCTestCase {
         )
         XCTAssertEqual(appStore.thinnedFor?.scale, 2)
         XCTAssertEqual(appStore.thinnedFor?.idiom, .phone)
-        let debugBuild = metadata("optimized <idiom 1> <subtype 2436> <scale 3> <gamut 1> <graphics 6> <graphicsfallback (5,4,3,2,1,0)> <memory 3> <deployment 3> <hostedIdioms (4,5)>")
+        let debugBuild = metadata(
+            "optimized <idiom 1> <subtype 2436> <scale 3> <gamut 1> <graphics 6> <graphicsfallback (5,4,3,2,1,0)> <memory 3> <deployment 3> <hostedIdioms (4,5)>")
         XCTAssertEqual(debugBuild.thinnedFor?.scale, 3)
         XCTAssertNil(metadata("").thinnedFor, "an unthinned catalog")
         XCTAssertNil(metadata("<scale 9>").thinnedFor, "no such scale")
