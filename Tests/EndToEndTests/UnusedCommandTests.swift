@@ -134,6 +134,35 @@ final class UnusedCommandTests: XCTestCase {
         XCTAssertTrue(warnings.contains { $0.contains("no Xcode project found in this source tree") }, "\(warnings)")
     }
 
+    func testFixWritesAPatchOnlyWhenTheTreeCanBePatched() throws {
+        let tree = try BinaryRunner.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: tree) }
+        func write(_ path: String, _ bytes: [UInt8]) throws {
+            let url = tree.appendingPathComponent(path)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(bytes).write(to: url)
+        }
+        for name in ["hero", "orphan"] {
+            try write("App/Assets.xcassets/\(name).imageset/Contents.json", Array(#"{"images":[{"idiom":"universal","filename":"\#(name).png"}]}"#.utf8))
+            try write("App/Assets.xcassets/\(name).imageset/\(name).png", ImageWriter.png(width: 10, height: 10))
+        }
+        try write("App/A.swift", Array("let hero = UIImage(named: \"hero\")\n".utf8))
+        let patch = tree.appendingPathComponent("unused.patch").path
+        let fixed = try BinaryRunner.run(["unused", "--bundle", tree.path, "--source-root", tree.path, "--fix", patch])
+        XCTAssertEqual(fixed.status, 0, fixed.stderr)
+        let text = try String(contentsOfFile: patch, encoding: .utf8)
+        XCTAssertTrue(text.contains("diff --git a/App/Assets.xcassets/orphan.imageset/orphan.png b/App/Assets.xcassets/orphan.imageset/orphan.png\ndeleted file mode 100644\n"), text)
+        XCTAssertFalse(text.contains("hero"), text)
+        try FileManager.default.removeItem(atPath: patch)
+        // Without the code searched a verdict is a candidate: one line, exit 2, no patch.
+        let blind = try BinaryRunner.run(["unused", "--bundle", tree.path, "--fix", patch])
+        XCTAssertEqual(blind.status, 2)
+        XCTAssertTrue(blind.stderr.contains("--fix needs --source-root"), blind.stderr)
+        XCTAssertEqual(blind.stdout.count, 0, "no partial output")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: patch))
+        XCTAssertEqual(try BinaryRunner.run(["unused", "--bundle", tree.path, "--source-root", tree.path, "--fix", "-"]).status, 64)
+    }
+
     private static let example = ["--bundle", "Examples/SampleApp.app", "--source-root", "Examples/SampleSource", "Examples/launch.log"]
 
     /// Every format of `analyze` carries the verdicts as findings, at the asset in the source tree
