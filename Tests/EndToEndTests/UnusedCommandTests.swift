@@ -151,7 +151,8 @@ final class UnusedCommandTests: XCTestCase {
         let fixed = try BinaryRunner.run(["unused", "--bundle", tree.path, "--source-root", tree.path, "--fix", patch])
         XCTAssertEqual(fixed.status, 0, fixed.stderr)
         let text = try String(contentsOfFile: patch, encoding: .utf8)
-        XCTAssertTrue(text.contains("diff --git a/App/Assets.xcassets/orphan.imageset/orphan.png b/App/Assets.xcassets/orphan.imageset/orphan.png\ndeleted file mode 100644\n"), text)
+        let orphan = "App/Assets.xcassets/orphan.imageset/orphan.png"
+        XCTAssertTrue(text.contains("diff --git a/\(orphan) b/\(orphan)\ndeleted file mode 100644\n"), text)
         XCTAssertFalse(text.contains("hero"), text)
         try FileManager.default.removeItem(atPath: patch)
         // Without the code searched a verdict is a candidate: one line, exit 2, no patch.
