@@ -60,6 +60,9 @@ public struct BundleInfo: Equatable, Sendable {
     public var info: InfoPlistFacts?
     /// Localisations present (`en`, `Base`, …), sorted.
     public var localizations: [String]
+    /// A folder of sources (code, a project), read as Xcode copies it: loose images under flat
+    /// names, `.xib` and `.storyboard` files as the nibs they become.
+    public var isSourceTree = false
 
     public init(
         id: String, kind: BundleKind, name: String, resourceRoot: String, infoPlistPath: String? = nil,

@@ -142,6 +142,7 @@ extension InventoryBuilder {
             let id = root.isEmpty ? BundleID.top : root
             guard var info = infos[id] else { continue }
             info.localizations = (localizations[id] ?? []).sorted()
+            info.isSourceTree = id == BundleID.top && isSourceTree
             addPlistReferences(info, foldersWithDefaultPNG: foldersWithDefaultPNG)
             inventory.bundles.append(info)
         }

@@ -57,7 +57,7 @@ public struct SourceIndex: Sendable {
     /// holds), version control, package managers' checkouts.
     static func skipsFolder(_ name: String) -> Bool {
         if name.hasPrefix(".") { return true }
-        if ["DerivedData", "Pods", "Carthage", "node_modules", "build"].contains(name) { return true }
+        if DependencyFolders.names.contains(name) { return true }
         let builtKinds = ["app", "appex", "framework", "xcarchive", "dSYM", "xcframework", "bundle", "xctest", "xcodeproj", "xcworkspace"]
         return builtKinds.contains { name.hasSuffix("." + $0) }
     }

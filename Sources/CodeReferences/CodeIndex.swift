@@ -19,7 +19,7 @@ public struct CodeIndex: Sendable {
 
     /// Folders never entered: version control, build products, dependency checkouts. An image
     /// under one of them is kept by `unused`, since the code that names it is not searched.
-    public static let skippedFolders: Set<String> = [".git", ".build", "DerivedData", ".swiftpm", "build", "Pods", "Carthage", "node_modules"]
+    public static let skippedFolders = DependencyFolders.names
     /// Packages never entered either: an asset catalog's `Contents.json` files describe the
     /// catalog itself (file names, idioms, scales), which the catalog reader reads, and the
     /// Xcode project's files are settings, not names the app asks for.

@@ -33,7 +33,7 @@ extension AuditSession {
             logs.append(LogReport(path: log, summary: summary, metrics: AuditMetrics()))
         }
         let (judged, namingReferences) = UnusedImages.judgement(inventory: inventory, code: code, loaded: loaded, device: device)
-        let projects = try readProjects(request)
+        let projects = try readProjects(request, inventory)
         // With a project, an image no shipping target copies is not in the app: apart, in no figure.
         var assets: [UnusedImages.Asset] = [], notShipped: [UnusedImages.Asset] = []
         let prefixes = request.bundles.indices.map { $0 == 0 ? "" : PathText.lastComponent(request.bundles[$0]) + "/" }
@@ -84,7 +84,8 @@ extension AuditSession {
             result.unused?.notShipped = notShipped
             result.unused?.projects = projects.flatMap { input in input.set.projects.map { input.prefix + $0.path } }
         }
-        for (index, bundle) in request.bundles.enumerated() where isSourceTree(bundle) && !projects.contains(where: { $0.index == index }) {
+        for index in sourceTrees(request, inventory) where !projects.contains(where: { $0.index == index }) {
+            let bundle = request.bundles[index]
             result.warnings.append(
                 AuditWarning(
                     origin: .bundle,
@@ -98,25 +99,26 @@ extension AuditSession {
         return AuditOutcome(result: result, settings: settings, baseline: comparison)
     }
 
-    /// A folder that is not a built bundle or a catalog: the app's sources, where a project says what ships.
-    static func isSourceTree(_ path: String) -> Bool {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else { return false }
-        let builtOrCatalog = ["app", "appex", "xcarchive", "framework", "bundle", "xcassets"]
-        return !builtOrCatalog.contains(URL(fileURLWithPath: path).pathExtension)
+    /// The indices of the `--bundle`s the inventory read as source trees (the reader's one rule:
+    /// a folder that holds code or a project). A later bundle's top is filed under its folder name.
+    static func sourceTrees(_ request: AuditRequest, _ inventory: BundleInventory) -> [Int] {
+        request.bundles.indices.filter { index in
+            let id = index == 0 ? BundleID.top : PathText.lastComponent(request.bundles[index])
+            return inventory.bundles.first { $0.id == id }?.isSourceTree == true
+        }
     }
 
     /// The projects of each `--bundle` that is a source tree, with the prefix its paths carry in
     /// the inventory (the first bundle's none, a later one's its folder name).
-    static func readProjects(_ request: AuditRequest) throws -> [(index: Int, prefix: String, set: ProjectSet)] {
-        if !request.projects.isEmpty, request.bundles.count != 1 || !isSourceTree(request.bundles[0]) {
+    static func readProjects(_ request: AuditRequest, _ inventory: BundleInventory) throws -> [(index: Int, prefix: String, set: ProjectSet)] {
+        let trees = sourceTrees(request, inventory)
+        if !request.projects.isEmpty, request.bundles.count != 1 || trees != [0] {
             throw InputError(path: request.projects[0], reason: "--project needs one --bundle: the source tree that holds the project")
         }
-        var out: [(index: Int, prefix: String, set: ProjectSet)] = []
-        for (index, bundle) in request.bundles.enumerated() where isSourceTree(bundle) {
+        return try trees.compactMap { index in
+            let bundle = request.bundles[index]
             let set = try ProjectSet.read(root: bundle, given: request.projects)
-            if !set.projects.isEmpty { out.append((index, index == 0 ? "" : PathText.lastComponent(bundle) + "/", set)) }
+            return set.projects.isEmpty ? nil : (index, index == 0 ? "" : PathText.lastComponent(bundle) + "/", set)
         }
-        return out
     }
 }

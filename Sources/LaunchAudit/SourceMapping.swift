@@ -21,10 +21,7 @@ extension AuditResult {
             switch reference.kind {
             case .named: if asked[reference.name] == nil { asked[reference.name] = place }
             case .weak: if literals[reference.name] == nil { literals[reference.name] = place }
-            case .dynamic:
-                var normalised = reference
-                normalised.name = UnusedImages.stripped(reference.name)
-                if CodeReference.isNamingPattern(normalised.name) { patterns.append(normalised) }
+            case .dynamic: if let pattern = UnusedImages.namePattern(reference) { patterns.append(pattern) }
             default: continue
             }
         }

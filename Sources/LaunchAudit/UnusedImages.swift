@@ -102,12 +102,7 @@ public enum UnusedImages {
                 // `"tab.png"` and `"icons/tab@2x.png"` name the image `tab` as well.
                 for key in keys(reference.name) { byName[key, default: []].append(reference) }
             case .symbol: bySymbol[AssetSymbol.key(reference.name), default: []].append(reference)
-            case .dynamic:
-                // Normalised as names are: `step*@3x.png` fits what `step*` fits. What is left must
-                // still name a family (`*-*.png` leaves `*-*`, which fits nearly everything).
-                var normalised = reference
-                normalised.name = stripped(reference.name)
-                if CodeReference.isNamingPattern(normalised.name) { patterns.append(normalised) }
+            case .dynamic: if let pattern = namePattern(reference) { patterns.append(pattern) }
             case .system: continue
             }
         }
@@ -199,10 +194,10 @@ public enum UnusedImages {
             // A catalog's renditions share its `.car`: count each image's own bytes, once per file otherwise.
             var seen = Set<String>()
             let bytes = images.reduce(0) { total, image in seen.insert(image.id).inserted ? total.addingSaturating(image.bytesOnDisk) : total }
-            let thinned = images.allSatisfy { $0.source == .assetCatalog }
+            let compiled = images.allSatisfy { $0.source == .assetCatalog }
             return Asset(
                 name: name, bundle: first.bundle, paths: paths, imageIDs: images.map(\.id).sorted(), bytesOnDisk: bytes,
-                deviceBytes: thinned ? downloaded(images, by: device) : bytes, inCatalog: thinned,
+                deviceBytes: compiled ? downloaded(images, by: device) : bytes, inCatalog: compiled,
                 verdict: verdict, keptBy: verdict == .unused ? [] : kept)
         }
         return (assets, naming.count)
@@ -246,8 +241,14 @@ public enum UnusedImages {
         return text
     }
 
-    /// Whether `name` fits `pattern`, `*` standing for any run of characters.
-    static func matches(_ pattern: String, _ name: String) -> Bool { Glob(pattern).matches(name) }
+    /// A pattern built at run time, normalised as names are (`step*@3x.png` fits what `step*`
+    /// fits); nil when what is left names no family (`*-*.png` leaves `*-*`, which fits nearly
+    /// everything).
+    static func namePattern(_ reference: CodeReference) -> CodeReference? {
+        var normalised = reference
+        normalised.name = stripped(reference.name)
+        return CodeReference.isNamingPattern(normalised.name) ? normalised : nil
+    }
 
     /// A name pattern ready for `fnmatch`: only `*` is special (`[` and `?` are the name's own).
     struct Glob {

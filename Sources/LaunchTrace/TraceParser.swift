@@ -1,5 +1,4 @@
 import Foundation
-import ImgtraceSupport
 
 /// The regular expression whose first matching line ends the launch window (`--launch-end`,
 /// the config's `launchEnd`): compiled once, where it is read, so an invalid one is refused there.
@@ -314,15 +313,8 @@ struct TraceParser {
         if listsNames { summary.names = statistics.names.summary() }
         summary.warnings = statistics.warnings(
             truncatedAt: truncatedAt, launchEndPattern: launchEndPattern,
-            launchEndFound: summary.launchEnd != nil)
-        if statistics.hits == 0, summary.typedPrintsOutsideStops > 0, let first = summary.firstTypedPrintLine, !summary.warnings.isEmpty {
-            // A session typed by hand: say exactly why its output is not read, in place of the generic line.
-            summary.warnings[0] = TraceWarning(
-                line: first,
-                message:
-                    "\(counted(summary.typedPrintsOutsideStops, "print command")) typed at the prompt, with no breakpoint stop before \(summary.typedPrintsOutsideStops == 1 ? "it" : "them"): their output is not read as loads, since nothing shows the process stopped in an image API; keep the `Process … stopped … imageNamed:` lines of each stop, or capture with `imgtrace lldb-script`"
-            )
-        }
+            launchEndFound: summary.launchEnd != nil,
+            typedPrints: summary.firstTypedPrintLine.map { (summary.typedPrintsOutsideStops, $0) })
         if let recording = summary.recording, recording.lost > 0 {
             summary.warnings.append(
                 TraceWarning(

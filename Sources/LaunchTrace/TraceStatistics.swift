@@ -83,11 +83,20 @@ struct TraceStatistics {
     // MARK: Warnings
 
     /// What a user should know about the capture as a whole.
-    func warnings(truncatedAt: Int?, launchEndPattern: String?, launchEndFound: Bool) -> [TraceWarning] {
+    /// `typedPrints`: the print commands typed at the prompt outside any stop, and the first's line.
+    func warnings(truncatedAt: Int?, launchEndPattern: String?, launchEndFound: Bool, typedPrints: (count: Int, line: Int)? = nil) -> [TraceWarning] {
         var out: [TraceWarning] = []
         let counts = countsByStatus
         let ok = counts[.ok] ?? 0
-        if hits == 0 {
+        if hits == 0, let typed = typedPrints, typed.count > 0 {
+            // A session typed by hand: say exactly why its output is not read.
+            out.append(
+                TraceWarning(
+                    line: typed.line,
+                    message:
+                        "\(counted(typed.count, "print command")) typed at the prompt, with no breakpoint stop before \(typed.count == 1 ? "it" : "them"): their output is not read as loads, since nothing shows the process stopped in an image API; keep the `Process … stopped … imageNamed:` lines of each stop, or capture with `imgtrace lldb-script`"
+                ))
+        } else if hits == 0 {
             out.append(
                 TraceWarning(
                     line: nil, message: "no image loads found: expected the output of a breakpoint action such as `po $arg3` on +[UIImage imageNamed:] (see `imgtrace lldb-script`)"

@@ -69,17 +69,15 @@ public struct ProjectSet: Sendable {
         return String(repeating: "../", count: up) + absolute.drop { $0 == "/" }
     }
 
-    /// Folders never searched for projects: dependencies' own (CocoaPods' `Pods.xcodeproj`
-    /// ships through the app's project already) and build products.
-    static let skippedFolders: Set<String> = ["Pods", "Carthage", "DerivedData", "build", "node_modules", ".build", "SourcePackages"]
-
+    /// Every `.xcodeproj` under `root`, outside hidden and dependency folders (CocoaPods'
+    /// `Pods.xcodeproj` ships through the app's project already) and built bundles.
     static func find(under root: String) -> [String] {
         var found: [String] = []
         guard let walker = FileManager.default.enumerator(atPath: root) else { return [] }
         while let next = walker.nextObject() as? String {
             let name = (next as NSString).lastPathComponent
             guard walker.fileAttributes?[.type] as? FileAttributeType == .typeDirectory else { continue }
-            if name.hasPrefix(".") || skippedFolders.contains(name) {
+            if name.hasPrefix(".") || DependencyFolders.names.contains(name) {
                 walker.skipDescendants()
             } else if name.hasSuffix(".xcodeproj") {
                 walker.skipDescendants()

@@ -86,8 +86,7 @@ extension XcodeProject {
         else {
             throw FormatError(offset: 0, reason: "no `objects` with the `rootObject` a project file has")
         }
-        var resolver = PathResolver(objects: objects, projectFolder: join(projectFolder, project["projectDirPath"]?.string ?? ""))
-        if let main = project["mainGroup"]?.string { resolver.walk(group: main, folder: resolver.projectFolder, depth: 0) }
+        let resolver = PathResolver(objects: objects, project: project, projectFolder: projectFolder)
 
         // Local packages: their folders and the resources their manifests declare.
         var packageFolderByID: [String: String] = [:]
@@ -155,9 +154,7 @@ extension XcodeProject {
 
     /// The tree path of every group and file reference reached from the project's main group, by id.
     static func referencePaths(objects: [String: OpenStepValue], project: [String: OpenStepValue], projectFolder: String) -> [String: String] {
-        var resolver = PathResolver(objects: objects, projectFolder: join(projectFolder, project["projectDirPath"]?.string ?? ""))
-        if let main = project["mainGroup"]?.string { resolver.walk(group: main, folder: resolver.projectFolder, depth: 0) }
-        return resolver.pathByID
+        PathResolver(objects: objects, project: project, projectFolder: projectFolder).pathByID
     }
 
     /// `Foo/x.png` in `App` → `App/Foo/x.png`; `/Localized/Foo/x.strings` → `App/Foo/x.strings`.
@@ -208,9 +205,11 @@ private struct PathResolver {
     /// Ids whose path is known; a reference outside the tree (`<absolute>`, `SDKROOT`) has none.
     var pathByID: [String: String] = [:]
 
-    init(objects: [String: OpenStepValue], projectFolder: String) {
+    /// Resolves every path reached from `project`'s main group; `projectFolder` as for `XcodeProject.read`.
+    init(objects: [String: OpenStepValue], project: [String: OpenStepValue], projectFolder: String) {
         self.objects = objects
-        self.projectFolder = projectFolder
+        self.projectFolder = XcodeProject.join(projectFolder, project["projectDirPath"]?.string ?? "")
+        if let main = project["mainGroup"]?.string { walk(group: main, folder: self.projectFolder, depth: 0) }
     }
 
     mutating func walk(group id: String, folder: String, depth: Int) {

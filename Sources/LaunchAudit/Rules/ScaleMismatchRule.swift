@@ -18,12 +18,13 @@ enum ScaleMismatchRule: AuditRule {
             images: [.init("hero.jpg", 4032, 3024)], loads: [.named("hero.jpg")], fires: false),
     ]
 
-    /// A file path rather than a name: a folder, or a scale suffix with an extension (`tab@3x.png`).
-    static func isPathLoad(_ name: String?) -> Bool {
-        guard let name else { return false }
-        if name.contains("/") { return true }
-        let stem = name.split(separator: ".").dropLast().joined(separator: ".")
-        return name.contains(".") && (stem.hasSuffix("@2x") || stem.hasSuffix("@3x") || stem.hasSuffix("@1x"))
+    /// A load of one file rather than a name UIKit picks a variant for: a path (`imageWithContentsOfFile:`,
+    /// a folder), or a file name with its scale or device and extension (`tab@3x.png`).
+    static func isPathLoad(_ use: NameUse) -> Bool {
+        guard let name = use.name else { return false }
+        if use.kind == .path || name.contains("/") { return true }
+        let parsed = LooseImageName(fileName: name)
+        return !parsed.fileExtension.isEmpty && parsed.base + "." + parsed.fileExtension != name
     }
 
     static func check(_ context: RuleContext) -> [Finding] {
@@ -42,7 +43,7 @@ enum ScaleMismatchRule: AuditRule {
             let upscaled = image.scale < scale
             // Loaded by its path (`…/tab@3x.png`) while the device's own variant ships beside it:
             // the code chose the file, so no variant is missing; the load is what to change.
-            if image.source == .file, uses.allSatisfy({ isPathLoad($0.name) }), let sibling = deviceScaleFiles[image.bundle + "\u{0}" + image.name] {
+            if image.source == .file, uses.allSatisfy(isPathLoad), let sibling = deviceScaleFiles[image.bundle + "\u{0}" + image.name] {
                 let ideal = Double(decoded) * Double(scale * scale) / Double(image.scale * image.scale)
                 return context.finding(
                     self, image: image, uses: uses,
