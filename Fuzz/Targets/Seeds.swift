@@ -248,6 +248,15 @@ enum Seeds {
             ("objc", Array(#"x = [UIImage imageNamed:@"tab\"q"]; y = [NSString stringWithFormat:@"flag_%@", c]; /* @"c" */ char z = '"';"#.utf8)),
             ("plist", Array("<?xml version=\"1.0\"?><plist><dict><key>icon</key><string>tab&amp;&#x41;</string></dict></plist>".utf8)),
             ("json", Array(#"{"icon": "tab\u0041", "list": ["hero", "a\"b"]}"#.utf8)),
+            // Where a lexer that knows only `"…"` loses the nesting of `[` (issue 40): a quote in
+            // a block comment, a raw string ending in a backslash, brackets in an interpolation,
+            // a regex literal holding a quote; and shapes of nesting the parser pays most for.
+            ("comment-quote", Array(("/* \" */ let a = U" + String(repeating: "[", count: 24)).utf8)),
+            ("raw-backslash", Array((##"let s = #"\"#; let a = U"## + String(repeating: "[", count: 24)).utf8)),
+            ("interpolation", Array(("let s = \"\\(" + String(repeating: "[", count: 24) + ")\"").utf8)),
+            ("regex-quote", Array(("let r = /\"/; let a = U" + String(repeating: "[", count: 24)).utf8)),
+            ("tuple-types", Array(("let a = " + String(repeating: "[(A, ", count: 12) + "\n").utf8)),
+            ("closed-lines", Array(String(repeating: "let a = " + String(repeating: "[(", count: 9) + "x" + String(repeating: ")]", count: 9) + "\n", count: 60).utf8)),
         ]
     }
 }

@@ -105,7 +105,14 @@ enum Targets {
                 _ = DataReferences.scan(bytes, file: "A.json")
                 _ = CodeStrings.scan(bytes, javaScript: false)
                 _ = CodeStrings.scan(bytes, javaScript: true)
-                _ = SwiftReferences.scan(String(decoding: bytes, as: UTF8.self), file: "A.swift")
+                let text = String(decoding: bytes, as: UTF8.self)
+                _ = SwiftReferences.scan(text, file: "A.swift")
+                // The budget holds only if swift-syntax's lexer sees every `[` its parser sees.
+                var utf8 = text
+                let estimate = utf8.withUTF8 { SwiftParseCost.estimate($0) }
+                if estimate <= SwiftParseCost.budget, SwiftParseCost.parsedCost(text) > estimate {
+                    fatalError("the parse-cost estimate \(estimate) is below the parser's own count")
+                }
             }, seeds: Seeds.code),
         FuzzTarget(
             id: "pbxproj", summary: "an Xcode project file (OpenStep text): its targets and what each ships",

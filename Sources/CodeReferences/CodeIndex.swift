@@ -9,9 +9,30 @@ public struct CodeIndex: Sendable {
     public var swiftFiles = 0
     public var objcFiles = 0
     public var dataFiles = 0
+    /// Files read only in part, or not at all, and why, in path order: what they name is not
+    /// known for sure, so the images they might name are not judged unused.
+    public var partlyRead: [PartlyRead] = []
 
-    /// Larger files are not source code (generated data, a vendored blob): skipped.
-    public static let maxFileBytes = 4 << 20
+    /// A source file whose references were not all read.
+    public struct PartlyRead: Sendable, Equatable {
+        /// Why, as the warning says it.
+        public enum Reason: Sendable, Equatable {
+            /// Too large or too deeply nested to parse: its string literals were read by a lexer
+            /// (every one a weak reference), its asset symbols were not.
+            case readWithoutSyntaxTree
+            /// Not read at all: too large, unreadable, vanished.
+            case unread(String)
+        }
+        /// The file, relative to the scanned root (a name that is not UTF-8 shows U+FFFD).
+        public var file: String
+        public var reason: Reason
+    }
+
+    /// Larger Swift files are read without their syntax tree: swift-syntax's tree costs about 50
+    /// times the text (a generated `R.generated.swift` can be this large).
+    public static let maxParsedBytes = 4 << 20
+    /// Larger files are not source code (generated data, a vendored blob): not read, with a warning.
+    public static let maxFileBytes = 64 << 20
 
     public init(references: [CodeReference]) {
         self.references = references
@@ -29,17 +50,29 @@ public struct CodeIndex: Sendable {
     /// `.h` file and each data file `DataReferences` reads, in path order, so output never
     /// depends on the file system's order.
     public static func scan(root: String) -> CodeIndex {
-        var found: [String] = []
-        collect("", root: root, depth: 0, into: &found)
-        let files = found.sorted()
+        var found: [SourceFile] = []
+        collect(SourceFile(raw: []), root: Array(root.utf8), depth: 0, into: &found)
+        let files = found.sorted { $0.raw.lexicographicallyPrecedes($1.raw) }
         // Files are parsed on every core (parsing Swift is most of `unused`'s time on a real
         // tree); each result lands in its file's slot, so the order stays the paths' order.
         let slots = ScanSlots(count: files.count)
         DispatchQueue.concurrentPerform(iterations: files.count) { i in
-            let relative = files[i]
-            guard let bytes = try? SmallFile.read(root + "/" + relative, maxBytes: maxFileBytes) else { return }
+            let file = files[i]
+            let relative = file.name
+            let bytes: [UInt8]
+            do {
+                bytes = try SmallFile.read(root + "/" + relative, rawPath: Array(root.utf8) + [UInt8(ascii: "/")] + file.raw, maxBytes: maxFileBytes)
+            } catch {
+                slots.store(i, .unreadable, [], partly: .unread((error as? InputError)?.reason ?? "\(error)"))
+                return
+            }
             if relative.hasSuffix(".swift") {
-                slots.store(i, .swift, SwiftReferences.scan(String(decoding: bytes, as: UTF8.self), file: relative))
+                if bytes.count > maxParsedBytes {
+                    slots.store(i, .swift, SwiftReferences.weakReferences(bytes, file: relative), partly: .readWithoutSyntaxTree)
+                } else {
+                    let read = SwiftReferences.read(String(decoding: bytes, as: UTF8.self), file: relative)
+                    slots.store(i, .swift, read.references, partly: read.parsed ? nil : .readWithoutSyntaxTree)
+                }
             } else if DataReferences.reads(relative) {
                 slots.store(i, .data, DataReferences.scan(bytes, file: relative))
             } else {
@@ -47,34 +80,53 @@ public struct CodeIndex: Sendable {
             }
         }
         var index = CodeIndex(references: [])
-        for (kind, references) in slots.results {
-            switch kind {
+        for (i, slot) in slots.results.enumerated() {
+            if let reason = slot.partly { index.partlyRead.append(PartlyRead(file: files[i].name, reason: reason)) }
+            switch slot.kind {
             case .swift: index.swiftFiles += 1
             case .data: index.dataFiles += 1
             case .objc: index.objcFiles += 1
             case .unreadable: continue
             }
-            index.references += references
+            index.references += slot.references
         }
         return index
     }
 
-    /// The source files under `root/relative`, by one `readdir` per folder and `lstat` per entry.
-    private static func collect(_ relative: String, root: String, depth: Int, into files: inout [String]) {
-        guard depth < 64, let dir = opendir(relative.isEmpty ? root : root + "/" + relative) else { return }
+    /// A file found by the walk, relative to the root: its bytes open it, so a name that is not
+    /// UTF-8 is read like any other; `name` shows it (U+FFFD for what is not UTF-8).
+    private struct SourceFile {
+        var raw: [UInt8]
+        var name: String { String(decoding: raw, as: UTF8.self) }
+
+        func appending(_ component: [UInt8]) -> SourceFile {
+            SourceFile(raw: raw.isEmpty ? component : raw + [UInt8(ascii: "/")] + component)
+        }
+    }
+
+    /// A C string of `root/relative`, for the system calls.
+    private static func withPath<T>(_ root: [UInt8], _ relative: [UInt8], _ body: (UnsafePointer<CChar>) -> T) -> T {
+        let bytes = (relative.isEmpty ? root : root + [UInt8(ascii: "/")] + relative) + [0]
+        return bytes.withUnsafeBytes { body($0.baseAddress!.assumingMemoryBound(to: CChar.self)) }
+    }
+
+    /// The source files under `root/folder`, by one `readdir` per folder and `lstat` per entry.
+    private static func collect(_ folder: SourceFile, root: [UInt8], depth: Int, into files: inout [SourceFile]) {
+        guard depth < 64, let dir = withPath(root, folder.raw, { opendir($0) }) else { return }
         defer { closedir(dir) }
         while let item = readdir(dir) {
-            let name = withUnsafeBytes(of: item.pointee.d_name) { raw in String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self) }
-            if name == "." || name == ".." { continue }
-            let path = relative.isEmpty ? name : relative + "/" + name
+            let component = withUnsafeBytes(of: item.pointee.d_name) { raw in Array(raw.prefix { $0 != 0 }) }
+            if component == [UInt8(ascii: ".")] || component == [UInt8(ascii: "."), UInt8(ascii: ".")] { continue }
+            let name = String(decoding: component, as: UTF8.self)
+            let file = folder.appending(component)
             var info = stat()
-            guard lstat(root + "/" + path, &info) == 0 else { continue }
+            guard withPath(root, file.raw, { lstat($0, &info) }) == 0 else { continue }
             switch info.st_mode & S_IFMT {
             case S_IFDIR:
-                if !skippedFolders.contains(name), !skippedPackages.contains(where: name.hasSuffix) { collect(path, root: root, depth: depth + 1, into: &files) }
+                if !skippedFolders.contains(name), !skippedPackages.contains(where: name.hasSuffix) { collect(file, root: root, depth: depth + 1, into: &files) }
             case S_IFREG:
                 if name.hasSuffix(".swift") || name.hasSuffix(".m") || name.hasSuffix(".mm") || name.hasSuffix(".h") || DataReferences.reads(name) {
-                    files.append(path)
+                    files.append(file)
                 }
             default:
                 continue
@@ -88,11 +140,12 @@ public struct CodeIndex: Sendable {
 /// and the slots are read after every thread has finished (`concurrentPerform` returns then).
 private final class ScanSlots: @unchecked Sendable {
     enum Kind { case swift, data, objc, unreadable }
-    private let slots: UnsafeMutableBufferPointer<(kind: Kind, references: [CodeReference])>
+    typealias Slot = (kind: Kind, references: [CodeReference], partly: CodeIndex.PartlyRead.Reason?)
+    private let slots: UnsafeMutableBufferPointer<Slot>
 
     init(count: Int) {
         slots = .allocate(capacity: count)
-        slots.initialize(repeating: (.unreadable, []))
+        slots.initialize(repeating: (.unreadable, [], nil))
     }
 
     deinit {
@@ -100,7 +153,9 @@ private final class ScanSlots: @unchecked Sendable {
         slots.deallocate()
     }
 
-    func store(_ index: Int, _ kind: Kind, _ references: [CodeReference]) { slots[index] = (kind, references) }
+    func store(_ index: Int, _ kind: Kind, _ references: [CodeReference], partly: CodeIndex.PartlyRead.Reason? = nil) {
+        slots[index] = (kind, references, partly)
+    }
 
-    var results: [(kind: Kind, references: [CodeReference])] { Array(slots) }
+    var results: [Slot] { Array(slots) }
 }

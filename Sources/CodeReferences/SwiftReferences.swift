@@ -9,54 +9,34 @@ public enum SwiftReferences {
     /// The references in `source`; `file` names it in them. Never fails: swift-syntax recovers
     /// from errors, and a file it cannot make sense of yields what it could read.
     public static func scan(_ source: String, file: String) -> [CodeReference] {
-        // swift-syntax's parser takes time exponential in the nesting of `[` (a 114-byte file of
-        // 25 nested brackets took 0.5 s, 30 took 90 s: found by fuzzing). Past `maxBracketDepth`
-        // the file is read as a plain lexer reads it: every string literal a weak reference.
-        let bytes = Array(source.utf8)
-        if bracketDepth(bytes) > maxBracketDepth {
-            return ObjCReferences.scan(bytes, file: file).map { reference in
-                var weak = reference
-                weak.kind = reference.kind == .dynamic ? .dynamic : .weak
-                weak.api = nil
-                return weak
-            }
-        }
+        read(source, file: file).references
+    }
+
+    /// The references in `source`, and whether its syntax tree was read: a file whose parse would
+    /// cost more than `SwiftParseCost.budget` (deeply nested `[`, found by fuzzing) is read as a
+    /// plain lexer reads it, every string literal a weak reference, in time linear in the file.
+    public static func read(_ source: String, file: String) -> (references: [CodeReference], parsed: Bool) {
+        var text = source
+        let affordable = text.withUTF8 { SwiftParseCost.estimate($0) <= SwiftParseCost.budget }
+        guard affordable else { return (weakReferences(Array(source.utf8), file: file), false) }
         let tree = Parser.parse(source: source)
         let visitor = ReferenceVisitor(file: file, converter: SourceLocationConverter(fileName: file, tree: tree))
         visitor.walk(tree)
-        return visitor.references
+        return (visitor.references, true)
     }
-}
 
-extension SwiftReferences {
-    /// Deeper nesting of `[` than this is not given to the parser (real code stays far below).
-    public static let maxBracketDepth = 16
-
-    /// The deepest nesting of `[` outside string literals and comments.
-    static func bracketDepth(_ bytes: [UInt8]) -> Int {
-        var depth = 0, deepest = 0, k = 0
-        while k < bytes.count {
-            switch bytes[k] {
-            case UInt8(ascii: "["):
-                depth += 1
-                deepest = max(deepest, depth)
-            case UInt8(ascii: "]"):
-                depth = max(0, depth - 1)
-            case UInt8(ascii: "\""):
-                // Skip the literal (one line; escapes taken as they come).
-                k += 1
-                while k < bytes.count, bytes[k] != UInt8(ascii: "\""), bytes[k] != 0x0A {
-                    if bytes[k] == UInt8(ascii: "\\") { k += 1 }
-                    k += 1
-                }
-            case UInt8(ascii: "/") where k + 1 < bytes.count && bytes[k + 1] == UInt8(ascii: "/"):
-                while k < bytes.count, bytes[k] != 0x0A { k += 1 }
-            default:
-                break
-            }
-            k += 1
+    /// A Swift file read by lexers, in time linear in the file, for files the parser is not given:
+    /// each string literal a weak reference (a pattern when it has holes), each member name an
+    /// asset symbol.
+    public static func weakReferences(_ bytes: [UInt8], file: String) -> [CodeReference] {
+        let literals = ObjCReferences.scan(bytes, file: file).map { reference in
+            var weak = reference
+            weak.kind = reference.kind == .dynamic ? .dynamic : .weak
+            weak.api = nil
+            return weak
         }
-        return deepest
+        let symbols = bytes.withUnsafeBufferPointer { SwiftMemberNames.references($0, file: file) }
+        return (literals + symbols).sorted { ($0.line, $0.column) < ($1.line, $1.column) }
     }
 }
 

@@ -39,11 +39,18 @@ package final class MappedFile: @unchecked Sendable {
 
     /// Opens `path` for reading and checks it is a regular file: returns the descriptor
     /// (the caller closes it) and the size, or throws `InputError` naming the path.
-    package static func openRegularFile(_ path: String) throws -> (fd: Int32, size: Int) {
+    package static func openRegularFile(_ path: String, rawPath: [UInt8]? = nil) throws -> (fd: Int32, size: Int) {
         // Non-blocking, so a named pipe with no writer answers at once instead of blocking
         // `open(2)` forever; it is then refused below as not a regular file. (On the regular
-        // files that pass, O_NONBLOCK changes nothing, so it is left set.)
-        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        // files that pass, O_NONBLOCK changes nothing, so it is left set.) A name that is not
+        // UTF-8 is opened by its bytes: `path` only names it in messages.
+        let flags = O_RDONLY | O_NONBLOCK | O_CLOEXEC
+        let fd: Int32
+        if let rawPath {
+            fd = (rawPath + [0]).withUnsafeBytes { open($0.baseAddress!.assumingMemoryBound(to: CChar.self), flags) }
+        } else {
+            fd = open(path, flags)
+        }
         guard fd >= 0 else { throw InputError(path: path, reason: describe(errno: errno)) }
         var info = stat()
         guard fstat(fd, &info) == 0 else {

@@ -9,9 +9,10 @@ package enum SmallFile {
     package static let maxBaselineBytes = 16 << 20
 
     /// The bytes of `path`; an `InputError` naming the path when it is not a readable regular
-    /// file of at most `maxBytes`.
-    package static func read(_ path: String, maxBytes: Int) throws -> [UInt8] {
-        let (fd, size) = try MappedFile.openRegularFile(path)
+    /// file of at most `maxBytes`. `rawPath`, when given, is what is opened (a name that is not
+    /// UTF-8), and `path` only names it.
+    package static func read(_ path: String, rawPath: [UInt8]? = nil, maxBytes: Int) throws -> [UInt8] {
+        let (fd, size) = try MappedFile.openRegularFile(path, rawPath: rawPath)
         defer { close(fd) }
         guard size <= maxBytes else { throw InputError(path: path, reason: "is \(size) bytes, more than the \(maxBytes) read at most") }
         var buffer = [UInt8](repeating: 0, count: size)

@@ -166,12 +166,14 @@ public enum WarningOrigin: Sendable, Equatable {
     case log(index: Int, path: String)
     /// The `--source-root` tree, at `path` as given.
     case sourceRoot(path: String)
+    /// The `--baseline` file, at `path` as given.
+    case baseline(path: String)
 
     /// How reports name it: `bundle`, else the path as given (the JSON contract's `source`).
     public var label: String {
         switch self {
         case .bundle: return "bundle"
-        case .log(_, let path), .sourceRoot(let path): return path
+        case .log(_, let path), .sourceRoot(let path), .baseline(let path): return path
         }
     }
 

@@ -49,10 +49,11 @@ extension AuditSession {
         }
         var findings: [Finding] = []
         var ignored = 0
+        let search = CodeSearch(code)
         // An ignored image leaves the findings and every figure: one story per report.
         assets = assets.filter { asset in
             guard let rule = Rules.unused.first(where: { $0.verdict == asset.verdict }) else { return true }
-            var finding = rule.finding(for: asset, device: device, codeSearched: code != nil)
+            var finding = rule.finding(for: asset, device: device, code: search)
             if let severity = settings.severities[finding.rule] { finding.severity = severity }
             if settings.ignore.covers(finding) {
                 ignored += 1
@@ -62,6 +63,8 @@ extension AuditSession {
             return true
         }
         var warnings = inventory.warnings.map { AuditWarning(origin: .bundle, message: $0) }
+        if let code, let root = settings.sourceRoot { warnings += sourceWarnings(code, root: root) }
+        warnings += baselineWarnings(baseline, path: request.baselinePath)
         for (index, log) in logs.enumerated() {
             warnings += log.summary.warnings.map { AuditWarning(origin: .log(index: index, path: log.path), line: $0.line, message: $0.message) }
             if log.summary.hits == 0 {
@@ -97,6 +100,31 @@ extension AuditSession {
         }
         let comparison = baseline.map { BaselineComparison(baseline: $0, result: result, tolerance: settings.baselineTolerance) }
         return AuditOutcome(result: result, settings: settings, baseline: comparison)
+    }
+
+    /// One warning per source file read in part or not at all.
+    static func sourceWarnings(_ code: CodeIndex, root: String) -> [AuditWarning] {
+        code.partlyRead.map { partly in
+            let file = SafeText.quoted(partly.file)
+            switch partly.reason {
+            case .readWithoutSyntaxTree:
+                return AuditWarning(
+                    origin: .sourceRoot(path: root),
+                    message: "\(file): too large or too deeply nested to parse: read by a lexer, its string literals and member names count")
+            case .unread(let reason):
+                return AuditWarning(origin: .sourceRoot(path: root), message: "\(file): not read (\(reason)): the images it might name are not judged")
+            }
+        }
+    }
+
+    /// A warning when the baseline repeated fingerprints (each was read once).
+    public static func baselineWarnings(_ baseline: Baseline?, path: String?) -> [AuditWarning] {
+        guard let baseline, let path, baseline.duplicateEntries > 0 else { return [] }
+        return [
+            AuditWarning(
+                origin: .baseline(path: path),
+                message: "\(counted(baseline.duplicateEntries, "finding")) repeated a fingerprint already in the file: each counted once")
+        ]
     }
 
     /// The indices of the `--bundle`s the inventory read as source trees (the reader's one rule:

@@ -85,8 +85,11 @@ public enum AuditSession {
         }
         if let root = settings.sourceRoot {
             let index = try SourceIndex.read(root: root)
-            result.locateSources(in: index, root: root, inventory: inventory, code: CodeIndex.scan(root: root))
+            let code = CodeIndex.scan(root: root)
+            result.warnings += sourceWarnings(code, root: root)
+            result.locateSources(in: index, root: root, inventory: inventory, code: code)
         }
+        result.warnings += baselineWarnings(baseline, path: request.baselinePath)
         let comparison = baseline.map { BaselineComparison(baseline: $0, result: result, tolerance: settings.baselineTolerance) }
         return AuditOutcome(result: result, settings: settings, baseline: comparison)
     }

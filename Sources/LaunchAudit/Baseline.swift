@@ -15,11 +15,15 @@ public struct Baseline: Equatable, Sendable {
         public var formerly: [String] = []
         /// False for the toolkit's own lookups, which never fail a run (`Finding.gates`).
         public var gates = true
+        /// For an image's finding, the rules that fired (`Finding.foldedRules`): the baseline
+        /// accepts the image for these only. Empty in schema 2 files, which accepted any.
+        public var rules: [String] = []
     }
 
-    /// The schema `render` writes. Schema 2 gave each image one finding (`ImageFindings`);
-    /// schema 1 files are read and matched through `Entry.formerly`.
-    public static let schemaVersion = 2
+    /// The schema `render` writes. Schema 3 records which of an image's rules fired; schema 2
+    /// gave each image one finding (`ImageFindings`); schema 1 files are read and matched
+    /// through `Entry.formerly`.
+    public static let schemaVersion = 3
 
     /// Which command's findings a baseline holds. A file of one is refused by the other: its
     /// findings would all read as fixed, and the other's as new.
@@ -34,6 +38,9 @@ public struct Baseline: Equatable, Sendable {
     public var device: String
     public var launch: PhaseMetrics
     public var findings: [Entry]
+    /// Entries whose fingerprint an earlier entry already had: read once (a file of copies
+    /// would otherwise count every copy fixed), and said in a warning.
+    public var duplicateEntries = 0
 
     /// Rules whose findings a baseline never accepts: they fail every run they appear in.
     public static let alwaysJudged: Set<String> = [NoEvidenceRule.id, BudgetExceededRule.id, BaselineRegressionRule.id]
@@ -70,6 +77,7 @@ public struct Baseline: Equatable, Sendable {
                     "    {\"fingerprint\": \(Self.quoted(entry.fingerprint)), \"rule\": \(Self.quoted(entry.rule)), "
                         + "\"severity\": \(Self.quoted(entry.severity)), \"message\": \(Self.quoted(entry.message))"
                         + (entry.formerly.isEmpty ? "" : ", \"formerly\": [" + entry.formerly.map(Self.quoted).joined(separator: ", ") + "]")
+                        + (entry.rules.isEmpty ? "" : ", \"rules\": [" + entry.rules.map(Self.quoted).joined(separator: ", ") + "]")
                         + (entry.gates ? "" : ", \"gates\": false") + "}"
                 }.joined(separator: ",\n") + "\n  "
         out += "]\n}\n"
@@ -125,16 +133,25 @@ public struct Baseline: Equatable, Sendable {
         metrics.repeated = try figure("repeated")
         metrics.unreadable = try figure("unreadable")
         metrics.largestImageDecodedBytes = try figure("largestImageDecodedBytes")
-        let findings = try entries.enumerated().map { index, entry -> Entry in
+        var findings: [Entry] = []
+        var seen = Set<String>()
+        var duplicates = 0
+        for (index, entry) in entries.enumerated() {
             guard let fingerprint = entry["fingerprint"]?.string, let rule = entry["rule"]?.string else {
                 throw InputError(path: path, reason: "finding \(index + 1) needs `fingerprint` and `rule`")
             }
-            let formerly = entry["formerly"]?.array?.compactMap(\.string) ?? []
-            return Entry(
-                fingerprint: fingerprint, rule: rule, severity: entry["severity"]?.string ?? "", message: entry["message"]?.string ?? "",
-                formerly: formerly, gates: entry["gates"]?.bool ?? true)
+            guard seen.insert(fingerprint).inserted else {
+                duplicates += 1
+                continue
+            }
+            findings.append(
+                Entry(
+                    fingerprint: fingerprint, rule: rule, severity: entry["severity"]?.string ?? "", message: entry["message"]?.string ?? "",
+                    formerly: entry["formerly"]?.array?.compactMap(\.string) ?? [], gates: entry["gates"]?.bool ?? true,
+                    rules: entry["rules"]?.array?.compactMap(\.string) ?? []))
         }
         var baseline = Baseline(device: device, launch: metrics, findings: findings)
+        baseline.duplicateEntries = duplicates
         if let scope = object["scope"] {
             guard let name = scope.string, let known = Scope(rawValue: name) else {
                 throw InputError(path: path, reason: "`scope` is neither \"launch\" nor \"unused\"")
@@ -156,7 +173,7 @@ extension Baseline.Entry {
     init(_ finding: Finding) {
         self.init(
             fingerprint: finding.fingerprint, rule: finding.rule, severity: finding.severity.rawValue, message: finding.message,
-            formerly: finding.formerFingerprints, gates: finding.gates)
+            formerly: finding.formerFingerprints, gates: finding.gates, rules: finding.foldedRules)
     }
 }
 
@@ -197,7 +214,9 @@ public struct BaselineComparison: Sendable {
 
     public init(old: Baseline, new: Baseline, failOn: Severity?, tolerance: AuditConfig.BaselineTolerance) {
         let ranks = new.findings.map {
-            FindingRank(rule: $0.rule, severity: Severity(rawValue: $0.severity) ?? .note, fingerprint: $0.fingerprint, formerFingerprints: $0.formerly)
+            FindingRank(
+                rule: $0.rule, severity: Severity(rawValue: $0.severity) ?? .note, fingerprint: $0.fingerprint, formerFingerprints: $0.formerly,
+                foldedRules: $0.rules)
         }
         self.init(
             old: old, newDevice: new.device, newLaunch: new.launch, newRanks: ranks, entry: { new.findings[$0] }, failOn: failOn,
@@ -211,15 +230,25 @@ public struct BaselineComparison: Sendable {
         self.failOn = failOn
         // The baseline's fingerprints, each marked when the new run still has it: no set of the new run's.
         var stillFound: [String: Bool] = [:]
-        for finding in old.findings { stillFound[finding.fingerprint] = false }
+        var acceptedRules: [String: [String]] = [:]
+        for finding in old.findings {
+            stillFound[finding.fingerprint] = false
+            if !finding.rules.isEmpty { acceptedRules[finding.fingerprint] = finding.rules }
+        }
         var judged: [Baseline.Entry] = []
         for (index, rank) in newRanks.enumerated() {
-            var known = stillFound[rank.fingerprint] != nil
-            if known { stillFound[rank.fingerprint] = true }
-            // An image's finding is also found under what a schema-1 baseline called each of its rules' findings.
-            for fingerprint in rank.formerFingerprints where stillFound[fingerprint] != nil {
-                stillFound[fingerprint] = true
-                known = true
+            var known: Bool
+            if stillFound[rank.fingerprint] != nil {
+                stillFound[rank.fingerprint] = true
+                // An image is accepted for the rules that fired then: one that fires now and did
+                // not then is new (a schema-2 entry, which did not say, accepts any).
+                known = acceptedRules[rank.fingerprint].map { Set(rank.foldedRules).isSubset(of: $0) } ?? true
+            } else {
+                // A schema-1 baseline had a finding per rule: it accepts the image only if it had
+                // one for every rule that fires now.
+                let former = rank.formerFingerprints.filter { stillFound[$0] != nil }
+                for fingerprint in former { stillFound[fingerprint] = true }
+                known = !former.isEmpty && former.count == rank.formerFingerprints.count
             }
             // Budgets, missing evidence and worse figures are judged afresh every run: a baseline cannot accept them.
             if !known || Baseline.alwaysJudged.contains(rank.rule) { judged.append(entry(index)) }

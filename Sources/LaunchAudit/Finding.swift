@@ -138,6 +138,10 @@ public struct Finding: Sendable, Equatable {
     /// claim as evidence.
     public func isFound(by rule: String) -> Bool { self.rule == rule || evidence.contains { $0.rule == rule } }
 
+    /// For a finding that folds an image's rules (`formerFingerprints` set): every rule that
+    /// fired, sorted; a baseline accepts the image for these and no others. Empty otherwise.
+    public var foldedRules: [String] { formerFingerprints.isEmpty ? [] : ([rule] + evidence.map(\.rule)).sorted() }
+
     /// More log lines than this are counted, not listed.
     public static let maxLines = 100
 

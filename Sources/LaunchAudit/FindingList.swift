@@ -37,6 +37,8 @@ public struct FindingRank: Sendable, Equatable {
     public var gates = true
     /// What schema-1 baselines called it (`Finding.formerFingerprints`).
     public var formerFingerprints: [String] = []
+    /// The image's rules that fired (`Finding.foldedRules`).
+    public var foldedRules: [String] = []
 }
 
 /// Findings in report order.
@@ -110,7 +112,7 @@ public struct FindingList: RandomAccessCollection, MutableCollection, Expressibl
             let finding = built[Int(entry.built)]
             return FindingRank(
                 rule: finding.rule, severity: finding.severity, fingerprint: finding.fingerprint, gates: finding.gates,
-                formerFingerprints: finding.formerFingerprints)
+                formerFingerprints: finding.formerFingerprints, foldedRules: finding.foldedRules)
         }
         return FindingRank(rule: entry.rule, severity: entry.severity, fingerprint: Finding.hexDigits(entry.fingerprint), gates: entry.gates)
     }

@@ -52,7 +52,8 @@ enum ImageFindings {
         var finding = ordered[0]
         let others = ordered.dropFirst()
         finding.fingerprint = Finding.fingerprint(rule: fingerprintKey, identity: image, device: device)
-        finding.formerFingerprints = members.map { Finding.fingerprint(rule: $0, identity: image, device: device) }.sorted()
+        // What a schema-1 baseline called each rule that fired: it accepted the image only for those.
+        finding.formerFingerprints = ordered.map { Finding.fingerprint(rule: $0.rule, identity: image, device: device) }.sorted()
         guard !others.isEmpty else { return finding }
         finding.evidence = others.map { Finding.Evidence(rule: $0.rule, severity: $0.severity, claim: $0.claim ?? $0.message, fix: $0.fix) }
         finding.message += "; also " + finding.evidence.map(\.claim).joined(separator: "; ")

@@ -73,6 +73,11 @@ struct BaselineCommand: ParsableCommand {
         func run() throws {
             let before = try Baseline.load(path: old, scope: nil)
             var after = try Baseline.load(path: new, scope: before.scope)
+            for (path, baseline) in [(old, before), (new, after)] {
+                for warning in AuditSession.baselineWarnings(baseline, path: path) {
+                    PlatformIO.writeStandardError("imgtrace: warning: " + SafeText.visible(warning.text) + "\n")
+                }
+            }
             let settings = try ConfigFile.settings(explicit: config)
             // The config means what it means in `analyze`: its failOn, and its ignored rules gate nothing.
             after.findings.removeAll { settings.ignore.rules.contains($0.rule) }

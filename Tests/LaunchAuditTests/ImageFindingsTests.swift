@@ -33,7 +33,48 @@ final class ImageFindingsTests: XCTestCase {
         XCTAssertEqual(little.rule, "scale-mismatch")
         XCTAssertEqual(little.evidence.map(\.rule), ["loose-image"])
         XCTAssertEqual(big.fingerprint, little.fingerprint)
-        XCTAssertEqual(big.formerFingerprints, little.formerFingerprints)
+        XCTAssertEqual(big.foldedRules, ["large-file", "loose-image", "oversized-memory", "oversized-pixels"])
+        XCTAssertEqual(little.foldedRules, ["loose-image", "scale-mismatch"])
+        XCTAssertEqual(little.formerFingerprints.count, 2, "what schema 1 called the rules that fired, and no others")
+    }
+
+    /// A baseline accepts an image for the rules that fired when it was written: a rule that
+    /// fires now and did not then is new, though the image's fingerprint is the same (issue 40).
+    func testABaselineAcceptsAnImageOnlyForTheRulesThatFiredThen() throws {
+        let small = RuleExample("", images: [.init("hero.jpg", 40, 30)], loads: [.named("hero.jpg")], fires: true)
+        let tolerance = AuditConfig().baselineTolerance
+        let accepted = try Baseline.parse(Baseline(small.audit()).render(), path: "small.json")
+        XCTAssertEqual(accepted.findings.first { $0.rules.contains("loose-image") }?.rules, ["loose-image", "scale-mismatch"])
+        let same = BaselineComparison(baseline: accepted, result: small.audit(), tolerance: tolerance)
+        XCTAssertTrue(same.newFindings.isEmpty && same.fixed.isEmpty, "\(same.newFindings.map(\.message))")
+        // The file grows into a 12-megapixel photo: three rules that did not fire then.
+        let grown = BaselineComparison(baseline: accepted, result: photo.audit(), tolerance: tolerance)
+        XCTAssertEqual(grown.newFindings.map(\.rule), ["oversized-pixels"])
+        XCTAssertTrue(grown.fixed.isEmpty, "the image still has findings")
+        // A schema-2 file did not say which rules fired: it accepts the image as before.
+        var legacy = accepted
+        for index in legacy.findings.indices { legacy.findings[index].rules = [] }
+        XCTAssertTrue(BaselineComparison(baseline: legacy, result: photo.audit(), tolerance: tolerance).newFindings.isEmpty)
+    }
+
+    func testRepeatedFingerprintsInABaselineCountOnce() throws {
+        let result = photo.audit()
+        let finding = try XCTUnwrap(result.findings.first)
+        let entry = #"{"fingerprint": "\#(finding.fingerprint)", "rule": "\#(finding.rule)", "severity": "error", "message": "m"}"#
+        let gone = #"{"fingerprint": "0123456789abcdef", "rule": "missing-image", "severity": "error", "message": "gone"}"#
+        let text = """
+            {"schemaVersion": 2, "kind": "imgtrace-baseline", "device": "\(result.device.id)",
+             "launch": {"loads": 1, "names": 1, "images": 1, "decodedBytes": 0, "bytesOnDisk": 0, "missing": 0, "repeated": 0,
+                        "unreadable": 0, "largestImageDecodedBytes": 0},
+             "findings": [\(([entry] + Array(repeating: gone, count: 5)).joined(separator: ", "))]}
+            """
+        let baseline = try Baseline.parse(Array(text.utf8), path: "copies.json")
+        XCTAssertEqual(baseline.findings.count, 2)
+        XCTAssertEqual(baseline.duplicateEntries, 4)
+        XCTAssertEqual(BaselineComparison(baseline: baseline, result: result, tolerance: AuditConfig().baselineTolerance).fixed.count, 1)
+        XCTAssertEqual(
+            AuditSession.baselineWarnings(baseline, path: "copies.json").map(\.text),
+            ["copies.json: 4 findings repeated a fingerprint already in the file: each counted once"])
     }
 
     func testARaisedSeverityChoosesTheSpeaker() throws {
@@ -50,22 +91,31 @@ final class ImageFindingsTests: XCTestCase {
         let finding = try XCTUnwrap(result.findings.first { $0.assets == ["hero.jpg"] })
         // Schema 1 fingerprinted each rule's finding: rule, image id and device, by the id the
         // device had then (`iphone-17-pro-max`, now `iphone-16-17-pro-max`).
-        let old = Finding.fingerprint(rule: "large-file", identity: "hero.jpg", device: result.device.fingerprintKey)
-        XCTAssertTrue(finding.formerFingerprints.contains(old))
-        let text = """
-            {"schemaVersion": 1, "kind": "imgtrace-baseline", "device": "\(result.device.fingerprintKey)",
-             "launch": {"loads": 1, "names": 1, "images": 1, "decodedBytes": 0, "bytesOnDisk": 0, "missing": 0, "repeated": 0,
-                        "unreadable": 0, "largestImageDecodedBytes": 0},
-             "findings": [{"fingerprint": "\(old)", "rule": "large-file", "severity": "note", "message": "old"}]}
-            """
-        let baseline = try Baseline.parse(Array(text.utf8), path: "old.json")
+        func schemaOne(_ rules: [String]) throws -> Baseline {
+            let entries = rules.map { rule in
+                let old = Finding.fingerprint(rule: rule, identity: "hero.jpg", device: result.device.fingerprintKey)
+                return #"{"fingerprint": "\#(old)", "rule": "\#(rule)", "severity": "note", "message": "old"}"#
+            }
+            let text = """
+                {"schemaVersion": 1, "kind": "imgtrace-baseline", "device": "\(result.device.fingerprintKey)",
+                 "launch": {"loads": 1, "names": 1, "images": 1, "decodedBytes": 0, "bytesOnDisk": 0, "missing": 0, "repeated": 0,
+                            "unreadable": 0, "largestImageDecodedBytes": 0},
+                 "findings": [\(entries.joined(separator: ", "))]}
+                """
+            return try Baseline.parse(Array(text.utf8), path: "old.json")
+        }
+        let baseline = try schemaOne(finding.foldedRules)
+        XCTAssertEqual(finding.formerFingerprints.sorted(), baseline.findings.map(\.fingerprint).sorted())
         let comparison = BaselineComparison(baseline: baseline, result: result, tolerance: AuditConfig().baselineTolerance)
         XCTAssertFalse(comparison.newFindings.contains { $0.fingerprint == finding.fingerprint }, "the photo was known")
         XCTAssertTrue(comparison.fixed.isEmpty, "and is not reported fixed")
         XCTAssertFalse(comparison.deviceChanged, "the device's former id is the same device")
-        // Written again, the baseline is schema 2 and says what the finding was called before.
+        // A schema-1 file that knew one of its rules did not accept the others.
+        let partial = BaselineComparison(baseline: try schemaOne(["large-file"]), result: result, tolerance: AuditConfig().baselineTolerance)
+        XCTAssertTrue(partial.newFindings.contains { $0.fingerprint == finding.fingerprint })
+        // Written again, the baseline is schema 3 and says what the finding was called before.
         let written = String(decoding: Baseline(result).render(), as: UTF8.self)
-        XCTAssertTrue(written.contains("\"schemaVersion\": 2"))
+        XCTAssertTrue(written.contains("\"schemaVersion\": 3"))
         XCTAssertTrue(written.contains("\"formerly\": ["), written)
         let reread = try Baseline.parse(Array(written.utf8), path: "new.json")
         let between = BaselineComparison(old: baseline, new: reread, failOn: .error, tolerance: AuditConfig().baselineTolerance)

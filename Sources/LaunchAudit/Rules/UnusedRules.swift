@@ -6,9 +6,32 @@ import ImgtraceSupport
 public protocol UnusedRule: DescribedRule {
     /// The verdict whose images it reports.
     static var verdict: UnusedImages.Verdict { get }
-    /// The finding about one image judged `verdict`, for `device`; `codeSearched` says whether a
-    /// source tree was searched (`--source-root`) or only the built app.
-    static func finding(for asset: UnusedImages.Asset, device: DeviceProfile, codeSearched: Bool) -> Finding
+    /// The finding about one image judged `verdict`, for `device`; `code` says how much of a
+    /// source tree was searched (`--source-root`), if any.
+    static func finding(for asset: UnusedImages.Asset, device: DeviceProfile, code: CodeSearch) -> Finding
+}
+
+/// How much source code a verdict rests on.
+public enum CodeSearch: Sendable, Equatable {
+    /// No `--source-root`: only the built app was read.
+    case notSearched
+    /// Every source file was read.
+    case searched
+    /// These files could not be read: what they name is unknown.
+    case searchedExcept(unread: [String])
+
+    /// The search a code index stands for (nil: no source tree).
+    public init(_ index: CodeIndex?) {
+        guard let index else {
+            self = .notSearched
+            return
+        }
+        let unread = index.partlyRead.compactMap { partly -> String? in
+            if case .unread = partly.reason { return partly.file }
+            return nil
+        }
+        self = unread.isEmpty ? .searched : .searchedExcept(unread: unread)
+    }
 }
 
 extension UnusedRule {
@@ -64,8 +87,9 @@ enum UnusedImageRule: UnusedRule {
             sources: [.init("Badge.m", "NSString *const kBadge = @\"badge\";\n")], fires: false),
     ]
 
-    static func finding(for asset: UnusedImages.Asset, device: DeviceProfile, codeSearched: Bool) -> Finding {
-        guard codeSearched else {
+    static func finding(for asset: UnusedImages.Asset, device: DeviceProfile, code: CodeSearch) -> Finding {
+        switch code {
+        case .notSearched:
             // Without the sources, Swift's short literals (inlined in the machine code) go unseen:
             // a candidate to check, not a verdict to fail a build on.
             var candidate = finding(
@@ -74,6 +98,17 @@ enum UnusedImageRule: UnusedRule {
                 fix: "Run again with `--source-root` to search the code before deleting it: a short Swift literal is not visible in the built app.")
             candidate.severity = .note
             return candidate
+        case .searchedExcept(let unread):
+            // A file that was not read may name it: not judged, and not a verdict to fail on.
+            let files = unread.prefix(3).map { SafeText.quoted($0) }.joined(separator: ", ") + (unread.count > 3 ? " and \(unread.count - 3) more" : "")
+            var candidate = finding(
+                for: asset, device: device,
+                claim: "is shipped and nothing that was read names it, but \(counted(unread.count, "source file")) could not be read (\(files)): not judged",
+                fix: "Make the source files readable (see the warnings) and run again before deleting it.")
+            candidate.severity = .note
+            return candidate
+        case .searched:
+            break
         }
         return finding(
             for: asset, device: device, claim: "is shipped but never used: nothing names it and no launch loads it",
@@ -96,7 +131,7 @@ enum DynamicOnlyRule: UnusedRule {
             sources: [.init("Promo.swift", "let banner = UIImage(named: \"promo_winter\")\n")], fires: false),
     ]
 
-    static func finding(for asset: UnusedImages.Asset, device: DeviceProfile, codeSearched: Bool) -> Finding {
+    static func finding(for asset: UnusedImages.Asset, device: DeviceProfile, code: CodeSearch) -> Finding {
         finding(
             for: asset, device: device, claim: "is loaded at run time, but no code, interface file or plist names it",
             fix: "Keep it. To let tools that read only the code see it, name it once in code (an asset symbol or a literal), or list it where those tools are told to keep it.")
@@ -119,7 +154,7 @@ enum NeverLoadedRule: UnusedRule {
             fires: false),
     ]
 
-    static func finding(for asset: UnusedImages.Asset, device: DeviceProfile, codeSearched: Bool) -> Finding {
+    static func finding(for asset: UnusedImages.Asset, device: DeviceProfile, code: CodeSearch) -> Finding {
         finding(
             for: asset, device: device, claim: "is named but no given launch loads it",
             fix: "Nothing to change if a screen the launches did not reach uses it; if the code that names it is dead, delete both.")

@@ -57,7 +57,10 @@ public struct TextReporter: AuditReporter {
         out += headerLine("app", "\(result.bundleNames.first ?? "?") (\(counted(result.inventoryImages, "image")) in the inventory)")
         // Log warnings are shown under their log below.
         for warning in result.warnings {
-            if case .sourceRoot(let root) = warning.origin { out += headerLine("", "warning: \(root): \(warning.message)") }
+            switch warning.origin {
+            case .sourceRoot(let path), .baseline(let path): out += headerLine("", "warning: \(path): \(warning.message)")
+            case .bundle, .log: continue
+            }
         }
         for warning in result.warnings where warning.origin == .bundle { out += headerLine("", "warning: \(warning.message)") }
         let d = result.device

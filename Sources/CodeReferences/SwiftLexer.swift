@@ -1,0 +1,128 @@
+// swift-syntax's own lexer is testing SPI of the exact version the package pins; it is the only
+// lexer that splits comments, strings, raw strings, interpolations and regex literals exactly as
+// the parser will, which a budget that must hold for hostile files needs.
+@_spi(Testing) import SwiftParser
+@_spi(RawSyntax) import SwiftSyntax
+
+/// What parsing a Swift file will cost swift-syntax's parser, told before parsing it.
+///
+/// The parser's time is exponential in the nesting of `[`: at each level its lookahead tries the
+/// bracket as a type and then parses it as an expression. Measured (release build, one core) on
+/// every shape found: ×2 per level for bare `[`, up to ×2.1 with tuple types, attributes or
+/// `inout` between the brackets, 0.3 s at 20 levels, hours at 40. Parentheses, braces and angle
+/// brackets alone stay linear. So each `[` costs 2^(1.5·depth) units, a bound above every shape
+/// measured; a file over `budget` units is not given to the parser.
+public enum SwiftParseCost {
+    /// The units a file may cost: about 0.7 s of parsing for the worst shape measured. The
+    /// costliest of a real app's 1,600 Swift files (home-assistant-ios) costs 978.
+    public static let budget = 1 << 23
+
+    /// The cost of parsing `source`, saturating just above `limit` (a hostile file stops the
+    /// count there, so the estimate is linear in the file whatever it holds).
+    public static func estimate(_ source: UnsafeBufferPointer<UInt8>, limit: Int = budget) -> Int {
+        guard !source.isEmpty else { return 0 }
+        var tracker = LookaheadTracker()
+        return withUnsafeMutablePointer(to: &tracker) { tracker in
+            var lexemes = Lexer.tokenize(source, lookaheadTracker: tracker, experimentalFeatures: [])
+            var depth = 0
+            var cost = 0
+            while let lexeme = lexemes.next() {
+                switch lexeme.rawTokenKind {
+                case .leftSquare:
+                    depth += 1
+                    cost += 1 << min(depth * 3 / 2, 40)
+                    if cost > limit { return cost }
+                case .rightSquare:
+                    // An unmatched `]` does not lower the depth of the brackets after it.
+                    depth = max(0, depth - 1)
+                case .endOfFile:
+                    return cost
+                default:
+                    continue
+                }
+            }
+            return cost
+        }
+    }
+
+    /// The same cost counted in the parser's own tree: the fuzz target's check that the lexer
+    /// saw every `[` the parser sees (a bracket the lexer took for a string's or comment's would
+    /// escape the budget).
+    package static func parsedCost(_ source: String) -> Int {
+        var depth = 0
+        var cost = 0
+        for token in Parser.parse(source: source).tokens(viewMode: .sourceAccurate) {
+            switch token.tokenKind {
+            case .leftSquare:
+                depth += 1
+                cost += 1 << min(depth * 3 / 2, 40)
+            case .rightSquare:
+                depth = max(0, depth - 1)
+            default:
+                continue
+            }
+        }
+        return cost
+    }
+}
+
+/// The asset symbols of a Swift file read from swift-syntax's tokens alone, for a file the
+/// parser is not given: every `.name` and `A.B.name`, as the syntax-tree reader finds them as
+/// member accesses, in time linear in the file.
+enum SwiftMemberNames {
+    static func references(_ source: UnsafeBufferPointer<UInt8>, file: String) -> [CodeReference] {
+        guard let base = source.baseAddress, !source.isEmpty else { return [] }
+        var tracker = LookaheadTracker()
+        return withUnsafeMutablePointer(to: &tracker) { tracker in
+            var lexemes = Lexer.tokenize(source, lookaheadTracker: tracker, experimentalFeatures: [])
+            var references: [CodeReference] = []
+            let lines = LineTable(source)
+            // The identifiers joined by periods just before this token (`Asset.Onboarding`).
+            var chain: [String] = []
+            var afterPeriod = false
+            while let lexeme = lexemes.next(), lexeme.rawTokenKind != .endOfFile {
+                let adjoining = lexeme.leadingTriviaText.isEmpty
+                switch lexeme.rawTokenKind {
+                case .period:
+                    if !adjoining { chain = [] }
+                    afterPeriod = true
+                    continue
+                case .identifier:
+                    let name = String(syntaxText: lexeme.tokenText)
+                    if afterPeriod, name.first?.isLetter == true || name.first == "_" {
+                        let offset = lexeme.tokenText.baseAddress.map { UnsafePointer($0) - UnsafePointer(base) } ?? 0
+                        let (line, column) = lines.position(of: offset)
+                        references.append(
+                            CodeReference(
+                                file: file, line: line, column: column, kind: .symbol, name: name,
+                                qualifier: chain.isEmpty ? nil : chain.suffix(8).joined(separator: ".")))
+                    }
+                    if !(afterPeriod && adjoining) { chain = [] }
+                    chain.append(name)
+                default:
+                    chain = []
+                }
+                afterPeriod = false
+            }
+            return references
+        }
+    }
+}
+
+/// 1-based line and column of byte offsets, from the offsets where lines start.
+private struct LineTable {
+    private var starts: [Int] = [0]
+
+    init(_ source: UnsafeBufferPointer<UInt8>) {
+        for (offset, byte) in source.enumerated() where byte == 0x0A { starts.append(offset + 1) }
+    }
+
+    func position(of offset: Int) -> (line: Int, column: Int) {
+        var low = 0, high = starts.count - 1
+        while low < high {
+            let middle = (low + high + 1) / 2
+            if starts[middle] <= offset { low = middle } else { high = middle - 1 }
+        }
+        return (low + 1, offset - starts[low] + 1)
+    }
+}
