@@ -1,3 +1,5 @@
+import ImgtraceSupport
+
 /// A name that a system image folder maps to a file of another name.
 ///
 /// GNUstep's `nsmapping.strings` maps file names and old OpenStep names (`NSMenuArrow`) to theme
@@ -48,7 +50,9 @@ package enum ImageAliases {
 
     /// Parses the `key = value;` pairs of an old-style strings file; quoted or bare tokens,
     /// `/* */` and `//` comments. Returns nil when the text is not of that shape.
-    package static func parseStrings(_ bytes: [UInt8]) -> [(key: String, value: String)]? {
+    package static func parseStrings(_ raw: [UInt8]) -> [(key: String, value: String)]? {
+        // UTF-16 with a byte-order mark is read as its UTF-8, as Apple's tools read it.
+        let bytes = TextEncoding.utf8(raw)
         var pairs: [(key: String, value: String)] = []
         var i = 0
         func skipSpace() {

@@ -15,9 +15,11 @@ public enum DataReferences {
             || fileName.hasSuffix(".strings")
     }
 
-    /// Every string value of one data file as a weak reference, with its line and column.
+    /// Every string value of one data file as a weak reference, with its line and column (in
+    /// UTF-8 bytes; a UTF-16 file, as Xcode wrote `.strings` for years, is read as its UTF-8).
     public static func scan(_ bytes: [UInt8], file: String) -> [CodeReference] {
-        isXMLPropertyList(bytes) ? xmlStrings(bytes, file: file) : quotedStrings(bytes, file: file)
+        let text = TextEncoding.utf8(bytes)
+        return isXMLPropertyList(text) ? xmlStrings(text, file: file) : quotedStrings(text, file: file)
     }
 
     /// `<?xml` or `<plist` before any other content (after a byte-order mark and spaces).

@@ -193,6 +193,16 @@ final class CodeReferencesTests: XCTestCase {
         let fromStrings = DataReferences.scan(Array(strings.utf8), file: "Promo.strings")
         XCTAssertEqual(fromStrings.map(\.name), ["promo.image", "promo_banner"])
         XCTAssertEqual(fromStrings.map(\.line), [2, 2])
+        // Xcode wrote `.strings` in UTF-16 for years: either byte order, with its mark.
+        for (mark, littleEndian) in [([0xFF, 0xFE] as [UInt8], true), ([0xFE, 0xFF], false)] {
+            let units = Array(strings.utf16).flatMap { unit -> [UInt8] in
+                let pair = [UInt8(unit & 0xFF), UInt8(unit >> 8)]
+                return littleEndian ? pair : pair.reversed()
+            }
+            let wide = DataReferences.scan(mark + units, file: "Promo.strings")
+            XCTAssertEqual(wide.map(\.name), ["promo.image", "promo_banner"], "little-endian \(littleEndian)")
+            XCTAssertEqual(wide.map(\.line), [2, 2])
+        }
         XCTAssertTrue(DataReferences.reads("Intents.intentdefinition"))
         XCTAssertFalse(DataReferences.reads("notes.txt"))
         XCTAssertTrue(DataReferences.scan(Array("<plist><string>".utf8), file: "cut.plist").isEmpty, "an unclosed value is no name")
