@@ -85,6 +85,10 @@ struct DirectoryTree: FileTree {
     private var realRoot = ""
     /// Folder names not to enter (a source tree's build products and version control).
     private let skipsFolder: @Sendable (String) -> Bool
+    /// Digests by file identity: two links to one file (a 4 GiB one, in a hostile tree) are read once.
+    private let digests = DigestCache()
+    /// How many files' bytes were hashed (a digest found by identity is not counted).
+    var filesHashed: Int { digests.count }
 
     static func realPath(_ path: String) -> String? {
         guard let resolved = realpath(path, nil) else { return nil }
@@ -92,7 +96,8 @@ struct DirectoryTree: FileTree {
         return String(cString: resolved)
     }
 
-    private struct FolderIdentity: Hashable {
+    /// A file's or folder's identity on this machine.
+    struct FolderIdentity: Hashable {
         var device: UInt64
         var inode: UInt64
         init(_ info: stat) {
@@ -218,9 +223,39 @@ struct DirectoryTree: FileTree {
     }
 
     func sha256(_ path: String) throws -> String {
+        var info = stat()
+        let identity = stat(root + "/" + path, &info) == 0 ? FolderIdentity(info) : nil
+        if let identity, let known = digests.digest(for: identity) { return known }
         var hasher = SHA256()
         try ChunkedFile(path: root + "/" + path).forEachChunk { hasher.update(bufferPointer: $0) }
-        return hex(hasher.finalize())
+        let digest = hex(hasher.finalize())
+        if let identity { digests.store(digest, for: identity) }
+        return digest
+    }
+}
+
+/// Digests already taken, by (device, inode); the inventory hashes on one thread, the lock keeps
+/// the tree `Sendable` for any other.
+private final class DigestCache: @unchecked Sendable {
+    private var digests: [DirectoryTree.FolderIdentity: String] = [:]
+    private let lock = NSLock()
+
+    var count: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return digests.count
+    }
+
+    func digest(for identity: DirectoryTree.FolderIdentity) -> String? {
+        lock.lock()
+        defer { lock.unlock() }
+        return digests[identity]
+    }
+
+    func store(_ digest: String, for identity: DirectoryTree.FolderIdentity) {
+        lock.lock()
+        defer { lock.unlock() }
+        digests[identity] = digest
     }
 }
 

@@ -8,6 +8,26 @@ import XCTest
 /// Numbers, references and counts from hostile files: each class of issue 12, with its input
 /// built here. None may trap; each gives an error with an offset or a warning.
 final class HostileNumbersTests: XCTestCase {
+    // MARK: Files
+
+    /// Two links to one large file (sizes and first bytes collide, so the duplicate finder
+    /// hashes): its bytes are read once, by the file's identity (issue 40).
+    func testLinksToOneFileAreHashedOnce() throws {
+        let root = try BinaryRunner.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let big = root.appendingPathComponent("hero.png")
+        try Data(ImageWriter.png(width: 20, height: 20)).write(to: big)
+        let handle = try FileHandle(forWritingTo: big)
+        try handle.truncate(atOffset: 64 << 20)
+        try handle.close()
+        try FileManager.default.linkItem(at: big, to: root.appendingPathComponent("hero_copy.png"))
+        try FileManager.default.createSymbolicLink(at: root.appendingPathComponent("hero_link.png"), withDestinationURL: big)
+        let tree = try DirectoryTree(root: root.path)
+        let digests = try ["hero.png", "hero_copy.png", "hero_link.png"].map { try tree.sha256($0) }
+        XCTAssertEqual(Set(digests).count, 1)
+        XCTAssertEqual(tree.filesHashed, 1)
+    }
+
     // MARK: Binary property lists
 
     func testArrayCountThatOverflowsWhenScaledByTheReferenceSize() {

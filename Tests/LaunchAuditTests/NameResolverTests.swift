@@ -135,3 +135,30 @@ final class NameResolverTests: XCTestCase {
         XCTAssertEqual(r.resolve("NSApplicationIcon", kind: .name).image?.id, "Resources/G.tiff")
     }
 }
+
+/// The pattern index finds exactly what trying every pattern on every name finds (issue 40: the
+/// brute force cost patterns × images).
+final class PatternIndexTests: XCTestCase {
+    func testTheIndexAgreesWithTryingEveryPattern() {
+        let pieces = ["icon", "flag_", "_dark", "tab", "@2x", "x", "onboarding_step", ".png", "é"]
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next(_ bound: Int) -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int(state >> 33) % bound
+        }
+        func text(holes: Bool) -> String {
+            (0..<(1 + next(3))).map { _ in holes && next(3) == 0 ? "*" : pieces[next(pieces.count)] }.joined()
+        }
+        let patterns = (0..<400).map { _ in text(holes: true) } + ["*dark*", "*_dark", "flag_*"]
+        let names = (0..<300).map { _ in text(holes: false) }
+        let globs = patterns.map(UnusedImages.Glob.init)
+        let index = UnusedImages.PatternIndex(patterns)
+        var matched = 0
+        for name in names {
+            let expected = globs.indices.filter { globs[$0].matches(name) }
+            XCTAssertEqual(index.matching([name]), expected, name)
+            matched += expected.count
+        }
+        XCTAssertGreaterThan(matched, 300, "the sample exercises matches, not only misses")
+    }
+}
