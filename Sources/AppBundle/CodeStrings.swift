@@ -27,33 +27,76 @@ public struct CodeStrings: Equatable, Sendable {
     /// gives `x_icon`) and, for JavaScript, also at quotes, so `name:"back-icon"` gives `back-icon`.
     /// Runs of one byte or longer than ``maxLength`` are dropped.
     public static func scan(_ bytes: [UInt8], javaScript: Bool) -> Set<String> {
-        var strings = Set<String>()
-        var start = 0
-        var offset = 0
-        func take(_ end: Int) {
-            let length = end - start
-            if length >= 2, length <= maxLength, let text = String(validating: bytes[start..<end], as: UTF8.self) {
-                strings.insert(text)
-            }
+        var scanner = Scanner(javaScript: javaScript)
+        bytes.withUnsafeBytes { scanner.feed($0, final: true) }
+        return scanner.strings
+    }
+
+    /// `scan` over a file given in chunks: what it keeps between them is the current run (at most
+    /// ``maxLength`` bytes) and up to three bytes a UTF-8 sequence may still need, so memory stays
+    /// bounded whatever the file's size.
+    public struct Scanner {
+        let javaScript: Bool
+        /// The strings found so far.
+        public private(set) var strings = Set<String>()
+        /// The current run's bytes from earlier chunks; dropped once it is too long to keep.
+        private var run: [UInt8] = []
+        private var runTooLong = false
+        /// Bytes not yet examined: a UTF-8 sequence may go on in the next chunk.
+        private var tail: [UInt8] = []
+
+        public init(javaScript: Bool) {
+            self.javaScript = javaScript
         }
-        while offset < bytes.count {
-            let byte = bytes[offset]
-            if byte >= 0x80 {
-                let length = utf8SequenceLength(bytes, at: offset)
-                if length > 0 {
-                    offset += length
+
+        /// Reads the next chunk; `final` for the last (it may be empty), which ends the last run.
+        public mutating func feed(_ chunk: UnsafeRawBufferPointer, final: Bool) {
+            let bytes = tail + chunk
+            tail = []
+            // In a chunk that is not the last, the last three bytes wait: a sequence starting
+            // before them is complete here.
+            let stop = final ? bytes.count : bytes.count - 3
+            var start = 0
+            var offset = 0
+            func take(_ end: Int) {
+                defer {
+                    run = []
+                    runTooLong = false
+                }
+                let length = run.count + end - start
+                guard !runTooLong, length >= 2, length <= maxLength else { return }
+                if let text = String(validating: run + bytes[start..<end], as: UTF8.self) { strings.insert(text) }
+            }
+            while offset < stop {
+                let byte = bytes[offset]
+                if byte >= 0x80 {
+                    let length = utf8SequenceLength(bytes, at: offset)
+                    if length > 0 {
+                        offset += length
+                        continue
+                    }
+                } else if byte >= 0x20, byte != 0x7F, !(javaScript && (byte == 0x22 || byte == 0x27 || byte == 0x60)) {
+                    offset += 1
                     continue
                 }
-            } else if byte >= 0x20, byte != 0x7F, !(javaScript && (byte == 0x22 || byte == 0x27 || byte == 0x60)) {
+                take(offset)
                 offset += 1
-                continue
+                start = offset
             }
-            take(offset)
-            offset += 1
-            start = offset
+            if final {
+                take(bytes.count)
+                return
+            }
+            let examined = min(offset, bytes.count)
+            if !runTooLong {
+                run += bytes[start..<examined]
+                if run.count > maxLength {
+                    run = []
+                    runTooLong = true
+                }
+            }
+            tail = Array(bytes[examined...])
         }
-        take(bytes.count)
-        return strings
     }
 
     /// The length of the well-formed UTF-8 sequence of two to four bytes at `offset`, or 0.

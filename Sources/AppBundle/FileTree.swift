@@ -32,6 +32,15 @@ package protocol FileTree {
     func contents(_ path: String, maxBytes: Int) throws -> [UInt8]
     /// SHA-256 of the file's bytes, lowercase hex.
     func sha256(_ path: String) throws -> String
+    /// The file's bytes in order, in chunks of bounded size; refused when larger than `maxBytes`.
+    func forEachChunk(_ path: String, maxBytes: Int, _ body: (UnsafeRawBufferPointer) throws -> Void) throws
+}
+
+extension FileTree {
+    /// Trees held in memory give their one buffer.
+    package func forEachChunk(_ path: String, maxBytes: Int, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
+        try contents(path, maxBytes: maxBytes).withUnsafeBytes { try body($0) }
+    }
 }
 
 /// Limits that keep a hostile input from costing unbounded time or memory.
@@ -222,6 +231,13 @@ struct DirectoryTree: FileTree {
         return try read(fd, count: size, path: path)
     }
 
+    func forEachChunk(_ path: String, maxBytes: Int, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
+        let (fd, size) = try open(path)
+        close(fd)
+        guard size <= maxBytes else { throw InputError(path: path, reason: "larger than \(maxBytes) bytes; not read") }
+        try ChunkedFile(path: root + "/" + path).forEachChunk(body)
+    }
+
     func sha256(_ path: String) throws -> String {
         var info = stat()
         let identity = stat(root + "/" + path, &info) == 0 ? FolderIdentity(info) : nil
@@ -395,6 +411,19 @@ struct ZipTree: FileTree {
         out.reserveCapacity(Int(entry.uncompressedSize))
         try stream(path, limit: Int.max) { out.append(contentsOf: $0) }
         return out
+    }
+
+    func forEachChunk(_ path: String, maxBytes: Int, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
+        guard let entry = byPath[path] else { throw InputError(path: "\(archivePath)#\(path)", reason: "no such entry") }
+        guard entry.uncompressedSize <= UInt64(maxBytes) else {
+            throw InputError(path: "\(archivePath)#\(path)", reason: "larger than \(maxBytes) bytes; not read")
+        }
+        var failure: Error?
+        try stream(path, limit: Int.max) { chunk in
+            guard failure == nil else { return }
+            do { try chunk.withUnsafeBytes { try body($0) } } catch { failure = error }
+        }
+        if let failure { throw failure }
     }
 
     func sha256(_ path: String) throws -> String {

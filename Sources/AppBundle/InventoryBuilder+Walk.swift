@@ -157,8 +157,11 @@ extension InventoryBuilder {
 
     mutating func readCodeStrings(_ tree: FileTree, path: String, bundle: String, javaScript: Bool) {
         do {
-            let bytes = try tree.contents(path, maxBytes: BundleReader.maxCodeBytes)
-            inventory.codeStrings.append(CodeStrings(bundle: bundle, file: path, strings: CodeStrings.scan(bytes, javaScript: javaScript)))
+            // In chunks: an executable can be most of a gigabyte, and only its strings are kept.
+            var scanner = CodeStrings.Scanner(javaScript: javaScript)
+            try tree.forEachChunk(path, maxBytes: BundleReader.maxCodeBytes) { scanner.feed($0, final: false) }
+            scanner.feed(UnsafeRawBufferPointer(start: nil, count: 0), final: true)
+            inventory.codeStrings.append(CodeStrings(bundle: bundle, file: path, strings: scanner.strings))
         } catch {
             inventory.warnings.append("\(path): \(describe(error))")
         }

@@ -207,4 +207,7 @@ private struct ListedTree: FileTree {
     func prefix(_ path: String, _ limit: Int) throws -> [UInt8] { try base.prefix(path, limit) }
     func contents(_ path: String, maxBytes: Int) throws -> [UInt8] { try base.contents(path, maxBytes: maxBytes) }
     func sha256(_ path: String) throws -> String { try base.sha256(path) }
+    func forEachChunk(_ path: String, maxBytes: Int, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
+        try base.forEachChunk(path, maxBytes: maxBytes, body)
+    }
 }

@@ -19,5 +19,8 @@ struct SubTree: FileTree {
 
     func prefix(_ path: String, _ limit: Int) throws -> [UInt8] { try base.prefix(prefix + path, limit) }
     func contents(_ path: String, maxBytes: Int) throws -> [UInt8] { try base.contents(prefix + path, maxBytes: maxBytes) }
+    func forEachChunk(_ path: String, maxBytes: Int, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
+        try base.forEachChunk(prefix + path, maxBytes: maxBytes, body)
+    }
     func sha256(_ path: String) throws -> String { try base.sha256(prefix + path) }
 }

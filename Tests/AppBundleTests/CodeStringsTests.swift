@@ -48,3 +48,33 @@ final class CodeStringsTests: XCTestCase {
         XCTAssertEqual(both.codeStrings.first?.bundle, "Other.app")
     }
 }
+
+/// An executable read in chunks gives the strings it gives read whole, wherever the chunks end:
+/// in a UTF-8 sequence, in a run, in a run too long to keep (issue 40: a 1 GB executable was held
+/// whole).
+final class CodeStringsChunkTests: XCTestCase {
+    func testChunkedScanningAgreesWithTheWholeFile() {
+        var bytes: [UInt8] = []
+        let pieces: [[UInt8]] = [
+            Array("tab_home".utf8), [0], Array("café_icon".utf8), [0xB8], Array("x_icon".utf8), [0],
+            Array(repeating: UInt8(ascii: "a"), count: 300), [0], Array("𝄞clef".utf8), [0xE2, 0x82], Array("ok".utf8), [0],
+            Array(#"name:"back-icon","#.utf8), [0x0A], Array(repeating: UInt8(ascii: "b"), count: 255), [0], [0xF0, 0x9F, 0x98, 0x80], Array("end".utf8),
+        ]
+        for piece in pieces { bytes += piece }
+        for javaScript in [false, true] {
+            let whole = CodeStrings.scan(bytes, javaScript: javaScript)
+            XCTAssertTrue(whole.contains("tab_home") && whole.contains("x_icon"))
+            for size in [1, 2, 3, 4, 5, 7, 64, 256, 1 << 20] {
+                var scanner = CodeStrings.Scanner(javaScript: javaScript)
+                var offset = 0
+                while offset < bytes.count {
+                    let end = min(bytes.count, offset + size)
+                    bytes[offset..<end].withUnsafeBytes { scanner.feed($0, final: false) }
+                    offset = end
+                }
+                scanner.feed(UnsafeRawBufferPointer(start: nil, count: 0), final: true)
+                XCTAssertEqual(scanner.strings, whole, "chunks of \(size), JavaScript \(javaScript)")
+            }
+        }
+    }
+}
