@@ -97,6 +97,7 @@ let package = Package(
                 "LaunchTrace", "AssetCatalog", "ImageHeaders", "AppBundle", "LaunchAudit", "Reporters",
                 "ImgtraceSupport", "TestSupport", "CodeReferences", "ProjectModel",
                 .target(name: "NativeTrace", condition: .when(platforms: [.linux])),
+                .target(name: "CAgentShared", condition: .when(platforms: [.linux])),
             ],
             path: "Fuzz/Targets"
         ),

@@ -7,6 +7,9 @@
 #
 # Env: FUZZ_RUNS=N also stops a target after N executions (whichever of the two comes first);
 #      FUZZ_KEEP=1 keeps the grown corpus in .fuzz/TARGET/corpus between runs;
+#      FUZZ_NO_BUILD=1 runs the binaries already built (a long run beside other builds, which
+#      would otherwise wait on, or fail for, the build folder's lock), or FUZZ_TOOL and
+#      FUZZ_FUZZER (copies of the plain and the fuzzing build);
 #      FUZZ_FORK=1 runs libFuzzer's fork mode: inputs run in short-lived child processes, so a
 #      library that leaks a little per input (Foundation's plist parser on malformed XML) cannot
 #      add up to the process limit over millions of runs; crashes, timeouts and OOMs still count;
@@ -28,14 +31,22 @@ what=${1:?usage: scripts/fuzz.sh list | TARGET [SECONDS] | all [SECONDS]}
 seconds=${2:-60}
 
 # The plain (release) build seeds and replays; it also times every input of the grown corpus.
-swift build -c release --product imgtrace-fuzz >/dev/null
-tool=$(swift build -c release --show-bin-path)/imgtrace-fuzz
+if [ "${FUZZ_NO_BUILD:-0}" = 1 ]; then
+  tool=${FUZZ_TOOL:-.build/release/imgtrace-fuzz}
+else
+  swift build -c release --product imgtrace-fuzz >/dev/null
+  tool=$(swift build -c release --show-bin-path)/imgtrace-fuzz
+fi
 if [ "$what" = list ]; then "$tool" list; exit 0; fi
 
 # The fuzzing build: release, libFuzzer and AddressSanitizer, the libFuzzer entry point.
 fuzz_flags=(-c release --scratch-path .build-fuzz -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING)
-swift build "${fuzz_flags[@]}" --product imgtrace-fuzz >/dev/null
-fuzzer=$(swift build "${fuzz_flags[@]}" --show-bin-path)/imgtrace-fuzz
+if [ "${FUZZ_NO_BUILD:-0}" = 1 ]; then
+  fuzzer=${FUZZ_FUZZER:-.build-fuzz/release/imgtrace-fuzz}
+else
+  swift build "${fuzz_flags[@]}" --product imgtrace-fuzz >/dev/null
+  fuzzer=$(swift build "${fuzz_flags[@]}" --show-bin-path)/imgtrace-fuzz
+fi
 
 # Largest input per target: big enough for a real header or a small archive, small enough to stay fast.
 max_len() {

@@ -1,4 +1,6 @@
 #if os(Linux)
+    import CAgentShared
+    import Foundation
     import NativeTrace
     import TestSupport
 
@@ -23,7 +25,76 @@
                     _ = RemoteStrings.gnustepString(at: memory.pointer, in: memory)
                     _ = RemoteStrings.cString(at: memory.pointer, in: memory)
                 }, seeds: NativeSeeds.memories),
+            FuzzTarget(
+                id: "agent-file", summary: "a file the in-process agent wrote (`agent-log`): header, API list, a ring of records",
+                run: { bytes in
+                    guard let path = AgentFileInput.write(bytes) else { return }
+                    defer { unlink(path) }
+                    _ = try? AgentRecorder.log(fromFile: path) { _ in }
+                }, seeds: AgentFileInput.seeds),
         ]
+    }
+
+    /// An agent file made of fuzz bytes, sparse like the agent's: the input is `head` and `tail`
+    /// (8 bytes each) of ring 0, the `lost` count (8), the API list's length (1) and text, and
+    /// then the ring's bytes, written at `tail`. Everything else is the agent's valid header.
+    enum AgentFileInput {
+        private static let path = NSTemporaryDirectory() + "imgtrace-fuzz-\(getpid()).agent"
+        private static let shared = MemoryLayout<imgtrace_agent_shared>.self
+        private static let ring = MemoryLayout<imgtrace_agent_ring>.self
+
+        static func write(_ input: [UInt8]) -> String? {
+            guard input.count >= 25 else { return nil }
+            func word(_ at: Int) -> UInt64 { (0..<8).reduce(0) { $0 | UInt64(input[at + $1]) << (8 * UInt64($1)) } }
+            let apiLength = min(Int(input[24]), input.count - 25)
+            let apis = Array(input[25..<(25 + apiLength)])
+            let records = Array(input[(25 + apiLength)...])
+            let fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+            guard fd >= 0 else { return nil }
+            defer { close(fd) }
+            guard ftruncate(fd, off_t(shared.size)) == 0 else { return nil }
+            func write(_ bytes: [UInt8], at offset: Int) { _ = bytes.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, off_t(offset)) } }
+            func put<T>(_ value: T, at offset: Int) { write(withUnsafeBytes(of: value) { Array($0) }, at: offset) }
+            put(UInt64(IMGTRACE_AGENT_MAGIC), at: shared.offset(of: \.magic)!)
+            put(UInt32(IMGTRACE_AGENT_VERSION), at: shared.offset(of: \.version)!)
+            put(UInt32(1), at: shared.offset(of: \.ready)!)
+            put(word(16), at: shared.offset(of: \.lost)!)
+            put(Int32(1), at: shared.offset(of: \.pid)!)
+            // `notes` and then `apis` follow the 64 status bytes (arrays this large are not imported).
+            write(apis, at: shared.offset(of: \.api_status)! + 64 + Int(IMGTRACE_AGENT_NOTES_BYTES))
+            let ring0 = shared.offset(of: \.rings)!
+            let tail = word(8)
+            put(word(0), at: ring0 + ring.offset(of: \.head)!)
+            put(tail, at: ring0 + ring.offset(of: \.tail)!)
+            put(Int32(4242), at: ring0 + ring.offset(of: \.tid)!)
+            let start = Int(tail % UInt64(IMGTRACE_AGENT_RING_BYTES))
+            let room = Int(IMGTRACE_AGENT_RING_BYTES) - start
+            write(Array(records.prefix(room)), at: ring0 + ring.offset(of: \.thread)! + 28 + start)
+            return path
+        }
+
+        /// Records as the agent writes them: a name, a launch end, a padding record.
+        static func seeds() -> [(name: String, bytes: [UInt8])] {
+            func word(_ v: UInt64) -> [UInt8] { (0..<8).map { UInt8(truncatingIfNeeded: v >> (8 * UInt64($0))) } }
+            func record(seq: UInt64, api: UInt16, kind: UInt8, name: String) -> [UInt8] {
+                var bytes = word(seq) + word(1_764_000_000) + [0x40, 0x4B, 0x4C, 0] + [UInt8(api & 0xFF), UInt8(api >> 8), kind, 0]
+                bytes += [UInt8(name.utf8.count), 0, 0, 0] + [0xFF, 0xFF, 0xFF, 0xFF] + Array(name.utf8)
+                while bytes.count % 8 != 0 { bytes.append(0) }
+                return bytes
+            }
+            let apis = Array("objc +[NSImage imageNamed:]\nend -[NSApplication finishLaunching]\nsymbol image_named 0\n".utf8)
+            let body = record(seq: 0, api: 0, kind: 0, name: "AppIcon") + record(seq: 1, api: 2, kind: 0, name: "tab_home")
+                + record(seq: 2, api: 1, kind: 3, name: "")
+            func file(head: UInt64, tail: UInt64, lost: UInt64, records: [UInt8]) -> [UInt8] {
+                word(head) + word(tail) + word(lost) + [UInt8(apis.count)] + apis + records
+            }
+            return [
+                ("three-records", file(head: UInt64(body.count), tail: 0, lost: 0, records: body)),
+                ("lost-all", file(head: UInt64(body.count), tail: 0, lost: .max, records: body)),
+                ("head-near-the-top", file(head: .max - 7, tail: 0, lost: 0, records: record(seq: 0, api: 0, kind: 4, name: ""))),
+                ("wrapped", file(head: UInt64(IMGTRACE_AGENT_RING_BYTES) + 64, tail: UInt64(IMGTRACE_AGENT_RING_BYTES) - 16, lost: 0, records: body)),
+            ]
+        }
     }
 
     /// Process memory made of fuzz bytes: the input is mapped twice, at `base` and at the very
