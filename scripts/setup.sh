@@ -20,6 +20,7 @@ test_packages=(
   gridlock.app xvfb          # Debian's GNUstep game: a real program to record and a real bundle to read
   python3 python3-jsonschema # SARIF checked against the official schema
   util-linux                 # setpriv: the unreadable-file test runs as another user when we are root
+  chromium                   # the HTML report laid out at a phone's width (HTMLLayoutTests)
 )
 # GitHub's Markdown renderer (cmark-gfm) is the model of what a Markdown report makes live.
 test_python_modules=(cmarkgfm)

@@ -85,7 +85,14 @@ public struct TextReporter: AuditReporter {
         let verdictText = verdict(result, baseline: baseline).split(separator: "\n").map {
             TextTable.wrapped(String($0), width: width, first: "", rest: "  ")
         }.joined(separator: "\n")
-        out += "\n" + (verdictText.hasPrefix("FAIL") ? style.apply("1;31", verdictText) : style.apply("1;32", verdictText)) + "\n"
+        // Red fails, green passes, and a verdict that gates nothing is orange-yellow, as in the HTML.
+        let colour: String
+        switch Verdict(result, baseline: baseline).outcome {
+        case .fail: colour = "1;31"
+        case .pass: colour = "1;32"
+        case .notGating: colour = "1;33"
+        }
+        out += "\n" + style.apply(colour, verdictText) + "\n"
         if let baseline { out += baseline.text() }
         out += "\n"
         if let unused = result.unused {
@@ -148,7 +155,7 @@ public struct TextReporter: AuditReporter {
         let message = entry.groupSummary { "`" + TextTable.escapeName($0) + "`" } ?? TextTable.escapeName(entry.first.message)
         var out = TextTable.wrapped(message, width: width, first: "  \(rule): ", rest: "      ")
         if style.enabled { out = "  " + style.apply("1", rule) + out.dropFirst(2 + rule.count) }
-        out += "\n" + TextTable.wrapped(entry.first.fix, width: width, first: "      fix: ", rest: "           ") + "\n"
+        out += "\n" + TextTable.wrapped(entry.fix, width: width, first: "      fix: ", rest: "           ") + "\n"
         if let place = entry.editPlace(result) { out += TextTable.wrapped(place, width: width, first: "      edit ", rest: "      ") + "\n" }
         if !entry.lines.isEmpty {
             let list = lineList(entry.lines, occurrences: entry.occurrences, multipleLogs: result.logs.count > 1)

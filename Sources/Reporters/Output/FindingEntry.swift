@@ -66,6 +66,12 @@ struct FindingEntry {
         return "\(findings.count) findings: " + findings.map { quote($0.subject) }.joined(separator: ", ")
     }
 
+    /// The fix, said for each member of a group (a rule's fix speaks of one image: "Move it …").
+    var fix: String {
+        guard findings.count > 1, let first = self.first.fix.first else { return self.first.fix }
+        return "For each: " + first.lowercased() + self.first.fix.dropFirst()
+    }
+
     /// Where to edit a single finding (`path:line` under the source root), when it has a place.
     func editPlace(_ result: AuditResult) -> String? {
         guard findings.count == 1, let root = result.sourceRoot else { return nil }
