@@ -21,6 +21,8 @@ public struct ReportInput {
     public var workingDirectory: String
     /// `imgtrace unused --all`: list every shipped image, the used ones too, not only the others.
     public var allImages = false
+    /// The columns a listing in the text report fits (`COLUMNS`, else 120; `.max` with `--wide`).
+    public var listingWidth = 120
 
     public init(
         result: AuditResult, baseline: BaselineComparison? = nil, bundlePath: String, logPaths: [String],

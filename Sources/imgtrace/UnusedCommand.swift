@@ -41,6 +41,7 @@ struct UnusedCommand: ParsableCommand {
     var sourceRoot: String?
 
     @OptionGroup var outputs: ReportOutputs
+    @OptionGroup var width: ListingWidth
 
     @Flag(help: "List every shipped image, the used ones too, with what keeps each.")
     var all = false
@@ -102,6 +103,7 @@ struct UnusedCommand: ParsableCommand {
             result: outcome.result, baseline: outcome.baseline, bundlePath: bundles.joined(separator: ", "), logPaths: logs, toolVersion: Imgtrace.configuration.version,
             workingDirectory: FileManager.default.currentDirectoryPath)
         input.allImages = all
+        input.listingWidth = width.columns
         try outputs.write(input, fails: outcome.fails)
         if outcome.fails { throw ExitCode(1) }
     }

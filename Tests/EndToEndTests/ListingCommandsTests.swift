@@ -28,8 +28,9 @@ final class ListingCommandsTests: XCTestCase {
         XCTAssertTrue(wide.split(separator: "\n").contains { $0.hasPrefix(long + " ") }, wide)
     }
 
-    /// On every corpus car and bundle, at 120 and 80 columns: no line wider than the terminal,
-    /// no name shortened, and with --wide every name whole on its row.
+    /// On every corpus car and bundle, at 120, 100 and 80 columns: no line wider than the
+    /// terminal, no name shortened, every name that fits a line whole on one (issue 45: names
+    /// broke mid-token while the row had room), and with --wide every name whole on its row.
     func testListingsOfEveryCorpusCarAndBundleFitWithoutCuttingNames() throws {
         guard let corpus = Corpus.root else { throw XCTSkip(Corpus.missingMessage) }
         let fm = FileManager.default
@@ -50,13 +51,17 @@ final class ListingCommandsTests: XCTestCase {
         for arguments in runs {
             let json = try BinaryRunner.run(Array(arguments.prefix(2)) + ["--format", "json"])
             let names = try Self.names(in: json.stdout)
-            for columns in [120, 80] {
+            for columns in [120, 100, 80] {
                 let result = try BinaryRunner.run(arguments, environment: ["COLUMNS": "\(columns)"])
                 XCTAssertEqual(result.status, 0, "\(arguments): \(result.stderr)")
                 for line in result.stdoutText.split(separator: "\n") {
                     XCTAssertLessThanOrEqual(line.unicodeScalars.count, columns, "\(arguments) at \(columns): \(line)")
                 }
                 XCTAssertFalse(result.stdoutText.contains("…"), "\(arguments) at \(columns): a name was shortened")
+                let words = Set(result.stdoutText.split(whereSeparator: { $0 == " " || $0 == "\n" }).map(String.init))
+                for name in names where !name.contains(" ") && !name.isEmpty && name.unicodeScalars.count <= columns - 2 {
+                    XCTAssertTrue(words.contains(name), "\(arguments) at \(columns): `\(name)` is broken though it fits a line")
+                }
             }
             let wide = try BinaryRunner.run(arguments + ["--wide"]).stdoutText
             let words = Set(wide.split(whereSeparator: { $0 == " " || $0 == "\n" }).map(String.init))
@@ -81,6 +86,27 @@ final class ListingCommandsTests: XCTestCase {
         }
         walk(json)
         return found
+    }
+
+    /// One long name puts itself on its own line; every other row stays on one (issue 45: the
+    /// first long name switched every row of the table to two lines). `unused` follows COLUMNS
+    /// and --wide like the other listings.
+    func testALongNameTakesItsOwnLineAndNoOtherRow() throws {
+        let examples = Corpus.packageRoot.appendingPathComponent("Examples").path
+        let trace = try BinaryRunner.run(["trace", examples + "/launch.log"], environment: ["COLUMNS": "80"]).stdoutText
+        let lines = trace.split(separator: "\n").map(String.init)
+        for name in ["AppIcon", "LaunchBackground", "tab_home", "placeholder"] {
+            XCTAssertTrue(lines.contains { $0.hasPrefix(name + " ") && $0.last?.isNumber == true }, "`\(name)` is not on one line with its counts:\n\(trace)")
+        }
+        let arguments = ["unused", "--bundle", examples + "/SampleApp.app", "--source-root", examples + "/SampleSource", "--all"]
+        for columns in [80, 100] {
+            let unused = try BinaryRunner.run(arguments, environment: ["COLUMNS": "\(columns)"])
+            XCTAssertEqual(unused.status, 0, unused.stderr)
+            for line in unused.stdoutText.split(separator: "\n") { XCTAssertLessThanOrEqual(line.unicodeScalars.count, columns, String(line)) }
+            XCTAssertTrue(unused.stdoutText.split(separator: "\n").contains { $0.hasPrefix("logo ") && $0.contains("unused-image") }, unused.stdoutText)
+        }
+        let wide = try BinaryRunner.run(arguments + ["--wide"], environment: ["COLUMNS": "80"]).stdoutText
+        XCTAssertTrue(wide.split(separator: "\n").contains { $0.count > 80 && $0.hasPrefix("hero_banner.jpg ") }, wide)
     }
 
     func testOneRuleInFullAndEveryRuleAsJSON() throws {

@@ -149,10 +149,10 @@ public struct HTMLReporter: AuditReporter {
         let assets = UnusedReport.listed(unused, all: all)
         guard !assets.isEmpty else { return "\n<h2>Images</h2><div class=\"card\">Every shipped image is used.</div>\n" }
         var out = "\n<h2>\(all ? "Every shipped image" : "Images not plainly used") (\(assets.count))</h2><div class=\"scroll\"><table id=\"loads\"><thead><tr>"
-        out += "<th>verdict</th><th>name</th><th class=\"n\">files</th><th class=\"n\">in app</th><th class=\"n\">downloaded</th><th>kept by</th></tr></thead><tbody>"
+        out += "<th>name</th><th>verdict</th><th class=\"n\">files</th><th class=\"n\">in app</th><th class=\"n\">downloaded</th><th>kept by</th></tr></thead><tbody>"
         for asset in assets {
             let cells = UnusedReport.cells(asset)
-            out += "<tr><td><code>\(h(cells[0]))</code></td><td><code>\(name(cells[1]))</code></td><td class=\"n\" data-v=\"\(asset.paths.count)\">\(cells[2])</td>"
+            out += "<tr><td><code>\(name(cells[0]))</code></td><td><code>\(h(cells[1]))</code></td><td class=\"n\" data-v=\"\(asset.paths.count)\">\(cells[2])</td>"
             out += "<td class=\"n\" data-v=\"\(asset.bytesOnDisk)\">\(h(cells[3]))</td><td class=\"n\" data-v=\"\(asset.deviceBytes)\">\(h(cells[4]))</td>"
             out += "<td class=\"sub\">\(prose(cells[5]))</td></tr>"
         }

@@ -77,10 +77,10 @@ public struct MarkdownReporter: AuditReporter {
             let listed = UnusedReport.listed(unused, all: allImages)
             guard !listed.isEmpty else { return out }
             out +=
-                "### \(allImages ? "Every shipped image" : "Images not plainly used")\n\n| verdict | name | files | in app | downloaded | kept by |\n|---|---|---:|---:|---:|---|\n"
+                "### \(allImages ? "Every shipped image" : "Images not plainly used")\n\n| name | verdict | files | in app | downloaded | kept by |\n|---|---|---:|---:|---:|---|\n"
             for asset in listed.prefix(maxFindings) {
                 let cells = UnusedReport.cells(asset)
-                out += "| `\(cells[0])` | \(MarkdownText.code(cells[1])) | \(cells[2]) | \(cells[3]) | \(cells[4]) | \(MarkdownText.sentence(cells[5])) |\n"
+                out += "| \(MarkdownText.code(cells[0])) | `\(cells[1])` | \(cells[2]) | \(cells[3]) | \(cells[4]) | \(MarkdownText.sentence(cells[5])) |\n"
             }
             if listed.count > maxFindings { out += "\n\(counted(listed.count - maxFindings, "more image")): see the JSON or text report.\n" }
             return out

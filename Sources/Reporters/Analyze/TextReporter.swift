@@ -12,7 +12,9 @@ public struct TextReporter: AuditReporter {
     public init() {}
 
     public func render(_ input: ReportInput, to sink: ByteSink) {
-        Self.write(input.result, baseline: input.baseline, color: input.color, allImages: input.allImages) { sink.write($0) }
+        Self.write(input.result, baseline: input.baseline, color: input.color, allImages: input.allImages, listingWidth: input.listingWidth) {
+            sink.write($0)
+        }
     }
 
     /// How many log lines a finding lists before it counts the rest.
@@ -21,6 +23,8 @@ public struct TextReporter: AuditReporter {
     /// ANSI styles, used only when the caller asks for colour (a terminal without `NO_COLOR`).
     struct Style {
         var enabled: Bool
+        /// The columns prose and tables fit.
+        var width = TextReporter.width
         func apply(_ code: String, _ text: String) -> String { enabled ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text }
         func severity(_ severity: Severity, _ text: String) -> String {
             switch severity {
@@ -31,11 +35,12 @@ public struct TextReporter: AuditReporter {
         }
     }
 
-    /// Every line of the report fits this many terminal columns.
+    /// Every line of the report fits this many terminal columns unless the caller gives another
+    /// (`unused` follows COLUMNS and --wide, as the listings do).
     static let width = 120
 
     /// One header line (`app      …`), wrapped under its label.
-    private static func headerLine(_ label: String, _ text: String) -> String {
+    private static func headerLine(_ label: String, _ text: String, width: Int = width) -> String {
         let pad = String(repeating: " ", count: 9)
         return TextTable.wrapped(TextTable.escapeName(text), width: width, first: label.isEmpty ? pad : label + String(repeating: " ", count: max(1, 9 - label.count)), rest: pad)
             + "\n"
@@ -50,9 +55,13 @@ public struct TextReporter: AuditReporter {
     /// The report in pieces, each given to `emit` as it is made: findings one at a time and the
     /// table row by row, so an audit of a million names is never held as text.
     static func write(
-        _ result: AuditResult, baseline: BaselineComparison? = nil, color: Bool = false, allImages: Bool = false, emit: (String) -> Void
+        _ result: AuditResult, baseline: BaselineComparison? = nil, color: Bool = false, allImages: Bool = false, listingWidth: Int = width,
+        emit: (String) -> Void
     ) {
-        let style = Style(enabled: color)
+        // --wide (`.max`) leaves prose unwrapped; the arithmetic of wrapping stays in range.
+        let width = min(listingWidth, 1 << 20)
+        let style = Style(enabled: color, width: width)
+        func headerLine(_ label: String, _ text: String) -> String { Self.headerLine(label, text, width: width) }
         var out = result.reportTitle + "\n"
         out += headerLine("app", "\(result.bundleNames.first ?? "?") (\(counted(result.inventoryImages, "image")) in the inventory)")
         // Log warnings are shown under their log below.
@@ -102,7 +111,7 @@ public struct TextReporter: AuditReporter {
             if let shipping = UnusedReport.shipping(unused) { out += TextTable.wrapped(shipping, width: width, first: "  ", rest: "    ") + "\n" }
             out += "\n"
             emit(out)
-            return findings(result, style: style, emit: emit, then: { unusedTable(unused, all: allImages, emit: emit) })
+            return findings(result, style: style, emit: emit, then: { unusedTable(unused, all: allImages, width: listingWidth, emit: emit) })
         }
         out += phase("LAUNCH", result.metrics.launch)
         if let after = result.metrics.afterLaunch { out += phase("AFTER LAUNCH", after) }
@@ -132,7 +141,7 @@ public struct TextReporter: AuditReporter {
     }
 
     /// `imgtrace unused`: the images not plainly used (every image with `all`), unused first, by bytes.
-    static func unusedTable(_ unused: UnusedSummary, all: Bool, emit: (String) -> Void) {
+    static func unusedTable(_ unused: UnusedSummary, all: Bool, width: Int, emit: (String) -> Void) {
         let assets = UnusedReport.listed(unused, all: all)
         defer {
             let paths = UnusedReport.notShippedPaths(unused)
@@ -145,7 +154,7 @@ public struct TextReporter: AuditReporter {
         emit("IMAGES (\(counted(assets.count, "image"))\(all ? "" : " not plainly used; --all lists every one"))\n")
         TextTable.render(
             header: UnusedReport.columns, rowCount: assets.count,
-            row: { UnusedReport.cells(assets[$0]) }, rightAligned: [2, 3, 4], emit: emit)
+            row: { UnusedReport.cells(assets[$0]) }, rightAligned: [2, 3, 4], maxWidths: [5: UnusedReport.keptByWidth], width: width, emit: emit)
     }
 
     /// One entry of a severity's list: the message (or a group's subjects), the fix, where to
@@ -153,6 +162,7 @@ public struct TextReporter: AuditReporter {
     static func text(_ entry: FindingEntry, _ result: AuditResult, style: Style) -> String {
         let rule = entry.first.rule
         let message = entry.groupSummary { "`" + TextTable.escapeName($0) + "`" } ?? TextTable.escapeName(entry.first.message)
+        let width = style.width
         var out = TextTable.wrapped(message, width: width, first: "  \(rule): ", rest: "      ")
         if style.enabled { out = "  " + style.apply("1", rule) + out.dropFirst(2 + rule.count) }
         out += "\n" + TextTable.wrapped(entry.fix, width: width, first: "      fix: ", rest: "           ") + "\n"

@@ -114,7 +114,8 @@ public enum CarTextReport {
         }.map(\.element)
         let rows = sorted.map { r -> [String] in
             [
-                r.facet ?? "-", r.name.map(TextTable.escapeName) ?? "(not a CSI record)", r.layout ?? "-",
+                // A packed asset is an atlas of other renditions: no facet names it.
+                r.facet ?? (r.layout == "packed-image" ? "(atlas)" : "-"), r.name.map(TextTable.escapeName) ?? "(not a CSI record)", r.layout ?? "-",
                 r.idiom?.name ?? "-", r.scale == 0 ? "-" : "@\(r.scale)x", r.appearanceName ?? "-",
                 r.sizeSource == nil ? "-" : dimensions(r.pixelWidth, r.pixelHeight), r.pixelFormat ?? "-",
                 r.compression ?? "-", kibibytes(r.sizeOnDisk),
@@ -125,7 +126,8 @@ public enum CarTextReport {
             rows: rows, rightAligned: [9], width: width)
         let total = catalog.renditions.map(\.sizeOnDisk).saturatingSum()
         var notes = ["\(file): \(counted(catalog.renditions.count, "rendition")), \(counted(catalog.facets.count, "facet")), \(kibibytes(total)) of records"]
-        notes.append("CoreUI \(catalog.header.coreUIVersion), storage \(catalog.header.storageVersion), \(catalog.header.versionString)")
+        let version = catalog.header.versionString.isEmpty ? "" : ", " + catalog.header.versionString
+        notes.append("CoreUI \(catalog.header.coreUIVersion), storage \(catalog.header.storageVersion)\(version)")
         if let thinning = catalog.metadata?.thinningArguments, !thinning.isEmpty { notes.append("thinned: \(thinning)") }
         notes += catalog.warnings.map { "warning: \($0)" }
         out += "\n" + notes.map { TextTable.wrapped($0, width: width, first: "", rest: "  ") + "\n" }.joined()

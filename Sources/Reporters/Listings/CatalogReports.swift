@@ -145,7 +145,7 @@ public enum CatalogTextReport {
         }
         let references = inventory.references
         if !references.isEmpty {
-            out += TextTable.wrapped("references: " + ReferenceKindCounts(references).description, width: width, first: "", rest: "  ") + "\n"
+            out += TextTable.wrapped("images named by " + ReferenceKindCounts(references).description, width: width, first: "", rest: "  ") + "\n"
         }
         if !inventory.junk.isEmpty {
             out += TextTable.wrapped("junk that should not ship (\(inventory.junk.count)): " + inventory.junk.joined(separator: ", "), width: width, first: "", rest: "  ") + "\n"
@@ -204,13 +204,24 @@ public enum CatalogTextReport {
     }
 }
 
-/// "3 nib, 2 appIcon" — counts of references by kind.
+/// "nibs: 3, Info.plist's app icons: 2" — counts of references by what makes them.
 struct ReferenceKindCounts: CustomStringConvertible {
     let counts: [(String, Int)]
     init(_ references: [ImageReference]) {
         var c: [String: Int] = [:]
-        for r in references { c[r.kind.rawValue, default: 0] += 1 }
+        for r in references { c[Self.label(r.kind), default: 0] += 1 }
         counts = c.sorted { $0.key < $1.key }
     }
-    var description: String { counts.map { "\($0.1) \($0.0)" }.joined(separator: ", ") }
+
+    /// What a kind of reference is, in the words of the listing.
+    static func label(_ kind: ReferenceKind) -> String {
+        switch kind {
+        case .nib: return "nibs and storyboards"
+        case .appIcon: return "Info.plist's app icons"
+        case .launchImage: return "Info.plist's launch images"
+        case .launchScreen: return "the launch screen"
+        }
+    }
+
+    var description: String { counts.map { "\($0.0): \($0.1)" }.joined(separator: ", ") }
 }

@@ -76,12 +76,15 @@ enum UnusedReport {
         (unused.notShipped ?? []).flatMap(\.paths).sorted()
     }
 
-    /// The header of the image table and one image's cells.
-    static let columns = ["VERDICT", "NAME", "FILES", "IN APP", "DOWNLOADED", "KEPT BY"]
+    /// The header of the image table and one image's cells: the name first, so a long one goes
+    /// on its own line and the rest of the table stays in columns.
+    static let columns = ["NAME", "VERDICT", "FILES", "IN APP", "DOWNLOADED", "KEPT BY"]
+    /// What keeps an image is prose: it wraps within this many columns.
+    static let keptByWidth = 48
 
     static func cells(_ asset: UnusedImages.Asset) -> [String] {
         [
-            asset.verdict.rawValue, asset.name, "\(asset.paths.count)", kibibytes(asset.bytesOnDisk),
+            asset.name, asset.verdict.rawValue, "\(asset.paths.count)", kibibytes(asset.bytesOnDisk),
             asset.inCatalog ? kibibytes(asset.deviceBytes) : "all", asset.keptBy.first?.text ?? "—",
         ]
     }

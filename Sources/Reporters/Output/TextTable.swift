@@ -3,13 +3,13 @@ import ImgtraceSupport
 /// Plain-text tables with aligned columns, for the human-readable formats.
 package enum TextTable {
     /// Renders rows under a header in at most `width` columns; columns in `rightAligned` are
-    /// right-aligned (numbers). A cell wider than its column's `maxWidths` entry wraps onto
-    /// further lines of its row, never shortened: a name breaks after `/`, `.`, `_`, `@`, `-` or
-    /// a space where it can, else at the column's edge. When the table is still too wide, the
-    /// widest left-aligned columns narrow (to 12 columns at least) and wrap the same way; but
-    /// first, when the names of the first column are what does not fit, each goes on its own
-    /// line above the rest of its row (`stacksNames`).
-    /// `width: .max` (`--wide`) keeps every row on one line.
+    /// right-aligned (numbers). A cell wider than its column's `maxWidths` entry (prose) wraps
+    /// onto further lines of its row at spaces. Names are never shortened and never broken where
+    /// they fit a line: when the table is too wide, the first column narrows to what the others
+    /// leave, and a row whose name is longer puts the name on its own line above the rest of the
+    /// row, the other rows staying on one line (`stacksNames`); when the other columns alone are
+    /// too wide, each row becomes a block, its name on a line and its other cells after it,
+    /// wrapped between cells. `width: .max` (`--wide`) keeps every row on one line.
     package static func render(
         header: [String], rows: [[String]], rightAligned: Set<Int> = [], maxWidths: [Int: Int] = [:], width: Int = 120
     ) -> String {
@@ -19,6 +19,11 @@ package enum TextTable {
         }
         return out
     }
+
+    /// The narrowest the first column gets before rows become blocks.
+    static let minimumNameWidth = 12
+    /// The narrowest a prose column (one with a `maxWidths` cap) gets.
+    static let minimumProseWidth = 20
 
     /// The table of `rowCount` rows, `row(i)` asked twice per row (once to size the columns,
     /// once to write it), each line given to `emit`: a table of a million names is never held whole.
@@ -37,89 +42,95 @@ package enum TextTable {
             }
         }
         let last = widths.count - 1
-        func total() -> Int { widths.reduce(0, +) + 2 * last }
-        // Too narrow for the names beside the rest: each name goes on its own line, whole, and
-        // the other cells under it, indented.
-        if width != .max, stacksNames, last > 0, !rightAligned.contains(0), total() > width, narrowed(widths, rightAligned, width)[0] < widths[0] {
-            var rowIndex = -1
-            render(
-                header: Array(header.dropFirst()), rowCount: rowCount, row: { Array(row($0).dropFirst()) },
-                rightAligned: Set(rightAligned.map { $0 - 1 }), maxWidths: Dictionary(uniqueKeysWithValues: maxWidths.map { ($0.key - 1, $0.value) }),
-                width: width - 2, stacksNames: false
-            ) { line in
-                if rowIndex < 0 {
-                    emit(header[0] + "\n" + "  " + line)
+        // Prose columns (those with a `maxWidths` cap) give way first, down to `minimumProseWidth`.
+        if width != .max {
+            for i in maxWidths.keys.sorted() where i < widths.count {
+                let excess = widths.reduce(0, +) + 2 * last - width
+                if excess > 0 { widths[i] = max(min(widths[i], minimumProseWidth), widths[i] - excess) }
+            }
+        }
+        let total = widths.reduce(0, +) + 2 * last
+        if width == .max || total <= width {
+            emit(lines(header, widths, rightAligned, wide: width == .max) + "\n")
+            for index in 0..<rowCount { emit(lines(cells(index), widths, rightAligned, wide: width == .max) + "\n") }
+            return
+        }
+        // The first column gets what the others leave; a longer name goes on its own line.
+        let nameWidth = width - (total - widths[0])
+        if stacksNames, last > 0, !rightAligned.contains(0), nameWidth >= max(displayWidth(header[0]), minimumNameWidth) {
+            widths[0] = nameWidth
+            emit(lines(header, widths, rightAligned, wide: false) + "\n")
+            for index in 0..<rowCount {
+                let row = cells(index)
+                if displayWidth(row.first ?? "", limit: nameWidth + 1) <= nameWidth {
+                    emit(lines(row, widths, rightAligned, wide: false) + "\n")
                 } else {
-                    let name = bounded(escapeName(row(rowIndex).first ?? ""), width: min(width, 4096))
-                    emit(
-                        brokenLines(name, width: width).joined(separator: "\n") + "\n"
-                            + line.split(separator: "\n", omittingEmptySubsequences: false).map { $0.isEmpty ? "" : "  " + $0 }.joined(separator: "\n"))
+                    let name = brokenLines(row[0], width: width).joined(separator: "\n")
+                    emit(name + "\n" + lines([""] + row.dropFirst(), widths, rightAligned, wide: false) + "\n")
                 }
-                rowIndex += 1
             }
             return
         }
-        if width != .max { widths = narrowed(widths, rightAligned, width) }
-        // Still too wide (many columns, a narrow terminal): each row becomes a block, its first
-        // cell on a line and the others after it, wrapped like prose.
-        if width != .max, total() > width {
-            func block(_ cells: [String]) -> String {
-                let first = brokenLines(cells.first ?? "", width: width).joined(separator: "\n")
-                let rest = cells.dropFirst().map { $0.isEmpty ? "-" : $0 }.joined(separator: "  ")
-                return first + "\n" + wrapped(rest, width: width, first: "  ", rest: "  ")
-            }
-            emit(block(header) + "\n")
-            for index in 0..<rowCount { emit(block(cells(index)) + "\n") }
-            return
-        }
-        func lines(_ cells: [String]) -> String {
-            // Most rows fit their columns: one line, no wrapping work.
-            let cells = cells.prefix(last + 1)
-            if cells.enumerated().allSatisfy({ i, cell in rightAligned.contains(i) || width == .max || displayWidth(cell, limit: widths[i] + 1) <= widths[i] }) {
-                var line = ""
-                for (i, cell) in cells.enumerated() {
-                    if i > 0 { line += "  " }
-                    let pad = String(repeating: " ", count: max(0, widths[i] - displayWidth(cell)))
-                    line += rightAligned.contains(i) ? pad + cell : (i == last ? cell : cell + pad)
-                }
-                while line.hasSuffix(" ") { line.removeLast() }
-                return line
-            }
-            let columns = cells.enumerated().map { i, cell in
-                rightAligned.contains(i) || width == .max ? [cell] : brokenLines(cell, width: widths[i])
-            }
-            var text = ""
-            for lineIndex in 0..<(columns.map(\.count).max() ?? 1) {
-                var parts: [String] = []
-                for (i, column) in columns.enumerated() {
-                    let cell = lineIndex < column.count ? column[lineIndex] : ""
-                    let pad = String(repeating: " ", count: max(0, widths[i] - displayWidth(cell)))
-                    parts.append(rightAligned.contains(i) ? pad + cell : cell + pad)
-                }
-                var line = parts.joined(separator: "  ")
-                while line.hasSuffix(" ") { line.removeLast() }
-                text += (lineIndex == 0 ? "" : "\n") + line
-            }
-            return text
-        }
-        emit(lines(header) + "\n")
-        for index in 0..<rowCount { emit(lines(cells(index)) + "\n") }
+        // The other columns alone are too wide: each row a block, its cells whole.
+        emit(block(header, width: width) + "\n")
+        for index in 0..<rowCount { emit(block(cells(index), width: width) + "\n") }
     }
 
-    /// Column widths that fit `width` if they can: the widest left-aligned columns give way, to 12 at least.
-    static func narrowed(_ widths: [Int], _ rightAligned: Set<Int>, _ width: Int) -> [Int] {
-        var widths = widths
-        func total() -> Int { widths.reduce(0, +) + 2 * (widths.count - 1) }
-        for floor in [12] {
-            while total() > width,
-                let widest = widths.indices.filter({ !rightAligned.contains($0) && widths[$0] > floor }).max(by: { widths[$0] < widths[$1] })
-            {
-                // Down to the next widest at most: the widest columns give way together.
-                let next = widths.indices.filter { $0 != widest && !rightAligned.contains($0) }.map { widths[$0] }.max() ?? floor
-                widths[widest] = max(floor, widths[widest] - (total() - width), min(next, widths[widest] - 1))
+    /// One row on its lines: each cell padded to its column; a cell wider than its column (a
+    /// capped prose column) wraps within it.
+    private static func lines(_ cells: [String], _ widths: [Int], _ rightAligned: Set<Int>, wide: Bool) -> String {
+        let last = widths.count - 1
+        let cells = cells.prefix(last + 1)
+        // Most rows fit their columns: one line, no wrapping work.
+        if wide || cells.enumerated().allSatisfy({ i, cell in rightAligned.contains(i) || displayWidth(cell, limit: widths[i] + 1) <= widths[i] }) {
+            var line = ""
+            for (i, cell) in cells.enumerated() {
+                if i > 0 { line += "  " }
+                let pad = String(repeating: " ", count: max(0, widths[i] - displayWidth(cell)))
+                line += rightAligned.contains(i) ? pad + cell : (i == last ? cell : cell + pad)
+            }
+            while line.hasSuffix(" ") { line.removeLast() }
+            return line
+        }
+        let columns = cells.enumerated().map { i, cell in rightAligned.contains(i) ? [cell] : brokenLines(cell, width: widths[i]) }
+        var text = ""
+        for lineIndex in 0..<(columns.map(\.count).max() ?? 1) {
+            var parts: [String] = []
+            for (i, column) in columns.enumerated() {
+                let cell = lineIndex < column.count ? column[lineIndex] : ""
+                let pad = String(repeating: " ", count: max(0, widths[i] - displayWidth(cell)))
+                parts.append(rightAligned.contains(i) ? pad + cell : cell + pad)
+            }
+            var line = parts.joined(separator: "  ")
+            while line.hasSuffix(" ") { line.removeLast() }
+            text += (lineIndex == 0 ? "" : "\n") + line
+        }
+        return text
+    }
+
+    /// A row as a block: its first cell on a line (broken only where it is longer than one),
+    /// then its other cells, indented, filled into lines between cells, never inside one that fits.
+    private static func block(_ cells: [String], width: Int) -> String {
+        var out = brokenLines(cells.first ?? "", width: width).joined(separator: "\n")
+        var line = ""
+        for cell in cells.dropFirst().map({ $0.isEmpty ? "-" : $0 }) {
+            let cellWidth = displayWidth(cell, limit: width)
+            if !line.isEmpty, displayWidth(line) + 2 + cellWidth <= width {
+                line += "  " + cell
+                continue
+            }
+            if !line.isEmpty { out += "\n" + line }
+            if 2 + cellWidth <= width {
+                line = "  " + cell
+            } else {
+                // Longer than a line: broken after separators, its last piece going on.
+                let pieces = brokenLines(cell, width: width - 2)
+                for piece in pieces.dropLast() { out += "\n  " + piece }
+                line = "  " + (pieces.last ?? "")
             }
         }
-        return widths
+        if !line.isEmpty { out += "\n" + line }
+        return out
     }
 
     /// Where a name may break across lines: after a path or word separator.
