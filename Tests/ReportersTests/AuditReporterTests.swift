@@ -72,7 +72,7 @@ final class AuditReporterTests: XCTestCase {
     // MARK: Reading
 
     /// Every line of the text report fits 120 columns; a long name wraps after its separators,
-    /// whole, in the findings and in the table.
+    /// whole, in the findings and in the table, where it goes on its own lines above its row.
     func testTheTextReportFits120ColumnsAndWrapsLongNamesWhole() throws {
         let long = "/private/var/containers/Bundle/Application/" + String(repeating: "0123456789", count: 20) + "/App.app/Onboarding_final_v2@3x.png"
         let wide = String(repeating: "画像", count: 80)
@@ -83,10 +83,11 @@ final class AuditReporterTests: XCTestCase {
         let table = try XCTUnwrap(text.components(separatedBy: "IMAGES LOADED AT LAUNCH").last)
         let rows = table.split(separator: "\n")
         let first = try XCTUnwrap(rows.firstIndex { $0.hasPrefix("/private/") })
-        // The name wraps within its column, whole: its pieces, read down the column, are the name.
-        let pieces = rows[first...].prefix { $0 == rows[first] || $0.hasPrefix(" ") == false && !$0.hasPrefix("画") && $0.first != "a" }
-        let column = pieces.map { String($0.prefix(28)).trimmingCharacters(in: .whitespaces) }.joined()
-        XCTAssertTrue(column.hasPrefix(long), "the whole name, down its column: \(column)")
+        // The name on its own lines, whole, then the rest of its row under the other columns.
+        let pieces = rows[first...].prefix { !$0.hasPrefix(" ") }
+        XCTAssertEqual(pieces.joined(), long, "the whole name, on its own lines")
+        XCTAssertTrue(rows[first + pieces.count].hasPrefix("   "), "the row's other cells follow, under their columns")
+        XCTAssertTrue(rows.contains { $0.hasPrefix("a ") }, "a short name keeps its row on one line")
         XCTAssertFalse(text.contains("…"), "nothing is shortened")
         XCTAssertTrue(text.contains("_final_v2@3x.png"), "the finding keeps the name's end")
         // Plurals: one finding of each kind reads `1 error`.

@@ -63,7 +63,7 @@ public struct TextReporter: AuditReporter {
         let style = Style(enabled: color, width: width)
         func headerLine(_ label: String, _ text: String) -> String { Self.headerLine(label, text, width: width) }
         var out = result.reportTitle + "\n"
-        out += headerLine("app", "\(result.bundleNames.first ?? "?") (\(counted(result.inventoryImages, "image")) in the inventory)")
+        out += headerLine("app", "\(result.bundleNames.first ?? "?") (\(counted(result.inventoryImages, "image file or rendition", "image files and renditions")) in the inventory)")
         // Log warnings are shown under their log below.
         for warning in result.warnings {
             switch warning.origin {
@@ -193,7 +193,7 @@ public struct TextReporter: AuditReporter {
     static func phase(_ title: String, _ m: PhaseMetrics) -> String {
         var out = "\(title)\n"
         out += "  loads       \(m.loads) (\(counted(m.names, "name")), \(counted(m.repeated, "repeated lookup")))\n"
-        out += "  images      \(m.images): \(kibibytes(m.decodedBytes)) decoded, \(kibibytes(m.bytesOnDisk)) on disk\n"
+        out += "  images      \(m.images) distinct, for \(counted(m.names, "name")): \(kibibytes(m.decodedBytes)) decoded, \(kibibytes(m.bytesOnDisk)) on disk\n"
         if m.systemImages > 0 {
             out +=
                 "              of which \(counted(m.systemImages, "system image")) (\(kibibytes(m.systemDecodedBytes)) decoded): the toolkit's, not the app's\n"
@@ -247,7 +247,7 @@ public struct TextReporter: AuditReporter {
         }
         TextTable.render(
             header: ["NAME", "RESOLVED", "PIXELS", "DECODED", "ON DISK", "LOADS", "FIRST LINE"],
-            rowCount: launch.count, row: { row(launch[launch.startIndex + $0]) }, rightAligned: [3, 4, 5, 6], maxWidths: [0: 28, 1: 34],
+            rowCount: launch.count, row: { row(launch[launch.startIndex + $0]) }, rightAligned: [3, 4, 5, 6], maxWidths: [1: 34],
             emit: emit)
     }
 

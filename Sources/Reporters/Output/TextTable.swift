@@ -42,22 +42,16 @@ package enum TextTable {
             }
         }
         let last = widths.count - 1
-        // Prose columns (those with a `maxWidths` cap) give way first, down to `minimumProseWidth`.
-        if width != .max {
-            for i in maxWidths.keys.sorted() where i < widths.count {
-                let excess = widths.reduce(0, +) + 2 * last - width
-                if excess > 0 { widths[i] = max(min(widths[i], minimumProseWidth), widths[i] - excess) }
-            }
-        }
-        let total = widths.reduce(0, +) + 2 * last
-        if width == .max || total <= width {
+        func total() -> Int { widths.reduce(0, +) + 2 * last }
+        if width == .max || total() <= width {
             emit(lines(header, widths, rightAligned, wide: width == .max) + "\n")
             for index in 0..<rowCount { emit(lines(cells(index), widths, rightAligned, wide: width == .max) + "\n") }
             return
         }
         // The first column gets what the others leave; a longer name goes on its own line.
-        let nameWidth = width - (total - widths[0])
-        if stacksNames, last > 0, !rightAligned.contains(0), nameWidth >= max(displayWidth(header[0]), minimumNameWidth) {
+        func stacked() -> Bool {
+            let nameWidth = width - (total() - widths[0])
+            guard stacksNames, last > 0, !rightAligned.contains(0), nameWidth >= max(displayWidth(header[0]), minimumNameWidth) else { return false }
             widths[0] = nameWidth
             emit(lines(header, widths, rightAligned, wide: false) + "\n")
             for index in 0..<rowCount {
@@ -69,8 +63,19 @@ package enum TextTable {
                     emit(name + "\n" + lines([""] + row.dropFirst(), widths, rightAligned, wide: false) + "\n")
                 }
             }
+            return true
+        }
+        if stacked() { return }
+        // Then prose columns (those with a `maxWidths` cap) give way, down to `minimumProseWidth`.
+        for i in maxWidths.keys.sorted() where i > 0 && i < widths.count && total() > width {
+            widths[i] = max(min(widths[i], minimumProseWidth), widths[i] - (total() - width))
+        }
+        if total() <= width {
+            emit(lines(header, widths, rightAligned, wide: false) + "\n")
+            for index in 0..<rowCount { emit(lines(cells(index), widths, rightAligned, wide: false) + "\n") }
             return
         }
+        if stacked() { return }
         // The other columns alone are too wide: each row a block, its cells whole.
         emit(block(header, width: width) + "\n")
         for index in 0..<rowCount { emit(block(cells(index), width: width) + "\n") }
