@@ -43,6 +43,11 @@ extension Imgtrace {
                     PlatformIO.writeStandardError("Error: \(hint)\n")
                 } else if code.rawValue == 64, let shell = UsageHints.unsupportedCompletionShell(in: message) {
                     PlatformIO.writeStandardError("Error: no completion script for \(SafeText.quoted(shell)): imgtrace writes them for bash, zsh and fish\n")
+                } else if code.rawValue == 64 {
+                    // One line per mistake: argument-parser's usage and help lines after the
+                    // message repeat what `--help` says and bury the one line that matters.
+                    let line = Self.message(for: error).split(separator: "\n").first.map(String.init) ?? message
+                    PlatformIO.writeStandardError("Error: " + SafeText.visible(line) + "\n")
                 } else {
                     PlatformIO.writeStandardError(message.hasSuffix("\n") ? message : message + "\n")
                 }

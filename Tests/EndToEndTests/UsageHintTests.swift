@@ -41,6 +41,21 @@ final class UsageHintTests: XCTestCase {
             let run = try BinaryRunner.run(["analyze", "x.log", "--bundle", "App.app", "--report", value])
             XCTAssertEqual(run.status, 64, value)
             XCTAssertTrue(run.stderr.contains("invalid for '--report <format:path>': " + reason), "\(value): \(run.stderr)")
+            XCTAssertEqual(run.stderr.split(separator: "\n").count, 1, "one mistake, one line: \(run.stderr)")
+        }
+    }
+
+    /// Every usage mistake is one line on stderr, exit 64: argument-parser's usage and help lines
+    /// after it repeated `--help` and buried the line that matters.
+    func testEveryUsageMistakeIsOneLine() throws {
+        for arguments in [
+            ["analyze", "x.log", "--bundle", "App.app", "--device", "iPhone 99"], ["analyze", "x.log"], ["analyze"], ["car"],
+            ["lldb-script", "--format", "gdb"], ["unused", "--bundle", "App.app", "--format", "yaml"],
+        ] {
+            let run = try BinaryRunner.run(arguments)
+            XCTAssertEqual(run.status, 64, "\(arguments): \(run.stderr)")
+            XCTAssertEqual(run.stderr.split(separator: "\n").count, 1, "\(arguments): \(run.stderr)")
+            XCTAssertTrue(run.stderr.hasPrefix("Error: "), run.stderr)
         }
     }
 
