@@ -53,7 +53,9 @@ final class FindingListTests: XCTestCase {
         XCTAssertEqual(
             result.findings.ranks.map { $0 },
             findings.map {
-                FindingRank(rule: $0.rule, severity: $0.severity, fingerprint: $0.fingerprint, formerFingerprints: $0.formerFingerprints)
+                FindingRank(
+                    rule: $0.rule, severity: $0.severity, fingerprint: $0.fingerprint, formerFingerprints: $0.formerFingerprints,
+                    foldedRules: $0.foldedRules)
             })
         XCTAssertEqual(result.severityCounts[.error], findings.filter { $0.severity == .error }.count)
     }
