@@ -96,6 +96,17 @@ final class AuditReporterTests: XCTestCase {
         XCTAssertFalse(one.contains("1 errors") || one.contains("1 names") || one.contains("1 loads") || one.contains("1 hits"), one)
     }
 
+    /// A name of megabytes costs the page what its ends cost (issue 40: six 16 MiB names took a
+    /// minute in HTML); the JSON keeps it whole.
+    func testTheHTMLReportShowsTheEndsOfAHugeName() throws {
+        let huge = "hostile_" + String(repeating: "x", count: 2 << 20) + "_end.png"
+        let result = audit(loading: [huge, "a"])
+        let html = render(try reporter("html"), result)
+        XCTAssertLessThan(html.utf8.count, 200_000, "the page does not grow with the name")
+        XCTAssertTrue(html.contains("hostile_") && html.contains("_<wbr>end.<wbr>png"), "both ends are shown")
+        XCTAssertGreaterThan(render(try reporter("json"), result).utf8.count, 2 << 20, "the JSON keeps it whole")
+    }
+
     // MARK: No findings
 
     func testEveryFormatSaysSoWhenThereAreNoFindings() throws {

@@ -317,10 +317,16 @@ public struct HTMLReporter: AuditReporter {
         return out
     }
 
+    /// The longest text a page shows whole: a longer one (a hostile name of megabytes, and the
+    /// messages quoting it) keeps its two ends around `…`, so the page's work stays bounded (six
+    /// 16 MiB names took a minute). The JSON report keeps every name whole.
+    static let maxShownCharacters = 4096
+
     /// HTML text and attribute escaping.
     static func h(_ text: String) -> String {
+        let shown = text.utf8.count > maxShownCharacters ? TextTable.middleShortened(text, width: maxShownCharacters) : text
         var out = ""
-        for scalar in TextTable.escapeName(text).unicodeScalars {
+        for scalar in TextTable.escapeName(shown).unicodeScalars {
             switch scalar {
             case "&": out += "&amp;"
             case "<": out += "&lt;"
