@@ -126,3 +126,50 @@ private struct LineTable {
         return (low + 1, offset - starts[low] + 1)
     }
 }
+
+/// Where a Swift file may be cut into pieces that parse as they would in the whole file: at the
+/// start of a line whose first token is outside every bracket, brace and `#if`.
+package enum SwiftTopLevel {
+    /// The file's pieces, each at most `limit` bytes unless one top-level declaration is larger,
+    /// with the line each starts on. One piece for a file of at most `limit` bytes.
+    package static func pieces(_ source: UnsafeBufferPointer<UInt8>, upTo limit: Int) -> [(bytes: Range<Int>, firstLine: Int)] {
+        guard source.count > limit, let base = source.baseAddress else { return [(0..<source.count, 1)] }
+        var tracker = LookaheadTracker()
+        var cuts: [Int] = []
+        withUnsafeMutablePointer(to: &tracker) { tracker in
+            var lexemes = Lexer.tokenize(source, lookaheadTracker: tracker, experimentalFeatures: [])
+            var depth = 0
+            while let lexeme = lexemes.next(), lexeme.rawTokenKind != .endOfFile {
+                // A cut goes before a token that starts a line outside every bracket.
+                if depth == 0, lexeme.flags.contains(.isAtStartOfLine), let text = lexeme.tokenText.baseAddress {
+                    var start = UnsafePointer(text) - UnsafePointer(base)
+                    while start > 0, source[start - 1] != 0x0A { start -= 1 }
+                    if start > 0 { cuts.append(start) }
+                }
+                switch lexeme.rawTokenKind {
+                case .leftBrace, .leftParen, .leftSquare, .poundIf: depth += 1
+                case .rightBrace, .rightParen, .rightSquare, .poundEndif: depth = max(0, depth - 1)
+                default: break
+                }
+            }
+        }
+        // Pieces from the cuts, each as large as `limit` allows.
+        var pieces: [(bytes: Range<Int>, firstLine: Int)] = []
+        var pieceStart = 0
+        var line = 1
+        var lastCut = 0
+        func close(at end: Int) {
+            guard end > pieceStart else { return }
+            pieces.append((pieceStart..<end, line))
+            line += source[pieceStart..<end].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+            pieceStart = end
+        }
+        for cut in cuts {
+            if cut - pieceStart > limit, lastCut > pieceStart { close(at: lastCut) }
+            lastCut = cut
+        }
+        if source.count - pieceStart > limit, lastCut > pieceStart { close(at: lastCut) }
+        close(at: source.count)
+        return pieces
+    }
+}

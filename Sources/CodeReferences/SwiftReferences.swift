@@ -16,14 +16,33 @@ public enum SwiftReferences {
     /// cost more than `SwiftParseCost.budget` (deeply nested `[`, found by fuzzing) is read as a
     /// plain lexer reads it, every string literal a weak reference, in time linear in the file.
     public static func read(_ source: String, file: String) -> (references: [CodeReference], parsed: Bool) {
-        var text = source
-        let affordable = text.withUTF8 { SwiftParseCost.estimate($0) <= SwiftParseCost.budget }
-        guard affordable else { return (weakReferences(Array(source.utf8), file: file), false) }
-        let tree = Parser.parse(source: source)
-        let visitor = ReferenceVisitor(file: file, converter: SourceLocationConverter(fileName: file, tree: tree))
-        visitor.walk(tree)
-        return (visitor.references, true)
+        read(source, file: file, pieceBytes: parsedPieceBytes)
     }
+
+    /// `read`, parsing pieces of at most `pieceBytes` (the tests compare pieces with the whole).
+    package static func read(_ source: String, file: String, pieceBytes: Int) -> (references: [CodeReference], parsed: Bool) {
+        var text = source
+        let (affordable, pieces) = text.withUTF8 { bytes in
+            (SwiftParseCost.estimate(bytes) <= SwiftParseCost.budget, SwiftTopLevel.pieces(bytes, upTo: pieceBytes))
+        }
+        guard affordable else { return (weakReferences(Array(source.utf8), file: file), false) }
+        // A large file is parsed a piece at a time, each piece whole declarations: a syntax tree
+        // costs about 50 times its text, so memory follows the piece, not the file.
+        var references: [CodeReference] = []
+        let utf8 = Array(source.utf8)
+        for piece in pieces {
+            let text = pieces.count == 1 ? source : String(decoding: utf8[piece.bytes], as: UTF8.self)
+            let tree = Parser.parse(source: text)
+            let visitor = ReferenceVisitor(file: file, converter: SourceLocationConverter(fileName: file, tree: tree), lineOffset: piece.firstLine - 1)
+            visitor.walk(tree)
+            references += visitor.references
+        }
+        return (references, true)
+    }
+
+    /// The largest piece of a file parsed at once (a piece holds whole top-level declarations,
+    /// so one larger declaration is a larger piece).
+    static let parsedPieceBytes = 256 << 10
 
     /// A Swift file read by lexers, in time linear in the file, for files the parser is not given:
     /// each string literal a weak reference (a pattern when it has holes), each member name an
@@ -46,19 +65,22 @@ private let namedInitialisers: Set<String> = ["UIImage", "NSImage", "Image", "Sw
 private final class ReferenceVisitor: SyntaxVisitor {
     let file: String
     let converter: SourceLocationConverter
+    /// Lines of the file before the piece parsed.
+    let lineOffset: Int
     var references: [CodeReference] = []
     /// String literals already counted as an API's argument.
     private var consumed = Set<SyntaxIdentifier>()
 
-    init(file: String, converter: SourceLocationConverter) {
+    init(file: String, converter: SourceLocationConverter, lineOffset: Int = 0) {
         self.file = file
         self.converter = converter
+        self.lineOffset = lineOffset
         super.init(viewMode: .sourceAccurate)
     }
 
     private func add(_ node: some SyntaxProtocol, _ kind: CodeReference.Kind, _ name: String, api: String? = nil) {
         let location = node.startLocation(converter: converter)
-        references.append(CodeReference(file: file, line: location.line, column: location.column, kind: kind, name: name, api: api))
+        references.append(CodeReference(file: file, line: location.line + lineOffset, column: location.column, kind: kind, name: name, api: api))
     }
 
     /// Symbols already added, by their name token: `Image(.logo)` is seen as the call's argument
@@ -71,7 +93,7 @@ private final class ReferenceVisitor: SyntaxVisitor {
         let location = member.declName.startLocation(converter: converter)
         references.append(
             CodeReference(
-                file: file, line: location.line, column: location.column, kind: .symbol, name: member.declName.baseName.text, api: api,
+                file: file, line: location.line + lineOffset, column: location.column, kind: .symbol, name: member.declName.baseName.text, api: api,
                 qualifier: qualifier(member.base)))
     }
 

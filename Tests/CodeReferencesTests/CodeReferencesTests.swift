@@ -140,6 +140,30 @@ final class CodeReferencesTests: XCTestCase {
         XCTAssertLessThan(costliest.cost, SwiftParseCost.budget / 1000, costliest.file)
     }
 
+    /// A large file is parsed in pieces of whole top-level declarations (memory follows the
+    /// piece): the references are those of the whole file, at the same lines and columns.
+    func testPiecesFindWhatTheWholeFileHolds() throws {
+        let root = "../shared/corpus/sources/home-assistant-ios/Sources/App"
+        guard FileManager.default.fileExists(atPath: root) else { throw XCTSkip("corpus absent: ../shared/corpus/sources/home-assistant-ios") }
+        var source = ""
+        for case let path as String in FileManager.default.enumerator(atPath: root)! where path.hasSuffix(".swift") {
+            source += try String(contentsOfFile: root + "/" + path, encoding: .utf8) + "\n"
+            if source.utf8.count > 400_000 { break }
+        }
+        let whole = SwiftReferences.read(source, file: "All.swift", pieceBytes: .max)
+        let pieces = SwiftReferences.read(source, file: "All.swift", pieceBytes: 16 << 10)
+        XCTAssertTrue(whole.parsed && pieces.parsed)
+        var utf8 = source
+        let cut = utf8.withUTF8 { SwiftTopLevel.pieces($0, upTo: 16 << 10) }
+        XCTAssertGreaterThan(cut.count, 20, "the file is cut")
+        XCTAssertEqual(cut.map(\.bytes.count).reduce(0, +), source.utf8.count, "nothing is left out")
+        XCTAssertGreaterThan(whole.references.count, 1000)
+        XCTAssertEqual(pieces.references, whole.references)
+        // A cut never falls inside a declaration: a type's closing brace stays with it.
+        let nested = "struct A {\n    let a = UIImage(named: \"one\")\n}\n" + String(repeating: "let x = 1\n", count: 50) + "enum B {\n    case b\n}\n"
+        XCTAssertEqual(SwiftReferences.read(nested, file: "N.swift", pieceBytes: 8).references, SwiftReferences.read(nested, file: "N.swift", pieceBytes: .max).references)
+    }
+
     func testPatternsThatNameNothingAreDropped() {
         let references = SwiftReferences.scan(#"let a = "\(x)-\(y)"; let b = "icon-\(name)""#, file: "A.swift")
         XCTAssertEqual(references.filter { $0.kind == .dynamic }.map(\.name), ["icon-*"])
