@@ -41,6 +41,23 @@ with open(out + "/baseline.json", "w") as f:         # a baseline near the 16 Mi
         f.write('    {"fingerprint": "%016x", "rule": "missing-image", "severity": "error", "message": "`n%d` loads nothing"}%s\n' % (i, i, "," if i < n - 1 else ""))
     f.write("  ]\n}\n")
 with open(out + "/tiny.log", "w") as f: f.write(hit(0, "AppIcon"))
+os.makedirs(out + "/swift", exist_ok=True)             # one 4 MiB Swift file (a generated one's size)
+with open(out + "/swift/Generated.swift", "w") as f:
+    i = 0
+    while f.tell() < (4 << 20) - 512 * scale:
+        f.write('struct Screen%d {\n    let icon = UIImage(named: "icon_%d")\n    let tint = [Color.red, Color.blue][%d %% 2]\n'
+                '    func title(_ n: Int) -> String { "screen_\\(n)_%d" }\n    var hero: Image { Image(.hero%d) }\n}\n' % (i, i, i, i, i))
+        i += 1
+import random, zipfile                                # an .ipa whose executable inflates 64 MiB
+random.seed(7)
+with zipfile.ZipFile(out + "/big.ipa", "w", zipfile.ZIP_DEFLATED) as z:
+    z.writestr("Payload/App.app/Info.plist", '<?xml version="1.0"?><plist version="1.0"><dict><key>CFBundleExecutable</key><string>App</string></dict></plist>')
+    words = ["icon_%d" % i for i in range(5000)]
+    body = bytearray()
+    while len(body) < (64 << 20) * scale:
+        body += random.randbytes(24) + random.choice(words).encode() + b"\0"
+    z.writestr("Payload/App.app/App", bytes(body))
+    z.writestr("Payload/App.app/icon_1@2x.png", bytes.fromhex("89504e470d0a1a0a0000000d49484452000000100000001008060000001ff3ff61"))
 EOF
 
 peak() { /usr/bin/time -f '%M' "$bin" "$@" 2>&1 >/dev/null | tail -1; }
@@ -62,6 +79,8 @@ row "trace, 60 KiB names" "$(size "$out/long-names.log")" trace "$out/long-names
 row "analyze, 60 KiB names" "$(size "$out/long-names.log")" analyze "$out/long-names.log" --bundle Examples/SampleApp.app --fail-on never
 row "--source-root, xib attributes" "$(size "$out/src")" analyze "$out/tiny.log" --bundle Examples/SampleApp.app --fail-on never --source-root "$out/src"
 row "config, 1 MiB of ignore names" "$(size "$out/config.yml")" analyze "$out/tiny.log" --bundle Examples/SampleApp.app --fail-on never --config "$out/config.yml"
+row "unused --source-root, a 4 MiB Swift file" "$(size "$out/swift")" unused --bundle Examples/SampleApp.app --source-root "$out/swift" --fail-on never
+row "unused, .ipa of a 64 MiB executable" "$(( (64 << 20) * scale ))" unused --bundle "$out/big.ipa" --fail-on never
 row "baseline compare, 100k findings" "$(( 2 * $(size "$out/baseline.json") ))" baseline compare "$out/baseline.json" "$out/baseline.json"
 # Every analyze format on the 300k names: reporters write findings as they build them, so the
 # worst format stays near the JSON figure above.
