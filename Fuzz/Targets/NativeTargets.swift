@@ -83,7 +83,8 @@
                 return bytes
             }
             let apis = Array("objc +[NSImage imageNamed:]\nend -[NSApplication finishLaunching]\nsymbol image_named 0\n".utf8)
-            let body = record(seq: 0, api: 0, kind: 0, name: "AppIcon") + record(seq: 1, api: 2, kind: 0, name: "tab_home")
+            let body =
+                record(seq: 0, api: 0, kind: 0, name: "AppIcon") + record(seq: 1, api: 2, kind: 0, name: "tab_home")
                 + record(seq: 2, api: 1, kind: 3, name: "")
             func file(head: UInt64, tail: UInt64, lost: UInt64, records: [UInt8]) -> [UInt8] {
                 word(head) + word(tail) + word(lost) + [UInt8(apis.count)] + apis + records

@@ -63,7 +63,8 @@ public struct TextReporter: AuditReporter {
         let style = Style(enabled: color, width: width)
         func headerLine(_ label: String, _ text: String) -> String { Self.headerLine(label, text, width: width) }
         var out = result.reportTitle + "\n"
-        out += headerLine("app", "\(result.bundleNames.first ?? "?") (\(counted(result.inventoryImages, "image file or rendition", "image files and renditions")) in the inventory)")
+        let inventory = counted(result.inventoryImages, "image file or rendition", "image files and renditions")
+        out += headerLine("app", "\(result.bundleNames.first ?? "?") (\(inventory) in the inventory)")
         // Log warnings are shown under their log below.
         for warning in result.warnings {
             switch warning.origin {
