@@ -7,33 +7,20 @@ import XCTest
 /// A source file `unused` cannot read whole is never silent: too costly to parse, too large to
 /// parse, too large to read, or named in bytes that are not UTF-8 (issue 40).
 final class UnusedPartlyReadTests: XCTestCase {
-    private var root: URL!
+    /// The tree under test: `App/`, its catalog `App/Assets.xcassets`.
+    private var tree: TreeWriter!
+    private var app: URL { tree.root.appendingPathComponent("App") }
 
-    override func setUpWithError() throws {
-        root = try BinaryRunner.temporaryDirectory()
-    }
+    override func setUp() async throws { tree = try TreeWriter() }
+    override func tearDown() async throws { tree.remove() }
 
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(at: root)
-    }
-
-    private func write(_ path: String, _ bytes: [UInt8]) throws {
-        let url = root.appendingPathComponent(path)
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try Data(bytes).write(to: url)
-    }
-
-    private func imageSet(_ name: String) throws {
-        let contents = #"{"images":[{"idiom":"universal","filename":"\#(name).png","scale":"1x"}],"info":{"version":1,"author":"xcode"}}"#
-        try write("App/Assets.xcassets/\(name).imageset/Contents.json", Array(contents.utf8))
-        try write("App/Assets.xcassets/\(name).imageset/\(name).png", ImageWriter.png(width: 20, height: 20))
-    }
+    private func imageSet(_ name: String) throws { try tree.imageSet("App/Assets.xcassets", name) }
 
     /// `unused` on the tree, and its warnings about the sources (the tree has no project, which
     /// another warning says).
     private func unused() throws -> (result: AuditResult, warnings: [String]) {
-        var request = AuditRequest(logs: [], bundles: [root.appendingPathComponent("App").path])
-        request.sourceRoot = root.appendingPathComponent("App").path
+        var request = AuditRequest(logs: [], bundles: [app.path])
+        request.sourceRoot = app.path
         let result = try AuditSession.unused(request).result
         return (result, result.warnings.filter { $0.origin != .bundle }.map(\.message))
     }
@@ -45,7 +32,7 @@ final class UnusedPartlyReadTests: XCTestCase {
         // 40 nested `[` behind a quote in a block comment: the old guard's one-line strings hid
         // them, and the parser would take hours. Its literal and its asset symbol still count.
         let hostile = "/* \" */\nlet a = Image(.tabHome)\nlet b = \"hero\"\nlet c = U" + String(repeating: "[", count: 40) + "\n"
-        try write("App/Deep.swift", Array(hostile.utf8))
+        try tree.write("App/Deep.swift", Array(hostile.utf8))
         let (result, warnings) = try unused()
         XCTAssertEqual(result.findings.map(\.subject), ["orphan"])
         XCTAssertEqual(warnings, ["`Deep.swift`: too large or too deeply nested to parse: read by a lexer, its string literals and member names count"])
@@ -53,9 +40,9 @@ final class UnusedPartlyReadTests: XCTestCase {
 
     func testAFileThatIsNotReadLeavesWhatItMightNameNotJudged() throws {
         try imageSet("orphan")
-        try write("App/Tabs.swift", Array("let tab = 1\n".utf8))
+        try tree.write("App/Tabs.swift", Array("let tab = 1\n".utf8))
         // Larger than any source file read: a sparse file costs no disk.
-        let big = root.appendingPathComponent("App/Generated.swift")
+        let big = app.appendingPathComponent("Generated.swift")
         XCTAssertTrue(FileManager.default.createFile(atPath: big.path, contents: nil))
         let handle = try FileHandle(forWritingTo: big)
         try handle.truncate(atOffset: UInt64(CodeIndex.maxFileBytes + 1))
@@ -71,7 +58,7 @@ final class UnusedPartlyReadTests: XCTestCase {
     func testANameThatIsNotUTF8IsReadByItsBytes() throws {
         try imageSet("hero")
         try imageSet("orphan")
-        let folder = root.appendingPathComponent("App").path
+        let folder = app.path
         // `Caf\xE9.swift`: Latin-1, as an old archive or a Windows share leaves it.
         let name = Array(folder.utf8) + Array("/Caf".utf8) + [0xE9] + Array(".swift".utf8) + [0]
         let source = Array("let hero = UIImage(named: \"hero\")\n".utf8)
@@ -89,8 +76,8 @@ final class UnusedPartlyReadTests: XCTestCase {
         var source = "let a = Image(.tabHome)\nlet b = \"hero\"\n"
         let filler = "let x = 1 // padding a generated file\n"
         source += String(repeating: filler, count: CodeIndex.maxParsedBytes / filler.utf8.count + 1)
-        try write("App/R.generated.swift", Array(source.utf8))
-        let index = CodeIndex.scan(root: root.appendingPathComponent("App").path)
+        try tree.write("App/R.generated.swift", Array(source.utf8))
+        let index = CodeIndex.scan(root: app.path)
         XCTAssertEqual(index.partlyRead.map(\.file), ["R.generated.swift"])
         XCTAssertEqual(index.partlyRead.map(\.reason), [.readWithoutSyntaxTree])
         XCTAssertEqual(index.references.map(\.name), ["tabHome", "hero"])

@@ -7,28 +7,20 @@ import XCTest
 /// `unused` on a source tree with its Xcode project: what no target ships is apart, each verdict
 /// names its targets, and every reference a source tree holds keeps what it names.
 final class UnusedProjectTests: XCTestCase {
-    private var root: URL!
+    private var tree: TreeWriter!
+    private var root: URL { tree.root }
 
     override func setUpWithError() throws {
-        root = try BinaryRunner.temporaryDirectory()
+        tree = try TreeWriter()
     }
 
     override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(at: root)
+        tree.remove()
     }
 
-    private func write(_ path: String, _ bytes: [UInt8]) throws {
-        let url = root.appendingPathComponent(path)
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try Data(bytes).write(to: url)
-    }
-
-    private func write(_ path: String, _ text: String) throws { try write(path, Array(text.utf8)) }
-
-    private func imageSet(_ folder: String, _ name: String, width: UInt32 = 20) throws {
-        try write("\(folder)/\(name).imageset/Contents.json", #"{"images":[{"idiom":"universal","filename":"\#(name).png","scale":"1x"}],"info":{"version":1,"author":"xcode"}}"#)
-        try write("\(folder)/\(name).imageset/\(name).png", ImageWriter.png(width: width, height: 20))
-    }
+    private func write(_ path: String, _ bytes: [UInt8]) throws { try tree.write(path, bytes) }
+    private func write(_ path: String, _ text: String) throws { try tree.write(path, text) }
+    private func imageSet(_ folder: String, _ name: String, width: UInt32 = 20) throws { try tree.imageSet(folder, name, width: width) }
 
     /// An app (a synchronized folder, less its previews), a widget (classic group), a test bundle
     /// and images that ship in nothing, with every kind of reference a source tree holds.
