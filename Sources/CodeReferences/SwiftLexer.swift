@@ -14,11 +14,13 @@
 /// measured; a file over `budget` units is not given to the parser.
 ///
 /// The lexer alone sees what the parser sees except where the parser takes over in its error
-/// recovery: a quote right after an expression inside an interpolation (`"\(a "[[[…`, where the
-/// parser ends the interpolation and the lexer opens a nested string) and a single-quoted string
-/// (which Swift does not have). Fuzzing found both hiding brackets from the count; a file with
-/// either, or with any error the lexer reports, is not valid Swift and costs `Int.max` (none of
-/// the 1,600 files of a real app has one).
+/// recovery: an interpolation whose expression does not end at `)` (`"\(a "[[[…`, `"\(= "[[…`:
+/// the parser ends the interpolation where the lexer opens a nested string) and a single-quoted
+/// string (which Swift does not have). Fuzzing found both hiding brackets from the count. A
+/// single-quoted string, a multi-line string opened inside an interpolation or any error the
+/// lexer reports make the file not valid Swift: it costs `Int.max`. After a string opened inside
+/// an interpolation the rest of the line is counted as if every `[` were code (the costliest of
+/// the 1,600 files of a real app stays far under the budget).
 public enum SwiftParseCost {
     /// The units a file may cost: about 0.7 s of parsing for the worst shape measured. The
     /// costliest of a real app's 1,600 Swift files (home-assistant-ios) costs 978.
@@ -34,13 +36,31 @@ public enum SwiftParseCost {
             var depth = 0
             var cost = 0
             var strings = StringNesting()
+            // From a string opened inside an interpolation to the end of its line, the parser may
+            // take the quote as the outer string's end and read on as code (its error recovery):
+            // there every `[` byte counts, in strings and comments too, and no `]` does.
+            var unsure = false
+            func open() {
+                depth += 1
+                cost += 1 << min(depth * 3 / 2, 40)
+            }
             while let lexeme = lexemes.next() {
                 if let diagnostic = lexeme.diagnostic, diagnostic.severity == .error { return .max }
-                guard strings.advance(lexeme.rawTokenKind) else { return .max }
+                if lexeme.flags.contains(.isAtStartOfLine) { unsure = false }
+                switch strings.advance(lexeme.rawTokenKind) {
+                case .valid: break
+                case .notSwift: return .max
+                case .nestedString: unsure = true
+                }
+                if unsure {
+                    for byte in lexeme.wholeText where byte == UInt8(ascii: "[") { open() }
+                    if cost > limit { return cost }
+                    if lexeme.rawTokenKind == .endOfFile { return cost }
+                    continue
+                }
                 switch lexeme.rawTokenKind {
                 case .leftSquare:
-                    depth += 1
-                    cost += 1 << min(depth * 3 / 2, 40)
+                    open()
                     if cost > limit { return cost }
                 case .rightSquare:
                     // An unmatched `]` does not lower the depth of the brackets after it.
@@ -76,8 +96,17 @@ public enum SwiftParseCost {
     }
 }
 
-/// Where the lexer is in strings and interpolations, to tell where the parser would part from it.
+/// Where the lexer is in strings and interpolations, to tell where the parser could part from it.
 private struct StringNesting {
+    /// What a token means for the estimate.
+    enum Step {
+        case valid
+        /// Text Swift does not have (a single-quoted string; a multi-line string inside `\(…)`).
+        case notSwift
+        /// A string opened inside an interpolation: the parser may read on from here as code.
+        case nestedString
+    }
+
     private enum Context {
         case code
         case string
@@ -86,28 +115,21 @@ private struct StringNesting {
     }
     private var contexts: [Context] = [.code]
     private var previous: RawTokenKind = .endOfFile
-    private var previousClosedString = false
 
-    /// Takes the next token; false where the parser would read the text otherwise.
-    mutating func advance(_ kind: RawTokenKind) -> Bool {
+    mutating func advance(_ kind: RawTokenKind) -> Step {
         defer { previous = kind }
-        let closing: Bool
         switch kind {
         case .singleQuote:
-            return false
+            return .notSwift
         case .stringQuote, .multilineStringQuote:
             if case .string = contexts.last {
                 contexts.removeLast()
-                closing = true
-            } else {
-                // Inside an interpolation, a string right after an expression is where the parser
-                // ends the interpolation instead ("identifier, then string": no operator between).
-                if case .interpolation = contexts.last, previousClosedString || Self.endsExpression(previous) { return false }
-                contexts.append(.string)
-                closing = false
+                return .valid
             }
-            previousClosedString = closing
-            return true
+            let nested: Bool
+            if case .interpolation = contexts.last { nested = true } else { nested = false }
+            contexts.append(.string)
+            if nested { return kind == .multilineStringQuote ? .notSwift : .nestedString }
         case .leftParen:
             if case .string = contexts.last, previous == .backslash || previous == .rawStringPoundDelimiter {
                 contexts.append(.interpolation(parentheses: 0))
@@ -121,12 +143,7 @@ private struct StringNesting {
         default:
             break
         }
-        previousClosedString = false
-        return true
-    }
-
-    private static func endsExpression(_ kind: RawTokenKind) -> Bool {
-        [.identifier, .dollarIdentifier, .integerLiteral, .floatLiteral, .rightParen, .rightSquare, .rightBrace].contains(kind)
+        return .valid
     }
 }
 

@@ -110,6 +110,7 @@ final class CodeReferencesTests: XCTestCase {
             // Where the parser parts from the lexer in its error recovery (found by fuzzing).
             "a quote after an expression in an interpolation": "let s = \"\\(a \"" + deep + " )\"",
             "a single-quoted string": "let c = '\")\"" + deep + ")'",
+            "an interpolation that cannot be an expression": "let s = \"\\(= \"" + deep + ")\"",
         ]
         for (shape, tail) in hidden.sorted(by: { $0.key < $1.key }) {
             let start = Date()
@@ -122,6 +123,7 @@ final class CodeReferencesTests: XCTestCase {
         // Brackets in a comment or a string cost nothing; real nesting is parsed.
         XCTAssertTrue(SwiftReferences.read("let a = [[1], [2]] // " + deep + "\nlet s = \"" + deep + "\"", file: "B.swift").parsed)
         XCTAssertTrue(SwiftReferences.read("let m: [String: [[Int]]] = [\"a\": [[1, 2], [3]]]", file: "C.swift").parsed)
+        XCTAssertTrue(SwiftReferences.read("let t = \"\\(d[\"k\"] ?? \"[none]\")\"\nlet u = [[1]]", file: "D.swift").parsed, "a string in an interpolation")
     }
 
     /// The budget against real code: the Swift files of a real app with the most `[` (the lexer
