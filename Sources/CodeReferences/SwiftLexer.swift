@@ -47,7 +47,7 @@ public enum SwiftParseCost {
             while let lexeme = lexemes.next() {
                 if let diagnostic = lexeme.diagnostic, diagnostic.severity == .error { return .max }
                 if lexeme.flags.contains(.isAtStartOfLine) { unsure = false }
-                switch strings.advance(lexeme.rawTokenKind) {
+                switch strings.advance(lexeme.rawTokenKind, atStartOfLine: lexeme.flags.contains(.isAtStartOfLine)) {
                 case .valid: break
                 case .notSwift: return .max
                 case .nestedString: unsure = true
@@ -109,15 +109,20 @@ private struct StringNesting {
 
     private enum Context {
         case code
-        case string
+        /// A string; a single-line one ends at the line's end, closed or not (the lexer ends an
+        /// unterminated one there, and the parser an interpolation inside one).
+        case string(multiline: Bool)
         /// Inside `\(…)`: the parentheses opened since.
         case interpolation(parentheses: Int)
     }
     private var contexts: [Context] = [.code]
     private var previous: RawTokenKind = .endOfFile
 
-    mutating func advance(_ kind: RawTokenKind) -> Step {
+    mutating func advance(_ kind: RawTokenKind, atStartOfLine: Bool) -> Step {
         defer { previous = kind }
+        if atStartOfLine, let open = contexts.firstIndex(where: { if case .string(false) = $0 { return true } else { return false } }) {
+            contexts.removeSubrange(open...)
+        }
         switch kind {
         case .singleQuote:
             return .notSwift
@@ -128,7 +133,7 @@ private struct StringNesting {
             }
             let nested: Bool
             if case .interpolation = contexts.last { nested = true } else { nested = false }
-            contexts.append(.string)
+            contexts.append(.string(multiline: kind == .multilineStringQuote))
             if nested { return kind == .multilineStringQuote ? .notSwift : .nestedString }
         case .leftParen:
             if case .string = contexts.last, previous == .backslash || previous == .rawStringPoundDelimiter {

@@ -111,6 +111,7 @@ final class CodeReferencesTests: XCTestCase {
             "a quote after an expression in an interpolation": "let s = \"\\(a \"" + deep + " )\"",
             "a single-quoted string": "let c = '\")\"" + deep + ")'",
             "an interpolation that cannot be an expression": "let s = \"\\(= \"" + deep + ")\"",
+            "an unterminated string before it": "let a = \"\nlet s = \"\\(a \"" + deep + " )\"",
         ]
         for (shape, tail) in hidden.sorted(by: { $0.key < $1.key }) {
             let start = Date()

@@ -191,7 +191,7 @@ final class UnusedCommandTests: XCTestCase {
         XCTAssertFalse(junit.contains("missing-image"), "only the unused rules are suites")
         let markdown = try run("markdown")
         XCTAssertTrue(markdown.hasPrefix("## imgtrace unused images: ✅ pass"), markdown)
-        XCTAssertTrue(markdown.contains("| `unused-image` | `old_splash` | 1 | 488 B | 244 B | — |"), markdown)
+        XCTAssertTrue(markdown.contains("| `old_splash` | `unused-image` | 1 | 488 B | 244 B | — |"), markdown)
         let html = try run("html")
         XCTAssertTrue(html.contains("<h1>imgtrace unused images</h1>") && html.contains("old_<wbr>splash"), html)
         let sarif = try BinaryRunner.run(["unused"] + Self.example + ["--format", "sarif"], in: root)
