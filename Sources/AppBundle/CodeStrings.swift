@@ -65,7 +65,9 @@ public struct CodeStrings: Equatable, Sendable {
                 }
                 let length = run.count + end - start
                 guard !runTooLong, length >= 2, length <= maxLength else { return }
-                if let text = String(validating: run + bytes[start..<end], as: UTF8.self) { strings.insert(text) }
+                // Most runs lie within one chunk: read in place, no copy.
+                let text = run.isEmpty ? String(validating: bytes[start..<end], as: UTF8.self) : String(validating: run + bytes[start..<end], as: UTF8.self)
+                if let text { strings.insert(text) }
             }
             while offset < stop {
                 let byte = bytes[offset]

@@ -42,7 +42,7 @@ public enum SwiftReferences {
 
     /// The largest piece of a file parsed at once (a piece holds whole top-level declarations,
     /// so one larger declaration is a larger piece).
-    static let parsedPieceBytes = 256 << 10
+    static let parsedPieceBytes = 64 << 10
 
     /// A Swift file read by lexers, in time linear in the file, for files the parser is not given:
     /// each string literal a weak reference (a pattern when it has holes), each member name an
