@@ -105,15 +105,10 @@ enum Targets {
                 _ = DataReferences.scan(bytes, file: "A.json")
                 _ = CodeStrings.scan(bytes, javaScript: false)
                 _ = CodeStrings.scan(bytes, javaScript: true)
-                let text = String(decoding: bytes, as: UTF8.self)
-                _ = SwiftReferences.scan(text, file: "A.swift")
-                // The budget holds: a file the estimate lets through never costs the parser more
-                // (counted in its own tree's brackets), whatever the lexer and parser disagree on.
-                var utf8 = text
-                let estimate = utf8.withUTF8 { SwiftParseCost.estimate($0) }
-                if estimate <= SwiftParseCost.budget, SwiftParseCost.parsedCost(text) > SwiftParseCost.budget {
-                    fatalError("the parse-cost estimate \(estimate) let through a parse over the budget")
-                }
+                // What the parse budget lets through is held by the timeout: a check of the parse's
+                // brackets against the estimate (tried in issue 40) also counted the brackets the
+                // parser's error recovery leaves unclosed, work it never did.
+                _ = SwiftReferences.scan(String(decoding: bytes, as: UTF8.self), file: "A.swift")
             }, seeds: Seeds.code),
         FuzzTarget(
             id: "pbxproj", summary: "an Xcode project file (OpenStep text): its targets and what each ships",

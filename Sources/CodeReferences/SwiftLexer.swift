@@ -74,26 +74,6 @@ public enum SwiftParseCost {
             return cost
         }
     }
-
-    /// The same cost counted in the parser's own tree: the fuzz target's check that the lexer
-    /// saw every `[` the parser sees (a bracket the lexer took for a string's or comment's would
-    /// escape the budget).
-    package static func parsedCost(_ source: String) -> Int {
-        var depth = 0
-        var cost = 0
-        for token in Parser.parse(source: source).tokens(viewMode: .sourceAccurate) {
-            switch token.tokenKind {
-            case .leftSquare:
-                depth += 1
-                cost += 1 << min(depth * 3 / 2, 40)
-            case .rightSquare:
-                depth = max(0, depth - 1)
-            default:
-                continue
-            }
-        }
-        return cost
-    }
 }
 
 /// Where the lexer is in strings and interpolations, to tell where the parser could part from it.
