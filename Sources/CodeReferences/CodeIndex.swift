@@ -17,8 +17,8 @@ public struct CodeIndex: Sendable {
     public struct PartlyRead: Sendable, Equatable {
         /// Why, as the warning says it.
         public enum Reason: Sendable, Equatable {
-            /// Too large or too deeply nested to parse: its string literals were read by a lexer
-            /// (every one a weak reference), its asset symbols were not.
+            /// Too large or too costly to parse: read by lexers, its string literals weak
+            /// references and its member names asset symbols; the APIs its calls name are unknown.
             case readWithoutSyntaxTree
             /// Not read at all: too large, unreadable, vanished.
             case unread(String)
