@@ -79,8 +79,8 @@ row "trace, 60 KiB names" "$(size "$out/long-names.log")" trace "$out/long-names
 row "analyze, 60 KiB names" "$(size "$out/long-names.log")" analyze "$out/long-names.log" --bundle Examples/SampleApp.app --fail-on never
 row "--source-root, xib attributes" "$(size "$out/src")" analyze "$out/tiny.log" --bundle Examples/SampleApp.app --fail-on never --source-root "$out/src"
 row "config, 1 MiB of ignore names" "$(size "$out/config.yml")" analyze "$out/tiny.log" --bundle Examples/SampleApp.app --fail-on never --config "$out/config.yml"
-row "unused --source-root, a 4 MiB Swift file" "$(size "$out/swift")" unused --bundle Examples/SampleApp.app --source-root "$out/swift" --fail-on never
-row "unused, .ipa of a 64 MiB executable" "$(( (64 << 20) * scale ))" unused --bundle "$out/big.ipa" --fail-on never
+row "unused, a 4 MiB Swift file" "$(size "$out/swift")" unused --bundle Examples/SampleApp.app --source-root "$out/swift" --fail-on never
+row "unused, .ipa, 64 MiB executable" "$(( (64 << 20) * scale ))" unused --bundle "$out/big.ipa" --fail-on never
 row "baseline compare, 100k findings" "$(( 2 * $(size "$out/baseline.json") ))" baseline compare "$out/baseline.json" "$out/baseline.json"
 # Every analyze format on the 300k names: reporters write findings as they build them, so the
 # worst format stays near the JSON figure above.
