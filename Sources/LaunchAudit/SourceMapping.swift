@@ -2,6 +2,11 @@ import AppBundle
 import CodeReferences
 
 extension AuditResult {
+    /// `path:line` of a place in the code.
+    static func label(_ place: SourceLocation) -> String {
+        place.path + (place.position.map { ":\($0.line)" } ?? "")
+    }
+
     /// The rules whose findings are fixed where the code asks for the name.
     static let fixedInCode: Set<String> = [MissingImageRule.id, RepeatedLoadRule.id, UncachedRepeatRule.id]
 
@@ -13,14 +18,14 @@ extension AuditResult {
         sourceRoot = root
         // The code that asks for each name: an image API's argument first, then a generated
         // symbol, then a pattern it fits; a bare literal is too uncertain to point at.
-        var asked: [String: SourceLocation] = [:]
-        var literals: [String: SourceLocation] = [:]
+        var asked: [String: [SourceLocation]] = [:]
+        var literals: [String: [SourceLocation]] = [:]
         var patterns: [CodeReference] = []
         for reference in code?.references ?? [] {
             let place = SourceLocation(path: reference.file, position: TextPosition(line: reference.line, column: reference.column))
             switch reference.kind {
-            case .named: if asked[reference.name] == nil { asked[reference.name] = place }
-            case .weak: if literals[reference.name] == nil { literals[reference.name] = place }
+            case .named: asked[reference.name, default: []].append(place)
+            case .weak: literals[reference.name, default: []].append(place)
             case .dynamic: if let pattern = UnusedImages.namePattern(reference) { patterns.append(pattern) }
             default: continue
             }
@@ -41,15 +46,21 @@ extension AuditResult {
             // packaging is fixed in the asset.
             guard Self.fixedInCode.contains(finding.rule) else { continue }
             // The line that names it exactly (an image API's argument, then any literal equal to
-            // it) outranks a pattern it merely fits.
-            findings[i].code =
-                finding.names.lazy.compactMap { asked[$0] }.first
-                ?? finding.names.lazy.compactMap { literals[$0] }.first
-                ?? finding.names.lazy.compactMap { name in
-                    globs.first { $0.glob.matches(name) }.map {
-                        SourceLocation(path: $0.reference.file, position: TextPosition(line: $0.reference.line, column: $0.reference.column))
-                    }
-                }.first
+            // it) outranks a pattern it merely fits; the others are further evidence.
+            var places = finding.names.flatMap { asked[$0] ?? [] } + finding.names.flatMap { literals[$0] ?? [] }
+            for name in finding.names {
+                for pattern in globs where pattern.glob.matches(name) {
+                    places.append(SourceLocation(path: pattern.reference.file, position: TextPosition(line: pattern.reference.line, column: pattern.reference.column)))
+                }
+            }
+            var seen = Set<String>()
+            places = places.filter { seen.insert(Self.label($0)).inserted }
+            findings[i].code = places.first
+            if places.count > 1 {
+                let others = places.dropFirst()
+                let shown = others.prefix(3).map(Self.label).joined(separator: ", ")
+                findings[i].values["alsoNamedAt"] = .string(shown + (others.count > 3 ? " and \(others.count - 3) more" : ""))
+            }
         }
         // A tree given as both --bundle and --source-root is read twice: its problems are told once.
         let told = Set(warnings.map(\.message))

@@ -181,6 +181,8 @@ final class UnusedProjectTests: XCTestCase {
         let finding = try XCTUnwrap(AuditSession.run(request).result.findings.first { $0.rule == "repeated-load" })
         XCTAssertEqual(finding.code?.path, "App/Preview.swift")
         XCTAssertEqual(finding.code?.position?.line, 2)
+        // The pattern that fits it too is further evidence, named beside the line.
+        XCTAssertEqual(finding.values["alsoNamedAt"], .string("App/Icons.swift:1"))
     }
 
     func testATreeReadAsBundleAndSourceRootWarnsOnce() throws {

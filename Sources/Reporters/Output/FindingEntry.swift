@@ -78,9 +78,12 @@ struct FindingEntry {
         func place(_ location: SourceLocation) -> String {
             PathText.resolve(location.path, against: root) + (location.position.map { ":\($0.line)" } ?? "")
         }
+        // Other code that names it, relative to the source root (`alsoNamedAt`), follows.
+        let also: String
+        if case .string(let others)? = first.values["alsoNamedAt"] { also = "; also named at " + others } else { also = "" }
         switch (first.code, first.source) {
-        case let (code?, source?): return place(code) + " (asset: " + place(source) + ")"
-        case let (code?, nil): return place(code)
+        case let (code?, source?): return place(code) + " (asset: " + place(source) + ")" + also
+        case let (code?, nil): return place(code) + also
         case let (nil, source?): return place(source)
         case (nil, nil): return nil
         }
