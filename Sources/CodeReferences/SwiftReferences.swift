@@ -22,17 +22,15 @@ public enum SwiftReferences {
     /// `read`, parsing pieces of at most `pieceBytes` (the tests compare pieces with the whole).
     package static func read(_ source: String, file: String, pieceBytes: Int) -> (references: [CodeReference], parsed: Bool) {
         var text = source
-        let (affordable, pieces) = text.withUTF8 { bytes in
-            (SwiftParseCost.estimate(bytes) <= SwiftParseCost.budget, SwiftTopLevel.pieces(bytes, upTo: pieceBytes))
-        }
+        let affordable = text.withUTF8 { SwiftParseCost.estimate($0) <= SwiftParseCost.budget }
         guard affordable else { return (weakReferences(Array(source.utf8), file: file), false) }
         // A large file is parsed a piece at a time, each piece whole declarations: a syntax tree
         // costs about 50 times its text, so memory follows the piece, not the file.
+        let pieces = text.withUTF8 { SwiftTopLevel.pieces($0, upTo: pieceBytes) }
         var references: [CodeReference] = []
-        let utf8 = Array(source.utf8)
         for piece in pieces {
-            let text = pieces.count == 1 ? source : String(decoding: utf8[piece.bytes], as: UTF8.self)
-            let tree = Parser.parse(source: text)
+            let part = pieces.count == 1 ? source : text.withUTF8 { String(decoding: UnsafeBufferPointer(rebasing: $0[piece.bytes]), as: UTF8.self) }
+            let tree = Parser.parse(source: part)
             let visitor = ReferenceVisitor(file: file, converter: SourceLocationConverter(fileName: file, tree: tree), lineOffset: piece.firstLine - 1)
             visitor.walk(tree)
             references += visitor.references

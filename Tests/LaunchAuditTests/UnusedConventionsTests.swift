@@ -30,24 +30,15 @@ final class UnusedConventionsTests: XCTestCase {
     }
 
     func testImagesUnderFoldersTheCodeSearchSkipsAreKept() throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("imgtrace-unused-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: root) }
-        func write(_ path: String, _ bytes: [UInt8]) throws {
-            let url = root.appendingPathComponent(path)
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try Data(bytes).write(to: url)
-        }
-        func imageSet(_ folder: String, _ name: String) throws {
-            let contents = #"{"images":[{"idiom":"universal","filename":"\#(name).png","scale":"1x"}],"info":{"version":1,"author":"xcode"}}"#
-            try write("\(folder)/\(name).imageset/Contents.json", Array(contents.utf8))
-            try write("\(folder)/\(name).imageset/\(name).png", ImageWriter.png(width: 20, height: 20))
-        }
-        try write("App/Tabs.swift", Array("let tab = UIImage(named: \"tab\")\n".utf8))
-        try imageSet("App/Assets.xcassets", "tab")
-        try imageSet("App/Assets.xcassets", "orphan")
+        let tree = try TreeWriter()
+        defer { tree.remove() }
+        let root = tree.root
+        try tree.write("App/Tabs.swift", "let tab = UIImage(named: \"tab\")\n")
+        try tree.imageSet("App/Assets.xcassets", "tab")
+        try tree.imageSet("App/Assets.xcassets", "orphan")
         // A pod's catalog and a JavaScript package's image: their code is never searched.
-        try imageSet("Pods/Kit/Assets.xcassets", "kit_close")
-        try write("node_modules/nav/assets/back-icon.png", ImageWriter.png(width: 12, height: 21))
+        try tree.imageSet("Pods/Kit/Assets.xcassets", "kit_close")
+        try tree.write("node_modules/nav/assets/back-icon.png", ImageWriter.png(width: 12, height: 21))
         let assets = UnusedImages.judge(
             inventory: try BundleReader.inventory(of: root.path), code: CodeIndex.scan(root: root.path), loaded: nil)
         XCTAssertEqual(assets.filter { $0.verdict == .unused }.map(\.name), ["orphan"], "\(assets.map { ($0.name, $0.verdict) })")
