@@ -1,22 +1,46 @@
 #if os(Linux)
     import Foundation
 
+    /// What a stop of one thread can tell about its stack, for judging extents.
+    struct StackView {
+        /// The word at an address of the stack.
+        var word: (UInt64) -> UInt64?
+        /// The function (its first instruction) whose frame is the one with this CFA now, by the
+        /// cached CFI walk from the stop; nil when the walk cannot say.
+        var functionOwning: (UInt64) -> UInt64? = { _ in nil }
+        /// The function the call instruction just before this return address calls, when the
+        /// instruction names it (a direct call, a call through the GOT, a PLT stub resolved).
+        var callee: (UInt64) -> UInt64? = { _ in nil }
+        /// The start of the module holding an address.
+        var module: (UInt64) -> UInt64? = { _ in nil }
+    }
+
     /// Each thread's open request and context, by dynamic extent: a request lasts from the first
     /// image-API entry on a thread until that call returns. A hit inside it belongs to it and is
-    /// not a request of its own: a nested call (a deeper frame while the opening call's return
-    /// address still sits in its slot), or a tail call, which reaches its callee with the caller's
-    /// frame and return address. Anything else is a request of its own: a second call from the
-    /// same place after the return (the same API again: no API tail-calls itself), a call from
-    /// elsewhere once the opening call returned (its slot now holds another return address), or
-    /// one after the open request was left without returning (longjmp, an exception). `frame` is
-    /// the stack pointer just above the return address at the entry (the caller's frame starts
-    /// there). Judged at the next hit, from one word of the stack: no stop at the return.
+    /// not a request of its own: a nested call (a deeper frame while the opening call is still
+    /// running), or a tail call, which reaches its callee with the caller's frame and return
+    /// address. Anything else is a request of its own: a second call from the same place after
+    /// the return (the same API again: no API tail-calls itself), a call from elsewhere once the
+    /// opening call returned (its slot now holds another return address), or one after the open
+    /// request was left without returning (longjmp, an exception). `frame` is the CFA of the
+    /// entered function: the stack pointer just above the return address (the caller's frame
+    /// starts there). Judged at the next hit, from the stack: no stop at the return.
+    ///
+    /// A deeper hit while the opening call's return address still sits in its slot is inside the
+    /// request, unless the call returned and the same call instruction ran again, reaching the
+    /// API deeper (a wrapper that tail-called the API once and calls it the next time through a
+    /// function of its own). The function that owns the opening frame now tells: one the request
+    /// entered there (the API, or an API it tail-called) is still running; the function the call
+    /// instruction calls, running again, is a new call. When the call's target is unknown (an
+    /// indirect call), a function of the API's own module is taken to be the API's internals.
     struct Extents {
         struct Open {
             var frame: UInt64
             var returnAddress: UInt64?
             /// The APIs entered with this very frame: the first and the ones it tail-called.
             var chain: Set<String>
+            /// Their first instructions.
+            var entries: Set<UInt64>
             /// A context's API (it gives the requests inside it their kind).
             var context: String?
         }
@@ -24,30 +48,41 @@
         private var requests: [pid_t: Open] = [:]
         private var contexts: [pid_t: Open] = [:]
 
-        /// Whether entering `api` with `frame` and `returnAddress` is inside `open`; a tail call
-        /// joins its chain. `word` reads the thread's stack.
-        static func enter(_ open: inout Open, api: String, frame: UInt64, returnAddress: UInt64?, word: (UInt64) -> UInt64?) -> Bool {
+        /// The frame of the thread's open request or context: a deeper hit reads the stack up to it.
+        func outermostFrame(_ tid: pid_t) -> UInt64? {
+            [requests[tid]?.frame, contexts[tid]?.frame].compactMap { $0 }.max()
+        }
+
+        /// Whether entering `api` (at `entry`) with `frame` and `returnAddress` is inside `open`; a
+        /// tail call joins its chain.
+        static func enter(_ open: inout Open, api: String, entry: UInt64, frame: UInt64, returnAddress: UInt64?, stack: StackView) -> Bool {
             if frame < open.frame {
                 guard let expected = open.returnAddress else { return true }
-                return word(open.frame &- 8) == expected
+                guard stack.word(open.frame &- 8) == expected else { return false }
+                guard let owner = stack.functionOwning(open.frame) else { return true }
+                if open.entries.contains(owner) { return true }
+                if let callee = stack.callee(expected) { return owner != callee }
+                guard let apiModule = open.entries.first.flatMap(stack.module) else { return true }
+                return stack.module(owner) == apiModule
             }
             guard frame == open.frame, returnAddress == open.returnAddress, !open.chain.contains(api) else { return false }
             open.chain.insert(api)
+            open.entries.insert(entry)
             return true
         }
 
         /// `api`, a name API, was entered: nil when the hit is inside the thread's open request;
         /// else the request starts, of the kind of the context it is in (`.some(nil)`: in none).
         mutating func startRequest(
-            _ tid: pid_t, api: String, frame: UInt64, returnAddress: UInt64?, word: (UInt64) -> UInt64?
+            _ tid: pid_t, api: String, entry: UInt64, frame: UInt64, returnAddress: UInt64?, stack: StackView
         ) -> String?? {
-            if var open = requests[tid], Self.enter(&open, api: api, frame: frame, returnAddress: returnAddress, word: word) {
+            if var open = requests[tid], Self.enter(&open, api: api, entry: entry, frame: frame, returnAddress: returnAddress, stack: stack) {
                 requests[tid] = open
                 return nil
             }
-            requests[tid] = Open(frame: frame, returnAddress: returnAddress, chain: [api])
+            requests[tid] = Open(frame: frame, returnAddress: returnAddress, chain: [api], entries: [entry])
             guard var context = contexts[tid] else { return .some(nil) }
-            if Self.enter(&context, api: api, frame: frame, returnAddress: returnAddress, word: word) {
+            if Self.enter(&context, api: api, entry: entry, frame: frame, returnAddress: returnAddress, stack: stack) {
                 contexts[tid] = context
                 return .some(context.context)
             }
@@ -56,19 +91,19 @@
         }
 
         /// A context was entered: true when it is the thread's outermost (it opens).
-        mutating func startContext(_ tid: pid_t, api: String, frame: UInt64, returnAddress: UInt64?, word: (UInt64) -> UInt64?) -> Bool {
+        mutating func startContext(_ tid: pid_t, api: String, entry: UInt64, frame: UInt64, returnAddress: UInt64?, stack: StackView) -> Bool {
             if var open = requests[tid] {
-                if Self.enter(&open, api: api, frame: frame, returnAddress: returnAddress, word: word) {
+                if Self.enter(&open, api: api, entry: entry, frame: frame, returnAddress: returnAddress, stack: stack) {
                     requests[tid] = open
                     return false
                 }
                 requests[tid] = nil
             }
-            if var open = contexts[tid], Self.enter(&open, api: api, frame: frame, returnAddress: returnAddress, word: word) {
+            if var open = contexts[tid], Self.enter(&open, api: api, entry: entry, frame: frame, returnAddress: returnAddress, stack: stack) {
                 contexts[tid] = open
                 return false
             }
-            contexts[tid] = Open(frame: frame, returnAddress: returnAddress, chain: [api], context: api)
+            contexts[tid] = Open(frame: frame, returnAddress: returnAddress, chain: [api], entries: [entry], context: api)
             return true
         }
 

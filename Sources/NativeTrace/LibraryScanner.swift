@@ -22,19 +22,19 @@
         mutating func reset() { seen.removeAll() }
 
         /// Reads every file `pid` maps now that was not read before and sets its breakpoints;
-        /// `unwinder` (for `--backtrace`) learns the functions of each.
+        /// `unwinder` learns that the maps changed and, for `--backtrace`, the functions of each.
         mutating func scan(pid: pid_t, launchEndSeen: Bool, breakpoints: inout BreakpointSet, unwinder: inout Unwinder?) {
             guard let maps = readProcFile("/proc/\(pid)/maps") else { return }
             for (path, base) in MemoryMapping.loadBases(MemoryMapping.parse(bytes: maps)) {
                 guard seen.insert(path).inserted, let bytes = readMappedLibrary(path), let image = try? ElfImage(bytes: bytes, path: path) else { continue }
                 searched.append(PathText.lastComponent(path))
                 let bias = image.isPositionIndependent ? base &- (image.firstLoadAddress & ~0xFFF) : 0
-                if request.backtrace > 0 {
-                    if unwinder == nil { unwinder = Unwinder(pid: pid) }
-                    unwinder?.librariesChanged()
-                    unwinder?.addMethods(ObjCMethods.all(in: image).map { ($0.implementation &+ bias, $0.name) })
-                    unwinder?.addFunctionStarts(image.functionStarts.map { $0 &+ bias })
-                }
+                // The unwinder judges extents too, so it exists without `--backtrace`; only the
+                // frame lines need the names.
+                if unwinder == nil { unwinder = Unwinder(pid: pid) }
+                unwinder?.librariesChanged()
+                unwinder?.addFunctionStarts(image.functionStarts.map { $0 &+ bias })
+                if request.backtrace > 0 { unwinder?.addMethods(ObjCMethods.all(in: image).map { ($0.implementation &+ bias, $0.name) }) }
                 for symbol in request.symbols {
                     for function in image.functions(named: symbol.name) {
                         foundAny = breakpoints.insert(function.value &+ bias, .hit(api: symbol.name, argument: symbol.argument, objc: false), in: pid) || foundAny

@@ -23,6 +23,8 @@
         /// Attach to this running process instead of launching `program`; it is detached at the
         /// end with every breakpoint byte restored, and keeps running.
         public var pid: Int32?
+        /// For the tests: walk each stack with libdw as well and keep any difference.
+        var checkUnwinding = false
 
         public init(
             program: [String], objcMethods: [String], symbols: [(name: String, argument: Int)], launchEnd: String? = nil,
@@ -170,7 +172,12 @@
 
         private func scanLibraries() {
             scanner.scan(pid: tracee.pid, launchEndSeen: launchEndSeen, breakpoints: &breakpoints, unwinder: &unwinder)
+            unwinder?.checkAgainstLibdw = request.checkUnwinding
         }
+
+        /// For the tests: the walks the unwinder's cache made, and where libdw's walk of the same
+        /// stop differed (with `RecordRequest.checkUnwinding`).
+        var unwinding: (cachedWalks: Int, differences: [String]) { (unwinder?.cachedWalks ?? 0, unwinder?.differences ?? []) }
 
         // MARK: The loop
 
@@ -287,15 +294,26 @@
             case .hit(let api, let argument, let objc):
                 // At a function's first instruction the caller's frame starts just above the return
                 // address. One read fetches the name, the return address and (with frames) the stack.
-                let memory = StopMemory(pid: tid, name: regs.argument(argument), stackPointer: regs[.rsp], stackBytes: request.backtrace > 0 ? 2048 : 16)
+                // A hit deeper than the thread's open request may walk the stack up to it.
+                let openFrame = extents.outermostFrame(tid).map { $0 > regs[.rsp] ? Int(min($0 - regs[.rsp], 1 << 18)) + 8 : 0 } ?? 0
+                let memory = StopMemory(
+                    pid: tid, name: regs.argument(argument), stackPointer: regs[.rsp], stackBytes: max(request.backtrace > 0 ? 2048 : 16, openFrame))
+                // The trap left rip after its byte; a walk starts at the function's first
+                // instruction, where the CFI describes a frame not yet set up.
+                var atEntry = regs
+                atEntry.rip = address
                 let frame = regs[.rsp] &+ 8, returnAddress = memory.word(at: regs[.rsp])
-                if let context = extents.startRequest(tid, api: api, frame: frame, returnAddress: returnAddress, word: { memory.word(at: $0) }) {
+                let stack = stackView(atEntry, memory)
+                if let context = extents.startRequest(tid, api: api, entry: address, frame: frame, returnAddress: returnAddress, stack: stack) {
                     let kind = LoadKind.of(outermostAPI: context ?? api)?.rawValue
-                    recordHit(tid, regs, api: api, argument: argument, objc: objc, kind: kind, memory: memory)
+                    recordHit(tid, atEntry, api: api, argument: argument, objc: objc, kind: kind, memory: memory)
                 }
             case .context(let api):
-                let memory = MemoryOf(pid: tid)
-                _ = extents.startContext(tid, api: api, frame: regs[.rsp] &+ 8, returnAddress: memory.word(at: regs[.rsp]), word: { memory.word(at: $0) })
+                let memory = StopMemory(pid: tid, name: nil, stackPointer: regs[.rsp], stackBytes: 16)
+                var atEntry = regs
+                atEntry.rip = address
+                _ = extents.startContext(
+                    tid, api: api, entry: address, frame: regs[.rsp] &+ 8, returnAddress: memory.word(at: regs[.rsp]), stack: stackView(atEntry, memory))
             case .launchEnd:
                 // At a function's first instruction the return address is the word at the stack pointer.
                 if !launchEndSeen, let returnAddress = MemoryOf(pid: tid).word(at: regs[.rsp]) {
@@ -312,6 +330,15 @@
                 return
             }
             breakpoints.stepOver(tid, address, breakpoint, &regs)
+        }
+
+        /// The stop's stack as `Extents` asks about it.
+        private func stackView(_ registers: Registers, _ memory: StopMemory) -> StackView {
+            StackView(
+                word: { memory.word(at: $0) },
+                functionOwning: { [unwinder] in unwinder?.functionOwning(frame: $0, registers: registers, memory: memory) },
+                callee: { [unwinder] in unwinder?.callee(returning: $0) },
+                module: { [unwinder] in unwinder?.module(of: $0) })
         }
 
         // MARK: Hits

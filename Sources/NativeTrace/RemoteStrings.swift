@@ -7,12 +7,19 @@ public protocol MemoryReading {
     /// The NUL-terminated bytes at `address`, at most `limit` of them (a reader that holds some
     /// bytes already answers from them).
     func cString(at address: UInt64, limit: Int) -> [UInt8]?
+    /// The little-endian word at `address`, or nil (a reader that holds the bytes answers
+    /// without copying them).
+    func loadWord(_ address: UInt64) -> UInt64?
 }
 
 extension MemoryReading {
     func word(at address: UInt64?) -> UInt64? {
         guard let address else { return nil }
-        return read(address, count: 8)?.withUnsafeBytes { try? ByteReader($0).u64le(0) }
+        return loadWord(address)
+    }
+
+    public func loadWord(_ address: UInt64) -> UInt64? {
+        read(address, count: 8)?.withUnsafeBytes { try? ByteReader($0).u64le(0) }
     }
 
     func word32(at address: UInt64?) -> UInt32? {

@@ -48,6 +48,16 @@
             return pagedCString(at: address, limit: limit)
         }
 
+        func loadWord(_ address: UInt64) -> UInt64? {
+            for range in ranges where address >= range.address && address - range.address <= UInt64(range.bytes.count) {
+                let start = Int(address - range.address)
+                if range.bytes.count - start >= 8 {
+                    return range.bytes.withUnsafeBytes { UInt64(littleEndian: $0.loadUnaligned(fromByteOffset: start, as: UInt64.self)) }
+                }
+            }
+            return MemoryOf(pid: pid).loadWord(address)
+        }
+
         func read(_ address: UInt64, count: Int) -> [UInt8]? {
             for range in ranges where address >= range.address && address - range.address <= UInt64(range.bytes.count) {
                 let start = Int(address - range.address)

@@ -1,5 +1,6 @@
 #if os(Linux)
     import CElfutils
+    import Glibc
     import ImgtraceSupport
 
     /// Unwinds a ptrace-stopped thread with libdw (CFI from `.eh_frame`, present in stripped
@@ -21,6 +22,19 @@
         /// libdw's symbol lookup is a search over the whole table, and a launch passes the same
         /// call sites again and again.
         private var tails: [UInt64: String] = [:]
+        /// Each looked-up program counter's step to its caller, read from the CFI once: a launch
+        /// unwinds through the same functions again and again, and libdw's walk parses the CIE and
+        /// FDE anew at every frame of every hit.
+        private var steps: [UInt64: CallerStep] = [:]
+        /// The function each call instruction calls, by its return address (nil: not known).
+        private var callees: [UInt64: UInt64?] = [:]
+        /// Each stack's whole `--backtrace` text, by its program counters.
+        private var texts: [[UInt64]: String] = [:]
+        /// Walks done from the cached steps (the rest went through libdw).
+        private(set) var cachedWalks = 0
+        /// Test mode: every cached walk is repeated by libdw and a difference is kept.
+        var checkAgainstLibdw = false
+        private(set) var differences: [String] = []
 
         init(pid: pid_t) {
             self.pid = pid
@@ -44,45 +58,185 @@
             if let dwfl { dwfl_end(dwfl) }
             dwfl = nil
             // An address may now hold another library (one unloaded, another mapped there).
+            forgetNames()
+            steps.removeAll()
+            callees.removeAll()
+        }
+
+        private func forgetNames() {
             tails.removeAll()
+            texts.removeAll()
         }
 
         /// Adds the methods of a library's metadata, at their run-time addresses.
         func addMethods(_ found: [(address: UInt64, name: String)]) {
             for (address, name) in found where methodsByAddress[address] == nil { methodsByAddress[address] = name }
-            tails.removeAll()
+            forgetNames()
         }
 
         /// Adds a library's function starts, at their run-time addresses.
         func addFunctionStarts(_ starts: [UInt64]) {
             functionStarts += starts
             functionStarts.sort()
-            tails.removeAll()
+            forgetNames()
         }
 
         /// The `--backtrace` lines of thread `tid`'s stack (stopped by us, with `registers` and
         /// `memory` read at this stop), up to `limit`, joined by line breaks (empty for none).
         func frameLines(of tid: pid_t, registers: Registers, memory: MemoryReading, limit: Int) -> String {
             guard limit > 0, let dwfl = session() else { return "" }
-            var out = ""
-            for (index, pc) in programCounters(of: tid, registers: registers, memory: memory, limit: limit, in: dwfl).enumerated() {
-                let tail: String
-                if let known = tails[pc] {
-                    tail = known
-                } else {
-                    let module = dwfl_addrmodule(dwfl, pc)
-                    var moduleName = "?"
-                    if let module, let name = dwfl_module_info(module, nil, nil, nil, nil, nil, nil, nil) {
-                        moduleName = PathText.lastComponent(String(cString: name))
-                    }
-                    let symbol = module.flatMap { dwfl_module_addrname($0, pc) }.map { String(cString: $0) }
-                    tail = HitLine.frameTail(address: pc, module: moduleName, function: method(at: pc, symbol: symbol, module: module))
-                    tails[pc] = tail
+            let pcs: [UInt64]
+            if let cached = cachedProgramCounters(registers: registers, memory: memory, limit: limit, in: dwfl) {
+                cachedWalks += 1
+                pcs = cached
+                if checkAgainstLibdw {
+                    let walked = programCounters(of: tid, registers: registers, memory: memory, limit: limit, in: dwfl)
+                    if walked != cached, differences.count < 20 { differences.append("libdw \(hex(walked)), cached \(hex(cached))") }
                 }
-                if index > 0 { out += "\n" }
-                out += HitLine.frame(index: index, tail: tail)
+            } else {
+                pcs = programCounters(of: tid, registers: registers, memory: memory, limit: limit, in: dwfl)
             }
+            if let known = texts[pcs] { return known }
+            var out = ""
+            for (index, pc) in pcs.enumerated() {
+                if index > 0 { out += "\n" }
+                out += HitLine.frame(index: index, tail: tail(at: pc, in: dwfl))
+            }
+            // Bounded: a long recording through many distinct stacks keeps only the latest.
+            if texts.count >= 1 << 14 { texts.removeAll() }
+            texts[pcs] = out
             return out
+        }
+
+        private func hex(_ pcs: [UInt64]) -> String { pcs.map { String($0, radix: 16) }.joined(separator: " ") }
+
+        /// A frame line's text after its number: the module and the function holding `pc`.
+        private func tail(at pc: UInt64, in dwfl: OpaquePointer) -> String {
+            if let known = tails[pc] { return known }
+            let module = dwfl_addrmodule(dwfl, pc)
+            var moduleName = "?"
+            if let module, let name = dwfl_module_info(module, nil, nil, nil, nil, nil, nil, nil) {
+                moduleName = PathText.lastComponent(String(cString: name))
+            }
+            let symbol = module.flatMap { dwfl_module_addrname($0, pc) }.map { String(cString: $0) }
+            let tail = HitLine.frameTail(address: pc, module: moduleName, function: method(at: pc, symbol: symbol, module: module))
+            tails[pc] = tail
+            return tail
+        }
+
+        // MARK: Extents
+
+        /// The function whose frame has the CFA `frame` on the stopped thread's stack (see
+        /// `StackView.functionOwning`), walked from the stop with the cached steps.
+        func functionOwning(frame target: UInt64, registers: Registers, memory: MemoryReading) -> UInt64? {
+            guard let dwfl = session() else { return nil }
+            var stackPointer = registers[.rsp], framePointer = registers[.rbp], lookup = registers.rip
+            for _ in 0..<256 {
+                guard case .rule(let rule) = steps[lookup] ?? callerStep(at: lookup, in: dwfl) else { return nil }
+                let cfa = (rule.cfaFromFramePointer ? framePointer : stackPointer) &+ UInt64(bitPattern: rule.cfaOffset)
+                if cfa == target { return functionStart(containing: lookup) }
+                guard cfa < target, let returnAddress = memory.word(at: cfa &+ UInt64(bitPattern: rule.returnAddressOffset)) else { return nil }
+                if let saved = rule.savedFramePointerOffset {
+                    guard let value = memory.word(at: cfa &+ UInt64(bitPattern: saved)) else { return nil }
+                    framePointer = value
+                }
+                stackPointer = cfa
+                lookup = returnAddress &- 1
+            }
+            return nil
+        }
+
+        /// The nearest function start at or below `pc` (`.eh_frame_hdr` lists static functions too).
+        private func functionStart(containing pc: UInt64) -> UInt64? {
+            var low = 0, high = functionStarts.count
+            while low < high {
+                let mid = (low + high) / 2
+                if functionStarts[mid] <= pc { low = mid + 1 } else { high = mid }
+            }
+            return low > 0 ? functionStarts[low - 1] : nil
+        }
+
+        /// The start of the module holding `address`, as libdw maps the process.
+        func module(of address: UInt64) -> UInt64? {
+            guard let dwfl = session(), let module = dwfl_addrmodule(dwfl, address) else { return nil }
+            var start: Dwarf_Addr = 0
+            _ = dwfl_module_info(module, nil, &start, nil, nil, nil, nil, nil)
+            return start
+        }
+
+        /// The function called by the call instruction that ends at `returnAddress`, when the
+        /// instruction says it: `call rel32`, `call *disp(%rip)` (a GOT slot), through a PLT stub
+        /// (`jmp *disp(%rip)`, after an `endbr64` and a `bnd` prefix or not) to the GOT's target.
+        func callee(returning returnAddress: UInt64) -> UInt64? {
+            if let known = callees[returnAddress] { return known }
+            let code = MemoryOf(pid: pid)
+            var target: UInt64?
+            if let call = code.read(returnAddress &- 6, count: 6) {
+                let displacement = Self.signed32(call, at: 2)
+                if call[4] == 0xFF, call[5] & 0xF8 == 0xD0 {
+                    target = nil  // call *%reg: the target was in a register
+                } else if call[1] == 0xE8 {
+                    target = Self.throughStub(returnAddress &+ displacement, code)
+                } else if call[0] == 0xFF, call[1] == 0x15 {
+                    target = code.word(at: returnAddress &+ displacement).map { Self.throughStub($0, code) }
+                }
+            }
+            callees[returnAddress] = target
+            return target
+        }
+
+        private static func signed32(_ bytes: [UInt8], at offset: Int) -> UInt64 {
+            let value = UInt32(bytes[offset]) | UInt32(bytes[offset + 1]) << 8 | UInt32(bytes[offset + 2]) << 16 | UInt32(bytes[offset + 3]) << 24
+            return UInt64(bitPattern: Int64(Int32(bitPattern: value)))
+        }
+
+        /// A PLT stub's target (the function its GOT slot holds), or `address` itself.
+        private static func throughStub(_ address: UInt64, _ code: MemoryOf) -> UInt64 {
+            guard let bytes = code.read(address, count: 11) else { return address }
+            let endbr: [UInt8] = [0xF3, 0x0F, 0x1E, 0xFA]
+            var at = 0
+            if Array(bytes[0..<4]) == endbr { at = 4 }
+            if bytes[at] == 0xF2 { at += 1 }  // bnd
+            guard at + 6 <= bytes.count, bytes[at] == 0xFF, bytes[at + 1] == 0x25 else { return address }
+            let slot = address &+ UInt64(at + 6) &+ signed32(bytes, at: at + 2)
+            return code.word(at: slot) ?? address
+        }
+
+        /// The program counters libdw's walk gives (the same stop conditions), from cached steps;
+        /// nil when a frame's rule is one the cache does not model, so libdw walks instead.
+        private func cachedProgramCounters(registers: Registers, memory: MemoryReading, limit: Int, in dwfl: OpaquePointer) -> [UInt64]? {
+            var pc = registers.rip, stackPointer = registers[.rsp], framePointer = registers[.rbp]
+            var pcs: [UInt64] = []
+            pcs.reserveCapacity(limit)
+            // The stopped frame's pc is exact; a caller's is a return address, after its call.
+            var lookup = pc
+            while true {
+                pcs.append(lookup)
+                if pcs.count == limit { return pcs }
+                let step = steps[lookup] ?? callerStep(at: lookup, in: dwfl)
+                switch step {
+                case .unmodelled: return nil
+                case .outermost: return pcs
+                case .rule(let rule):
+                    let cfa = (rule.cfaFromFramePointer ? framePointer : stackPointer) &+ UInt64(bitPattern: rule.cfaOffset)
+                    guard let returnAddress = memory.word(at: cfa &+ UInt64(bitPattern: rule.returnAddressOffset)) else { return nil }
+                    if let saved = rule.savedFramePointerOffset {
+                        guard let value = memory.word(at: cfa &+ UInt64(bitPattern: saved)) else { return nil }
+                        framePointer = value
+                    }
+                    if returnAddress == 0 { return pcs }
+                    stackPointer = cfa
+                    pc = returnAddress
+                    lookup = pc &- 1
+                }
+            }
+        }
+
+        /// Reads `lookup`'s CFI (`.eh_frame`, then `.debug_frame`, as libdw's walk does) into a step.
+        private func callerStep(at lookup: UInt64, in dwfl: OpaquePointer) -> CallerStep {
+            let step = CallerStep.read(at: lookup, module: dwfl_addrmodule(dwfl, lookup))
+            steps[lookup] = step
+            return step
         }
 
         /// The program counters of up to `limit` frames, innermost first.
@@ -133,13 +287,7 @@
         /// implementation starts there names it, else the symbol when it starts there. Nothing is
         /// guessed: an address inside a function no name starts is `?`.
         private func method(at pc: UInt64, symbol: String?, module: OpaquePointer?) -> String? {
-            var low = 0, high = functionStarts.count
-            while low < high {
-                let mid = (low + high) / 2
-                if functionStarts[mid] <= pc { low = mid + 1 } else { high = mid }
-            }
-            guard low > 0, let module else { return symbol }
-            let functionStart = functionStarts[low - 1]
+            guard let functionStart = functionStart(containing: pc), let module else { return symbol }
             if let name = methodsByAddress[functionStart] { return name }
             var offset: GElf_Addr = 0
             var sym = GElf_Sym()
@@ -147,6 +295,89 @@
                 return nil
             }
             return String(cString: name)
+        }
+    }
+
+    /// How the caller's frame follows from a frame at one program counter, when the CFI says it in
+    /// the shapes x86-64 code uses: the CFA is `rsp` or `rbp` plus an offset, the return address
+    /// is saved at the CFA plus an offset, and `rbp` is either kept or saved there too.
+    enum CallerStep {
+        struct Rule {
+            var cfaFromFramePointer: Bool
+            var cfaOffset: Int64
+            var returnAddressOffset: Int64
+            var savedFramePointerOffset: Int64?
+        }
+        case rule(Rule)
+        /// The return address is undefined: the outermost frame (`_start`, a thread's start).
+        case outermost
+        /// No CFI, or a rule in another shape (an expression, another register): libdw walks.
+        case unmodelled
+
+        // DWARF's x86-64 register numbers and the operations libdw describes rules with.
+        private static let framePointer: UInt64 = 6, stackPointer: UInt64 = 7, returnAddress: Int32 = 16
+        private static let opBregx: UInt8 = 0x92, opCallFrameCFA: UInt8 = 0x9c, opPlusUconst: UInt8 = 0x23
+
+        static func read(at lookup: UInt64, module: OpaquePointer?) -> CallerStep {
+            guard let module else { return .unmodelled }
+            for cfiOf in [dwfl_module_eh_cfi, dwfl_module_dwarf_cfi] {
+                var bias: Dwarf_Addr = 0
+                guard let cfi = cfiOf(module, &bias) else { continue }
+                var frame: OpaquePointer?
+                guard dwarf_cfi_addrframe(cfi, lookup &- bias, &frame) == 0, let frame else { continue }
+                defer { free(UnsafeMutableRawPointer(frame)) }
+                var start: Dwarf_Addr = 0, end: Dwarf_Addr = 0
+                var signalFrame = false
+                // A signal frame's caller resumes at its pc, not after a call: libdw's business.
+                guard dwarf_frame_info(frame, &start, &end, &signalFrame) >= 0, !signalFrame else { return .unmodelled }
+                return from(frame)
+            }
+            return .unmodelled
+        }
+
+        private static func from(_ frame: OpaquePointer) -> CallerStep {
+            var cfaOps: UnsafeMutablePointer<Dwarf_Op>?
+            var cfaCount = 0
+            guard dwarf_frame_cfa(frame, &cfaOps, &cfaCount) == 0, cfaCount == 1, let cfa = cfaOps?.pointee, cfa.atom == opBregx,
+                cfa.number == stackPointer || cfa.number == framePointer
+            else { return .unmodelled }
+            guard case .savedAt(let returnAddressOffset)? = location(of: returnAddress, in: frame) else {
+                return location(of: returnAddress, in: frame) == .unsaved ? .outermost : .unmodelled
+            }
+            let savedFramePointer: Int64?
+            switch location(of: Int32(framePointer), in: frame) {
+            case .savedAt(let offset)?: savedFramePointer = offset
+            case .unsaved?: savedFramePointer = nil
+            case nil: return .unmodelled
+            }
+            return .rule(
+                Rule(
+                    cfaFromFramePointer: cfa.number == framePointer, cfaOffset: Int64(bitPattern: cfa.number2),
+                    returnAddressOffset: returnAddressOffset, savedFramePointerOffset: savedFramePointer))
+        }
+
+        private enum Location: Equatable {
+            /// Saved in the frame at the CFA plus this offset.
+            case savedAt(Int64)
+            /// Not saved in this frame: the caller's value is this frame's (libdw describes both
+            /// "same value" and "undefined" with no operation; for `rip` that ends the walk).
+            case unsaved
+        }
+
+        /// nil for any other rule.
+        private static func location(of register: Int32, in frame: OpaquePointer) -> Location? {
+            // libdw may answer with operations written into the scratch space it is handed.
+            var scratch = [Dwarf_Op](repeating: Dwarf_Op(), count: 3)
+            return scratch.withUnsafeMutableBufferPointer { space -> Location? in
+                var ops: UnsafeMutablePointer<Dwarf_Op>?
+                var count = 0
+                guard let base = space.baseAddress, dwarf_frame_register(frame, register, base, &ops, &count) == 0 else { return nil }
+                guard count > 0, let ops else { return .unsaved }
+                guard ops[0].atom == opCallFrameCFA else { return nil }
+                if count == 1 { return .savedAt(0) }
+                guard count == 2, ops[1].atom == opPlusUconst else { return nil }
+                return .savedAt(Int64(bitPattern: ops[1].number))
+            }
         }
     }
 
