@@ -28,8 +28,10 @@
 #include <elf.h>
 #include <link.h>
 #include <sys/syscall.h>
+#include <sys/uio.h>
 #elif defined(__APPLE__)
 #include <mach-o/dyld.h>
+#include <mach/mach.h>
 #endif
 #include <time.h>
 #include <unistd.h>
@@ -120,29 +122,56 @@ static imgtrace_agent_ring *ring(void) {
     return claimed;
 }
 
+/// Copies up to `count` bytes at `from`, an address the program handed over, without trusting it:
+/// the kernel reads it, so an unmapped or unreadable address is a short count, never a fault on
+/// the program's thread. Page by page, so a string ending before an unmapped page is read whole.
+static size_t copy_untrusted(char *to, const char *from, size_t count) {
+    size_t done = 0;
+    while (done < count) {
+        uintptr_t at = (uintptr_t)from + done;
+        size_t piece = 4096 - (at & 4095);
+        if (piece > count - done) piece = count - done;
+#if defined(__linux__)
+        struct iovec local = {to + done, piece}, remote = {(void *)at, piece};
+        ssize_t got = process_vm_readv(getpid(), &local, 1, &remote, 1, 0);
+        if (got <= 0) break;
+        done += (size_t)got;
+        if ((size_t)got < piece) break;
+#else
+        vm_size_t got = 0;
+        if (vm_read_overwrite(mach_task_self(), (vm_address_t)at, piece, (vm_address_t)(to + done), &got) != KERN_SUCCESS || got == 0) break;
+        done += got;
+        if (got < piece) break;
+#endif
+        if (memchr(to + done - piece, 0, piece)) break;
+    }
+    return done;
+}
+
+/// Addresses below this are small integers (a sentinel, an id, a wrong argument number), never a
+/// string: no read is tried.
+#define LOWEST_NAME_ADDRESS 65536u
+
+/// Writes one record. A name is copied from the program's memory without trusting its address
+/// (an unreadable one is recorded as its address, `IMGTRACE_AGENT_UNREADABLE` with 8 bytes); one
+/// longer than the ring's limit is cut and flagged. The program's `errno` is left as it was.
 static void record(uint32_t api, uint32_t kind, const char *name) {
     imgtrace_agent_ring *r = ring();
     if (!r) {
         __atomic_fetch_add(&shared->lost, 1, __ATOMIC_RELAXED);
         return;
     }
-    uint32_t length = 0, flags = 0;
-    if (name) {
-        size_t full = strnlen(name, IMGTRACE_AGENT_NAME_BYTES + 1);
-        if (full > IMGTRACE_AGENT_NAME_BYTES) {
-            full = IMGTRACE_AGENT_NAME_BYTES;
-            flags = IMGTRACE_AGENT_TRUNCATED;
-        }
-        length = (uint32_t)full;
-    }
-    uint64_t size = (sizeof(imgtrace_agent_record) + length + 7) & ~(uint64_t)7;
+    int saved_errno = errno;
+    // Room for the longest record is reserved; the record takes what its name needs.
+    uint64_t most = (sizeof(imgtrace_agent_record) + IMGTRACE_AGENT_NAME_BYTES + 7) & ~(uint64_t)7;
     uint64_t head = r->head;
     uint32_t at = (uint32_t)(head & (IMGTRACE_AGENT_RING_BYTES - 1));
     uint32_t left = IMGTRACE_AGENT_RING_BYTES - at;
     // A record never wraps: what is left at the ring's end is skipped (marked when a header fits).
-    uint64_t skip = left < size ? left : 0;
-    if (IMGTRACE_AGENT_RING_BYTES - (head - __atomic_load_n(&r->tail, __ATOMIC_ACQUIRE)) < skip + size) {
+    uint64_t skip = left < most ? left : 0;
+    if (IMGTRACE_AGENT_RING_BYTES - (head - __atomic_load_n(&r->tail, __ATOMIC_ACQUIRE)) < skip + most) {
         __atomic_fetch_add(&shared->lost, 1, __ATOMIC_RELAXED);
+        errno = saved_errno;
         return;
     }
     if (skip) {
@@ -151,6 +180,25 @@ static void record(uint32_t api, uint32_t kind, const char *name) {
         at = 0;
     }
     imgtrace_agent_record *slot = (imgtrace_agent_record *)(r->bytes + at);
+    char *text = (char *)(slot + 1);
+    uint32_t length = 0, flags = 0;
+    if (kind == IMGTRACE_AGENT_NAME) {
+        size_t got = (uintptr_t)name < LOWEST_NAME_ADDRESS ? 0 : copy_untrusted(text, name, IMGTRACE_AGENT_NAME_BYTES);
+        const char *nul = got ? memchr(text, 0, got) : NULL;
+        if (nul) {
+            length = (uint32_t)(nul - text);
+        } else if (got == IMGTRACE_AGENT_NAME_BYTES) {
+            length = IMGTRACE_AGENT_NAME_BYTES;
+            flags = IMGTRACE_AGENT_TRUNCATED;
+        } else {
+            kind = IMGTRACE_AGENT_UNREADABLE;
+        }
+    }
+    if (kind == IMGTRACE_AGENT_UNREADABLE) {
+        uint64_t address = (uint64_t)(uintptr_t)name;
+        memcpy(text, &address, sizeof address);
+        length = sizeof address;
+    }
     struct timespec now;
     clock_gettime(CLOCK_REALTIME, &now);
     slot->seq = __atomic_fetch_add(&shared->seq, 1, __ATOMIC_RELAXED);
@@ -161,8 +209,28 @@ static void record(uint32_t api, uint32_t kind, const char *name) {
     slot->flags = (uint8_t)flags;
     slot->length = length;
     slot->context = context < 0 ? ~0u : (uint32_t)context;
-    if (length) memcpy((char *)(slot + 1), name, length);
+    uint64_t size = (sizeof(imgtrace_agent_record) + length + 7) & ~(uint64_t)7;
     __atomic_store_n(&r->head, head + size, __ATOMIC_RELEASE);
+    errno = saved_errno;
+}
+
+/// Whether the runtime may be asked about `object`: a small integer or a stale pointer given as the
+/// name would fault in it. The object's first word must be readable, and on GNUstep's runtime the
+/// class it points to too; Apple's tagged pointers hold their value in the pointer itself.
+static int object_readable(objc_ptr object) {
+    uintptr_t address = (uintptr_t)object;
+    uint64_t word = 0;
+#if defined(__APPLE__)
+#if defined(__arm64__)
+    if (address >> 63) return 1;
+#else
+    if (address & 1) return 1;
+#endif
+    return address >= LOWEST_NAME_ADDRESS && copy_untrusted((char *)&word, (const char *)address, sizeof word) == sizeof word;
+#else
+    return address >= LOWEST_NAME_ADDRESS && copy_untrusted((char *)&word, (const char *)address, sizeof word) == sizeof word &&
+           word >= LOWEST_NAME_ADDRESS && copy_untrusted((char *)&word, (const char *)(uintptr_t)word, sizeof word) == sizeof word;
+#endif
 }
 
 /// The name object's UTF-8 text through its own `UTF8String`, or why not.
@@ -171,14 +239,14 @@ static void record_object_name(uint32_t api, objc_ptr name) {
         record(api, IMGTRACE_AGENT_NIL, NULL);
         return;
     }
-    objc_ptr cls = rt_objectGetClass(name);
+    objc_ptr cls = object_readable(name) ? rt_objectGetClass(name) : NULL;
     if (!cls || !rt_respondsToSelector(cls, utf8_selector)) {
-        record(api, IMGTRACE_AGENT_UNREADABLE, NULL);
+        record(api, IMGTRACE_AGENT_UNREADABLE, (const char *)name);
         return;
     }
     const char *(*utf8)(objc_ptr, objc_ptr) = (const char *(*)(objc_ptr, objc_ptr))rt_getMethodImplementation(cls, utf8_selector);
     const char *text = utf8 ? utf8(name, utf8_selector) : NULL;
-    record(api, text ? IMGTRACE_AGENT_NAME : IMGTRACE_AGENT_UNREADABLE, text);
+    record(api, text ? IMGTRACE_AGENT_NAME : IMGTRACE_AGENT_UNREADABLE, text ? text : (const char *)name);
 }
 
 // MARK: Wrappers

@@ -90,6 +90,8 @@ public struct RecordingEnd: Sendable, Equatable {
     public var program: ProgramEnd
     /// Requests the in-process agent could not record (a full ring, or more threads than rings).
     public var lost: Int
+    /// Names longer than the recorder's limit (4,096 bytes for the agent), recorded cut.
+    public var cutNames = 0
     /// Milliseconds from the program's start to the launch end, when both were seen.
     public var launchMilliseconds: Int?
 
@@ -107,6 +109,7 @@ public struct RecordingEnd: Sendable, Equatable {
     /// The log line that records it.
     public var text: String {
         "\(Self.marker) hits=\(hits) launch-end=\(launchEnd.rawValue) program=\(program.text)" + (lost > 0 ? " lost=\(lost)" : "")
+            + (cutNames > 0 ? " cut=\(cutNames)" : "")
             + (launchMilliseconds.map { " launch-ms=\($0)" } ?? "")
     }
 
@@ -122,6 +125,7 @@ public struct RecordingEnd: Sendable, Equatable {
         else { return nil }
         let lost = values["lost"].flatMap { Int($0) }.map { max(0, $0) } ?? 0
         self.init(line: line, hits: hits, launchEnd: state, program: ProgramEnd(text: program), lost: lost)
+        cutNames = values["cut"].flatMap { Int($0) }.map { max(0, $0) } ?? 0
         launchMilliseconds = values["launch-ms"].flatMap { Int($0) }.flatMap { $0 >= 0 ? $0 : nil }
     }
 }

@@ -42,6 +42,8 @@
         private var clock = HitClock()
         private var threadLabels: [Int32: String] = [:]
         private var hits = 0
+        /// Names longer than the agent's limit, recorded cut.
+        private var cutNames = 0
         private var launchEndMarked = false
         private var pid: pid_t = 0
         /// Read from a file (`agent-log`), perhaps from another machine: nothing is looked up in /proc.
@@ -95,9 +97,10 @@
             recorder.pid = imgtrace_agent_pid(shared)
             var buffer = [UInt8](repeating: 0, count: Int(IMGTRACE_AGENT_RING_BYTES))
             recorder.drain(shared, into: &buffer)
-            let end = RecordingEnd(
+            var end = RecordingEnd(
                 hits: recorder.hits, launchEnd: launchEnd == nil ? .notWatched : (recorder.launchEndMarked ? .reached : .notReached),
                 program: .other("unknown"), lost: Int(clamping: imgtrace_agent_lost(shared)))
+            end.cutNames = recorder.cutNames
             output(end.text)
             return end
         }
@@ -177,6 +180,7 @@
                 hits: hits, launchEnd: request.launchEnd == nil ? .notWatched : (launchEndMarked ? .reached : .notReached),
                 program: stopReason ?? programEnd!, lost: Int(clamping: imgtrace_agent_lost(shared)))
             if let startedAt, let launchEndedAt, launchEndedAt >= startedAt { end.launchMilliseconds = (launchEndedAt - startedAt) / 1_000_000 }
+            end.cutNames = cutNames
             output(end.text)
             return end
         }
@@ -238,12 +242,18 @@
             hits += 1
             let api = Int(record.api) < apiNames.count ? apiNames[Int(record.api)] : "api#\(record.api)"
             let name = UInt32(record.kind) == IMGTRACE_AGENT_NAME.rawValue ? bytes : nil
+            if record.flags & UInt8(IMGTRACE_AGENT_TRUNCATED) != 0 { cutNames += 1 }
             let time = Self.time(record)
             let timestamp = clock.format(seconds: time.seconds, nanoseconds: time.nanoseconds)
             // A request inside a context (a nib placeholder, a trait change) is of the context's kind.
             let context = Int(record.context) < apiNames.count ? apiNames[Int(record.context)] : nil
             let kind = context.flatMap { LoadKind.of(outermostAPI: $0) } ?? LoadKind.of(outermostAPI: api)
-            return HitLine.format(timestamp: timestamp, thread: label(tid, shared: shared, ring: ring), api: api, name: name, kind: kind?.rawValue)
+            let thread = label(tid, shared: shared, ring: ring)
+            if UInt32(record.kind) == IMGTRACE_AGENT_UNREADABLE.rawValue, bytes.count == 8 {
+                let address = bytes.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
+                return HitLine.format(timestamp: timestamp, thread: thread, api: api, unreadableAt: UInt64(littleEndian: address), kind: kind?.rawValue)
+            }
+            return HitLine.format(timestamp: timestamp, thread: thread, api: api, name: name, kind: kind?.rawValue)
         }
 
         /// A record's time, checked: any seconds and nanoseconds a file holds give a time, none traps.

@@ -17,13 +17,24 @@ public enum HitLine {
         return "\(timestamp) [\(label)] \(kindText)\(api): \"\(escape(name))\""
     }
 
+    /// A hit whose name could not be read (`… api: <unread: no readable string at 0x…>`): the
+    /// reader counts it as a hit that failed, with the address in its detail.
+    public static func format(timestamp: String, thread: String, api: String, unreadableAt address: UInt64, kind: String? = nil) -> String {
+        let line = format(timestamp: timestamp, thread: thread, api: api, name: nil, kind: kind)
+        return String(line.dropLast("None".count)) + "<unread: no readable string at \(hex(address))>"
+    }
+
+    private static func hex(_ value: UInt64) -> String {
+        let digits = String(value, radix: 16)
+        return "0x" + String(repeating: "0", count: max(0, 16 - digits.count)) + digits
+    }
+
     /// A frame line of `--backtrace`, as lldb prints them; `tail` is `frameTail`'s.
     static func frame(index: Int, tail: String) -> String { "    frame #\(index): " + tail }
 
     /// What follows a frame line's number: the same for every hit that passes the same address.
     static func frameTail(address: UInt64, module: String, function: String?) -> String {
-        let hex = String(address, radix: 16)
-        return "0x\(String(repeating: "0", count: max(0, 16 - hex.count)))\(hex) \(module)`\(function ?? "?")"
+        return "\(hex(address)) \(module)`\(function ?? "?")"
     }
 
     /// C escapes that survive any byte: quote, backslash and control characters escaped, bytes

@@ -355,14 +355,22 @@
                     PlatformIO.writeStandardError("imgtrace: warning: \(api): a name of class \(cls) has a layout imgtrace cannot read; recorded as nil\n")
                 }
                 bytes = nil
-            case .unreadable: bytes = nil
+            case .unreadable:
+                // Its address: the reader counts a hit that printed only an address, not a nil name.
+                output(HitLine.format(timestamp: clock.now(), thread: threadName(tid), api: api, unreadableAt: value, kind: kind))
+                hits += 1
+                writeFrames(tid, regs, memory: memory)
+                return
             }
             output(HitLine.format(timestamp: clock.now(), thread: threadName(tid), api: api, name: bytes, kind: kind))
             hits += 1
-            if let unwinder {
-                let lines = unwinder.frameLines(of: tid, registers: regs, memory: memory, limit: request.backtrace)
-                if !lines.isEmpty { output(lines) }
-            }
+            writeFrames(tid, regs, memory: memory)
+        }
+
+        private func writeFrames(_ tid: pid_t, _ regs: Registers, memory: StopMemory) {
+            guard let unwinder, request.backtrace > 0 else { return }
+            let lines = unwinder.frameLines(of: tid, registers: regs, memory: memory, limit: request.backtrace)
+            if !lines.isEmpty { output(lines) }
         }
 
         private func threadName(_ tid: pid_t) -> String {

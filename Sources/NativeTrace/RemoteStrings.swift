@@ -39,7 +39,8 @@ extension MemoryReading {
         while out.count < limit {
             // Up to the end of the page, so a string near an unmapped page still reads.
             let chunk = Int(4096 - at % 4096)
-            guard let bytes = read(at, count: chunk) ?? read(at, count: 1) else { return out.isEmpty ? nil : out }
+            // A string that runs into memory that cannot be read is no string: not a prefix of one.
+            guard let bytes = read(at, count: chunk) ?? read(at, count: 1) else { return nil }
             if let end = bytes.firstIndex(of: 0) { return out + bytes[..<end] }
             out += bytes
             guard let next = at.checkedAdding(UInt64(bytes.count)) else { return out }

@@ -1,0 +1,93 @@
+#if os(Linux)
+    import Foundation
+    import TestSupport
+    import XCTest
+
+    /// A wrapped function called with what is not a name: a small integer (a sentinel id, a wrong
+    /// `:ARG`), a pointer to memory the program unmapped, a string running into an unmapped page,
+    /// and a name longer than the agent keeps. Neither recorder faults the program or changes its
+    /// `errno`; an unreadable name is recorded as a hit that failed, with its address, and a cut
+    /// name is counted in the recording's end line.
+    final class HostileCallTests: XCTestCase {
+        private var work: URL!
+
+        override func setUpWithError() throws {
+            work = FileManager.default.temporaryDirectory.appendingPathComponent("imgtrace-hostile-call-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        }
+
+        override func tearDownWithError() throws {
+            if let work { try? FileManager.default.removeItem(at: work) }
+        }
+
+        private static let program = #"""
+            #include <errno.h>
+            #include <stdlib.h>
+            #include <string.h>
+            #include <sys/mman.h>
+            const char *image_named(void *a, void *b, const char *name);
+            int main(void) {
+                image_named(0, 0, "first");
+                image_named(0, 0, (const char *)5);
+                char *stale = mmap(0, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+                strcpy(stale, "stale");
+                munmap(stale, 4096);
+                errno = 1234;
+                image_named(0, 0, stale);
+                if (errno != 1234) return 3;
+                char *edge = mmap(0, 8192, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+                memset(edge, 'x', 8192);
+                munmap(edge + 4096, 4096);
+                image_named(0, 0, edge + 4000);
+                char *long_name = malloc(6000);
+                memset(long_name, 'n', 5999);
+                long_name[5999] = 0;
+                image_named(0, 0, long_name);
+                errno = 1234;
+                image_named(0, 0, "errno");
+                if (errno != 1234) return 3;
+                image_named(0, 0, "last");
+                return 0;
+            }
+            """#
+
+        func testNoRecorderFaultsTheProgramOrTakesAnAddressForAName() throws {
+            let library = try CCompiler.compile(
+                "__attribute__((noinline)) const char *image_named(void *a, void *b, const char *name) { __asm__ volatile(\"\"); return name; }\n",
+                to: "libimagekit.so", in: work, flags: ["-O1", "-shared", "-fPIC"])
+            let program = try CCompiler.compile(
+                Self.program, to: "caller", in: work, flags: ["-O1", "-Wl,--no-as-needed", library.path, "-Wl,-rpath,\(work.path)"])
+            for method in [[], ["--agent"]] {
+                let log = work.appendingPathComponent("calls\(method.count).log")
+                let run = try BinaryRunner.run(
+                    ["record"] + method + ["--symbol", "image_named", "--no-launch-end", "--backtrace", "0", "--output", log.path, "--", program.path])
+                if run.stderr.contains("ptrace refused") { throw XCTSkip("ptrace is not allowed here") }
+                XCTAssertEqual(run.status, 0, "\(method): the program ran to its end with its errno: \(run.stderr)")
+                let lines = try String(contentsOf: log, encoding: .utf8).split(separator: "\n").map(String.init)
+                let values = lines.compactMap { line in line.range(of: "image_named: ").map { String(line[$0.upperBound...]) } }
+                XCTAssertEqual(values.count, 7, "\(method): \(lines)")
+                guard values.count == 7 else { continue }
+                XCTAssertEqual(values[0], "\"first\"")
+                XCTAssertEqual(values[1], "<unread: no readable string at 0x0000000000000005>", "\(method): a small integer is no name")
+                for value in values[2...3] {
+                    XCTAssertNotNil(value.range(of: "^<unread: no readable string at 0x[0-9a-f]{16}>$", options: .regularExpression), "\(method): \(value)")
+                }
+                XCTAssertEqual(values[5], "\"errno\"")
+                XCTAssertEqual(values[6], "\"last\"")
+                let end = try XCTUnwrap(lines.last)
+                let trace = try BinaryRunner.run(["trace", log.path])
+                XCTAssertTrue(
+                    trace.stdoutText.contains("3 hits failed: the capture could not read the name: no readable string at 0x0000000000000005"),
+                    "\(method): \(trace.stdoutText)")
+                if method == ["--agent"] {
+                    XCTAssertEqual(values[4], "\"" + String(repeating: "n", count: 4096) + "\"", "the agent keeps 4,096 bytes")
+                    XCTAssertTrue(end.contains(" cut=1"), end)
+                    XCTAssertTrue(trace.stdoutText.contains("1 name was longer than the recorder keeps (4,096 bytes)"), trace.stdoutText)
+                } else {
+                    XCTAssertEqual(values[4], "\"" + String(repeating: "n", count: 5999) + "\"", "ptrace reads the whole name")
+                    XCTAssertFalse(end.contains("cut="), end)
+                }
+            }
+        }
+    }
+#endif
