@@ -170,7 +170,9 @@ public final class LaunchAuditor {
             uses[slot].addLaunchLoad(at: here)
             if load.kind == .nib { uses[slot].nibLaunchLoads += 1 }
             // Without the app's module names a backtrace cannot show an app frame: it decides nothing.
-            let owner = load.backtrace.isEmpty || appModules.isEmpty ? .unknown : LoadOwner.of(load.backtrace, appModules: appModules)
+            // A nib, a SwiftUI view or a trait change names the app's image, whoever looks it up.
+            let rule: LoadOwner.Rule = [.nib, .swiftui, .trait].contains(load.kind) ? .anyAppFrame : .immediateCaller
+            let owner = load.backtrace.isEmpty || appModules.isEmpty ? .unknown : LoadOwner.of(load.backtrace, appModules: appModules, rule: rule)
             switch owner {
             case .toolkit:
                 uses[slot].toolkitLaunchLoads += 1

@@ -54,29 +54,64 @@ public enum BacktraceFrame: Equatable, Sendable {
 
 /// Whose code asked for an image: the app's, or only the toolkit's (UIKit, AppKit, GNUstep).
 public enum LoadOwner: Sendable, Equatable {
-    /// A frame of the app's own modules called, or the backtrace cannot tell.
+    /// The app's own code called the image API, or the backtrace cannot tell.
     case app
-    /// Every frame the backtrace shows is in a module the app does not ship.
+    /// Toolkit code called the image API: for itself, or (with an app frame further up) on the
+    /// app's behalf, as GNUstep's `NSMenuItem` asks for its checkmark while the app builds a menu.
     case toolkit
     /// No backtrace was printed.
     case unknown
 
+    /// Which frames decide.
+    public enum Rule: Sendable {
+        /// The code that called the outermost image API: its first caller frame that is not an
+        /// image API itself (a funnel's hit under a public method, at -O0, shows that method).
+        case immediateCaller
+        /// Any frame of the app's: a nib, a SwiftUI view or a trait change names the app's own
+        /// image, whatever toolkit code ran in between.
+        case anyAppFrame
+    }
+
     /// The owner of a load whose printed backtrace is `frames` (innermost first), given the
     /// app's module names (its executables and frameworks). The innermost frame is the image API
-    /// itself, so its callers decide: a frame whose module the line does not name counts as the
-    /// app's, and a load is the toolkit's only when every caller frame says so. A stop report's
-    /// lone frame names no caller: unknown.
-    public static func of(_ frames: [String], appModules: Set<String>) -> LoadOwner {
+    /// itself, so its callers decide. A frame whose module the line does not name counts as the
+    /// app's. A stop report's lone frame names no caller: unknown.
+    public static func of(_ frames: [String], appModules: Set<String>, rule: Rule = .immediateCaller) -> LoadOwner {
         var sawFrame = false
         for line in frames.dropFirst() {
-            switch BacktraceFrame(line) {
+            let frame = BacktraceFrame(line)
+            switch frame {
             case .notAFrame: continue
             case .unknownModule: return .app
             case .module(let module):
                 if appModules.contains(module) { return .app }
+                if rule == .immediateCaller, !BacktraceFrame.isImageAPI(line) { return .toolkit }
                 sawFrame = true
             }
         }
         return sawFrame ? .toolkit : .unknown
+    }
+}
+
+extension BacktraceFrame {
+    /// Whether the frame's function is one of the image APIs (`ImageAPIs`): `` module`+[UIImage
+    /// imageNamed:] `` as lldb and `record` print it, `in +[UIImage imageNamed:] ()` as gdb does.
+    static func isImageAPI(_ line: String) -> Bool {
+        var function = Substring(line)
+        if let tick = function.firstIndex(of: "`") {
+            function = function[function.index(after: tick)...]
+        } else if let range = function.range(of: " in ") {
+            function = function[range.upperBound...]
+        } else {
+            return false
+        }
+        // lldb's ` + 44 at file:line`, gdb's ` () from …`: the name ends at the method's `]`, or
+        // a C function's first blank or parenthesis.
+        if function.hasPrefix("+[") || function.hasPrefix("-["), let close = function.firstIndex(of: "]") {
+            function = function[...close]
+        } else if let end = function.firstIndex(where: { $0 == " " || $0 == "(" }) {
+            function = function[..<end]
+        }
+        return ImageAPIs.index(of: String(function)) != nil
     }
 }

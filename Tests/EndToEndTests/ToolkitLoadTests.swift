@@ -18,20 +18,39 @@ final class ToolkitLoadTests: XCTestCase {
         XCTAssertEqual(BacktraceFrame("   "), .notAFrame)
     }
 
-    func testOwnerNeedsEveryFrameOutsideTheApp() {
+    func testTheCodeThatCalledTheImageAPIOwnsTheLoad() {
         let app: Set<String> = ["Shop"]
-        let toolkit = ["0x1 libgnustep-gui.so.0.29.0`+[NSImage imageNamed:]", "0x2 libobjc.so.4`?"]
-        XCTAssertEqual(LoadOwner.of(["0x1 libgnustep-gui.so.0.29.0`+[NSImage imageNamed:]"], appModules: app), .unknown, "the API alone names no caller")
+        let api = "0x1 libgnustep-gui.so.0.29.0`+[NSImage imageNamed:]"
+        let toolkit = [api, "0x2 libobjc.so.4`?"]
+        XCTAssertEqual(LoadOwner.of([api], appModules: app), .unknown, "the API alone names no caller")
         XCTAssertEqual(LoadOwner.of(toolkit, appModules: app), .toolkit)
-        XCTAssertEqual(LoadOwner.of(toolkit + ["0x3 Shop`-[Cart load]"], appModules: app), .app)
-        XCTAssertEqual(LoadOwner.of(toolkit + ["#4  0x5 in main () at main.m:9"], appModules: app), .app, "an unnamed module may be the app's")
+        XCTAssertEqual(LoadOwner.of([api, "0x3 Shop`-[Cart load]"], appModules: app), .app)
+        XCTAssertEqual(LoadOwner.of([api, "#4  0x5 in main () at main.m:9"], appModules: app), .app, "an unnamed module may be the app's")
         XCTAssertEqual(LoadOwner.of([], appModules: app), .unknown)
+        // GNUstep's menu item asks for its checkmark while the app builds its menu: the toolkit's
+        // work on the app's behalf, whatever app frame is further up.
+        let checkmark = [
+            api, "0x2 libgnustep-gui.so.0.29.0`-[NSMenuItem initWithTitle:action:keyEquivalent:]",
+            "0x3 libgnustep-gui.so.0.29.0`-[NSMenu insertItemWithTitle:action:keyEquivalent:atIndex:]", "0x4 Shop`-[GameController awakeFromNib]",
+        ]
+        XCTAssertEqual(LoadOwner.of(checkmark, appModules: app), .toolkit)
+        XCTAssertEqual(LoadOwner.of(checkmark, appModules: app, rule: .anyAppFrame), .app, "a nib's image is the app's")
+        // A funnel's hit under the public method the app called (-O0 keeps its frame): the app's.
+        let funnel = [
+            "0x1 UIKitCore`+[UIImage imageNamed:inBundle:withConfiguration:]", "0x2 UIKitCore`+[UIImage imageNamed:] + 12",
+            "0x3 Shop`-[Cart viewDidLoad] + 44 at Cart.m:12",
+        ]
+        XCTAssertEqual(LoadOwner.of(funnel, appModules: app), .app)
+        XCTAssertEqual(
+            LoadOwner.of(["#0 0x1 in +[NSImage imageNamed:] ()", "#1  0x2 in +[NSImage imageNamed:] () from /usr/lib/libgnustep-gui.so.0.29", "#2  0x3 in main ()"], appModules: app),
+            .app, "gdb's frames")
     }
 
     /// A UIKit-shaped app `Shop.app` (executable `Shop`) and a `record`-shaped log: the app's
     /// code asks for `banner` (missing), GNUstep's cursor code for `GSArrowCursor` and
-    /// `custom_cursor` (missing), menu code for `menu_arrow` three times, and `NSMenuArrow` is
-    /// asked for without a backtrace.
+    /// `custom_cursor` (missing), menu code for `menu_arrow` three times, a menu item for
+    /// `NSMenuCheckmark` (missing) while the app's code built the menu, and `NSMenuArrow` is asked
+    /// for without a backtrace.
     private func launch() throws -> (dir: URL, log: String, app: String) {
         let dir = try BinaryRunner.temporaryDirectory()
         let app = dir.appendingPathComponent("Shop.app")
@@ -51,6 +70,7 @@ final class ToolkitLoadTests: XCTestCase {
         log += hit("GSArrowCursor", ["\(gui)`+[NSImage imageNamed:]", "\(gui)`+[NSCursor initialize]", "libobjc.so.4.0.0`?"])
         log += hit("custom_cursor", ["\(gui)`+[NSImage imageNamed:]", "\(gui)`+[NSCursor initialize]"])
         for _ in 0..<3 { log += hit("menu_arrow", ["\(gui)`+[NSImage imageNamed:]", "\(gui)`-[NSMenuView update]"]) }
+        log += hit("NSMenuCheckmark", ["\(gui)`+[NSImage imageNamed:]", "\(gui)`-[NSMenuItem initWithTitle:action:keyEquivalent:]", "Shop`-[GameController awakeFromNib]"])
         log += "2026-11-24 08:00:52.700 [Shop] +[NSImage imageNamed:]: \"NSMenuArrow\"\n"
         let path = dir.appendingPathComponent("launch.log")
         try log.write(to: path, atomically: true, encoding: .utf8)
@@ -70,7 +90,7 @@ final class ToolkitLoadTests: XCTestCase {
         XCTAssertEqual(finding("missing-image", "banner")?["severity"] as? String, "error")
         XCTAssertNil(finding("missing-image", "banner")?["gates"])
         // GNUstep's cursor code: by backtrace (`custom_cursor` is in no list) and by name list.
-        for name in ["GSArrowCursor", "custom_cursor", "NSMenuArrow"] {
+        for name in ["GSArrowCursor", "custom_cursor", "NSMenuArrow", "NSMenuCheckmark"] {
             let missing = try XCTUnwrap(finding("missing-image", name), name)
             XCTAssertEqual(missing["severity"] as? String, "note", name)
             XCTAssertEqual(missing["gates"] as? Bool, false, name)
@@ -107,7 +127,7 @@ final class ToolkitLoadTests: XCTestCase {
             .write(to: config, atomically: true, encoding: .utf8)
         let compared = try BinaryRunner.run(["baseline", "compare", base, newBase, "--fail-on", "note", "--config", config.path])
         XCTAssertEqual(compared.status, 0, compared.stdoutText)
-        XCTAssertTrue(compared.stdoutText.contains("BASELINE: 4 new, 0 fixed, figures within tolerance — PASS"), compared.stdoutText)
+        XCTAssertTrue(compared.stdoutText.contains("BASELINE: 5 new, 0 fixed, figures within tolerance — PASS"), compared.stdoutText)
     }
 
     /// With the toolkit's images given, a name they lack is not sent back to --system-images.
