@@ -132,6 +132,10 @@ enum ImageAPIs {
         row.enumerated().reduce(UInt64(0)) { bits, entry in entry.element ? bits | 1 << UInt64(entry.offset) : bits }
     }
 
+    /// The APIs some other API calls, as bits of table indices: a request that starts at one of
+    /// them may be another request's inner call.
+    static let calledByAnother: UInt64 = calleeBits.reduce(0, |)
+
     /// Whether `outer` calls `inner` itself.
     static func callsDirectly(_ outer: Int, _ inner: Int) -> Bool { direct[outer][inner] }
 

@@ -7,6 +7,11 @@ struct TraceStatistics {
     private(set) var hits = 0
     /// Hits merged into the request they belong to (`RequestMerger`).
     var mergedHits = 0
+    /// Of them, those whose lines named no thread: joined by the call graph alone.
+    var mergedWithoutThread = 0
+    /// Requests whose lines named no thread that began at an API other image APIs call: each may
+    /// be another thread's request's inner call.
+    var startedInsideWithoutThread = 0
     /// Loads by kind, where the log tells, in `LoadKind.allCases` order (counted per request:
     /// an array, not a dictionary).
     var kindCounts = [Int](repeating: 0, count: LoadKind.allCases.count)
@@ -123,6 +128,14 @@ struct TraceStatistics {
             out.append(
                 TraceWarning(
                     line: firstInvalidNameLine, message: "\(counted(invalidNames, "name")) contained invalid UTF-8, kept with U+FFFD replacement characters"))
+        }
+        if mergedWithoutThread > 0 || startedInsideWithoutThread > 0 {
+            out.append(
+                TraceWarning(
+                    line: nil,
+                    message:
+                        "the capture names no thread (`--style print`): \(counted(mergedWithoutThread, "hit")) joined an open request and \(counted(startedInsideWithoutThread, "request")) began at an API other image APIs call, by the call graph alone; if threads loaded images at once, the count of requests may be up to \(mergedWithoutThread) too low or \(startedInsideWithoutThread) too high (a capture that names threads, `lldb-script`'s default, counts them exactly)"
+                ))
         }
         if let truncatedAt {
             out.append(TraceWarning(line: truncatedAt, message: "the log ends inside a hit (truncated capture)"))

@@ -70,6 +70,10 @@
         private var stopReason: RecordingEnd.ProgramEnd?
         /// How the program itself ended, when it did.
         private var programEnd: RecordingEnd.ProgramEnd?
+        /// The real-time clock when the program was started and when its launch end returned
+        /// (nanoseconds), as the agent measures them: the launch's length under this capture.
+        private var startedAt: Int?
+        private var launchEndedAt: Int?
 
         public init(_ request: RecordRequest, output: @escaping (String) -> Void) {
             self.request = request
@@ -82,9 +86,10 @@
         /// launch end was reached.
         public func run() throws -> RecordingEnd {
             _ = try runProgram()
-            let end = RecordingEnd(
+            var end = RecordingEnd(
                 hits: hits, launchEnd: request.launchEnd == nil ? .notWatched : (launchEndMarked ? .reached : .notReached),
                 program: stopReason ?? programEnd ?? .other("unknown"))
+            if let startedAt, let launchEndedAt, launchEndedAt >= startedAt { end.launchMilliseconds = (launchEndedAt - startedAt) / 1_000_000 }
             output(end.text)
             return end
         }
@@ -94,6 +99,7 @@
             guard let path = request.program.first else { throw RecordError(description: "no program to run") }
             try Tracee.checkExecutable(path)
             StopSignals.install()
+            startedAt = Self.realTimeNanoseconds()
             try tracee.spawn(path, arguments: request.program)
             defer { if tracee.pid > 0 { kill(tracee.pid, SIGKILL) } }
             guard case let .thread(first, stop) = Tracee.wait(tracee.pid), first == tracee.pid, stop.isStop else {
@@ -321,6 +327,7 @@
                     breakpoints.insert(returnAddress, .launchEndReturn, in: tracee.pid)
                 }
             case .launchEndReturn:
+                if tracee.pid > 0, request.pid == nil { launchEndedAt = Self.realTimeNanoseconds() }
                 output(LaunchMarker.text)
                 launchEndMarked = true
                 breakpoints.remove(address, in: tracee.pid)
@@ -330,6 +337,12 @@
                 return
             }
             breakpoints.stepOver(tid, address, breakpoint, &regs)
+        }
+
+        private static func realTimeNanoseconds() -> Int {
+            var now = timespec()
+            clock_gettime(CLOCK_REALTIME, &now)
+            return now.tv_sec * 1_000_000_000 + now.tv_nsec
         }
 
         /// The stop's stack as `Extents` asks about it.

@@ -18,6 +18,9 @@
         private var methodsByAddress: [UInt64: String] = [:]
         /// Every known function start, sorted.
         private var functionStarts: [UInt64] = []
+        /// Starts added since the last sort: a launch maps a hundred libraries, each scan adds
+        /// one, and sorting them all at every library was most of a scan.
+        private var startsSorted = true
         /// Each program counter's frame line after its number (module and function), once written:
         /// libdw's symbol lookup is a search over the whole table, and a launch passes the same
         /// call sites again and again.
@@ -77,7 +80,7 @@
         /// Adds a library's function starts, at their run-time addresses.
         func addFunctionStarts(_ starts: [UInt64]) {
             functionStarts += starts
-            functionStarts.sort()
+            startsSorted = starts.isEmpty && startsSorted
             forgetNames()
         }
 
@@ -148,6 +151,10 @@
 
         /// The nearest function start at or below `pc` (`.eh_frame_hdr` lists static functions too).
         private func functionStart(containing pc: UInt64) -> UInt64? {
+            if !startsSorted {
+                functionStarts.sort()
+                startsSorted = true
+            }
             var low = 0, high = functionStarts.count
             while low < high {
                 let mid = (low + high) / 2

@@ -237,6 +237,29 @@ final class ModernUIKitCaptureTests: XCTestCase {
         }
     }
 
+    /// With a second thread loading icons meanwhile, `--style print` cannot tell whose hit a line
+    /// is: a worker's request may be joined to the main thread's open one, and a main-thread inner
+    /// call after a worker's line read as a request. The reader says how many hits it joined and how
+    /// many requests began at an inner API without a thread: the bounds of its error, both ways.
+    func testThePrintStyleCountsWhatTwoThreadsMayCostIt() throws {
+        for (level, app) in apps {
+            let (log, record) = try capture(try script(["--style", "print"]), app: app, arguments: ["threads"])
+            let read = try read(log)
+            let lost = record.count - read.kinds.values.reduce(0, +) - read.skipped
+            let trace = try BinaryRunner.run(["trace", log.path])
+            // The report wraps long warnings: read it as one line.
+            let text = trace.stdoutText.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+            // "… may be up to N too low or M too high …"
+            let bounds = try XCTUnwrap(
+                text.range(of: #"up to [0-9]+ too low or [0-9]+ too high"#, options: .regularExpression).map {
+                    text[$0].split(separator: " ").compactMap { Int($0) }
+                }, "\(level): \(text)")
+            XCTAssertEqual(bounds.count, 2, text)
+            XCTAssertLessThanOrEqual(lost, bounds[0], "\(level): the requests lost are within the warned bound: \(text)")
+            XCTAssertLessThanOrEqual(-lost, bounds[1], "\(level): the requests counted twice are within the warned bound: \(text)")
+        }
+    }
+
     /// The seed technique's `p` action runs code in the app and holds no thread: with a second
     /// thread it loses hits. Each is counted (lldb's warning), none goes silent.
     func testLostHitsOfTheSeedTechniqueAreCounted() throws {
