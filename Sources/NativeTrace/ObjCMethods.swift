@@ -59,32 +59,58 @@
         }
 
         /// Every method the metadata lists, for naming addresses inside static methods (frames).
+        ///
+        /// A structure counts as a class only when all of it is consistent: its flags are exactly a
+        /// class's or a metaclass's, its instance size is plausible, its name is an identifier, and
+        /// every entry of every method list names a selector and points into executable code. Any
+        /// pointer that happens to sit 16 bytes into some other structure is not a class: a name
+        /// made of a type encoding or a selector of stray bytes (`+[#16@0:8 awakeFromNib]`,
+        /// `-[hasMenu @O+]`) is worse than no name.
         public static func all(in image: ElfImage) -> [Method] {
             guard image.hasObjCMetadata else { return [] }
             var out: [Method] = []
             var seen = Set<UInt64>()
             for (field, target) in image.relativePointers where field >= 16 {
                 let structure = field - 16
-                guard seen.insert(structure).inserted, let info = structure.checkedAdding(32).flatMap(image.word), info & 0x3 == 1 || info & 0x3 == 2,
-                    let className = image.string(at: target, limit: 256), !className.isEmpty,
-                    className.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F })
+                guard seen.insert(structure).inserted, let info = structure.checkedAdding(32).flatMap(image.word), info == 1 || info == 2,
+                    let size = structure.checkedAdding(40).flatMap(image.word), size > 0, size < 1 << 24,
+                    let className = image.string(at: target, limit: 256), isIdentifier(className, colons: false)
                 else { continue }
-                let sign = info & 0x3 == 2 ? "+" : "-"
-                forEachMethod(listAt: structure.checkedAdding(56).flatMap(image.word), in: image) { selector, implementation in
-                    guard selector.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }),
+                let sign = info == 2 ? "+" : "-"
+                var methods: [Method] = []
+                var consistent = true
+                forEachMethod(listAt: structure.checkedAdding(56).flatMap(image.word), in: image, everyEntry: true) { selector, implementation in
+                    guard let selector, let implementation, isIdentifier(selector, colons: true),
                         image.segments.contains(where: { $0.executable && implementation >= $0.address && implementation - $0.address < $0.memorySize })
-                    else { return false }
-                    out.append(Method(name: "\(sign)[\(className) \(selector)]", implementation: implementation))
+                    else {
+                        consistent = false
+                        return true
+                    }
+                    methods.append(Method(name: "\(sign)[\(className) \(selector)]", implementation: implementation))
                     return false
                 }
+                if consistent { out += methods }
             }
             return out
         }
 
+        /// `[A-Za-z_$][A-Za-z0-9_$]*`, and with `colons` a selector's `:` too (not first).
+        static func isIdentifier(_ text: String, colons: Bool) -> Bool {
+            var first = true
+            for byte in text.utf8 {
+                let letter = (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || byte == 0x5F || byte == 0x24
+                let digit = byte >= 0x30 && byte <= 0x39
+                guard letter || (!first && (digit || (colons && byte == 0x3A))) else { return false }
+                first = false
+            }
+            return !first
+        }
+
         /// Calls `body` with each selector and implementation of the method lists chained from
         /// `first` until it returns true. Bounded by `maxLists` and `maxEntries`; a list whose names
-        /// stop being readable is left for the next.
-        private static func forEachMethod(listAt first: UInt64?, in image: ElfImage, _ body: (String, UInt64) -> Bool) {
+        /// stop being readable is left for the next, unless `everyEntry` asks to be told (nil) of an
+        /// entry that cannot be read.
+        private static func forEachMethod(listAt first: UInt64?, in image: ElfImage, everyEntry: Bool = false, _ body: (String?, UInt64?) -> Bool) {
             var list = first
             var visited = Set<UInt64>()
             while let at = list, at != 0, visited.count < maxLists, visited.insert(at).inserted {
@@ -92,8 +118,12 @@
                 for index in 0..<count {
                     guard let entry = at.checkedAdding(index, stride: 24, plus: 16), let namePointer = image.word(at: entry),
                         let name = image.string(at: namePointer, limit: 1024)
-                    else { break }
-                    if let implementation = entry.checkedAdding(16).flatMap(image.word), implementation != 0, body(name, implementation) { return }
+                    else {
+                        if everyEntry, body(nil, nil) { return }
+                        break
+                    }
+                    let implementation = entry.checkedAdding(16).flatMap(image.word)
+                    if everyEntry || (implementation ?? 0) != 0, body(name, implementation) { return }
                 }
                 list = image.word(at: at)
             }
