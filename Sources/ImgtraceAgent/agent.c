@@ -77,12 +77,18 @@ static objc_ptr (*rt_getInstanceMethod)(objc_ptr, objc_ptr);
 static const char *(*rt_getTypeEncoding)(objc_ptr);
 static void *(*rt_setImplementation)(objc_ptr, void *);
 static objc_ptr (*rt_registerName)(const char *);
+static const char *(*rt_selGetName)(objc_ptr);
 static objc_ptr (*rt_objectGetClass)(objc_ptr);
 static void *(*rt_getMethodImplementation)(objc_ptr, objc_ptr);
 static signed char (*rt_respondsToSelector)(objc_ptr, objc_ptr);
 static const char *(*rt_className)(objc_ptr);
 static objc_ptr utf8_selector;
 static int gnu_runtime;
+/// GCC's runtime: the dispatch table a class has until its first message (`__objc_uninstalled_dtable`),
+/// and where a class keeps its table (struct objc_class: isa, super, name, version, info, size,
+/// ivars, methods, dtable).
+static void *const *gnu_uninstalled_dtable;
+#define GNU_CLASS_DTABLE_OFFSET 64
 
 // MARK: Notes for imgtrace
 
@@ -506,13 +512,48 @@ static int encoding_fits(const char *encoding, int needs_name, const char **reas
 
 // MARK: Objective-C
 
+/// GCC's runtime: whether `holder` (a class, or a metaclass for class methods) has never been sent
+/// a message: its dispatch table is still the shared uninstalled one, or none yet (a class
+/// registered a moment ago, whose superclass link may still be a name).
+static int gnu_never_messaged(objc_ptr holder) {
+    void *dtable = *(void *const *)((const char *)holder + GNU_CLASS_DTABLE_OFFSET);
+    return dtable == NULL || dtable == *gnu_uninstalled_dtable;
+}
+
+/// GCC's runtime: `selector`'s method among `holder`'s own method lists (struct objc_method_list:
+/// next +0, count +8, 24-byte entries from +16: selector, types, implementation), read without
+/// a message. Asking the runtime instead (class_getClassMethod) sends +resolveClassMethod: when
+/// the method is not there, a message to a class that may not be resolved yet.
+static objc_ptr gnu_own_method(objc_ptr holder, const char *selector) {
+    const char *list = *(const char *const *)((const char *)holder + 56);
+    for (int lists = 0; list && lists < 64; lists++) {
+        int count = *(const int *)(list + 8);
+        for (int i = 0; i < count && i < 65536; i++) {
+            const char *entry = list + 16 + 24 * i;
+            objc_ptr name = *(objc_ptr const *)entry;
+            const char *text = name && rt_selGetName ? rt_selGetName(name) : NULL;
+            if (text && strcmp(text, selector) == 0) return (objc_ptr)entry;
+        }
+        list = *(const char *const *)list;
+    }
+    return NULL;
+}
+
 static void patch_method(int index) {
     struct target *t = &targets[index];
     if (t->done || !rt_getClass) return;
     objc_ptr cls = rt_getClass(t->class_name);
     if (!cls) return;
-    objc_ptr selector = rt_registerName(t->selector);
-    objc_ptr method = t->class_method ? rt_getClassMethod(cls, selector) : rt_getInstanceMethod(cls, selector);
+    // GCC's runtime: a class that has never been sent a message is read, not asked (see below).
+    objc_ptr holder = t->class_method ? rt_objectGetClass(cls) : cls;
+    int unmessaged = gnu_runtime && gnu_uninstalled_dtable && holder && gnu_never_messaged(holder);
+    objc_ptr method;
+    if (unmessaged) {
+        method = gnu_own_method(holder, t->selector);
+    } else {
+        objc_ptr selector = rt_registerName(t->selector);
+        method = t->class_method ? rt_getClassMethod(cls, selector) : rt_getInstanceMethod(cls, selector);
+    }
     if (!method) return;
     char spec[420];
     snprintf(spec, sizeof spec, "%c[%s %s]", t->class_method ? '+' : '-', t->class_name, t->selector);
@@ -526,12 +567,19 @@ static void patch_method(int index) {
         shared->api_status[index] = 2;
         return;
     }
-    if (gnu_runtime) {
-        // GCC's runtime loses a class's +initialize when a method of the class is replaced
-        // before it ran (GNUstep's NSImage then unlocks a lock it never took): send it +class first.
-        objc_ptr class_selector = rt_registerName("class");
-        void *(*send_class)(objc_ptr, objc_ptr) = (void *(*)(objc_ptr, objc_ptr))rt_getMethodImplementation(rt_objectGetClass(cls), class_selector);
-        if (send_class) send_class(cls, class_selector);
+    if (unmessaged) {
+        // GCC's runtime loses a class's +initialize when method_setImplementation replaces a method
+        // of a class that has not run it (GNUstep's NSImage then unlocks a lock it never took),
+        // and sending +class first runs +initialize before main, outside any autorelease pool. A
+        // class that has never been sent a message has its dispatch table built from its method
+        // lists at the first one, so the method's entry is rewritten in place and the runtime is
+        // not involved.
+        void **imp = (void **)((char *)method + 16);
+        t->original = *imp;
+        *imp = wrappers[index];
+        shared->api_status[index] = 1;
+        __atomic_fetch_add(&shared->patched, 1, __ATOMIC_RELAXED);
+        return;
     }
     t->original = rt_setImplementation(method, wrappers[index]);
     shared->api_status[index] = 1;
@@ -568,6 +616,7 @@ static void find_runtime(void) {
     rt_getClass = (objc_ptr(*)(const char *))dlsym(RTLD_DEFAULT, "objc_getClass");
     if (!rt_getClass) return;
     rt_getClassMethod = (objc_ptr(*)(objc_ptr, objc_ptr))dlsym(RTLD_DEFAULT, "class_getClassMethod");
+    rt_selGetName = (const char *(*)(objc_ptr))dlsym(RTLD_DEFAULT, "sel_getName");
     rt_getInstanceMethod = (objc_ptr(*)(objc_ptr, objc_ptr))dlsym(RTLD_DEFAULT, "class_getInstanceMethod");
     rt_getTypeEncoding = (const char *(*)(objc_ptr))dlsym(RTLD_DEFAULT, "method_getTypeEncoding");
     rt_setImplementation = (void *(*)(objc_ptr, void *))dlsym(RTLD_DEFAULT, "method_setImplementation");
@@ -587,6 +636,7 @@ static void find_runtime(void) {
     utf8_selector = rt_registerName("UTF8String");
     void (**callback)(objc_ptr, void *) = (void (**)(objc_ptr, void *))dlsym(RTLD_DEFAULT, "_objc_load_callback");
     gnu_runtime = dlsym(RTLD_DEFAULT, "objc_msg_lookup") != NULL;
+    if (gnu_runtime) gnu_uninstalled_dtable = (void *const *)dlsym(RTLD_DEFAULT, "__objc_uninstalled_dtable");
     if (callback) {
         previous_load_callback = *callback;
         *callback = class_loaded;

@@ -353,6 +353,41 @@
             }
             """#
 
+        /// A class whose +initialize says when it ran: under the agent it runs when the program
+        /// first sends the class a message, in main, as it does untraced (the agent once sent +class
+        /// while patching, before main). The program's output and exit are the untraced ones.
+        func testTheAgentSendsNoMessageBeforeTheProgramDoes() throws {
+            let program = try compileObjC(
+                #"""
+                #import <Foundation/Foundation.h>
+                #include <stdio.h>
+                static int mainStarted;
+                @interface Images : NSObject
+                + (id)imageNamed:(NSString *)name;
+                @end
+                @implementation Images
+                + (void)initialize { printf("initialize %s main\n", mainStarted ? "in" : "before"); }
+                + (id)imageNamed:(NSString *)name { return name; }
+                @end
+                int main(void) {
+                    mainStarted = 1;
+                    NSAutoreleasePool *pool = [NSAutoreleasePool new];
+                    [Images imageNamed:@"one"];
+                    [Images imageNamed:@"two"];
+                    [pool release];
+                    printf("done\n");
+                    return 4;
+                }
+                """#, to: "initialize_model", level: "-O2")
+            let untraced = try BinaryRunner.run([], program: program)
+            XCTAssertEqual(untraced.stdoutText, "initialize in main\ndone\n")
+            let log = work.appendingPathComponent("initialize.log")
+            let run = try BinaryRunner.run(["record", "--agent", "--objc", "+[Images imageNamed:]", "--no-launch-end", "--output", log.path, "--", program.path])
+            XCTAssertEqual(run.stdoutText, untraced.stdoutText)
+            XCTAssertTrue(run.stderr.contains("recorded 2 hits"), run.stderr)
+            XCTAssertTrue(run.stderr.contains("exited with status 4"), run.stderr)
+        }
+
         /// A C loader through the GOT, a library loaded later, a child that forks and execs.
         func testAFunctionWrappedInEveryModuleAndChildrenOnlyWhenAsked() throws {
             let library = try compileC(
@@ -456,15 +491,21 @@
             }
             /// The loads up to the launch-end marker, and after it (when the menus redraw as often
             /// as the 8 s and the machine's load allow).
+            var programOutput: [String: String] = [:]
             func record(_ extra: [String], _ name: String) throws -> (launch: [String], after: [String]) {
                 let log = work.appendingPathComponent(name)
                 let xvfb = Process()
                 xvfb.executableURL = URL(fileURLWithPath: "/usr/bin/xvfb-run")
                 xvfb.arguments = ["-a", BinaryRunner.executable.path, "record"] + extra + ["--duration", "8", "--output", log.path, "--", app]
-                xvfb.standardOutput = FileHandle.nullDevice
-                xvfb.standardError = FileHandle.nullDevice
+                let console = work.appendingPathComponent(name + ".console")
+                FileManager.default.createFile(atPath: console.path, contents: nil)
+                let handle = try FileHandle(forWritingTo: console)
+                xvfb.standardOutput = handle
+                xvfb.standardError = handle
                 try xvfb.run()
                 xvfb.waitUntilExit()
+                try handle.close()
+                programOutput[name] = try String(contentsOf: console, encoding: .utf8)
                 guard FileManager.default.fileExists(atPath: log.path) else { throw XCTSkip("the recording did not run (ptrace or X not available)") }
                 let lines = try String(contentsOf: log, encoding: .utf8).split(separator: "\n")
                 let end = try XCTUnwrap(lines.firstIndex(of: "imgtrace-launch-end"), "\(name) reaches the launch end")
@@ -480,6 +521,17 @@
             // After the launch the menus redraw as often as the machine lets them in 8 s: CI saw
             // 20 and 24 NSMenuArrow lookups, and a busy machine none at all in one of the two. So
             // each recording's later names are names the other recorded too, not the same count.
+            // The agent changes nothing the program does: no +initialize sent before main, outside
+            // any autorelease pool (it once made Gridlock print 744 "autorelease called without
+            // pool" lines); the program says what it says under ptrace, which runs no code in it.
+            func messages(_ text: String?) -> [String] {
+                (text ?? "").split(separator: "\n").filter { !$0.hasPrefix("imgtrace:") }.map { line in
+                    // GNUstep's NSLog prefix: date, time, program[pid:tid].
+                    line.range(of: #"^\S+ \S+ Gridlock\[[0-9:]+\] "#, options: .regularExpression).map { String(line[$0.upperBound...]) } ?? String(line)
+                }
+            }
+            XCTAssertFalse(programOutput["agent.log"]?.contains("autorelease called without pool") ?? true, programOutput["agent.log"] ?? "")
+            XCTAssertEqual(messages(programOutput["agent.log"]), messages(programOutput["ptrace.log"]))
             let agentNames = Set(agent.launch + agent.after), ptraceNames = Set(ptrace.launch + ptrace.after)
             XCTAssertTrue(Set(agent.after).isSubset(of: ptraceNames), "after the launch: \(Set(agent.after).subtracting(ptraceNames))")
             XCTAssertTrue(Set(ptrace.after).isSubset(of: agentNames), "after the launch: \(Set(ptrace.after).subtracting(agentNames))")

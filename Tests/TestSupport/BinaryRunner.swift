@@ -23,14 +23,16 @@ public enum BinaryRunner {
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates.last!
     }()
 
-    /// Runs `imgtrace` with `arguments` in `directory`, with `NO_COLOR` set and no terminal.
+    /// Runs `imgtrace` (or `program`, a test's own) with `arguments` in `directory`, with `NO_COLOR`
+    /// set and no terminal.
     /// A run longer than `timeout` seconds is stopped and marked `timedOut` (a hang is a failure,
     /// not a stuck test suite).
     public static func run(
         _ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:],
-        timeout: TimeInterval = 300, unprivileged: Bool = false
+        timeout: TimeInterval = 300, unprivileged: Bool = false, program: URL? = nil
     ) throws -> Result {
         let process = Process()
+        let executable = program ?? Self.executable
         process.executableURL = executable
         process.arguments = arguments
         if unprivileged, getuid() == 0 {
