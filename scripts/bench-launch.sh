@@ -21,14 +21,21 @@ swift build -c release --product imgtrace >/dev/null
 swift build -c release --product ImgtraceAgent >/dev/null
 bin=$(swift build -c release --show-bin-path)/imgtrace
 modes=("untraced (launch-end wrapper only)" "record --agent" "record --backtrace 0 (ptrace)" "record (ptrace, 8 frames)")
-arguments=("--agent --objc +[ImgtraceNoSuchClass noSuchSelector:]" "--agent" "--backtrace 0" "")
+capture() { # INDEX LOG
+  case $1 in
+    0) set -- --agent --objc '+[ImgtraceNoSuchClass noSuchSelector:]' --output "$2" ;;
+    1) set -- --agent --output "$2" ;;
+    2) set -- --backtrace 0 --output "$2" ;;
+    3) set -- --output "$2" ;;
+  esac
+  xvfb-run -a "$bin" record "$@" --duration 8 -- "$app" >/dev/null 2>&1 || true
+}
 declare -A times
 for run in $(seq "$runs"); do
   for index in "${!modes[@]}"; do
     log="$work/launch-$index-$run.log"
-    # shellcheck disable=SC2086
-    xvfb-run -a "$bin" record ${arguments[$index]} --duration 8 --output "$log" -- "$app" >/dev/null 2>&1 || true
-    ms=$(sed -n 's/.*imgtrace-recording-end .*launch-ms=\([0-9]*\).*/\1/p' "$log" | tail -1)
+    capture "$index" "$log"
+    ms=$( (sed -n 's/.*imgtrace-recording-end .*launch-ms=\([0-9]*\).*/\1/p' "$log" 2>/dev/null || true) | tail -1)
     times[$index]="${times[$index]:-} ${ms:-none}"
   done
 done

@@ -677,6 +677,9 @@ static void patch_relocations(struct dl_phdr_info *info, const ElfW(Rela) *reloc
                               const char *strings) {
     for (size_t k = 0; k < bytes / sizeof(ElfW(Rela)); k++) {
         unsigned type = (unsigned)ELF64_R_TYPE(relocations[k].r_info);
+        // GLOB_DAT too: when a module takes a function's address, the linker sends its calls
+        // through that same slot (`.plt.got`), and so does -fno-plt. The price: in such a module
+        // `&f` is the wrapper, not what `dlsym(RTLD_DEFAULT, "f")` gives.
         if (type != JUMP_SLOT && type != GLOB_DAT) continue;
         const char *name = strings + symbols[ELF64_R_SYM(relocations[k].r_info)].st_name;
         for (int i = 0; i < target_count; i++) {

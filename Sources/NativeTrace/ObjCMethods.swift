@@ -33,6 +33,9 @@
         /// metadata holds, by name, in one pass over its relocations (a pass per method cost the
         /// recorder seconds of a launch once it looked for every API of the call graph).
         public static func find(_ names: [String], in image: ElfImage) -> [String: UInt64] {
+            // Searching every library's bytes for every class name was half of `record`'s work
+            // during Gridlock's launch; only a library with GCC Objective-C metadata can hold one.
+            guard image.hasObjCMetadata else { return [:] }
             var wanted: [UInt64: [(name: String, selector: String, info: UInt64)]] = [:]
             var classPointers: [String: [UInt64]] = [:]
             for name in Set(names) {

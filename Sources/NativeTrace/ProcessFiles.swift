@@ -30,13 +30,19 @@
         var magic = [UInt8](repeating: 0, count: 4)
         guard magic.withUnsafeMutableBytes({ pread(fd, $0.baseAddress, 4, 0) }) == 4, magic == [0x7F, 0x45, 0x4C, 0x46] else { return nil }
         let size = Int(info.st_size)
-        var bytes = [UInt8](repeating: 0, count: size)
+        // Filled by the reads, not zeroed first: a launch reads a hundred libraries, some of
+        // tens of MB, and zeroing them cost as much as reading them.
         var done = 0
-        while done < size {
-            let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, size - done, off_t(done)) }
-            if n < 0, errno == EINTR { continue }
-            if n <= 0 { break }
-            done += n
+        let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+            while done < size {
+                let n = pread(fd, buffer.baseAddress! + done, size - done, off_t(done))
+                if n < 0, errno == EINTR { continue }
+                if n <= 0 { break }
+                done += n
+            }
+            // Whatever a short read left is zeroed, so no byte of the array is uninitialized.
+            if done < size { (buffer.baseAddress! + done).initialize(repeating: 0, count: size - done) }
+            count = size
         }
         return done == size ? bytes : nil
     }

@@ -12,7 +12,12 @@ public struct MemoryMapping: Equatable, Sendable {
 
     /// The same, from the file's bytes in one pass: the recorder reads the maps at every change
     /// of the loaded libraries, and splitting strings cost seconds of a GNUstep launch.
-    public static func parse(bytes: [UInt8]) -> [MemoryMapping] {
+    public static func parse(bytes: [UInt8]) -> [MemoryMapping] { parse(bytes: bytes, fileStartsOnly: false) }
+
+    /// `fileStartsOnly`: only the mappings at file offset 0 (the rest are skipped before their
+    /// path is made a string: a GNUstep app maps each of a hundred libraries four or five times,
+    /// and the recorder reads the maps at every change).
+    static func parse(bytes: [UInt8], fileStartsOnly: Bool) -> [MemoryMapping] {
         var out: [MemoryMapping] = []
         var i = 0
         let count = bytes.count
@@ -50,7 +55,7 @@ public struct MemoryMapping: Equatable, Sendable {
             skipField(&at)
             let executable = bytes[permissions..<min(at, lineEnd)].contains(0x78)
             skipSpaces(&at)
-            guard let offset = hex(&at), at <= lineEnd else { continue }
+            guard let offset = hex(&at), at <= lineEnd, !fileStartsOnly || offset == 0 else { continue }
             skipSpaces(&at)
             skipField(&at)  // device
             skipSpaces(&at)
@@ -66,6 +71,9 @@ public struct MemoryMapping: Equatable, Sendable {
         }
         return out
     }
+
+    /// Each mapped file once, with its load base, from the text of `/proc/PID/maps`.
+    public static func loadBases(bytes: [UInt8]) -> [(path: String, base: UInt64)] { loadBases(parse(bytes: bytes, fileStartsOnly: true)) }
 
     /// Each mapped file once, with its load base: the start of its mapping at file offset 0.
     public static func loadBases(_ mappings: [MemoryMapping]) -> [(path: String, base: UInt64)] {

@@ -296,7 +296,10 @@
                 _ = cptrace_cont(tid, 0)
                 return
             case .rendezvous:
-                scanLibraries()
+                if scanner.librariesConsistent(pid: tid) {
+                    scanner.scanAdded(pid: tracee.pid, launchEndSeen: launchEndSeen, breakpoints: &breakpoints, unwinder: &unwinder)
+                    unwinder?.checkAgainstLibdw = request.checkUnwinding
+                }
             case .hit(let api, let argument, let objc):
                 // At a function's first instruction the caller's frame starts just above the return
                 // address. One read fetches the name, the return address and (with frames) the stack.

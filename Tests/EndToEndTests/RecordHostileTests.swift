@@ -21,8 +21,11 @@
 
         /// GCC-runtime class metadata written by hand: a metaclass `NSImage` whose list holds
         /// `imageNamed:` (implemented by `fake_image_named`), and a second `NSImage` metaclass whose
-        /// method list pointer is 0xFFFF…F9.
+        /// method list pointer is 0xFFFF…F9. Like every object GCC compiles with Objective-C
+        /// metadata, the program imports `__objc_exec_class` (weakly: there is no runtime here).
         static let metadata = #"""
+            extern void __objc_exec_class(void *) __attribute__((weak));
+            void *objc_runtime_entry(void) { return (void *)__objc_exec_class; }
             struct method { const char *name; const char *types; void *imp; };
             struct method_list { void *next; int count; int pad; struct method methods[1]; };
             struct objc_class { void *isa; void *super; const char *name; long version; unsigned long info; long size; void *ivars; void *methods; };

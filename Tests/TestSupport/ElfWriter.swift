@@ -1,6 +1,7 @@
 /// A minimal x86-64 shared object built in code: one load segment holding read-only data and
 /// GCC-runtime Objective-C metadata (docs/native-tracer.md §3), its pointers as
-/// `R_X86_64_RELATIVE` relocations, and the section headers libelf needs to find them. Fuzz
+/// `R_X86_64_RELATIVE` relocations, the runtime's entry as a symbol, and the section headers
+/// libelf needs to find them. Fuzz
 /// seeds and tests start from it; the hostile variants put the method list or the class where
 /// sums on them would wrap.
 public enum ElfWriter {
@@ -37,16 +38,24 @@ public enum ElfWriter {
         var rela: [UInt8] = []
         for relocation in relocations { rela += le64(relocation.place) + le64(8) + le64(relocation.target) }  // type 8: R_X86_64_RELATIVE
         data += rela
-        let shstrtab: [UInt8] = [0] + Array(".rela.dyn".utf8) + [0] + Array(".shstrtab".utf8) + [0]
+        let shstrtab: [UInt8] = [0] + Array(".rela.dyn".utf8) + [0] + Array(".shstrtab".utf8) + [0] + Array(".symtab".utf8) + [0] + Array(".strtab".utf8) + [0]
         let shstrtabAt = UInt64(data.count)
         data += shstrtab
+        // As every object GCC compiles with Objective-C metadata, it names the runtime's
+        // `__objc_exec_class` (an undefined global function).
+        let strtab: [UInt8] = [0] + Array("__objc_exec_class".utf8) + [0]
+        let strtabAt = UInt64(data.count)
+        data += strtab
         while data.count % 8 != 0 { data.append(0) }
+        let symtabAt = UInt64(data.count)
+        data += [UInt8](repeating: 0, count: 24)
+        data += le32(1) + [0x12, 0] + le16(0) + le64(0) + le64(0)
         let sectionsAt = UInt64(data.count)
-        let fileSize = sectionsAt + 3 * 64
+        let fileSize = sectionsAt + 5 * 64
         // ELF header.
         var header: [UInt8] = [0x7F, 0x45, 0x4C, 0x46, 2, 1, 1, 0] + [UInt8](repeating: 0, count: 8)
         header += le16(3) + le16(62) + le32(1) + le64(base) + le64(64) + le64(sectionsAt)  // ET_DYN, x86-64
-        header += le32(0) + le16(64) + le16(56) + le16(1) + le16(64) + le16(3) + le16(2)
+        header += le32(0) + le16(64) + le16(56) + le16(1) + le16(64) + le16(5) + le16(2)
         // One PT_LOAD covering the file, read-write (strings are searched in data segments).
         header += le32(1) + le32(6) + le64(0) + le64(base) + le64(base) + le64(fileSize) + le64(fileSize) + le64(0x1000)
         data.replaceSubrange(0..<header.count, with: header)
@@ -54,6 +63,9 @@ public enum ElfWriter {
         data += [UInt8](repeating: 0, count: 64)
         data += le32(1) + le32(4) + le64(2) + le64(relaAt) + le64(relaAt) + le64(UInt64(rela.count)) + le32(0) + le32(0) + le64(8) + le64(24)
         data += le32(11) + le32(3) + le64(0) + le64(0) + le64(shstrtabAt) + le64(UInt64(shstrtab.count)) + le32(0) + le32(0) + le64(1) + le64(0)
+        // .symtab (linked to .strtab, section 4; its first global symbol is entry 1), .strtab.
+        data += le32(21) + le32(2) + le64(0) + le64(0) + le64(symtabAt) + le64(48) + le32(4) + le32(1) + le64(8) + le64(24)
+        data += le32(29) + le32(3) + le64(0) + le64(0) + le64(strtabAt) + le64(UInt64(strtab.count)) + le32(0) + le32(0) + le64(1) + le64(0)
         return data
     }
 
