@@ -153,8 +153,8 @@ static uintptr_t current_epoch(void) {
 /// Copies up to `count` bytes at `from`, an address the program handed over, without trusting it:
 /// the kernel reads it (unless the page was proven readable this epoch), so an unmapped or
 /// unreadable address is a short count, never a fault on the program's thread. Page by page, so a
-/// string ending before an unmapped page is read whole.
-static size_t copy_untrusted(char *to, const char *from, size_t count) {
+/// `string` (it ends at its NUL) ending before an unmapped page is read whole.
+static size_t copy_untrusted(char *to, const char *from, size_t count, int string) {
     size_t done = 0;
     uintptr_t epoch = current_epoch();
     while (done < count) {
@@ -164,8 +164,8 @@ static size_t copy_untrusted(char *to, const char *from, size_t count) {
         uintptr_t page = at & ~(uintptr_t)4095;
         uintptr_t *slot = &readable_pages[(page >> 12) % READABLE_PAGES];
         if (__atomic_load_n(slot, __ATOMIC_RELAXED) == (page | epoch)) {
-            // Only what the string needs: most names are a few dozen bytes.
-            const char *nul = memchr((const void *)at, 0, piece);
+            // Only what a string needs: most names are a few dozen bytes.
+            const char *nul = string ? memchr((const void *)at, 0, piece) : NULL;
             size_t used = nul ? (size_t)(nul - (const char *)at) + 1 : piece;
             memcpy(to + done, (const void *)at, used);
             done += used;
@@ -186,7 +186,7 @@ static size_t copy_untrusted(char *to, const char *from, size_t count) {
 #endif
             __atomic_store_n(slot, page | epoch, __ATOMIC_RELAXED);
         }
-        if (memchr(to + done - piece, 0, piece)) break;
+        if (string && memchr(to + done - piece, 0, piece)) break;
     }
     return done;
 }
@@ -226,7 +226,7 @@ static void record(uint32_t api, uint32_t kind, const char *name) {
     char *text = (char *)(slot + 1);
     uint32_t length = 0, flags = 0;
     if (kind == IMGTRACE_AGENT_NAME) {
-        size_t got = (uintptr_t)name < LOWEST_NAME_ADDRESS ? 0 : copy_untrusted(text, name, IMGTRACE_AGENT_NAME_BYTES);
+        size_t got = (uintptr_t)name < LOWEST_NAME_ADDRESS ? 0 : copy_untrusted(text, name, IMGTRACE_AGENT_NAME_BYTES, 1);
         const char *nul = got ? memchr(text, 0, got) : NULL;
         if (nul) {
             length = (uint32_t)(nul - text);
@@ -269,10 +269,10 @@ static int object_readable(objc_ptr object) {
 #else
     if (address & 1) return 1;
 #endif
-    return address >= LOWEST_NAME_ADDRESS && copy_untrusted((char *)&word, (const char *)address, sizeof word) == sizeof word;
+    return address >= LOWEST_NAME_ADDRESS && copy_untrusted((char *)&word, (const char *)address, sizeof word, 0) == sizeof word;
 #else
-    return address >= LOWEST_NAME_ADDRESS && copy_untrusted((char *)&word, (const char *)address, sizeof word) == sizeof word &&
-           word >= LOWEST_NAME_ADDRESS && copy_untrusted((char *)&word, (const char *)(uintptr_t)word, sizeof word) == sizeof word;
+    return address >= LOWEST_NAME_ADDRESS && copy_untrusted((char *)&word, (const char *)address, sizeof word, 0) == sizeof word &&
+           word >= LOWEST_NAME_ADDRESS && copy_untrusted((char *)&word, (const char *)(uintptr_t)word, sizeof word, 0) == sizeof word;
 #endif
 }
 
