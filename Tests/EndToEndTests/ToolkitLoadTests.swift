@@ -41,9 +41,10 @@ final class ToolkitLoadTests: XCTestCase {
             "0x3 Shop`-[Cart viewDidLoad] + 44 at Cart.m:12",
         ]
         XCTAssertEqual(LoadOwner.of(funnel, appModules: app), .app)
-        XCTAssertEqual(
-            LoadOwner.of(["#0 0x1 in +[NSImage imageNamed:] ()", "#1  0x2 in +[NSImage imageNamed:] () from /usr/lib/libgnustep-gui.so.0.29", "#2  0x3 in main ()"], appModules: app),
-            .app, "gdb's frames")
+        let gdb = [
+            "#0 0x1 in +[NSImage imageNamed:] ()", "#1  0x2 in +[NSImage imageNamed:] () from /usr/lib/libgnustep-gui.so.0.29", "#2  0x3 in main ()",
+        ]
+        XCTAssertEqual(LoadOwner.of(gdb, appModules: app), .app, "gdb's frames")
     }
 
     /// A UIKit-shaped app `Shop.app` (executable `Shop`) and a `record`-shaped log: the app's
