@@ -113,6 +113,28 @@ public struct RecordingEnd: Sendable, Equatable {
             + (launchMilliseconds.map { " launch-ms=\($0)" } ?? "")
     }
 
+    /// What a reader of the log must be told about how the recording went: requests the agent
+    /// could not record, names cut, a launch end never reached.
+    public var warnings: [String] {
+        var out: [String] = []
+        if lost > 0 {
+            out.append(
+                "\(lost == 1 ? "1 request was" : "\(lost) requests were") not recorded (the agent's ring was full, or more threads loaded images than it has rings): the audit is incomplete"
+            )
+        }
+        if cutNames > 0 {
+            out.append(
+                "\(cutNames == 1 ? "1 name was" : "\(cutNames) names were") longer than the recorder keeps (4,096 bytes) and recorded cut: those requests are counted, their names are only a prefix"
+            )
+        }
+        if launchEnd == .notReached, hits > 0 {
+            out.append(
+                "the recording ended before the launch did (the program \(program.sentence) before the launch-end function returned): the audit covers only the part of the launch it saw"
+            )
+        }
+        return out
+    }
+
     /// Reads the words after the marker; nil when a required one is missing or malformed.
     public init?(fields: String, line: Int) {
         var values: [String: String] = [:]

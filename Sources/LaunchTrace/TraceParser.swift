@@ -321,29 +321,8 @@ struct TraceParser {
             truncatedAt: truncatedAt, launchEndPattern: launchEndPattern,
             launchEndFound: summary.launchEnd != nil,
             typedPrints: summary.firstTypedPrintLine.map { (summary.typedPrintsOutsideStops, $0) })
-        if let recording = summary.recording, recording.lost > 0 {
-            summary.warnings.append(
-                TraceWarning(
-                    line: recording.line,
-                    message:
-                        "\(recording.lost == 1 ? "1 request was" : "\(recording.lost) requests were") not recorded (the agent's ring was full, or more threads loaded images than it has rings): the audit is incomplete"
-                ))
-        }
-        if let recording = summary.recording, recording.cutNames > 0 {
-            summary.warnings.append(
-                TraceWarning(
-                    line: recording.line,
-                    message:
-                        "\(recording.cutNames == 1 ? "1 name was" : "\(recording.cutNames) names were") longer than the recorder keeps (4,096 bytes) and recorded cut: those requests are counted, their names are only a prefix"
-                ))
-        }
-        if let recording = summary.recording, recording.launchEnd == .notReached, recording.hits > 0 {
-            summary.warnings.append(
-                TraceWarning(
-                    line: recording.line,
-                    message:
-                        "the recording ended before the launch did (the program \(recording.program.sentence) before the launch-end function returned): the audit covers only the part of the launch it saw"
-                ))
+        if let recording = summary.recording {
+            for message in recording.warnings { summary.warnings.append(TraceWarning(line: recording.line, message: message)) }
         }
         if cutLines.count > 0 {
             summary.warnings.append(
