@@ -289,8 +289,11 @@ public final class LaunchAuditor {
             return !config.ignore.covers(finding)
         }
         var whole: [Finding] = []
+        // Logs that are no capture at all (`no-evidence`) give no name a finding of its own.
+        let namesJudged = !logs.allSatisfy(NoEvidenceRule.notACapture)
         for rule in Rules.all where !config.ignore.rules.contains(rule.id) {
             if let nameRule = rule as? any NameRule.Type {
+                guard namesJudged else { continue }
                 // Kept as rank and place, built again when read.
                 for slot in 0..<launchCount {
                     guard var finding = nameRule.finding(for: context.uses[slot], in: nameContext), judged(&finding) else { continue }

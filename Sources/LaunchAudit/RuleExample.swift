@@ -193,7 +193,10 @@ public struct RuleExample: Sendable {
         }
         let auditor = LaunchAuditor(inventory: inventory, device: device, config: config, baseline: baseline)
         auditor.beginLog("example.log")
+        // An example is an lldb capture's loads (a file with no debugger line and no image the
+        // app ships is no capture at all: `no-evidence`).
         var summary = TraceSummary()
+        summary.debugger = .lldb
         for event in events {
             auditor.add(event)
             summary.hits += 1

@@ -48,7 +48,8 @@ final class CIFormatTests: XCTestCase {
         defer { try? FileManager.default.removeItem(at: dir) }
         let app = dir.appendingPathComponent("A,B:C.app")
         try FileManager.default.createDirectory(at: app, withIntermediateDirectories: true)
-        try "50%\n".write(to: dir.appendingPathComponent("l.log"), atomically: true, encoding: .utf8)
+        // A capture line (the callback's): a bare line with no debugger evidence is no capture.
+        try "[main] (code) +[UIImage imageNamed:]: \"50%\"\n".write(to: dir.appendingPathComponent("l.log"), atomically: true, encoding: .utf8)
         let result = try BinaryRunner.run(["analyze", "l.log", "--bundle", "A,B:C.app", "--format", "github"], in: dir)
         XCTAssertTrue(result.stdoutText.contains("::error file=l.log,line=1,title=imgtrace missing-image::`50%25` loads nothing"), result.stdoutText)
     }

@@ -31,6 +31,30 @@ final class NotALogTests: XCTestCase {
         XCTAssertTrue(try refusal(Corpus.packageRoot.appendingPathComponent("Package.swift").path).contains("Swift source"))
     }
 
+    /// Any text reads as Xcode's bare console, one name a line; notes with no debugger line and no
+    /// name the app ships are no capture: `no-evidence`, not a list of missing images. A bare
+    /// console capture that names an image the app ships is still read as one.
+    func testTextWithNoCaptureEvidenceIsNoEvidence() throws {
+        let directory = try BinaryRunner.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let notes = directory.appendingPathComponent("notes.txt"), console = directory.appendingPathComponent("console.txt")
+        try "hello world\nremember the icons\nbutton: \"Play\"\n".write(to: notes, atomically: true, encoding: .utf8)
+        try "favorite\nno_such_image\n".write(to: console, atomically: true, encoding: .utf8)
+        let bundle = example.appendingPathComponent("SampleApp.app").path
+        func findings(_ log: URL) throws -> (status: Int32, rules: [String]) {
+            let result = try BinaryRunner.run(["analyze", log.path, "--bundle", bundle, "--format", "json"])
+            let json = try XCTUnwrap(JSONSerialization.jsonObject(with: result.stdout) as? [String: Any])
+            return (result.status, (json["findings"] as? [[String: Any]] ?? []).compactMap { $0["rule"] as? String })
+        }
+        let read = try findings(notes)
+        XCTAssertEqual(read.status, 1)
+        XCTAssertTrue(read.rules.contains("no-evidence"), "\(read.rules)")
+        XCTAssertFalse(read.rules.contains("missing-image"), "no missing-image findings from notes: \(read.rules)")
+        let captured = try findings(console)
+        XCTAssertFalse(captured.rules.contains("no-evidence"), "\(captured.rules)")
+        XCTAssertTrue(captured.rules.contains("missing-image"), "\(captured.rules)")
+    }
+
     func testTheCorpusIpaGivenAsTheLogIsAZipArchive() throws {
         guard let corpus = Corpus.root else { throw XCTSkip(Corpus.missingMessage) }
         let ipa = corpus.appendingPathComponent("bundles/bitbar-reactnative-2023-device-ipa/BitBarSampleApp.ipa")

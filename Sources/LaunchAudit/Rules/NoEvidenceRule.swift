@@ -36,6 +36,16 @@ enum NoEvidenceRule: AuditRule {
         }
     }
 
+    /// Any text's lines read as Xcode's bare console (one name a line). With no debugger line,
+    /// stop, breakpoint or marker, and no name the app ships, nothing says the file is a capture:
+    /// its "names" are judged by this rule alone.
+    static func notACapture(_ log: LogReport) -> Bool {
+        let summary = log.summary
+        let resolved = [log.metrics.launch, log.metrics.afterLaunch].compactMap { $0 }.reduce(0) { $0 + $1.images + $1.symbols + $1.dataLoads }
+        return summary.debugger == .unknown && summary.recording == nil && summary.breakpoints.isEmpty && summary.launchEnd == nil
+            && summary.kinds.isEmpty && resolved == 0 && log.metrics.launch.loads + (log.metrics.afterLaunch?.loads ?? 0) > 0
+    }
+
     /// Loads in the launch window that printed a name (or an explicit nil or empty one).
     static func readableLaunchLoads(_ log: LogReport) -> Int {
         log.metrics.launch.loads - log.metrics.launch.unreadable
@@ -95,6 +105,13 @@ enum NoEvidenceRule: AuditRule {
                 "cut-off",
                 "the recording ended before the launch did (the program \(recording.program.sentence) before the launch-end function returned): it holds only part of a launch",
                 "Record until the launch end is reached (a longer --duration, or none), or give --no-launch-end when the program has no launch end to wait for."
+            )
+        }
+        if notACapture(log) {
+            return (
+                "not-a-capture",
+                "nothing in the log shows a capture: no debugger line, stop, breakpoint or marker, and none of its \(counted(loads, "line")) read as names is an image the app ships",
+                "Give the debugger's console output of a capture (`imgtrace lldb-script` writes one); a plain list of names counts only when some are images the app ships."
             )
         }
         let unreadable = log.metrics.launch.unreadable + (log.metrics.afterLaunch?.unreadable ?? 0)
