@@ -332,7 +332,10 @@ static void leave_request(int index) {
 // To see the return, enter swaps the return address for `imgtrace_agent_return` and keeps the
 // real one on a per-thread shadow stack; the original then returns into the agent, which calls
 // `imgtrace_agent_leave` (result registers saved) and jumps back to the real caller.
-#define SHADOW_DEPTH 256
+// Static TLS comes out of every thread's stack: 256 entries (4 KiB) left a thread created with
+// PTHREAD_STACK_MIN no stack at all, even with the agent merely preloaded. 32 nested wrapped calls
+// (528 bytes) is deeper than any image path; a deeper one is counted as returned at once.
+#define SHADOW_DEPTH 32
 static __thread struct {
     void *address;
     int index;

@@ -89,5 +89,44 @@
                 }
             }
         }
+
+        /// A thread created with the smallest stack the system allows, using 8 KiB of it, runs
+        /// under the agent as it does untraced: the agent's thread-local state is bytes, not pages
+        /// (its 4 KiB shadow stack once left such a thread no stack at all).
+        func testAThreadWithTheSmallestStackRunsUnderTheAgent() throws {
+            let library = try CCompiler.compile(
+                "__attribute__((noinline)) const char *image_named(void *a, void *b, const char *name) { __asm__ volatile(\"\"); return name; }\n",
+                to: "libimagekit.so", in: work, flags: ["-O1", "-shared", "-fPIC"])
+            let program = try CCompiler.compile(
+                #"""
+                #include <limits.h>
+                #include <pthread.h>
+                #include <stdio.h>
+                #include <string.h>
+                const char *image_named(void *a, void *b, const char *name);
+                static void *run(void *unused) {
+                    volatile char buffer[8192];
+                    memset((char *)buffer, 1, sizeof buffer);
+                    image_named(0, 0, "on_a_small_stack");
+                    return (void *)(long)buffer[100];
+                }
+                int main(void) {
+                    pthread_attr_t attributes;
+                    pthread_attr_init(&attributes);
+                    pthread_attr_setstacksize(&attributes, PTHREAD_STACK_MIN);
+                    pthread_t thread;
+                    if (pthread_create(&thread, &attributes, run, 0) != 0) return 2;
+                    pthread_join(thread, 0);
+                    puts("done");
+                    return 0;
+                }
+                """#, to: "small_stack", in: work, flags: ["-O0", "-pthread", "-Wl,--no-as-needed", library.path, "-Wl,-rpath,\(work.path)"])
+            XCTAssertEqual(try BinaryRunner.run([], program: program).stdoutText, "done\n")
+            let log = work.appendingPathComponent("small.log")
+            let run = try BinaryRunner.run(["record", "--agent", "--symbol", "image_named", "--no-launch-end", "--output", log.path, "--", program.path])
+            XCTAssertEqual(run.status, 0, run.stderr)
+            XCTAssertEqual(run.stdoutText, "done\n", run.stderr)
+            XCTAssertTrue(try String(contentsOf: log, encoding: .utf8).contains("image_named: \"on_a_small_stack\""))
+        }
     }
 #endif
