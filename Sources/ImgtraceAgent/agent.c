@@ -334,10 +334,13 @@ static void leave_request(int index) {
 // `imgtrace_agent_leave` (result registers saved) and jumps back to the real caller.
 // Static TLS comes out of every thread's stack: 256 entries (4 KiB) left a thread created with
 // PTHREAD_STACK_MIN no stack at all, even with the agent merely preloaded. 32 nested wrapped calls
-// (528 bytes) is deeper than any image path; a deeper one is counted as returned at once.
+// (784 bytes) is deeper than any image path; a deeper one is counted as returned at once.
 #define SHADOW_DEPTH 32
 static __thread struct {
     void *address;
+    /// Where the return address was on the stack: an entry whose slot is not above a new call's
+    /// was left without returning (longjmp, an exception caught outside).
+    void **slot;
     int index;
 } shadow[SHADOW_DEPTH];
 static __thread int shadow_top;
@@ -345,9 +348,19 @@ static __thread int shadow_top;
 __attribute__((visibility("hidden"))) extern char imgtrace_agent_return[];
 
 __attribute__((visibility("hidden"), used)) void *imgtrace_agent_enter(int index, void *const *registers, void **return_slot) {
+    // Calls the program left by longjmp never return through the stub: a wrapped call whose
+    // frame is below this one's is over, and its request with it (else the thread's depth stays
+    // above 0 and every later request is taken for a nested one, unseen). The same slot is a
+    // tail call from that call when the slot holds the stub (keep it), an abandoned call else.
+    while (shadow_top > 0 && (shadow[shadow_top - 1].slot < return_slot ||
+                              (shadow[shadow_top - 1].slot == return_slot && *return_slot != (void *)imgtrace_agent_return))) {
+        shadow_top--;
+        leave_request(shadow[shadow_top].index);
+    }
     enter_request(index, registers);
     if (shadow_top < SHADOW_DEPTH) {
         shadow[shadow_top].address = *return_slot;
+        shadow[shadow_top].slot = return_slot;
         shadow[shadow_top].index = index;
         shadow_top++;
         *return_slot = (void *)imgtrace_agent_return;

@@ -128,5 +128,47 @@
             XCTAssertEqual(run.stdoutText, "done\n", run.stderr)
             XCTAssertTrue(try String(contentsOf: log, encoding: .utf8).contains("image_named: \"on_a_small_stack\""))
         }
+
+        /// A call the program leaves by `longjmp` never returns through the agent's stub: the next
+        /// wrapped call sees that frame is gone, and its request is a request (the thread's depth
+        /// once stayed at 1, and every later request was taken for a nested one and lost).
+        func testRequestsAfterALongjmpOutOfAWrappedCallAreRecorded() throws {
+            let library = try CCompiler.compile(
+                #"""
+                void (*image_hook)(void);
+                __attribute__((noinline)) const char *image_named(void *a, void *b, const char *name) {
+                    if (image_hook) image_hook();
+                    __asm__ volatile("");
+                    return name;
+                }
+                """#, to: "libimagekit.so", in: work, flags: ["-O1", "-shared", "-fPIC"])
+            let program = try CCompiler.compile(
+                #"""
+                #include <setjmp.h>
+                #include <stdio.h>
+                const char *image_named(void *a, void *b, const char *name);
+                extern void (*image_hook)(void);
+                static jmp_buf out;
+                static void leave(void) { longjmp(out, 1); }
+                int main(void) {
+                    image_named(0, 0, "before");
+                    image_hook = leave;
+                    if (setjmp(out) == 0) image_named(0, 0, "left_by_longjmp");
+                    image_hook = 0;
+                    image_named(0, 0, "after_one");
+                    image_named(0, 0, "after_two");
+                    puts("done");
+                    return 0;
+                }
+                """#, to: "longjmp_caller", in: work, flags: ["-O1", "-Wl,--no-as-needed", library.path, "-Wl,-rpath,\(work.path)"])
+            let log = work.appendingPathComponent("longjmp.log")
+            let run = try BinaryRunner.run(["record", "--agent", "--symbol", "image_named", "--no-launch-end", "--output", log.path, "--", program.path])
+            XCTAssertEqual(run.status, 0, run.stderr)
+            XCTAssertEqual(run.stdoutText, "done\n")
+            let names = try String(contentsOf: log, encoding: .utf8).split(separator: "\n").compactMap { line in
+                line.range(of: "image_named: ").map { String(line[$0.upperBound...]) }
+            }
+            XCTAssertEqual(names, ["\"before\"", "\"left_by_longjmp\"", "\"after_one\"", "\"after_two\""])
+        }
     }
 #endif
