@@ -131,8 +131,9 @@ static imgtrace_agent_ring *ring(void) {
 /// Pages the kernel copied from lately: a name on one of them is copied directly. The kernel's copy
 /// costs a system call (2.5 µs a request measured, 20 times the rest of a record), and a launch
 /// asks for its names from a few pages of string constants and the heap again and again. An entry
-/// is a page address tagged (low 12 bits) with the epoch it was proven in; an epoch lasts 10 ms,
-/// so a page the program unmaps stops being trusted within 10 ms of its last proof.
+/// is a page number (36 bits: user addresses are below 2^48) and the epoch it was proven in (28
+/// bits, 31 days of 10 ms epochs before a tag repeats); an epoch lasts 10 ms, so a page the
+/// program unmaps stops being trusted within 10 ms of its last proof.
 #define READABLE_PAGES 256
 static uintptr_t readable_pages[READABLE_PAGES];
 static uint64_t readable_epoch_start;
@@ -147,8 +148,10 @@ static uintptr_t current_epoch(void) {
         __atomic_store_n(&readable_epoch_start, ns, __ATOMIC_RELAXED);
         __atomic_add_fetch(&readable_epoch, 1, __ATOMIC_RELAXED);
     }
-    return __atomic_load_n(&readable_epoch, __ATOMIC_RELAXED) & 4095;
+    return __atomic_load_n(&readable_epoch, __ATOMIC_RELAXED) & 0xFFFFFFF;
 }
+
+static uintptr_t readable_entry(uintptr_t page, uintptr_t epoch) { return (page >> 12) << 28 | epoch; }
 
 /// Copies up to `count` bytes at `from`, an address the program handed over, without trusting it:
 /// the kernel reads it (unless the page was proven readable this epoch), so an unmapped or
@@ -163,7 +166,7 @@ static size_t copy_untrusted(char *to, const char *from, size_t count, int strin
         if (piece > count - done) piece = count - done;
         uintptr_t page = at & ~(uintptr_t)4095;
         uintptr_t *slot = &readable_pages[(page >> 12) % READABLE_PAGES];
-        if (__atomic_load_n(slot, __ATOMIC_RELAXED) == (page | epoch)) {
+        if (__atomic_load_n(slot, __ATOMIC_RELAXED) == readable_entry(page, epoch)) {
             // Only what a string needs: most names are a few dozen bytes.
             const char *nul = string ? memchr((const void *)at, 0, piece) : NULL;
             size_t used = nul ? (size_t)(nul - (const char *)at) + 1 : piece;
@@ -184,7 +187,7 @@ static size_t copy_untrusted(char *to, const char *from, size_t count, int strin
             done += got;
             if (got < piece) break;
 #endif
-            __atomic_store_n(slot, page | epoch, __ATOMIC_RELAXED);
+            __atomic_store_n(slot, readable_entry(page, epoch), __ATOMIC_RELAXED);
         }
         if (string && memchr(to + done - piece, 0, piece)) break;
     }

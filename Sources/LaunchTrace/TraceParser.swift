@@ -282,9 +282,7 @@ struct TraceParser {
         statistics.mergedHits += load.hits - 1
         if load.thread == nil {
             statistics.mergedWithoutThread += load.hits - 1
-            if let api = load.api, let index = ImageAPIs.index(of: api), ImageAPIs.calledByAnother & (1 << UInt64(index)) != 0 {
-                statistics.startedInsideWithoutThread += 1
-            }
+            if let api = load.api, statistics.isCalledByAnother(api) { statistics.startedInsideWithoutThread += 1 }
         }
         if let kind = load.kind { statistics.kindCounts[kind.ordinal] += 1 }
         if let id = load.nameID, load.status == .ok {

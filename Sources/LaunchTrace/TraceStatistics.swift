@@ -12,6 +12,17 @@ struct TraceStatistics {
     /// Requests whose lines named no thread that began at an API other image APIs call: each may
     /// be another thread's request's inner call.
     var startedInsideWithoutThread = 0
+    /// The last API asked about: a log names one API hit after hit, and the table's lookup by
+    /// prefix is a scan.
+    private var lastAPI: (name: String, calledByAnother: Bool)?
+
+    /// Whether other image APIs call `api` (`ImageAPIs.calledByAnother`).
+    mutating func isCalledByAnother(_ api: String) -> Bool {
+        if let lastAPI, lastAPI.name == api { return lastAPI.calledByAnother }
+        let answer = ImageAPIs.index(of: api).map { ImageAPIs.calledByAnother & (1 << UInt64($0)) != 0 } ?? false
+        lastAPI = (api, answer)
+        return answer
+    }
     /// Loads by kind, where the log tells, in `LoadKind.allCases` order (counted per request:
     /// an array, not a dictionary).
     var kindCounts = [Int](repeating: 0, count: LoadKind.allCases.count)
