@@ -1,18 +1,23 @@
 #if os(Linux)
     import Foundation
 
-    /// What a stop of one thread can tell about its stack, for judging extents.
+    /// What a stop of one thread can tell about its stack, for judging extents: a struct of the
+    /// stop's registers and memory and the unwinder, made at every hit (no closures to allocate).
     struct StackView {
+        let registers: Registers
+        let memory: StopMemory
+        let unwinder: Unwinder?
+
         /// The word at an address of the stack.
-        var word: (UInt64) -> UInt64?
+        func word(_ address: UInt64) -> UInt64? { memory.word(at: address) }
         /// The function (its first instruction) whose frame is the one with this CFA now, by the
         /// cached CFI walk from the stop; nil when the walk cannot say.
-        var functionOwning: (UInt64) -> UInt64? = { _ in nil }
+        func functionOwning(_ frame: UInt64) -> UInt64? { unwinder?.functionOwning(frame: frame, registers: registers, memory: memory) }
         /// The function the call instruction just before this return address calls, when the
         /// instruction names it (a direct call, a call through the GOT, a PLT stub resolved).
-        var callee: (UInt64) -> UInt64? = { _ in nil }
+        func callee(_ returnAddress: UInt64) -> UInt64? { unwinder?.callee(returning: returnAddress) }
         /// The start of the module holding an address.
-        var module: (UInt64) -> UInt64? = { _ in nil }
+        func module(_ address: UInt64) -> UInt64? { unwinder?.module(of: address) }
     }
 
     /// Each thread's open request and context, by dynamic extent: a request lasts from the first
@@ -62,7 +67,7 @@
                 guard let owner = stack.functionOwning(open.frame) else { return true }
                 if open.entries.contains(owner) { return true }
                 if let callee = stack.callee(expected) { return owner != callee }
-                guard let apiModule = open.entries.first.flatMap(stack.module) else { return true }
+                guard let first = open.entries.first, let apiModule = stack.module(first) else { return true }
                 return stack.module(owner) == apiModule
             }
             guard frame == open.frame, returnAddress == open.returnAddress, !open.chain.contains(api) else { return false }

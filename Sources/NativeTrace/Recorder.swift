@@ -312,7 +312,7 @@
                 var atEntry = regs
                 atEntry.rip = address
                 let frame = regs[.rsp] &+ 8, returnAddress = memory.word(at: regs[.rsp])
-                let stack = stackView(atEntry, memory)
+                let stack = StackView(registers: atEntry, memory: memory, unwinder: unwinder)
                 if let context = extents.startRequest(tid, api: api, entry: address, frame: frame, returnAddress: returnAddress, stack: stack) {
                     let kind = LoadKind.of(outermostAPI: context ?? api)?.rawValue
                     recordHit(tid, atEntry, api: api, argument: argument, objc: objc, kind: kind, memory: memory)
@@ -321,8 +321,8 @@
                 let memory = StopMemory(pid: tid, name: nil, stackPointer: regs[.rsp], stackBytes: 16)
                 var atEntry = regs
                 atEntry.rip = address
-                _ = extents.startContext(
-                    tid, api: api, entry: address, frame: regs[.rsp] &+ 8, returnAddress: memory.word(at: regs[.rsp]), stack: stackView(atEntry, memory))
+                let stack = StackView(registers: atEntry, memory: memory, unwinder: unwinder)
+                _ = extents.startContext(tid, api: api, entry: address, frame: regs[.rsp] &+ 8, returnAddress: memory.word(at: regs[.rsp]), stack: stack)
             case .launchEnd:
                 // At a function's first instruction the return address is the word at the stack pointer.
                 if !launchEndSeen, let returnAddress = MemoryOf(pid: tid).word(at: regs[.rsp]) {
@@ -346,15 +346,6 @@
             var now = timespec()
             clock_gettime(CLOCK_REALTIME, &now)
             return now.tv_sec * 1_000_000_000 + now.tv_nsec
-        }
-
-        /// The stop's stack as `Extents` asks about it.
-        private func stackView(_ registers: Registers, _ memory: StopMemory) -> StackView {
-            StackView(
-                word: { memory.word(at: $0) },
-                functionOwning: { [unwinder] in unwinder?.functionOwning(frame: $0, registers: registers, memory: memory) },
-                callee: { [unwinder] in unwinder?.callee(returning: $0) },
-                module: { [unwinder] in unwinder?.module(of: $0) })
         }
 
         // MARK: Hits
