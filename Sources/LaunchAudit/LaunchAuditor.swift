@@ -170,9 +170,12 @@ public final class LaunchAuditor {
             uses[slot].addLaunchLoad(at: here)
             if load.kind == .nib { uses[slot].nibLaunchLoads += 1 }
             // Without the app's module names a backtrace cannot show an app frame: it decides nothing.
-            // A nib, a SwiftUI view or a trait change names the app's image, whoever looks it up.
-            let rule: LoadOwner.Rule = [.nib, .swiftui, .trait].contains(load.kind) ? .anyAppFrame : .immediateCaller
-            let owner = load.backtrace.isEmpty || appModules.isEmpty ? .unknown : LoadOwner.of(load.backtrace, appModules: appModules, rule: rule)
+            var owner = LoadOwner.unknown
+            if !load.backtrace.isEmpty, !appModules.isEmpty {
+                // A nib, a SwiftUI view or a trait change names the app's image, whoever looks it up.
+                let anyAppFrame = load.kind == .nib || load.kind == .swiftui || load.kind == .trait
+                owner = LoadOwner.of(load.backtrace, appModules: appModules, rule: anyAppFrame ? .anyAppFrame : .immediateCaller)
+            }
             switch owner {
             case .toolkit:
                 uses[slot].toolkitLaunchLoads += 1

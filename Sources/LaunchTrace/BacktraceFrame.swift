@@ -79,8 +79,7 @@ public enum LoadOwner: Sendable, Equatable {
     public static func of(_ frames: [String], appModules: Set<String>, rule: Rule = .immediateCaller) -> LoadOwner {
         var sawFrame = false
         for line in frames.dropFirst() {
-            let frame = BacktraceFrame(line)
-            switch frame {
+            switch BacktraceFrame(line) {
             case .notAFrame: continue
             case .unknownModule: return .app
             case .module(let module):
