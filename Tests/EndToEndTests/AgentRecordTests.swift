@@ -498,7 +498,7 @@
                 xvfb.executableURL = URL(fileURLWithPath: "/usr/bin/xvfb-run")
                 xvfb.arguments = ["-a", BinaryRunner.executable.path, "record"] + extra + ["--duration", "8", "--output", log.path, "--", app]
                 let console = work.appendingPathComponent(name + ".console")
-                FileManager.default.createFile(atPath: console.path, contents: nil)
+                try Data().write(to: console)
                 let handle = try FileHandle(forWritingTo: console)
                 xvfb.standardOutput = handle
                 xvfb.standardError = handle
