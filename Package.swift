@@ -60,7 +60,12 @@ let package = Package(
         // libswiftCore as needed; issue 41 keeps that open.
         .target(
             name: "ImgtraceAgent", dependencies: ["CAgentShared"], path: "Sources/ImgtraceAgent",
-            linkerSettings: [.linkedLibrary("dl"), .unsafeFlags(["-nostartfiles"], .when(platforms: [.linux]))]),
+            // libgcc's unwinder, linked in (its symbols are hidden in the archive), unwinds each
+            // request's stack in-process without loading a library into the program.
+            linkerSettings: [
+                .linkedLibrary("dl"), .linkedLibrary("gcc_eh", .when(platforms: [.linux])),
+                .unsafeFlags(["-nostartfiles"], .when(platforms: [.linux])),
+            ]),
         .target(
             name: "NativeTrace",
             dependencies: [

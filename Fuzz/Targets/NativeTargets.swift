@@ -76,15 +76,16 @@
         /// Records as the agent writes them: a name, a launch end, a padding record.
         static func seeds() -> [(name: String, bytes: [UInt8])] {
             func word(_ v: UInt64) -> [UInt8] { (0..<8).map { UInt8(truncatingIfNeeded: v >> (8 * UInt64($0))) } }
-            func record(seq: UInt64, api: UInt16, kind: UInt8, name: String) -> [UInt8] {
+            func record(seq: UInt64, api: UInt16, kind: UInt8, name: String, frames: UInt8 = 0) -> [UInt8] {
                 var bytes = word(seq) + word(1_764_000_000) + [0x40, 0x4B, 0x4C, 0] + [UInt8(api & 0xFF), UInt8(api >> 8), kind, 0]
-                bytes += [UInt8(name.utf8.count), 0, 0, 0] + [0xFF, 0xFF, 0xFF, 0xFF] + Array(name.utf8)
+                bytes += [UInt8(name.utf8.count), 0, 0, 0] + [0xFF, 0xFF, frames, 0] + Array(name.utf8)
                 while bytes.count % 8 != 0 { bytes.append(0) }
+                for frame in 0..<UInt64(frames) { bytes += word(0x5555_5555_0000 + frame * 0x10) }
                 return bytes
             }
             let apis = Array("objc +[NSImage imageNamed:]\nend -[NSApplication finishLaunching]\nsymbol image_named 0\n".utf8)
             let body =
-                record(seq: 0, api: 0, kind: 0, name: "AppIcon") + record(seq: 1, api: 2, kind: 0, name: "tab_home")
+                record(seq: 0, api: 0, kind: 0, name: "AppIcon", frames: 3) + record(seq: 1, api: 2, kind: 0, name: "tab_home")
                 + record(seq: 2, api: 1, kind: 3, name: "")
             func file(head: UInt64, tail: UInt64, lost: UInt64, records: [UInt8]) -> [UInt8] {
                 word(head) + word(tail) + word(lost) + [UInt8(apis.count)] + apis + records

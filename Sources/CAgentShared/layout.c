@@ -62,16 +62,17 @@ size_t imgtrace_agent_drain(imgtrace_agent_shared *region, int index, uint8_t *o
             continue;
         }
         const imgtrace_agent_record *header = (const imgtrace_agent_record *)(ring->bytes + at);
-        // A record no agent writes ends what can be read of this ring.
-        if (header->kind > IMGTRACE_AGENT_PAD || header->length > IMGTRACE_AGENT_NAME_BYTES) {
-            tail = head;
-            break;
-        }
+        // A pad header is its kind alone: the rest is whatever an older record left there.
         if (header->kind == IMGTRACE_AGENT_PAD) {
             tail += left;
             continue;
         }
-        size_t size = (sizeof(imgtrace_agent_record) + header->length + 7) & ~(size_t)7;
+        // A record no agent writes ends what can be read of this ring.
+        uint64_t size = imgtrace_agent_record_size(header);
+        if (header->kind > IMGTRACE_AGENT_PAD || size == 0) {
+            tail = head;
+            break;
+        }
         if (size > left || copied + size > capacity) break;
         memcpy(out + copied, header, size);
         copied += size;
@@ -112,8 +113,8 @@ imgtrace_agent_shared *imgtrace_agent_open_file(const char *path, int *problem) 
     }
     imgtrace_agent_shared *shared = (imgtrace_agent_shared *)map;
     if (shared->magic != IMGTRACE_AGENT_MAGIC || shared->version != IMGTRACE_AGENT_VERSION) {
+        *problem = shared->magic == IMGTRACE_AGENT_MAGIC ? IMGTRACE_AGENT_FILE_VERSION : IMGTRACE_AGENT_FILE_MAGIC;
         munmap(map, sizeof(imgtrace_agent_shared));
-        *problem = IMGTRACE_AGENT_FILE_MAGIC;
         return NULL;
     }
     *problem = IMGTRACE_AGENT_FILE_OK;

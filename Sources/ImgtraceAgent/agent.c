@@ -35,6 +35,7 @@
 #endif
 #include <time.h>
 #include <unistd.h>
+#include <unwind.h>
 
 #include "imgtrace_agent_shared.h"
 
@@ -64,6 +65,8 @@ static int target_count;
 static atomic_int launch_end_marked;
 static pthread_mutex_t patch_lock = PTHREAD_MUTEX_INITIALIZER;
 
+/// Stack frames each record keeps (IMGTRACE_AGENT_FRAMES): 0 unwinds nothing.
+static int frames_wanted;
 static __thread int depth;
 static __thread int context = -1;
 static __thread imgtrace_agent_ring *own_ring;
@@ -201,7 +204,16 @@ static size_t copy_untrusted(char *to, const char *from, size_t count, int strin
 /// Writes one record. A name is copied from the program's memory without trusting its address
 /// (an unreadable one is recorded as its address, `IMGTRACE_AGENT_UNREADABLE` with 8 bytes); one
 /// longer than the ring's limit is cut and flagged. The program's `errno` is left as it was.
-static void record(uint32_t api, uint32_t kind, const char *name) {
+/// The stack of the request being recorded on this thread: where its caller's return address
+/// is, and the API's entry (frame 0). NULL slot: no stack (the launch end, other platforms).
+struct request_stack {
+    void *const *return_slot;
+    void *entry;
+};
+
+static int capture_frames(const struct request_stack *stack, uint64_t *out);
+
+static void record(uint32_t api, uint32_t kind, const char *name, const struct request_stack *stack) {
     imgtrace_agent_ring *r = ring();
     if (!r) {
         __atomic_fetch_add(&shared->lost, 1, __ATOMIC_RELAXED);
@@ -209,7 +221,7 @@ static void record(uint32_t api, uint32_t kind, const char *name) {
     }
     int saved_errno = errno;
     // Room for the longest record is reserved; the record takes what its name needs.
-    uint64_t most = (sizeof(imgtrace_agent_record) + IMGTRACE_AGENT_NAME_BYTES + 7) & ~(uint64_t)7;
+    uint64_t most = ((sizeof(imgtrace_agent_record) + IMGTRACE_AGENT_NAME_BYTES + 7) & ~(uint64_t)7) + IMGTRACE_AGENT_MAX_FRAMES * 8;
     uint64_t head = r->head;
     uint32_t at = (uint32_t)(head & (IMGTRACE_AGENT_RING_BYTES - 1));
     uint32_t left = IMGTRACE_AGENT_RING_BYTES - at;
@@ -254,8 +266,10 @@ static void record(uint32_t api, uint32_t kind, const char *name) {
     slot->kind = (uint8_t)kind;
     slot->flags = (uint8_t)flags;
     slot->length = length;
-    slot->context = context < 0 ? ~0u : (uint32_t)context;
-    uint64_t size = (sizeof(imgtrace_agent_record) + length + 7) & ~(uint64_t)7;
+    slot->context = context < 0 ? 0xFFFF : (uint16_t)context;
+    uint64_t *frames = (uint64_t *)((char *)slot + ((sizeof(imgtrace_agent_record) + length + 7) & ~(uint64_t)7));
+    slot->frames = stack && stack->return_slot ? (uint16_t)capture_frames(stack, frames) : 0;
+    uint64_t size = imgtrace_agent_record_size(slot);
     __atomic_store_n(&r->head, head + size, __ATOMIC_RELEASE);
     errno = saved_errno;
 }
@@ -280,36 +294,37 @@ static int object_readable(objc_ptr object) {
 }
 
 /// The name object's UTF-8 text through its own `UTF8String`, or why not.
-static void record_object_name(uint32_t api, objc_ptr name) {
+static void record_object_name(uint32_t api, objc_ptr name, const struct request_stack *stack) {
     if (!name) {
-        record(api, IMGTRACE_AGENT_NIL, NULL);
+        record(api, IMGTRACE_AGENT_NIL, NULL, stack);
         return;
     }
     objc_ptr cls = object_readable(name) ? rt_objectGetClass(name) : NULL;
     if (!cls || !rt_respondsToSelector(cls, utf8_selector)) {
-        record(api, IMGTRACE_AGENT_UNREADABLE, (const char *)name);
+        record(api, IMGTRACE_AGENT_UNREADABLE, (const char *)name, stack);
         return;
     }
     const char *(*utf8)(objc_ptr, objc_ptr) = (const char *(*)(objc_ptr, objc_ptr))rt_getMethodImplementation(cls, utf8_selector);
     const char *text = utf8 ? utf8(name, utf8_selector) : NULL;
-    record(api, text ? IMGTRACE_AGENT_NAME : IMGTRACE_AGENT_UNREADABLE, text ? text : (const char *)name);
+    record(api, text ? IMGTRACE_AGENT_NAME : IMGTRACE_AGENT_UNREADABLE, text ? text : (const char *)name, stack);
 }
 
 // MARK: Wrappers
 
 /// What a request records on entry: its name, unless an outer image API on this thread already did.
-static void enter_request(int index, void *const *arguments) {
+static void enter_request(int index, void *const *arguments, void *const *return_slot) {
     struct target *t = &targets[index];
     if (t->kind == TARGET_CONTEXT) {
         if (depth == 0 && context < 0) context = index;
         return;
     }
     if (t->kind == TARGET_LAUNCH_END || ++depth != 1 || !enabled) return;
+    struct request_stack stack = {return_slot, t->original};
     if (t->kind == TARGET_METHOD) {
-        record_object_name((uint32_t)index, arguments[2]);
+        record_object_name((uint32_t)index, arguments[2], &stack);
     } else {
         const char *name = (const char *)arguments[t->argument - 1];
-        record((uint32_t)index, name ? IMGTRACE_AGENT_NAME : IMGTRACE_AGENT_NIL, name);
+        record((uint32_t)index, name ? IMGTRACE_AGENT_NAME : IMGTRACE_AGENT_NIL, name, &stack);
     }
 }
 
@@ -325,7 +340,7 @@ static void leave_request(int index) {
         return;
     }
     int expected = 0;
-    if (enabled && atomic_compare_exchange_strong(&launch_end_marked, &expected, 1)) record((uint32_t)index, IMGTRACE_AGENT_LAUNCH_END, NULL);
+    if (enabled && atomic_compare_exchange_strong(&launch_end_marked, &expected, 1)) record((uint32_t)index, IMGTRACE_AGENT_LAUNCH_END, NULL, NULL);
 }
 
 #if defined(__x86_64__) && defined(__linux__)
@@ -360,7 +375,7 @@ __attribute__((visibility("hidden"), used)) void *imgtrace_agent_enter(int index
         shadow_top--;
         leave_request(shadow[shadow_top].index);
     }
-    enter_request(index, registers);
+    enter_request(index, registers, return_slot);
     if (shadow_top < SHADOW_DEPTH) {
         shadow[shadow_top].address = *return_slot;
         shadow[shadow_top].slot = return_slot;
@@ -379,6 +394,80 @@ __attribute__((visibility("hidden"), used)) void *imgtrace_agent_leave(void) {
     return shadow[shadow_top].address;
 }
 
+struct frame_walk {
+    uint64_t *out;
+    int count;
+    /// The caller's return address: frames before it are the agent's own.
+    uintptr_t first;
+};
+
+static _Unwind_Reason_Code collect_frame(struct _Unwind_Context *unwind, void *argument) {
+    struct frame_walk *walk = argument;
+    uintptr_t pc = _Unwind_GetIP(unwind);
+    if (pc == 0) return _URC_END_OF_STACK;  // the outermost frame's undefined return address
+    if (walk->count == 1 && pc != walk->first) return _URC_NO_REASON;
+    walk->out[walk->count++] = pc;
+    return walk->count >= frames_wanted ? _URC_END_OF_STACK : _URC_NO_REASON;
+}
+
+static void walk_frames(void *walk) { _Unwind_Backtrace(collect_frame, walk); }
+
+/// Calls `function(argument)` with the stack pointer at `top`; its CFI finds the caller's frame
+/// through %rbp, so an unwinder running there walks on into the program's stack.
+__attribute__((visibility("hidden"))) void imgtrace_agent_on_stack(void (*function)(void *), void *argument, void *top);
+__asm__(
+    ".text\n"
+    ".p2align 4\n"
+    ".hidden imgtrace_agent_on_stack\n"
+    "imgtrace_agent_on_stack:\n"
+    "    .cfi_startproc\n"
+    "    pushq %rbp\n"
+    "    .cfi_def_cfa_offset 16\n"
+    "    .cfi_offset %rbp, -16\n"
+    "    movq %rsp, %rbp\n"
+    "    .cfi_def_cfa_register %rbp\n"
+    "    movq %rdx, %rsp\n"
+    "    movq %rdi, %rax\n"
+    "    movq %rsi, %rdi\n"
+    "    call *%rax\n"
+    "    movq %rbp, %rsp\n"
+    "    popq %rbp\n"
+    "    .cfi_def_cfa %rsp, 8\n"
+    "    ret\n"
+    "    .cfi_endproc\n");
+
+/// libgcc's unwinder needs a few KiB of stack, which a thread created with the smallest stack
+/// does not have left: it runs on a stack of the agent's, one per ring (so per recording
+/// thread), mapped at the thread's first stack walk.
+#define UNWIND_STACK_BYTES (64 * 1024)
+static void *unwind_stacks[IMGTRACE_AGENT_RINGS];
+
+/// The request's stack: the API's entry, then the return addresses from its caller outwards,
+/// unwound in-process by the CFI (libgcc's unwinder, linked into the agent and hidden in it).
+/// The wrapped calls still running on this thread return into the agent's stub; their real
+/// return addresses go back on the stack for the walk (else it would end at the first), and the
+/// stub after. Returns the frames written to `out`.
+static int capture_frames(const struct request_stack *stack, uint64_t *out) {
+    if (frames_wanted <= 0) return 0;
+    out[0] = (uint64_t)(uintptr_t)stack->entry;
+    struct frame_walk walk = {out, 1, (uintptr_t)*stack->return_slot};
+    size_t ring_index = (size_t)(own_ring - shared->rings);
+    if (frames_wanted > 1 && own_ring && ring_index < IMGTRACE_AGENT_RINGS) {
+        if (!unwind_stacks[ring_index]) {
+            void *mapped = mmap(NULL, UNWIND_STACK_BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+            unwind_stacks[ring_index] = mapped == MAP_FAILED ? NULL : mapped;
+        }
+        if (unwind_stacks[ring_index]) {
+            for (int i = 0; i < shadow_top; i++) *shadow[i].slot = shadow[i].address;
+            imgtrace_agent_on_stack(walk_frames, &walk, (char *)unwind_stacks[ring_index] + UNWIND_STACK_BYTES);
+            for (int i = 0; i < shadow_top; i++) *shadow[i].slot = (void *)imgtrace_agent_return;
+        }
+    }
+    // An unwinder that never reached the caller (no CFI, no stack to run on) gives the caller alone.
+    if (walk.count == 1 && frames_wanted > 1) out[walk.count++] = walk.first;
+    return walk.count;
+}
+
 #define TRAMPOLINE(i)                                   \
     ".p2align 4\n"                                      \
     ".globl imgtrace_agent_trampoline_" #i "\n"         \
@@ -391,8 +480,13 @@ __asm__(
     ".text\n"
     ".p2align 4\n"
     "imgtrace_agent_common:\n"
+    // CFI, so that the agent's unwinder walks from its own frame through this one to the caller.
+    "    .cfi_startproc\n"
     "    pushq %rbp\n"
+    "    .cfi_def_cfa_offset 16\n"
+    "    .cfi_offset %rbp, -16\n"
     "    movq %rsp, %rbp\n"
+    "    .cfi_def_cfa_register %rbp\n"
     "    subq $192, %rsp\n"              // 6 integer + 8 vector registers + %rax, 16-byte aligned
     "    movq %rdi, 0(%rsp)\n"
     "    movq %rsi, 8(%rsp)\n"
@@ -430,7 +524,9 @@ __asm__(
     "    movdqu 152(%rsp), %xmm6\n"
     "    movdqu 168(%rsp), %xmm7\n"
     "    leave\n"
+    "    .cfi_def_cfa %rsp, 8\n"
     "    jmp *%r11\n"
+    "    .cfi_endproc\n"
     ".p2align 4\n"
     ".globl imgtrace_agent_return\n"
     ".hidden imgtrace_agent_return\n"
@@ -474,9 +570,15 @@ static void *const wrappers[MAX_TARGETS] = {
 // Elsewhere (Apple's arm64, other Linux): C wrappers that take the six integer-register
 // arguments and pass them on, enough for self, _cmd and four pointer or integer arguments; the
 // type encoding refuses anything else.
+static int capture_frames(const struct request_stack *stack, uint64_t *out) {
+    (void)stack;
+    (void)out;
+    return 0;
+}
+
 static void *wrapped(int index, void *a0, void *a1, void *a2, void *a3, void *a4, void *a5) {
     void *arguments[6] = {a0, a1, a2, a3, a4, a5};
-    enter_request(index, arguments);
+    enter_request(index, arguments, NULL);
     void *result = ((generic_fn)targets[index].original)(a0, a1, a2, a3, a4, a5);
     leave_request(index);
     return result;
@@ -943,6 +1045,13 @@ static const char *variable(const char *name) {
 #endif
 }
 
+/// IMGTRACE_AGENT_FRAMES: how many frames each record keeps (0 to IMGTRACE_AGENT_MAX_FRAMES).
+static int frames_asked(void) {
+    const char *text = variable("IMGTRACE_AGENT_FRAMES");
+    long frames = text ? strtol(text, NULL, 10) : 0;
+    return frames < 0 ? 0 : frames > IMGTRACE_AGENT_MAX_FRAMES ? IMGTRACE_AGENT_MAX_FRAMES : (int)frames;
+}
+
 __attribute__((constructor)) static void agent_start(void) {
     const char *fd_text = variable("IMGTRACE_AGENT_FD");
     const char *file = variable("IMGTRACE_AGENT_FILE");
@@ -969,12 +1078,14 @@ __attribute__((constructor)) static void agent_start(void) {
     const char *apis = variable("IMGTRACE_AGENT_APIS");
     if (apis) strncpy(shared->apis, apis, sizeof shared->apis - 1);
     parse_targets(apis);
+    frames_wanted = frames_asked();
     if (!variable("IMGTRACE_AGENT_CHILDREN")) {
         close(fd);
         remove_from_preload();
         unsetenv("IMGTRACE_AGENT_FD");
         unsetenv("IMGTRACE_AGENT_FILE");
         unsetenv("IMGTRACE_AGENT_APIS");
+        unsetenv("IMGTRACE_AGENT_FRAMES");
     }
     pthread_atfork(NULL, NULL, child_after_fork);
     find_runtime();

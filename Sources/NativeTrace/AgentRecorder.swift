@@ -21,6 +21,8 @@
             public var agentPath: String
             /// Whether programs the app starts load the agent too.
             public var children = false
+            /// Stack frames each request keeps (`--backtrace`), unwound by the agent in the program.
+            public var frames = 0
 
             public init(
                 program: [String], objcMethods: [String], symbols: [(name: String, argument: Int)], launchEnd: String?, duration: Double?,
@@ -34,6 +36,9 @@
                 self.agentPath = agentPath
             }
         }
+
+        /// The most frames the agent keeps per request.
+        public static let maxFrames = Int(IMGTRACE_AGENT_MAX_FRAMES)
 
         private let request: Request
         private let output: (String) -> Void
@@ -51,6 +56,11 @@
         /// When the program was started and when its launch ended (the marker's record), in ns.
         private var startedAt: Int?
         private var launchEndedAt: Int?
+        /// Names the frames the agent writes, from the libraries the program maps (each read once).
+        private var namer: Unwinder?
+        private var librariesRead = Set<String>()
+        /// Addresses in no library known when met: the maps are read again once for each.
+        private var unplacedAddresses = Set<UInt64>()
 
         public init(_ request: Request, output: @escaping (String) -> Void) {
             self.request = request
@@ -68,6 +78,9 @@
                 case Int(IMGTRACE_AGENT_FILE_UNOPENED): throw RecordError(description: "\(path): cannot read it: \(errnoText())")
                 case Int(IMGTRACE_AGENT_FILE_SHAPE):
                     throw RecordError(description: "\(path): not a file the imgtrace agent wrote (IMGTRACE_AGENT_FILE): not a regular file of its size")
+                case Int(IMGTRACE_AGENT_FILE_VERSION):
+                    throw RecordError(
+                        description: "\(path): written by another version of the imgtrace agent (this imgtrace reads version \(IMGTRACE_AGENT_VERSION)); record it again")
                 default: throw RecordError(description: "\(path): not a file the imgtrace agent wrote (IMGTRACE_AGENT_FILE): no agent header at offset 0")
                 }
             }
@@ -160,6 +173,9 @@
                 } else if waited < 0 && errno != EINTR {
                     programEnd = .other("unknown")
                 }
+                // The libraries the program starts with, read while it runs (it may end before
+                // its records are drained).
+                if request.frames > 0, namer == nil, imgtrace_agent_ready(shared) != 0 { readLibraries() }
                 // Drain without a pause while records come; when none do, nap longer, up to 0.2 ms.
                 if drain(shared, into: &buffer) > 0 {
                     nap = 50
@@ -193,6 +209,7 @@
             environment["LD_PRELOAD"] = preload
             environment["IMGTRACE_AGENT_FD"] = String(fd)
             environment["IMGTRACE_AGENT_APIS"] = apiList
+            environment["IMGTRACE_AGENT_FRAMES"] = request.frames > 0 ? String(request.frames) : nil
             if request.children { environment["IMGTRACE_AGENT_CHILDREN"] = "1" } else { environment["IMGTRACE_AGENT_CHILDREN"] = nil }
             let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
             let argv = request.program.map { strdup($0) } + [nil]
@@ -220,10 +237,15 @@
                 buffer.withUnsafeBytes { raw in
                     var at = 0
                     while at + headerSize <= bytes {
-                        let header = raw.loadUnaligned(fromByteOffset: at, as: imgtrace_agent_record.self)
+                        var header = raw.loadUnaligned(fromByteOffset: at, as: imgtrace_agent_record.self)
+                        // The drain copies only records of a size an agent writes.
+                        let size = Int(withUnsafePointer(to: &header) { imgtrace_agent_record_size($0) })
+                        guard size > 0, at + size <= bytes else { break }
                         let name = Array(raw[(at + headerSize)..<(at + headerSize + Int(header.length))])
-                        batch.append((header.seq, line(header, name: name, tid: tid, shared: shared, ring: Int(index))))
-                        at += (headerSize + Int(header.length) + 7) & ~7
+                        let framesAt = at + ((headerSize + Int(header.length) + 7) & ~7)
+                        let frames = (0..<Int(header.frames)).map { UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: framesAt + $0 * 8, as: UInt64.self)) }
+                        batch.append((header.seq, line(header, name: name, frames: frames, tid: tid, shared: shared, ring: Int(index))))
+                        at += size
                     }
                 }
             }
@@ -233,7 +255,9 @@
             return batch.count
         }
 
-        private func line(_ record: imgtrace_agent_record, name bytes: [UInt8], tid: Int32, shared: UnsafeMutablePointer<imgtrace_agent_shared>, ring: Int) -> String {
+        private func line(
+            _ record: imgtrace_agent_record, name bytes: [UInt8], frames: [UInt64], tid: Int32, shared: UnsafeMutablePointer<imgtrace_agent_shared>, ring: Int
+        ) -> String {
             if UInt32(record.kind) == IMGTRACE_AGENT_LAUNCH_END.rawValue {
                 launchEndMarked = true
                 launchEndedAt = Self.nanoseconds(record)
@@ -249,11 +273,43 @@
             let context = Int(record.context) < apiNames.count ? apiNames[Int(record.context)] : nil
             let kind = context.flatMap { LoadKind.of(outermostAPI: $0) } ?? LoadKind.of(outermostAPI: api)
             let thread = label(tid, shared: shared, ring: ring)
+            let hit: String
             if UInt32(record.kind) == IMGTRACE_AGENT_UNREADABLE.rawValue, bytes.count == 8 {
                 let address = bytes.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
-                return HitLine.format(timestamp: timestamp, thread: thread, api: api, unreadableAt: UInt64(littleEndian: address), kind: kind?.rawValue)
+                hit = HitLine.format(timestamp: timestamp, thread: thread, api: api, unreadableAt: UInt64(littleEndian: address), kind: kind?.rawValue)
+            } else {
+                hit = HitLine.format(timestamp: timestamp, thread: thread, api: api, name: name, kind: kind?.rawValue)
             }
-            return HitLine.format(timestamp: timestamp, thread: thread, api: api, name: name, kind: kind?.rawValue)
+            let stack = frameLines(frames)
+            return stack.isEmpty ? hit : hit + "\n" + stack
+        }
+
+        /// The frame lines of a record's stack, named as `record` names them. A file from
+        /// elsewhere (`agent-log`) has no process to name them by: it keeps none.
+        private func frameLines(_ frames: [UInt64]) -> String {
+            guard !fromFile, !frames.isEmpty else { return "" }
+            if namer == nil { readLibraries() }
+            // A library loaded since the last look (dlopen): read the maps again, once per address.
+            if let namer, frames.contains(where: { namer.module(of: $0) == nil && unplacedAddresses.insert($0).inserted }) { readLibraries() }
+            // Frames after the first are return addresses; a line names the call before it, as libdw's walks do.
+            let callSites = frames.enumerated().map { $0.offset == 0 ? $0.element : $0.element &- 1 }
+            return namer?.frameLines(programCounters: callSites) ?? ""
+        }
+
+        /// Reads each library the program maps now and was not read before, for its function
+        /// starts and Objective-C methods, and keeps the maps: the frames of the program's last
+        /// records are often named after it ended.
+        private func readLibraries() {
+            let namer = self.namer ?? Unwinder(pid: pid)
+            self.namer = namer
+            guard !fromFile, let maps = readProcFile("/proc/\(pid)/maps"), !maps.isEmpty else { return }
+            for (path, base) in MemoryMapping.loadBases(bytes: maps) where librariesRead.insert(path).inserted {
+                guard let bytes = readMappedLibrary(path), let image = try? ElfImage(bytes: bytes, path: path) else { continue }
+                let bias = LibraryScanner.bias(of: image, load: .base(base))
+                namer.addFunctionStarts(image.functionStarts.map { $0 &+ bias })
+                namer.addMethods(ObjCMethods.all(in: image).map { ($0.implementation &+ bias, $0.name) })
+            }
+            namer.maps = maps
         }
 
         /// A record's time, checked: any seconds and nanoseconds a file holds give a time, none traps.

@@ -88,11 +88,7 @@
         ) {
             guard seen.insert(path).inserted, let bytes = readMappedLibrary(path), let image = try? ElfImage(bytes: bytes, path: path) else { return }
             searched.append(PathText.lastComponent(path))
-            let bias: UInt64
-            switch load {
-            case .base(let base): bias = image.isPositionIndependent ? base &- (image.firstLoadAddress & ~0xFFF) : 0
-            case .bias(let value): bias = image.isPositionIndependent ? value : 0
-            }
+            let bias = Self.bias(of: image, load: load)
             // The unwinder judges extents too, so it exists without `--backtrace`; only the
             // frame lines need the names.
             if unwinder == nil { unwinder = Unwinder(pid: pid) }
@@ -126,6 +122,14 @@
             {
                 breakpoints.insert(brk, .rendezvous, in: pid)
                 rendezvousState = rDebug.value &+ bias &+ 24
+            }
+        }
+
+        /// What to add to `image`'s addresses for their run-time addresses.
+        static func bias(of image: ElfImage, load: Load) -> UInt64 {
+            switch load {
+            case .base(let base): return image.isPositionIndependent ? base &- (image.firstLoadAddress & ~0xFFF) : 0
+            case .bias(let value): return image.isPositionIndependent ? value : 0
             }
         }
 

@@ -33,6 +33,12 @@
         private var callees: [UInt64: UInt64?] = [:]
         /// Each stack's whole `--backtrace` text, by its program counters.
         private var texts: [[UInt64]: String] = [:]
+        /// The process's `/proc/PID/maps` as last read, for naming frames that were walked
+        /// elsewhere (the agent's) when the process may be gone: no walk is made from it.
+        /// Setting it starts a new session at the next name.
+        var maps: [UInt8]? {
+            didSet { librariesChanged() }
+        }
         /// Walks done from the cached steps (the rest went through libdw).
         private(set) var cachedWalks = 0
         /// Test mode: every cached walk is repeated by libdw and a difference is kept.
@@ -99,6 +105,17 @@
             } else {
                 pcs = programCounters(of: tid, registers: registers, memory: memory, limit: limit, in: dwfl)
             }
+            return frameLines(programCounters: pcs, in: dwfl)
+        }
+
+        /// The `--backtrace` lines of a stack walked elsewhere (the agent's, in the program):
+        /// the function's entry, then return addresses, innermost first.
+        func frameLines(programCounters pcs: [UInt64]) -> String {
+            guard !pcs.isEmpty, let dwfl = session() else { return "" }
+            return frameLines(programCounters: pcs, in: dwfl)
+        }
+
+        private func frameLines(programCounters pcs: [UInt64], in dwfl: OpaquePointer) -> String {
             if let known = texts[pcs] { return known }
             var out = ""
             for (index, pc) in pcs.enumerated() {
@@ -279,6 +296,20 @@
         private func session() -> OpaquePointer? {
             if let dwfl { return dwfl }
             guard let fresh = dwfl_begin(callbacks) else { return nil }
+            if let maps {
+                // Names only, from the maps text: the program may have ended since.
+                let reported = maps.withUnsafeBytes { raw -> Bool in
+                    guard let file = fmemopen(UnsafeMutableRawPointer(mutating: raw.baseAddress), raw.count, "r") else { return false }
+                    defer { fclose(file) }
+                    return dwfl_linux_proc_maps_report(fresh, file) == 0
+                }
+                guard reported, dwfl_report_end(fresh, nil, nil) == 0 else {
+                    dwfl_end(fresh)
+                    return nil
+                }
+                dwfl = fresh
+                return fresh
+            }
             guard dwfl_linux_proc_report(fresh, pid) == 0, dwfl_report_end(fresh, nil, nil) == 0,
                 dwfl_attach_state(fresh, nil, pid, threadCallbacks, Unmanaged.passUnretained(stop).toOpaque())
             else {

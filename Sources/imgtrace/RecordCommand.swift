@@ -40,12 +40,13 @@ struct RecordCommand: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Write this many frames of each hit's stack after it (libdw): they tell the app's loads from the toolkit's; 0 for none.", valueName: "n"))
+            "Write this many frames of each hit's stack after it (libdw; with --agent, unwound in the program, at most 32): they tell the app's loads from the toolkit's; 0 for none.",
+            valueName: "n"))
     var backtrace: Int?
 
     @Flag(
         help:
-            "Record in-process: preload the agent library (LD_PRELOAD) that wraps the image APIs and writes each request to shared memory, instead of stopping the program at breakpoints. No --pid, no --backtrace."
+            "Record in-process: preload the agent library (LD_PRELOAD) that wraps the image APIs and writes each request to shared memory, instead of stopping the program at breakpoints. No --pid."
     )
     var agent = false
 
@@ -86,7 +87,11 @@ struct RecordCommand: ParsableCommand {
         try BacktraceOption.check(backtrace ?? 0)
         if agent {
             if pid != nil { throw ValidationError("--agent starts the program with the agent loaded: it cannot attach to --pid") }
-            if let backtrace, backtrace > 0 { throw ValidationError("--agent records no backtrace: leave out --backtrace, or record without --agent") }
+            #if os(Linux)
+                if let backtrace, backtrace > AgentRecorder.maxFrames {
+                    throw ValidationError("--agent keeps at most \(AgentRecorder.maxFrames) frames per request: give --backtrace 0 to \(AgentRecorder.maxFrames)")
+                }
+            #endif
         } else if agentChildren {
             throw ValidationError("--agent-children goes with --agent")
         }
@@ -110,6 +115,7 @@ struct RecordCommand: ParsableCommand {
                 program: arguments, objcMethods: objcMethods.isEmpty ? defaults.names : objcMethods, symbols: try symbols.map(Self.parseSymbol),
                 launchEnd: noLaunchEnd ? nil : (launchEnd ?? Self.defaultLaunchEnd), duration: duration, agentPath: try AgentLibrary.path())
             request.children = agentChildren
+            request.frames = backtrace ?? BacktraceOption.defaultFrames
             if objcMethods.isEmpty { request.contexts = defaults.contexts }
             try OutputTargets.check(outputs: [("--output", output)], inputs: arguments.prefix(1).map { (what: "program", path: $0) })
             var end: RecordingEnd?

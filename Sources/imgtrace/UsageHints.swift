@@ -25,10 +25,14 @@ enum UsageHints {
             return "unknown command \(typed); did you mean `\(path) \(near)`?"
         }
         let known = options(of: command)
-        for token in rest {
+        for (token, next) in zip(rest, rest.dropFirst().map(Optional.some) + [nil]) {
             if token == "--" { break }
             guard token.hasPrefix("--") else { continue }
             let name = String(token.split(separator: "=", maxSplits: 1)[0])
+            // argument-parser takes `-3` for a short option and calls the value missing.
+            if known.contains(name), !token.contains("="), let next, next.count > 1, next.hasPrefix("-"), next.dropFirst().allSatisfy(\.isNumber) {
+                return "\(SafeText.quoted(name)) takes no negative value (\(SafeText.quoted(next))): give 0 or more"
+            }
             guard !known.contains(name) else { continue }
             let typed = SafeText.quoted(name)
             guard let near = nearest(name, among: known.sorted()) else { return "unknown option \(typed); `\(path) --help` lists them" }

@@ -50,6 +50,8 @@
                 header.length = UInt32(name.count)
                 bytes += withUnsafeBytes(of: header) { Data($0) } + Data(name)
                 while bytes.count % 8 != 0 { bytes.append(0) }
+                // Its stack: return addresses an agent on another machine wrote.
+                for frame in 0..<min(Int(header.frames), Int(IMGTRACE_AGENT_MAX_FRAMES)) { bytes += withUnsafeBytes(of: UInt64(0x5555_0000 + frame)) { Data($0) } }
             }
             try put(tail, at: ring0 + Self.ring.offset(of: \.tail)!)
             try put(head ?? tail + UInt64(bytes.count), at: ring0 + Self.ring.offset(of: \.head)!)
@@ -61,16 +63,18 @@
             return url
         }
 
-        private func record(seq: UInt64, seconds: UInt64 = 1_764_000_000, nanoseconds: UInt32 = 5_000_000, api: UInt16 = 0, kind: UInt32 = IMGTRACE_AGENT_NAME.rawValue)
-            -> imgtrace_agent_record
-        {
+        private func record(
+            seq: UInt64, seconds: UInt64 = 1_764_000_000, nanoseconds: UInt32 = 5_000_000, api: UInt16 = 0, kind: UInt32 = IMGTRACE_AGENT_NAME.rawValue,
+            frames: UInt16 = 0
+        ) -> imgtrace_agent_record {
             var header = imgtrace_agent_record()
             header.seq = seq
             header.seconds = seconds
             header.nanoseconds = nanoseconds
             header.api = api
             header.kind = UInt8(kind)
-            header.context = UInt32.max
+            header.frames = frames
+            header.context = UInt16.max
             return header
         }
 
@@ -111,6 +115,7 @@
                         apis: "objc +[NSImage imageNamed:]\n", records: [(record(seq: 0, kind: IMGTRACE_AGENT_PAD.rawValue), [])], head: .max - 7, tail: 0,
                         name: "head")
                 ),
+                ("frames over the limit", try agentFile(apis: "objc +[NSImage imageNamed:]\n", records: [(record(seq: 0, frames: .max), Array("a".utf8))], name: "frames")),
                 (
                     "forged API",
                     try agentFile(
@@ -127,6 +132,27 @@
             // The forged list gives an API the reader cannot mistake for anything else.
             let forged = try BinaryRunner.run(["agent-log", cases.last!.1.path])
             XCTAssertTrue(forged.stdoutText.contains("api#0: \"innocent\""), forged.stdoutText)
+        }
+
+        /// A record's stack is read past (its addresses mean nothing without the process: no
+        /// frame lines), and the next record is found after it; a file of the agent's first
+        /// layout is named as another version's, not as no agent's file.
+        func testAStackIsReadPastAndAnOlderLayoutIsNamed() throws {
+            let file = try agentFile(
+                apis: "objc +[NSImage imageNamed:]\n",
+                records: [(record(seq: 0, frames: 8), Array("AppIcon".utf8)), (record(seq: 1, frames: 3), Array("tab_home_12".utf8))])
+            let log = try BinaryRunner.run(["agent-log", file.path])
+            XCTAssertEqual(log.status, 0, log.stderr)
+            XCTAssertEqual(log.stdoutText.split(separator: "\n").filter { $0.hasPrefix("20") }.map { $0.split(separator: " ").last! }, ["\"AppIcon\"", "\"tab_home_12\""])
+            XCTAssertFalse(log.stdoutText.contains("frame #"), log.stdoutText)
+            let handle = try FileHandle(forWritingTo: file)
+            try handle.seek(toOffset: UInt64(Self.shared.offset(of: \.version)!))
+            try handle.write(contentsOf: withUnsafeBytes(of: UInt32(1)) { Data($0) })
+            try handle.close()
+            let older = try BinaryRunner.run(["agent-log", file.path])
+            XCTAssertEqual(older.status, 2)
+            XCTAssertEqual(older.stderr, "imgtrace: error: \(file.path): written by another version of the imgtrace agent (this imgtrace reads version 2); record it again\n")
+            XCTAssertEqual(older.stdout.count, 0)
         }
 
         /// A path that is no file at all is said so, not called a file of the wrong kind.

@@ -269,6 +269,7 @@
                     let wrapper = try XCTUnwrap(disassembly.components(separatedBy: "<_c_UIImage__imageNamed_>:").last?.components(separatedBy: "\n\n").first)
                     XCTAssertTrue(wrapper.contains("jmp    *%rax"), "+[UIImage imageNamed:] tail-calls at -O2: \(wrapper)")
                 }
+                var stacksByMethod: [[String]] = []
                 for method in [[], ["--agent"]] {
                     let log = work.appendingPathComponent("model.log"), truthFile = work.appendingPathComponent("truth.tsv")
                     let run = try BinaryRunner.run(
@@ -281,8 +282,29 @@
                         return "\(fields[0])\t\(fields[2])"
                     }
                     XCTAssertEqual(try events(log).map(kindAndName).sorted(), try truth(truthFile).map(kindAndName).sorted(), "\(level) \(method)")
+                    stacksByMethod.append(try stacks(log).sorted())
+                }
+                // The agent unwinds in the program what ptrace unwinds from outside: the same
+                // frames for every request, through the wrappers' own returns (a nib's placeholder).
+                XCTAssertEqual(stacksByMethod[0].count, 607)
+                XCTAssertTrue(stacksByMethod[0].allSatisfy { $0.contains("frame #1: ") }, "\(level): every hit has its caller")
+                XCTAssertEqual(stacksByMethod[1], stacksByMethod[0], "\(level): the agent's frames are ptrace's")
+            }
+        }
+
+        /// Each hit of a recording with its frames (up to the launch end, or all), without what
+        /// differs between two runs: the time, the thread's id and the addresses.
+        private func stacks(_ log: URL, launchOnly: Bool = false) throws -> [String] {
+            var hits: [String] = []
+            for line in try String(contentsOf: log, encoding: .utf8).split(separator: "\n") {
+                if launchOnly, line == "imgtrace-launch-end" { break }
+                if line.hasPrefix("    frame #"), !hits.isEmpty {
+                    hits[hits.count - 1] += "\n" + line.replacing(#/0x[0-9a-f]+ /#, with: "")
+                } else if line.hasPrefix("20") {
+                    hits.append(String(line.dropFirst(24)).replacing(#/ [0-9]+\]/#, with: "]"))
                 }
             }
+            return hits
         }
 
         /// Without imgtrace beside the app (a scheme's or simctl's DYLD_INSERT_LIBRARIES), the agent
@@ -513,11 +535,19 @@
                 func loads(_ part: ArraySlice<Substring>) -> [String] {
                     part.filter { $0.hasPrefix("20") }.map { String($0.dropFirst(24)).replacingOccurrences(of: "(code) ", with: "") }
                 }
+                launchStacks[name] = try stacks(log, launchOnly: true)
                 return (loads(lines[..<end]), loads(lines[end...]))
             }
-            let agent = try record(["--agent"], "agent.log"), ptrace = try record(["--backtrace", "0"], "ptrace.log")
+            var launchStacks: [String: [String]] = [:]
+            let agent = try record(["--agent"], "agent.log"), ptrace = try record([], "ptrace.log")
             XCTAssertGreaterThan(agent.launch.count, 150)
             XCTAssertEqual(agent.launch, ptrace.launch, "the launch: the same loads in the same order on the same threads")
+            // Each with its default frames: the agent's, unwound in Gridlock, name the same
+            // functions and methods as ptrace's (so the same loads are the toolkit's).
+            let agentStacks = try XCTUnwrap(launchStacks["agent.log"])
+            XCTAssertEqual(agentStacks.count, agent.launch.count)
+            XCTAssertEqual(agentStacks.filter { $0.contains("frame #7: ") }.count, agentStacks.count, "eight frames a hit")
+            XCTAssertEqual(agentStacks, launchStacks["ptrace.log"])
             // After the launch the menus redraw as often as the machine lets them in 8 s: CI saw
             // 20 and 24 NSMenuArrow lookups, and a busy machine none at all in one of the two. So
             // each recording's later names are names the other recorded too, not the same count.

@@ -11,6 +11,8 @@ final class UsageHintTests: XCTestCase {
             (["analyze", "x.log", "--bundel", "App.app"], "Error: unknown option `--bundel`; did you mean `--bundle`?\n"),
             (["catalog", "x", "--formt", "json"], "Error: unknown option `--formt`; did you mean `--format`?\n"),
             (["frobnicate"], "Error: unknown command `frobnicate`; `imgtrace --help` lists them\n"),
+            // argument-parser would call the value missing: it takes `-3` for a short option.
+            (["lldb-script", "--backtrace", "-3"], "Error: `--backtrace` takes no negative value (`-3`): give 0 or more\n"),
         ]
         for (arguments, first) in cases {
             let run = try BinaryRunner.run(arguments)

@@ -8,13 +8,16 @@
 #include <stdint.h>
 
 #define IMGTRACE_AGENT_MAGIC 0x31544741544D49ull /* "IMTAGT1" */
-#define IMGTRACE_AGENT_VERSION 1
+/// 2: records carry the request's stack (return addresses after the name).
+#define IMGTRACE_AGENT_VERSION 2
 /// Rings, one per thread that loads an image; threads beyond these count as lost.
 #define IMGTRACE_AGENT_RINGS 64
 /// Bytes per ring (a power of two): a record takes its header and its name, rounded up to 8.
 #define IMGTRACE_AGENT_RING_BYTES (1u << 22)
 /// Name bytes a record keeps; longer names are cut there and flagged.
 #define IMGTRACE_AGENT_NAME_BYTES 4096
+/// Stack frames a record keeps at most (`IMGTRACE_AGENT_FRAMES` asks for fewer; 0 by default).
+#define IMGTRACE_AGENT_MAX_FRAMES 32
 /// Bytes of text the agent leaves for imgtrace: what it patched, what it skipped and why.
 #define IMGTRACE_AGENT_NOTES_BYTES 8192
 
@@ -29,9 +32,10 @@ enum imgtrace_agent_record_kind {
 
 enum { IMGTRACE_AGENT_TRUNCATED = 1 };
 
-/// A record's header; `length` name bytes follow it, and the next record starts at the next
-/// multiple of 8. A header never straddles the ring's end: fewer than its size left there are
-/// skipped, and a record that does not fit is preceded by a PAD header.
+/// A record's header; `length` name bytes follow it, then, from the next multiple of 8, `frames`
+/// 64-bit addresses (the API's entry, then the return addresses of its callers, innermost
+/// first), and the next record starts after them. A header never straddles the ring's end: fewer
+/// than its size left there are skipped, and a record that does not fit is preceded by a PAD header.
 typedef struct {
     uint64_t seq;      // global order across threads
     uint64_t seconds;  // CLOCK_REALTIME
@@ -40,8 +44,16 @@ typedef struct {
     uint8_t kind;      // imgtrace_agent_record_kind
     uint8_t flags;     // IMGTRACE_AGENT_TRUNCATED
     uint32_t length;   // name bytes that follow
-    uint32_t context;  // the API index of the context it ran in (a nib, a trait change), or ~0
+    uint16_t context;  // the API index of the context it ran in (a nib, a trait change), or 0xFFFF
+    uint16_t frames;   // addresses after the name, at most IMGTRACE_AGENT_MAX_FRAMES
 } imgtrace_agent_record;
+
+/// A record's bytes in its ring: header, name (to a multiple of 8) and frames; 0 for a header no
+/// agent writes (a name or a stack longer than the limits).
+static inline uint64_t imgtrace_agent_record_size(const imgtrace_agent_record *record) {
+    if (record->length > IMGTRACE_AGENT_NAME_BYTES || record->frames > IMGTRACE_AGENT_MAX_FRAMES) return 0;
+    return ((sizeof(imgtrace_agent_record) + record->length + 7) & ~(uint64_t)7) + (uint64_t)record->frames * 8;
+}
 
 typedef struct {
     uint64_t head;     // bytes written (producer; release store)
@@ -91,7 +103,10 @@ const char *imgtrace_agent_apis(const imgtrace_agent_shared *region);
 int32_t imgtrace_agent_pid(const imgtrace_agent_shared *region);
 /// Why a file could not be read as an agent's: it cannot be opened (errno says why), it is no
 /// regular file of an agent file's size, or it lacks the magic and version.
-enum { IMGTRACE_AGENT_FILE_OK = 0, IMGTRACE_AGENT_FILE_UNOPENED = 1, IMGTRACE_AGENT_FILE_SHAPE = 2, IMGTRACE_AGENT_FILE_MAGIC = 3 };
+enum {
+    IMGTRACE_AGENT_FILE_OK = 0, IMGTRACE_AGENT_FILE_UNOPENED = 1, IMGTRACE_AGENT_FILE_SHAPE = 2, IMGTRACE_AGENT_FILE_MAGIC = 3,
+    IMGTRACE_AGENT_FILE_VERSION = 4
+};
 /// Maps a file an agent wrote (IMGTRACE_AGENT_FILE) for reading, privately: what a drain stores
 /// stays in this process, and the file is never written (a second read gets the same records).
 /// NULL when it is not one, with `*problem` saying why.
