@@ -89,7 +89,7 @@ report() { # LABEL SECONDS HITS BASELINE_SECONDS_FOR_THOSE_HITS
 plain=$(seconds "$work/loop" "$hits")
 report "untraced" "$plain" "$hits" "$plain"
 t=$(seconds "$bin" record --agent --symbol image_named --no-launch-end --output "$work/agent.log" -- "$work/loop" "$hits")
-agent_hits=$(grep -c image_named "$work/agent.log")
+agent_hits=$(grep -c "image_named: " "$work/agent.log")
 report "imgtrace record --agent" "$t" "$agent_hits" "$plain"
 # On the program's thread alone (the loop times itself): the copy into the ring, nothing else.
 loop_ns() { LOOP_TIME=1 "$@" 2>&1 >/dev/null | awk '/^loop-ns/ { print $2 }'; }

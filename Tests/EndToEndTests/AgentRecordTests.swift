@@ -228,6 +228,11 @@
             let undefined = try XCTUnwrap(shell("nm -D --undefined-only \(agent.path)"))
             XCTAssertFalse(undefined.lowercased().contains("swift"), undefined)
             XCTAssertTrue(undefined.contains("dlsym"), "the listing is the agent's: \(undefined)")
+            // The unwinder linked in for frames stays the agent's: preloaded first, an exported
+            // `_Unwind_*` would take the place of libgcc_s's in the whole program.
+            let defined = try XCTUnwrap(shell("nm -D --defined-only \(agent.path)"))
+            XCTAssertTrue(defined.contains("imgtrace_agent_drain"), defined)
+            XCTAssertFalse(defined.contains("_Unwind") || defined.contains("__register_frame") || defined.contains("__gcc"), defined)
         }
 
         func testTheUIKitModelGivesEachRequestOnceWithItsKindOnBothThreads() throws {
