@@ -72,7 +72,21 @@ public enum AssetSymbol {
     /// generators differ in small ways (an all-capitals first word, a dropped `Image` suffix), so
     /// an identifier is matched to a name through this key, which errs towards a match.
     public static func key(_ text: String) -> String {
-        String(text.unicodeScalars.filter { CharacterSet.alphanumerics.contains($0) }.map(Character.init)).lowercased()
+        // Identifiers are ASCII nearly always: bytes then, not Foundation's character set (it was
+        // a twentieth of `unused` on a real app, run at every member access).
+        if text.utf8.allSatisfy({ $0 < 0x80 }) {
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(text.utf8.count)
+            for byte in text.utf8 {
+                switch byte {
+                case UInt8(ascii: "A")...UInt8(ascii: "Z"): bytes.append(byte + 32)
+                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"): bytes.append(byte)
+                default: continue
+                }
+            }
+            return String(decoding: bytes, as: UTF8.self)
+        }
+        return String(text.unicodeScalars.filter { CharacterSet.alphanumerics.contains($0) }.map(Character.init)).lowercased()
     }
 
     private static func lowerFirst(_ word: String) -> String {

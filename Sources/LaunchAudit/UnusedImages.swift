@@ -145,7 +145,8 @@ public enum UnusedImages {
                 kept.append(.build("the artwork iTunes and the device show for an ad hoc build (read by name)"))
             }
             var weak: [CodeReference] = []
-            for spelling in spellings {
+            // Sorted: the evidence is listed in the report, the same on every run.
+            for spelling in spellings.sorted() {
                 for reference in byName[spelling] ?? [] {
                     if reference.kind == .named { kept.append(.code(reference)) } else { weak.append(reference) }
                 }
@@ -163,7 +164,7 @@ public enum UnusedImages {
             // a bare `.gear` is something else (an SF Symbol, an enum case) and keeps nothing.
             let namespace = AssetSymbol.key(name.split(separator: "/").dropLast().joined())
             let inCatalog = images.allSatisfy { $0.source == .assetCatalog || $0.source == .sourceCatalog }
-            for symbolKey in symbolKeys {
+            for symbolKey in symbolKeys.sorted() {
                 let symbols = (bySymbol[symbolKey] ?? []).filter { reference in
                     !inCatalog || namespace.isEmpty || AssetSymbol.key(reference.qualifier ?? "").hasSuffix(namespace)
                 }
@@ -227,19 +228,30 @@ public enum UnusedImages {
     /// The spellings a reference's name gives an image: itself, without its extension and scale,
     /// and its file name so (`icons/tab@2x.png` → `icons/tab@2x.png`, `icons/tab`, `tab`), lowered.
     static func keys(_ name: String) -> Set<String> {
-        Set([name, stripped(name), stripped(lastPathComponent(name))].map { $0.lowercased() })
+        // Every file's strings pass here: each name is lowered once per spelling.
+        let last = lastPathComponent(name)
+        var keys: Set<String> = [name.lowercased(), strippedSpellings(name).lowered]
+        if last.utf8.count != name.utf8.count { keys.insert(strippedSpellings(last).lowered) }
+        return keys
     }
 
-    static func stripped(_ name: String) -> String {
-        var text = name
-        for ext in [".png", ".jpg", ".jpeg", ".pdf", ".heic", ".tiff", ".tif", ".gif", ".svg", ".webp"] where text.lowercased().hasSuffix(ext) {
-            text = String(text.dropLast(ext.count))
-            break
+    static func stripped(_ name: String) -> String { strippedSpellings(name).text }
+
+    /// The name without its extension, device and scale suffixes, as given and lowered.
+    private static func strippedSpellings(_ name: String) -> (text: String, lowered: String) {
+        // The suffixes are ASCII: compared on the name lowered once, cut from both alike.
+        var text = Substring(name), lower = Substring(name.lowercased())
+        func cut(_ suffix: String) -> Bool {
+            guard lower.hasSuffix(suffix) else { return false }
+            text = text.dropLast(suffix.count)
+            lower = lower.dropLast(suffix.count)
+            return true
         }
+        for ext in [".png", ".jpg", ".jpeg", ".pdf", ".heic", ".tiff", ".tif", ".gif", ".svg", ".webp"] where cut(ext) { break }
         // `~ipad`, `~iphone` after the scale (`icon@2x~ipad`) or alone, then the scale.
-        for device in ["~ipad", "~iphone"] where text.lowercased().hasSuffix(device) { text = String(text.dropLast(device.count)) }
-        for scale in ["@1x", "@2x", "@3x"] where text.hasSuffix(scale) { text = String(text.dropLast(3)) }
-        return text
+        for device in ["~ipad", "~iphone"] { _ = cut(device) }
+        for scale in ["@1x", "@2x", "@3x"] where text.hasSuffix(scale) { _ = cut(scale) }
+        return (String(text), String(lower))
     }
 
     /// A pattern built at run time, normalised as names are (`step*@3x.png` fits what `step*`

@@ -134,6 +134,25 @@ final class UnusedCommandTests: XCTestCase {
         XCTAssertTrue(warnings.contains { $0.contains("no Xcode project found in this source tree") }, "\(warnings)")
     }
 
+    /// An image kept by references to several of its spellings lists them in one order on every
+    /// run (they were read from a set: two runs of the same tree gave two reports).
+    func testTheEvidenceIsInTheSameOrderOnEveryRun() throws {
+        let tree = try TreeWriter()
+        defer { tree.remove() }
+        // `Brand/logo` in a namespace folder is spelled `brand/logo` and `logo`.
+        try tree.imageSet("App/Assets.xcassets/Brand", "logo")
+        try tree.write("App/Assets.xcassets/Brand/Contents.json", #"{"info":{"version":1,"author":"xcode"},"properties":{"provides-namespace":true}}"#)
+        try tree.write("App/Views.swift", "import UIKit\nlet a = UIImage(named: \"Brand/logo\")\nlet b = UIImage(named: \"logo\")\n")
+        var reports = Set<Data>()
+        for _ in 0..<5 {
+            let result = try BinaryRunner.run(["unused", "--bundle", tree.root.path, "--source-root", tree.root.path, "--format", "json", "--all"])
+            XCTAssertEqual(result.status, 0, result.stderr)
+            XCTAssertTrue(result.stdoutText.contains("logo"), result.stdoutText)
+            reports.insert(result.stdout)
+        }
+        XCTAssertEqual(reports.count, 1, "five runs, one report")
+    }
+
     func testFixWritesAPatchOnlyWhenTheTreeCanBePatched() throws {
         let tree = try BinaryRunner.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: tree) }
