@@ -304,10 +304,10 @@
             self.namer = namer
             guard !fromFile, let maps = readProcFile("/proc/\(pid)/maps"), !maps.isEmpty else { return }
             for (path, base) in MemoryMapping.loadBases(bytes: maps) where librariesRead.insert(path).inserted {
-                guard let bytes = readMappedLibrary(path), let image = try? ElfImage(bytes: bytes, path: path) else { continue }
+                guard let mapped = LibraryBytes.map(path), let image = try? ElfImage(mapped: mapped, path: path) else { continue }
                 let bias = LibraryScanner.bias(of: image, load: .base(base))
                 namer.addFunctionStarts(image.functionStarts.map { $0 &+ bias })
-                namer.addMethods(ObjCMethods.all(in: image).map { ($0.implementation &+ bias, $0.name) })
+                namer.addMethods(of: image, bias: bias)
             }
             namer.maps = maps
         }

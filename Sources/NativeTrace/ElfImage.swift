@@ -58,21 +58,22 @@
         public private(set) var isPositionIndependent = false
 
         /// The file's bytes, owned here: libelf reads them in place.
-        private final class Storage {
-            let buffer: UnsafeMutableBufferPointer<UInt8>
-            init(_ input: [UInt8]) {
-                buffer = .allocate(capacity: max(1, input.count))
-                _ = buffer.initialize(from: input)
-            }
-            deinit { buffer.deallocate() }
-        }
-
-        private let storage: Storage
-        private var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(storage.buffer) }
+        private let storage: LibraryBytes
+        private var bytes: UnsafeRawBufferPointer { storage.bytes }
         private var reader: ByteReader { ByteReader(bytes) }
 
         /// Reads `bytes` (the whole file); `path` names it in errors.
-        public init(bytes input: [UInt8], path: String) throws {
+        public convenience init(bytes input: [UInt8], path: String) throws {
+            try self.init(storage: LibraryBytes(copying: input), path: path)
+        }
+
+        /// Reads a library `LibraryBytes.map` mapped.
+        package convenience init(mapped: LibraryBytes, path: String) throws {
+            try self.init(storage: mapped, path: path)
+        }
+
+        private init(storage: LibraryBytes, path: String) throws {
+            let input = storage.bytes
             guard input.count >= 64, input[0] == 0x7F, input[1] == 0x45, input[2] == 0x4C, input[3] == 0x46 else {
                 throw FormatError(offset: 0, reason: "not an ELF file (no \\x7fELF magic)")
             }
@@ -80,9 +81,9 @@
                 throw FormatError(offset: 4, reason: "not a 64-bit little-endian ELF file; the tracer reads x86-64 only")
             }
             self.path = path
-            storage = Storage(input)
+            self.storage = storage
             _ = elf_version(UInt32(EV_CURRENT))
-            let base = UnsafeMutableRawPointer(storage.buffer.baseAddress!).assumingMemoryBound(to: CChar.self)
+            let base = storage.base.assumingMemoryBound(to: CChar.self)
             guard let elf = elf_memory(base, input.count) else {
                 throw FormatError(offset: 0, reason: "libelf cannot read it: \(String(cString: elf_errmsg(-1)))")
             }

@@ -44,6 +44,8 @@
         mutating func scanAdded(pid: pid_t, launchEndSeen: Bool, breakpoints: inout BreakpointSet, unwinder: inout Unwinder?) {
             let memory = MemoryOf(pid: pid)
             guard !librariesRemoved, let last = lastLinkMap, var node = memory.word(at: last &+ 24) else {
+                // After a removal another library may sit where libdw knew one.
+                if librariesRemoved { unwinder?.librariesChanged() }
                 librariesRemoved = false
                 scan(pid: pid, launchEndSeen: launchEndSeen, breakpoints: &breakpoints, unwinder: &unwinder)
                 return
@@ -86,15 +88,15 @@
         private mutating func add(
             _ path: String, pid: pid_t, load: Load, launchEndSeen: Bool, breakpoints: inout BreakpointSet, unwinder: inout Unwinder?
         ) {
-            guard seen.insert(path).inserted, let bytes = readMappedLibrary(path), let image = try? ElfImage(bytes: bytes, path: path) else { return }
+            guard seen.insert(path).inserted, let mapped = LibraryBytes.map(path), let image = try? ElfImage(mapped: mapped, path: path) else { return }
             searched.append(PathText.lastComponent(path))
             let bias = Self.bias(of: image, load: load)
             // The unwinder judges extents too, so it exists without `--backtrace`; only the
             // frame lines need the names.
             if unwinder == nil { unwinder = Unwinder(pid: pid) }
-            unwinder?.librariesChanged()
+            unwinder?.librariesAdded()
             unwinder?.addFunctionStarts(image.functionStarts.map { $0 &+ bias })
-            if request.backtrace > 0 { unwinder?.addMethods(ObjCMethods.all(in: image).map { ($0.implementation &+ bias, $0.name) }) }
+            if request.backtrace > 0 { unwinder?.addMethods(of: image, bias: bias) }
             for symbol in request.symbols {
                 for function in image.functions(named: symbol.name) {
                     foundAny = breakpoints.insert(function.value &+ bias, .hit(api: symbol.name, argument: symbol.argument, objc: false), in: pid) || foundAny

@@ -177,21 +177,21 @@ final class RecorderPartsTests: XCTestCase {
         /// Only regular ELF files of a program's maps are read: never a device, a pipe, a data
         /// file or one beyond the size bound, and never more than their first bytes to find out.
         func testOnlyRegularELFFilesOfTheMapsAreRead() throws {
-            XCTAssertNotNil(readMappedLibrary("/bin/true"))
-            XCTAssertNil(readMappedLibrary("/dev/zero"))
+            XCTAssertNotNil(LibraryBytes.map("/bin/true"))
+            XCTAssertNil(LibraryBytes.map("/dev/zero"))
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("imgtrace-maps-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(at: folder) }
             let fifo = folder.appendingPathComponent("pipe").path
             XCTAssertEqual(mkfifo(fifo, 0o600), 0)
-            XCTAssertNil(readMappedLibrary(fifo), "a FIFO is neither opened for long nor read")
+            XCTAssertNil(LibraryBytes.map(fifo), "a FIFO is neither opened for long nor read")
             for (name, size, elf) in [("data.bin", 600 << 20, false), ("huge.so", maxLibraryBytes + 1, true)] {
                 let path = folder.appendingPathComponent(name).path
                 let fd = open(path, O_CREAT | O_WRONLY, 0o600)
                 if elf { _ = write(fd, [0x7F, 0x45, 0x4C, 0x46], 4) }
                 XCTAssertEqual(ftruncate(fd, off_t(size)), 0)
                 close(fd)
-                XCTAssertNil(readMappedLibrary(path), name)
+                XCTAssertNil(LibraryBytes.map(path), name)
             }
         }
     #endif
