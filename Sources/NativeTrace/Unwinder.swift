@@ -130,10 +130,10 @@
             forgetNames()
         }
 
-        /// The `--backtrace` lines of thread `tid`'s stack (stopped by us, with `registers` and
-        /// `memory` read at this stop), up to `limit`, joined by line breaks (empty for none).
-        func frameLines(of tid: pid_t, registers: Registers, memory: MemoryReading, limit: Int) -> String {
-            guard limit > 0, let dwfl = session() else { return "" }
+        /// The program counters of thread `tid`'s stack, up to `limit`: the walk, which needs the
+        /// thread stopped; naming them (`frameLines(programCounters:)`) can wait.
+        func programCounters(of tid: pid_t, registers: Registers, memory: MemoryReading, limit: Int) -> [UInt64] {
+            guard limit > 0, let dwfl = session() else { return [] }
             let pcs: [UInt64]
             if let cached = cachedProgramCounters(registers: registers, memory: memory, limit: limit, in: dwfl) {
                 cachedWalks += 1
@@ -145,11 +145,11 @@
             } else {
                 pcs = programCounters(of: tid, registers: registers, memory: memory, limit: limit, in: dwfl)
             }
-            return frameLines(programCounters: pcs, in: dwfl)
+            return pcs
         }
 
-        /// The `--backtrace` lines of a stack walked elsewhere (the agent's, in the program):
-        /// the function's entry, then return addresses, innermost first.
+        /// The `--backtrace` lines of a walked stack (`programCounters`, or the agent's walk in the
+        /// program), innermost first, joined by line breaks (empty for none).
         func frameLines(programCounters pcs: [UInt64]) -> String {
             guard !pcs.isEmpty, let dwfl = session() else { return "" }
             return frameLines(programCounters: pcs, in: dwfl)
@@ -339,11 +339,9 @@
                     modulesToReport = false
                     // Modules already reported at the same place are kept as they are.
                     dwfl_report_begin_add(dwfl)
-                    let reported = dwfl_linux_proc_report(dwfl, pid) == 0
-                    guard dwfl_report_end(dwfl, nil, nil) == 0, reported else {
-                        librariesChanged()
-                        return session()
-                    }
+                    // After the program ended nothing more can be reported; the modules known stay.
+                    _ = dwfl_linux_proc_report(dwfl, pid)
+                    _ = dwfl_report_end(dwfl, nil, nil)
                 }
                 return dwfl
             }
