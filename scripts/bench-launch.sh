@@ -11,6 +11,7 @@
 # usage: scripts/bench-launch.sh [RUNS] [APP]   (APP default /usr/lib/GNUstep/Applications/Gridlock.app)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/bench-measure.sh
 runs=${1:-5}
 app=${2:-/usr/lib/GNUstep/Applications/Gridlock.app}
 [ -d "$app" ] || { echo "bench-launch: $app is not installed (apt-get install gridlock.app)" >&2; exit 2; }
@@ -40,14 +41,22 @@ for run in $(seq "$runs"); do
   done
 done
 printf '%-38s %10s %16s   %s\n' "capture ($(basename "$app"), $runs launches)" "median ms" "range ms" "each"
+declare -A medians
 for index in "${!modes[@]}"; do
   # shellcheck disable=SC2086
-  printf '%s\n' ${times[$index]} | awk -v label="${modes[$index]}" -v each="${times[$index]}" '
+  row=$(printf '%s\n' ${times[$index]} | awk -v label="${modes[$index]}" -v each="${times[$index]}" '
     /^[0-9]+$/ { v[n++] = $1 }
     END {
       if (n == 0) { printf "%-38s %10s %16s  %s\n", label, "-", "-", each; exit }
       for (i = 0; i < n; i++) for (j = i + 1; j < n; j++) if (v[j] < v[i]) { t = v[i]; v[i] = v[j]; v[j] = t }
       median = (n % 2) ? v[int(n / 2)] : (v[n / 2 - 1] + v[n / 2]) / 2
       printf "%-38s %10.0f %16s  %s\n", label, median, v[0] "-" v[n - 1], each
-    }'
+    }')
+  printf '%s\n' "$row"
+  medians[$index]=$(printf '%s' "$row" | cut -c39-49 | tr -d ' ')
 done
+# The README's figures: each capture's launch beside the untraced one, from this run.
+if [ "${medians[0]}" != "-" ]; then
+  figure launch-agent "Gridlock's launch under record --agent (median of $runs)" "${medians[1]}" "untraced" "${medians[0]}" "ms" "≤ 1.1× untraced"
+  figure launch-ptrace "Gridlock's launch under record, 8 frames (median of $runs)" "${medians[3]}" "untraced" "${medians[0]}" "ms" "≤ 1.5× untraced"
+fi
