@@ -1,4 +1,5 @@
 import Foundation
+import ImgtraceSupport
 
 /// The regular expression whose first matching line ends the launch window (`--launch-end`,
 /// the config's `launchEnd`): compiled once, where it is read, so an invalid one is refused there.
@@ -110,8 +111,13 @@ struct TraceParser {
 
     // MARK: Lines
 
+    /// Where and how the debugger crashed: nothing after it is read (its crash report's lines
+    /// would be taken for names).
+    private var debuggerCrash: (line: Int, text: String)?
+
     /// Consumes one normalised line (no terminator, no CR, no ANSI codes).
     mutating func consume(_ line: ByteLine, number: Int) throws {
+        if debuggerCrash != nil { return }
         if let held = diagnostic.heldLine {
             diagnostic.heldLine = nil
             if isCaretLine(line) { return }
@@ -190,6 +196,7 @@ struct TraceParser {
         case .timestamp(let stamp):
             timestampSlot.store(stamp)
             if !echoMode && collecting == .ignore { collecting = .none }
+        case .debuggerCrashed(let text): debuggerCrash = (number, text)
         case .ignored: break
         }
     }
@@ -321,6 +328,14 @@ struct TraceParser {
             typedPrints: summary.firstTypedPrintLine.map { (summary.typedPrintsOutsideStops, $0) })
         if let recording = summary.recording {
             for message in recording.warnings { summary.warnings.append(TraceWarning(line: recording.line, message: message)) }
+        }
+        if let crash = debuggerCrash {
+            summary.warnings.append(
+                TraceWarning(
+                    line: crash.line,
+                    message:
+                        "the debugger crashed here (\(SafeText.quoted(String(crash.text.prefix(120))))): nothing after this line was captured, so the launch's later requests are missing and the audit is incomplete"
+                ))
         }
         if cutLines.count > 0 {
             summary.warnings.append(

@@ -133,6 +133,47 @@ final class LogShapeTests: XCTestCase {
         XCTAssertEqual(events[1].breakpoint, "1")
     }
 
+    /// A debugger that crashes mid-launch prints its own report: gdb's backtrace lines, LLVM's
+    /// stack dump. None of it is a name; the hits before stay, and the log says the capture
+    /// ends there (gdb 13 crashed so on a GNUstep program: its lines had become five "loads").
+    func testADebuggerCrashEndsTheCaptureAndItsReportIsNoName() throws {
+        let gdb = """
+            Breakpoint 1 at 0x24c6: file model.m, line 43.
+            Breakpoint 1, +[UIImage imageNamed:] (self=0x5555555c5160, _cmd=0x55555555b040, n=0x55555555a640) at model.m:43
+            AppIcon
+
+
+            Fatal signal: Segmentation fault
+            ----- Backtrace -----
+            0x5577b1c0340e ???
+            0x7f9dd3f65249 __libc_start_call_main
+            \t../sysdeps/nptl/libc_start_call_main.h:58
+            ---------------------
+            A fatal error internal to GDB has been detected, further
+            debugging is not possible.  GDB will now terminate.
+
+            This is a bug, please report it.  For instructions, see:
+            <https://www.gnu.org/software/gdb/bugs/>.
+            """
+        let (events, summary) = try read(gdb)
+        XCTAssertEqual(names(events), ["AppIcon"])
+        XCTAssertEqual(summary.warnings.first { $0.message.contains("debugger crashed") }?.line, 6, "\(summary.warnings)")
+        let lldb = """
+            (lldb) breakpoint set -n "+[UIImage imageNamed:]" -G true -C "po $arg3"
+            Breakpoint 1: where = UIKitCore`+[UIImage imageNamed:], address = 0x0000000180a4c2f0
+            (lldb)  po $arg3
+            AppIcon
+            PLEASE submit a bug report to https://github.com/llvm/llvm-project/issues/ and include the crash backtrace.
+            Stack dump:
+            0.\tProgram arguments: lldb-16 -b -s imgtrace.lldb
+             #0 0x00007f2a1c3e5a8f llvm::sys::PrintStackTrace(llvm::raw_ostream&, int)
+            Segmentation fault
+            """
+        let (lldbEvents, lldbSummary) = try read(lldb)
+        XCTAssertEqual(names(lldbEvents), ["AppIcon"])
+        XCTAssertTrue(lldbSummary.warnings.contains { $0.line == 5 && $0.message.contains("nothing after this line was captured") }, "\(lldbSummary.warnings)")
+    }
+
     func testWrongRegisterInXcodeConsole() throws {
         let log = """
             error: use of undeclared identifier '$r2'

@@ -1,7 +1,7 @@
 /// gdb's lines: the `(gdb) ` prompt's echoes, `$N = value`, breakpoint confirmations and stops,
 /// thread switches, frames (`#N …`, `0x… in …`), memory errors, source listings.
 enum GDBDialect: LineDialect {
-    static let firstBytes = bytes("($0123456789<BTC[#FP")
+    static let firstBytes = bytes("($0123456789<BTC[#FPA")
 
     @inline(__always)
     static func recognise(_ line: ByteLine) -> RecognisedLine? {
@@ -40,12 +40,16 @@ enum GDBDialect: LineDialect {
         case UInt8(ascii: "#"):
             return line.count > 1 && isDigit(line[1]) ? RecognisedLine(.frame(line.string)) : nil
         case UInt8(ascii: "F"):
+            // gdb's own crash: its backtrace and bug-report text follow, never hits.
+            if line.hasPrefix("Fatal signal: ") { return RecognisedLine(.debuggerCrashed(line.string), evidence: .gdb) }
             guard line.hasPrefix("Function \"") else { return nil }
             // When the symbol is not (yet) in any loaded object.
             guard line.count >= 24, line.hasSuffix("\" not defined.") else { return RecognisedLine(.ignored) }
             return RecognisedLine(.undefinedFunction(line.slice(10, line.count - 14).string), evidence: .gdb)
         case UInt8(ascii: "P"):
             return line.hasPrefix("Program ") || line.hasPrefix("Pending breakpoint") ? RecognisedLine(.ignored) : nil
+        case UInt8(ascii: "A"):
+            return line.hasPrefix("A fatal error internal to GDB has been detected") ? RecognisedLine(.debuggerCrashed(line.string), evidence: .gdb) : nil
         default:
             return nil
         }

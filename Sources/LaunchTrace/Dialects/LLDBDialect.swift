@@ -19,6 +19,8 @@ enum LLDBDialect: LineDialect {
                 ? RecognisedLine(.expressionSkip, evidence: .lldb) : RecognisedLine(.ignored)
         case UInt8(ascii: "P"):
             if let rest = line.removingPrefix("Process "), rest.count > 0, isDigit(rest[0]) { return RecognisedLine(.process(processEvent(line)), evidence: .lldb) }
+            // LLVM's crash handler: lldb's stack dump follows, never hits.
+            if line.hasPrefix("PLEASE submit a bug report to ") { return RecognisedLine(.debuggerCrashed(line.string), evidence: .lldb) }
             return line.hasPrefix("Printing description of ") ? RecognisedLine(.ignored) : nil
         case UInt8(ascii: "B"):
             return breakpoint(line)

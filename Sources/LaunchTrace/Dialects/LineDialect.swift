@@ -52,6 +52,9 @@ enum TraceLine {
     case recordingEnd(String)
     /// An app log line's timestamp (the nearest one before a hit is the hit's).
     case timestamp(ByteLine)
+    /// The debugger itself crashed (gdb's `Fatal signal: …`, LLVM's bug-report request): what
+    /// follows is its crash report, and the capture ends here.
+    case debuggerCrashed(String)
     /// A line the dialect owns that means nothing for hits (a prompt's chatter, a source line).
     case ignored
 }
