@@ -412,6 +412,15 @@ static _Unwind_Reason_Code collect_frame(struct _Unwind_Context *unwind, void *a
 
 static void walk_frames(void *walk) { _Unwind_Backtrace(collect_frame, walk); }
 
+/// A frame on %rbp, with the CFI that lets an unwinder walk through it to its caller.
+#define FRAME_WITH_CFI                  \
+    "    .cfi_startproc\n"              \
+    "    pushq %rbp\n"                  \
+    "    .cfi_def_cfa_offset 16\n"      \
+    "    .cfi_offset %rbp, -16\n"       \
+    "    movq %rsp, %rbp\n"             \
+    "    .cfi_def_cfa_register %rbp\n"
+
 /// Calls `function(argument)` with the stack pointer at `top`; its CFI finds the caller's frame
 /// through %rbp, so an unwinder running there walks on into the program's stack.
 __attribute__((visibility("hidden"))) void imgtrace_agent_on_stack(void (*function)(void *), void *argument, void *top);
@@ -420,12 +429,7 @@ __asm__(
     ".p2align 4\n"
     ".hidden imgtrace_agent_on_stack\n"
     "imgtrace_agent_on_stack:\n"
-    "    .cfi_startproc\n"
-    "    pushq %rbp\n"
-    "    .cfi_def_cfa_offset 16\n"
-    "    .cfi_offset %rbp, -16\n"
-    "    movq %rsp, %rbp\n"
-    "    .cfi_def_cfa_register %rbp\n"
+    FRAME_WITH_CFI
     "    movq %rdx, %rsp\n"
     "    movq %rdi, %rax\n"
     "    movq %rsi, %rdi\n"
@@ -480,13 +484,7 @@ __asm__(
     ".text\n"
     ".p2align 4\n"
     "imgtrace_agent_common:\n"
-    // CFI, so that the agent's unwinder walks from its own frame through this one to the caller.
-    "    .cfi_startproc\n"
-    "    pushq %rbp\n"
-    "    .cfi_def_cfa_offset 16\n"
-    "    .cfi_offset %rbp, -16\n"
-    "    movq %rsp, %rbp\n"
-    "    .cfi_def_cfa_register %rbp\n"
+    FRAME_WITH_CFI
     "    subq $192, %rsp\n"              // 6 integer + 8 vector registers + %rax, 16-byte aligned
     "    movq %rdi, 0(%rsp)\n"
     "    movq %rsi, 8(%rsp)\n"
