@@ -553,6 +553,18 @@
             XCTAssertEqual(agentStacks.count, agent.launch.count)
             XCTAssertEqual(agentStacks.filter { $0.contains("frame #7: ") }.count, agentStacks.count, "eight frames a hit")
             XCTAssertEqual(agentStacks, launchStacks["ptrace.log"])
+            // So whose load it is comes from the frames under both: with no toolkit names to fall
+            // back on, GNUstep's menu item asking for its checkmark is the toolkit's note under
+            // the agent too (without frames it was the app's error).
+            let config = work.appendingPathComponent("no-toolkit-names.yml")
+            try "toolkit:\n  names: []\n".write(to: config, atomically: true, encoding: .utf8)
+            let verdict = try BinaryRunner.run([
+                "analyze", work.appendingPathComponent("agent.log").path, "--bundle", app, "--config", config.path, "--format", "json",
+                "--fail-on", "never",
+            ])
+            let findings = try XCTUnwrap(JSONSerialization.jsonObject(with: verdict.stdout) as? [String: Any])["findings"] as? [[String: Any]]
+            let checkmark = try XCTUnwrap(findings?.first { $0["rule"] as? String == "missing-image" && ($0["names"] as? [String]) == ["NSMenuCheckmark"] })
+            XCTAssertEqual(checkmark["gates"] as? Bool, false, "\(checkmark)")
             // After the launch the menus redraw as often as the machine lets them in 8 s: CI saw
             // 20 and 24 NSMenuArrow lookups, and a busy machine none at all in one of the two. So
             // each recording's later names are names the other recorded too, not the same count.
