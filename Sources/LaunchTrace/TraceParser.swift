@@ -330,6 +330,7 @@ struct TraceParser {
             for message in recording.warnings { summary.warnings.append(TraceWarning(line: recording.line, message: message)) }
         }
         if let crash = debuggerCrash {
+            summary.debuggerCrashLine = crash.line
             summary.warnings.append(
                 TraceWarning(
                     line: crash.line,

@@ -87,6 +87,9 @@ public struct TraceSummary: Sendable, Equatable {
     public var launchEnd: LaunchEnd?
     /// How an `imgtrace record` recording ended, when the log says (its last line).
     public var recording: RecordingEnd?
+    /// The line where the debugger itself crashed (its crash report follows; nothing after it
+    /// was read), if it did.
+    public var debuggerCrashLine: Int?
     public var breakpoints: [BreakpointInfo] = []
     /// Distinct names, sorted by name (byte order).
     public var names: [NameTally] = []

@@ -55,6 +55,45 @@ final class NotALogTests: XCTestCase {
         XCTAssertTrue(captured.rules.contains("missing-image"), "\(captured.rules)")
     }
 
+    /// A debugger that crashed before the launch end leaves part of a launch and its crash
+    /// report: the audit fails with `no-evidence` (`debugger-crashed`) and no baseline is made of
+    /// it; the same loads before a launch-end marker and the crash are a launch, judged as usual.
+    func testADebuggerCrashBeforeTheLaunchEndIsNoEvidence() throws {
+        let directory = try BinaryRunner.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let bundle = example.appendingPathComponent("SampleApp.app").path
+        let hits = """
+            Breakpoint 1 at 0x24c6: file UIImage.m, line 43.
+            Thread 1 "SampleApp" hit Breakpoint 1, +[UIImage imageNamed:] (self=0x5555555c5160, _cmd=0x55555555b040, name=0x55555555a640) at UIImage.m:43
+            favorite
+
+            """
+        let crash = """
+            Fatal signal: Segmentation fault
+            ----- Backtrace -----
+            0x5577b1c0340e ???
+            ---------------------
+            A fatal error internal to GDB has been detected, further
+            debugging is not possible.  GDB will now terminate.
+
+            """
+        let crashed = directory.appendingPathComponent("crashed.log"), complete = directory.appendingPathComponent("complete.log")
+        try (hits + crash).write(to: crashed, atomically: true, encoding: .utf8)
+        try (hits + "imgtrace-launch-end\n" + crash).write(to: complete, atomically: true, encoding: .utf8)
+        let result = try BinaryRunner.run(["analyze", crashed.path, "--bundle", bundle, "--format", "json"])
+        XCTAssertEqual(result.status, 1, result.stderr)
+        let findings = try XCTUnwrap(JSONSerialization.jsonObject(with: result.stdout) as? [String: Any])["findings"] as? [[String: Any]] ?? []
+        let noEvidence = try XCTUnwrap(findings.first { $0["rule"] as? String == "no-evidence" })
+        XCTAssertEqual((noEvidence["values"] as? [String: Any])?["reason"] as? String, "debugger-crashed")
+        XCTAssertFalse(findings.contains { ($0["names"] as? [String] ?? []).contains { $0.contains("Backtrace") } }, "a crash report is no name")
+        let baseline = try BinaryRunner.run(["baseline", "write", crashed.path, "--bundle", bundle, "--output", directory.appendingPathComponent("b.json").path])
+        XCTAssertEqual(baseline.status, 1)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: directory.appendingPathComponent("b.json").path))
+        let launch = try BinaryRunner.run(["analyze", complete.path, "--bundle", bundle, "--format", "json", "--fail-on", "never"])
+        let launchFindings = try XCTUnwrap(JSONSerialization.jsonObject(with: launch.stdout) as? [String: Any])["findings"] as? [[String: Any]] ?? []
+        XCTAssertFalse(launchFindings.contains { $0["rule"] as? String == "no-evidence" }, "\(launchFindings)")
+    }
+
     func testTheCorpusIpaGivenAsTheLogIsAZipArchive() throws {
         guard let corpus = Corpus.root else { throw XCTSkip(Corpus.missingMessage) }
         let ipa = corpus.appendingPathComponent("bundles/bitbar-reactnative-2023-device-ipa/BitBarSampleApp.ipa")

@@ -56,6 +56,14 @@ enum NoEvidenceRule: AuditRule {
         // What the auditor itself counted: a summary may be partial, the loads are not.
         let loads = log.metrics.launch.loads + (log.metrics.afterLaunch?.loads ?? 0)
         let capture = "Capture with `imgtrace lldb-script` (breakpoints that print each name and continue), and save all of the debugger's output."
+        // A debugger that crashed before the launch end saw part of a launch, like a cut-off recording.
+        if let crash = summary.debuggerCrashLine, summary.launchEnd.map({ $0.line > crash }) ?? true {
+            return (
+                "debugger-crashed",
+                "the debugger crashed at line \(crash), before the launch end: the log holds only part of a launch, and what it printed after is its crash report, not loads",
+                "Capture again; if the debugger crashes each time, record another way (`imgtrace record --agent` on Linux, lldb instead of gdb)."
+            )
+        }
         if loads == 0, let recording = summary.recording {
             // `imgtrace record` said how the program ended: say that, not a guess about breakpoints.
             if recording.program.endedByItself {
