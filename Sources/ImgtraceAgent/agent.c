@@ -201,9 +201,6 @@ static size_t copy_untrusted(char *to, const char *from, size_t count, int strin
 /// string: no read is tried.
 #define LOWEST_NAME_ADDRESS 65536u
 
-/// Writes one record. A name is copied from the program's memory without trusting its address
-/// (an unreadable one is recorded as its address, `IMGTRACE_AGENT_UNREADABLE` with 8 bytes); one
-/// longer than the ring's limit is cut and flagged. The program's `errno` is left as it was.
 /// The stack of the request being recorded on this thread: where its caller's return address
 /// is, and the API's entry (frame 0). NULL slot: no stack (the launch end, other platforms).
 struct request_stack {
@@ -213,6 +210,10 @@ struct request_stack {
 
 static int capture_frames(const struct request_stack *stack, uint64_t *out);
 
+/// Writes one record. A name is copied from the program's memory without trusting its address
+/// (an unreadable one is recorded as its address, `IMGTRACE_AGENT_UNREADABLE` with 8 bytes); one
+/// longer than the ring's limit is cut and flagged; the frames follow it. The program's `errno`
+/// is left as it was.
 static void record(uint32_t api, uint32_t kind, const char *name, const struct request_stack *stack) {
     imgtrace_agent_ring *r = ring();
     if (!r) {

@@ -304,10 +304,8 @@
             self.namer = namer
             guard !fromFile, let maps = readProcFile("/proc/\(pid)/maps"), !maps.isEmpty else { return }
             for (path, base) in MemoryMapping.loadBases(bytes: maps) where librariesRead.insert(path).inserted {
-                guard let mapped = LibraryBytes.map(path), let image = try? ElfImage(mapped: mapped, path: path) else { continue }
-                let bias = LibraryScanner.bias(of: image, load: .base(base))
-                namer.addFunctionStarts(image.functionStarts.map { $0 &+ bias })
-                namer.addMethods(of: image, bias: bias)
+                guard let image = ElfImage.mapped(path) else { continue }
+                namer.learn(image, bias: LibraryScanner.bias(of: image, load: .base(base)), names: true)
             }
             namer.maps = maps
         }

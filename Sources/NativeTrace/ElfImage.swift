@@ -67,9 +67,11 @@
             try self.init(storage: LibraryBytes(copying: input), path: path)
         }
 
-        /// Reads a library `LibraryBytes.map` mapped.
-        package convenience init(mapped: LibraryBytes, path: String) throws {
-            try self.init(storage: mapped, path: path)
+        /// The library a program maps at `path`, read from the file's mapping (`LibraryBytes.map`);
+        /// nil when it is no ELF file to read.
+        package static func mapped(_ path: String) -> ElfImage? {
+            guard let mapped = LibraryBytes.map(path) else { return nil }
+            return try? ElfImage(storage: mapped, path: path)
         }
 
         private init(storage: LibraryBytes, path: String) throws {

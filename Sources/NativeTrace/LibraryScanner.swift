@@ -88,15 +88,14 @@
         private mutating func add(
             _ path: String, pid: pid_t, load: Load, launchEndSeen: Bool, breakpoints: inout BreakpointSet, unwinder: inout Unwinder?
         ) {
-            guard seen.insert(path).inserted, let mapped = LibraryBytes.map(path), let image = try? ElfImage(mapped: mapped, path: path) else { return }
+            guard seen.insert(path).inserted, let image = ElfImage.mapped(path) else { return }
             searched.append(PathText.lastComponent(path))
             let bias = Self.bias(of: image, load: load)
             // The unwinder judges extents too, so it exists without `--backtrace`; only the
             // frame lines need the names.
             if unwinder == nil { unwinder = Unwinder(pid: pid) }
             unwinder?.librariesAdded()
-            unwinder?.addFunctionStarts(image.functionStarts.map { $0 &+ bias })
-            if request.backtrace > 0 { unwinder?.addMethods(of: image, bias: bias) }
+            unwinder?.learn(image, bias: bias, names: request.backtrace > 0)
             for symbol in request.symbols {
                 for function in image.functions(named: symbol.name) {
                     foundAny = breakpoints.insert(function.value &+ bias, .hit(api: symbol.name, argument: symbol.argument, objc: false), in: pid) || foundAny

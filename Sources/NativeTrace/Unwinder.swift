@@ -95,15 +95,22 @@
         }
 
         /// Adds the methods of a library's metadata, at their run-time addresses.
-        func addMethods(_ found: [(address: UInt64, name: String)]) {
+        private func addMethods(_ found: [(address: UInt64, name: String)]) {
             for (address, name) in found where methodsByAddress[address] == nil { methodsByAddress[address] = name }
             forgetNames()
+        }
+
+        /// A library loaded at `bias`: its function starts, and with `names` its Objective-C
+        /// methods for naming frames.
+        func learn(_ image: ElfImage, bias: UInt64, names: Bool) {
+            addFunctionStarts(image.functionStarts.map { $0 &+ bias })
+            if names { addMethods(of: image, bias: bias) }
         }
 
         /// A library whose Objective-C methods name frames: read when a frame first falls in it
         /// (a launch maps a hundred libraries and passes through a few; reading them all was a
         /// tenth of `record`'s time on Gridlock).
-        func addMethods(of image: ElfImage, bias: UInt64) {
+        private func addMethods(of image: ElfImage, bias: UInt64) {
             guard image.hasObjCMetadata else { return }
             for segment in image.segments where segment.executable {
                 let start = segment.address &+ bias
@@ -124,7 +131,7 @@
         }
 
         /// Adds a library's function starts, at their run-time addresses.
-        func addFunctionStarts(_ starts: [UInt64]) {
+        private func addFunctionStarts(_ starts: [UInt64]) {
             functionStarts += starts
             startsSorted = starts.isEmpty && startsSorted
             forgetNames()
