@@ -11,6 +11,13 @@ enum CaptureCallback {
         let prefixes = ImageAPIs.table.filter(\.prefix).map { "(\(literal($0.symbol)), \(literal($0.kind.rawValue)))" }
         let breaks = options.apis.filter { $0.prefixes.isEmpty }.flatMap(\.symbols) + options.symbols
         let breakPrefixes = options.apis.flatMap(\.prefixes)
+        // GCC's symbols for the same methods (GNUstep on Linux), turned back into the table's names.
+        let gccNames = ImageAPIs.table.filter { !$0.prefix }.compactMap { api in
+            ImageAPIs.gccSymbol(api.symbol).map { "\(literal($0)): \(literal(api.symbol))" }
+        }
+        let gccPrefixes = ImageAPIs.table.filter(\.prefix).compactMap { api in
+            ImageAPIs.gccSymbol(api.symbol).map { "(\(literal($0)), \(literal(api.symbol)))" }
+        }
         return """
             import datetime
             import sys
@@ -22,11 +29,26 @@ enum CaptureCallback {
             IMGTRACE_REGISTER = \(literal(String(options.arch.register.dropFirst())))
             IMGTRACE_TIMESTAMPS = \(options.timestamps ? "True" : "False")
             IMGTRACE_BACKTRACE = \(options.backtraceFrames)
+            IMGTRACE_GCC_NAMES = {\(gccNames.joined(separator: ", "))}
+            IMGTRACE_GCC_PREFIXES = (\(gccPrefixes.map { $0 + ", " }.joined()))
 
             """ + commonFunctions
     }
 
     private static let commonFunctions = #"""
+        def imgtrace_method(name):
+            # A method under GCC's symbol (_c_Class_Category_sel_, or its .cold part) by the
+            # table's name; any other name as it is.
+            if not name or not name.startswith(('_c_', '_i_')):
+                return name
+            symbol = name.split('.')[0]
+            if symbol in IMGTRACE_GCC_NAMES:
+                return IMGTRACE_GCC_NAMES[symbol]
+            for gcc, prefix in IMGTRACE_GCC_PREFIXES:
+                if symbol.startswith(gcc):
+                    return prefix + symbol[len(gcc):].replace('_', ':') + ']'
+            return name
+
         def imgtrace_kind(name):
             kind = IMGTRACE_KINDS.get(name)
             if kind is None:
@@ -52,6 +74,34 @@ enum CaptureCallback {
 
         def imgtrace_unread(problem):
             return '<unread: %s>' % ' '.join(str(problem).replace('>', ')').split())
+
+        def imgtrace_gnustep_string(read, address):
+            # A GNUstep NSString on GCC's runtime, read from memory as the recorder reads it
+            # (docs/native-tracer.md §3), so no code runs in the app; None when the object is not
+            # one of those classes. A read that fails (not an object, another runtime) is None too.
+            try:
+                word = lambda at, size=8: int.from_bytes(read(at, size), 'little')
+                cls = word(address)
+                for _ in range(8):
+                    if cls == 0:
+                        return None
+                    name = read(word(cls + 16), 32).split(b'\0')[0]
+                    if name in (b'NSConstantString', b'NXConstantString', b'GSString', b'GSMutableString'):
+                        count = word(address + 16, 4)
+                        wide = name.startswith(b'GS') and word(address + 20, 4) & 1
+                        if count == 0:
+                            return b''
+                        if count > 1 << 20:
+                            return None
+                        raw = read(word(address + 8), count * 2 if wide else count)
+                        return raw.decode('utf-16-le', 'replace').encode('utf-8') if wide else raw
+                    superclass = word(cls + 8)
+                    if superclass == cls:
+                        return None
+                    cls = superclass
+            except Exception:
+                return None
+            return None
 
         def imgtrace_line(label, kind, api, text):
             line = '[%s] (%s) %s: %s' % (label, kind, api, text)
@@ -81,7 +131,7 @@ enum CaptureCallback {
         def imgtrace_at_image_breakpoint(thread):
             if thread.GetStopReason() != lldb.eStopReasonBreakpoint:
                 return False
-            return imgtrace_breaks(thread.GetFrameAtIndex(0).GetFunctionName() or '')
+            return imgtrace_breaks(imgtrace_method(thread.GetFrameAtIndex(0).GetFunctionName()) or '')
 
         def imgtrace_request(frame, bp_loc, extra_args, internal_dict):
             # Without a frame (Xcode's action form, where lldb.frame is the selected thread's and
@@ -131,7 +181,7 @@ enum CaptureCallback {
             returned = target.BreakpointCreateByAddress(caller.GetPC())
             returned.SetThreadID(thread.GetThreadID())
             returned.SetScriptCallbackFunction('imgtrace_returned')
-            entry = thread.GetFrameAtIndex(0).GetFunctionName() or '?'
+            entry = imgtrace_method(thread.GetFrameAtIndex(0).GetFunctionName()) or '?'
             imgtrace_open[thread.GetThreadID()] = (thread.GetFrameAtIndex(0).GetCFA(), returned.GetID(), caller.GetPC(), set([entry]))
 
         def imgtrace_close(key):
@@ -169,7 +219,7 @@ enum CaptureCallback {
             frame_address = thread.GetFrameAtIndex(0).GetCFA()
             if frame_address < opened[0]:
                 return True
-            entry = thread.GetFrameAtIndex(0).GetFunctionName() or '?'
+            entry = imgtrace_method(thread.GetFrameAtIndex(0).GetFunctionName()) or '?'
             if frame_address == opened[0] and thread.GetFrameAtIndex(1).GetPC() == opened[2] and entry not in opened[3]:
                 opened[3].add(entry)
                 return True
@@ -181,13 +231,13 @@ enum CaptureCallback {
             # or an outer API with a breakpoint is on the stack (it printed).
             if imgtrace_in_open_request(thread):
                 return None
-            entry = thread.GetFrameAtIndex(0).GetFunctionName() or '?'
+            entry = imgtrace_method(thread.GetFrameAtIndex(0).GetFunctionName()) or '?'
             api, kind = entry, imgtrace_kind(entry) or 'code'
             for index in range(1, 512):
                 caller = thread.GetFrameAtIndex(index)
                 if not caller.IsValid():
                     break
-                name = caller.GetFunctionName()
+                name = imgtrace_method(caller.GetFunctionName())
                 if not name:
                     continue
                 if imgtrace_breaks(name):
@@ -218,7 +268,7 @@ enum CaptureCallback {
                 if not each.IsValid():
                     break
                 module = each.GetModule().GetFileSpec().GetFilename() or '?'
-                print('    frame #%d: 0x%016x %s`%s' % (each.GetFrameID(), each.GetPC(), module, each.GetFunctionName() or '?'))
+                print('    frame #%d: 0x%016x %s`%s' % (each.GetFrameID(), each.GetPC(), module, imgtrace_method(each.GetFunctionName()) or '?'))
 
         def imgtrace_name(frame, c_string):
             register = frame.FindRegister(IMGTRACE_REGISTER)
@@ -249,16 +299,25 @@ enum CaptureCallback {
             return imgtrace_quote(raw)
 
         def imgtrace_summary(frame, register):
-            # lldb's NSString formatter reads the object's memory: no code runs in the app.
+            # lldb's NSString formatter (Apple platforms) or GNUstep's layout read the object's
+            # memory: no code runs in the app.
+            process = frame.GetThread().GetProcess()
             if imgtrace_state['nsstring'] is None:
-                found = frame.GetThread().GetProcess().GetTarget().FindFirstType('NSString')
+                found = process.GetTarget().FindFirstType('NSString')
                 imgtrace_state['nsstring'] = found.GetPointerType() if found.IsValid() else False
-            if not imgtrace_state['nsstring']:
-                return None
-            summary = register.Cast(imgtrace_state['nsstring']).GetSummary()
-            if summary and len(summary) >= 3 and summary.startswith('@"') and summary.endswith('"'):
-                return summary[1:]
-            return None
+            if imgtrace_state['nsstring']:
+                summary = register.Cast(imgtrace_state['nsstring']).GetSummary()
+                if summary and len(summary) >= 3 and summary.startswith('@"') and summary.endswith('"'):
+                    return summary[1:]
+            raw = imgtrace_gnustep_string(lambda at, size: imgtrace_read(process, at, size), register.GetValueAsUnsigned())
+            return None if raw is None else imgtrace_quote(raw)
+
+        def imgtrace_read(process, address, size):
+            error = lldb.SBError()
+            chunk = process.ReadMemory(address, size, error)
+            if error.Fail() or chunk is None:
+                raise ValueError('no memory at 0x%x' % address)
+            return chunk
 
         def imgtrace_memory(process, address):
             raw = b''
@@ -277,8 +336,10 @@ enum CaptureCallback {
 
         """#
 
-    /// gdb: `imgtrace_request()` runs from every breakpoint's `commands`. Code runs in the app
-    /// only with the scheduler locked to the stopped thread, so no other thread stops meanwhile.
+    /// gdb: `imgtrace_request()` runs from every breakpoint's `commands`. A GNUstep string is read
+    /// from memory; any other object is asked for its text, the only case where code runs in the
+    /// app, with the scheduler locked to the stopped thread so no other thread stops meanwhile
+    /// (gdb 13's Objective-C expressions crashed gdb itself on a two-thread GNUstep program).
     static func gdb(_ options: CaptureOptions) -> String { common(options) + gdbFunctions }
 
     private static let gdbFunctions = #"""
@@ -304,7 +365,7 @@ enum CaptureCallback {
             while imgtrace_closed:
                 imgtrace_closed.pop().delete()
             frame = gdb.selected_frame()
-            entry = frame.name() or '?'
+            entry = imgtrace_method(frame.name()) or '?'
             thread = gdb.selected_thread()
             # gdb breaks in a function's PLT stub and in the function: the stub's jump, like any
             # tail call, reaches the function with the caller's stack, inside the open request.
@@ -332,7 +393,7 @@ enum CaptureCallback {
             try:
                 depth = 0
                 while caller is not None and depth < 512:
-                    name = caller.name()
+                    name = imgtrace_method(caller.name())
                     if name and not name.endswith('@plt'):
                         if imgtrace_breaks(name):
                             return
@@ -346,7 +407,7 @@ enum CaptureCallback {
             if frame_address is not None:
                 returned = ImgtraceReturn('*%d' % return_address, internal=True)
                 returned.thread = thread.num
-                imgtrace_open[thread.num] = (frame_address, returned, return_address, set([frame.name() or '?']))
+                imgtrace_open[thread.num] = (frame_address, returned, return_address, set([imgtrace_method(frame.name()) or '?']))
             imgtrace_line(thread.name or '#%d' % thread.num, kind, api, imgtrace_name(entry in IMGTRACE_C_STRINGS))
             if IMGTRACE_BACKTRACE > 0:
                 gdb.execute('bt %d' % IMGTRACE_BACKTRACE)
@@ -359,6 +420,9 @@ enum CaptureCallback {
             if address == 0:
                 return 'None'
             if not c_string:
+                raw = imgtrace_gnustep_string(lambda at, size: gdb.selected_inferior().read_memory(at, size).tobytes(), address)
+                if raw is not None:
+                    return imgtrace_quote(raw)
                 address, problem = imgtrace_utf8(address)
                 if address is None:
                     return imgtrace_unread(problem)

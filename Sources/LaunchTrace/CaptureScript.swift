@@ -141,11 +141,11 @@ public enum CaptureScript {
             out += "# One line per request, at the outermost image API on the thread's stack: [thread] (kind) api: \"name\".\n"
             out += "script exec(\(pythonLiteral(CaptureCallback.lldb(options))))\n"
             for breakpoint in breakpoints(options) {
-                out += "breakpoint set \(breakpoint) -G true\nbreakpoint command add -F imgtrace_request\n"
+                out += "breakpoint set \(breakpoint) \(entry) -G true\nbreakpoint command add -F imgtrace_request\n"
             }
         case .print:
             for target in options.targets {
-                var line = "breakpoint set --name \(quote(target.symbol)) -G true -C \(quote("p \(target.expression)"))"
+                var line = "breakpoint set --name \(quote(target.symbol)) \(entry) -G true -C \(quote("p \(target.expression)"))"
                 if options.backtraceFrames > 0 { line += " -C \(quote("bt \(options.backtraceFrames)"))" }
                 out += line + "\n"
             }
@@ -156,11 +156,21 @@ public enum CaptureScript {
         return out
     }
 
+    /// Breakpoints stop at a function's first instruction, where the name is still in its
+    /// argument register: past the prologue that lldb finds from debug information, a function
+    /// may already have left (gcc -O2 tests a nil name before its prologue and returns).
+    static let entry = "--skip-prologue false"
+
     /// lldb's `breakpoint set` arguments: a family by regular expression, a method by name.
+    /// Each method also by GCC's symbol for it, which is all lldb finds of a GNUstep method that
+    /// gcc -O2 split in two (the callback names it back).
     static func breakpoints(_ options: CaptureOptions) -> [String] {
         options.apis.map { api in
-            if api.prefixes.isEmpty { return "--name \(quote(api.symbol))" }
-            return "--func-regex \(quote("^(" + api.prefixes.map(regexLiteral).joined(separator: "|") + ")"))"
+            if api.prefixes.isEmpty {
+                return ([api.symbol] + [ImageAPIs.gccSymbol(api.symbol)].compactMap { $0 }).map { "--name \(quote($0))" }.joined(separator: " ")
+            }
+            let alternatives = api.prefixes + api.prefixes.compactMap(ImageAPIs.gccSymbol)
+            return "--func-regex \(quote("^(" + alternatives.map(regexLiteral).joined(separator: "|") + ")"))"
         } + options.symbols.map { "--name \(quote($0))" }
     }
 
@@ -174,7 +184,9 @@ public enum CaptureScript {
         return out
     }
 
-    /// A Python string literal (double-quoted) for the `script exec(...)` one-liner.
+    /// A Python string literal (double-quoted) for the `script exec(...)` one-liner. A backtick is
+    /// written as its escape: lldb runs the text between two backticks of a command line as an
+    /// expression before the command sees it.
     static func pythonLiteral(_ text: String) -> String {
         var out = "\""
         for scalar in text.unicodeScalars {
@@ -182,6 +194,7 @@ public enum CaptureScript {
             case "\\": out += "\\\\"
             case "\"": out += "\\\""
             case "\n": out += "\\n"
+            case "`": out += "\\x60"
             default: out.unicodeScalars.append(scalar)
             }
         }

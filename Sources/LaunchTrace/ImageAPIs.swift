@@ -108,6 +108,24 @@ enum ImageAPIs {
         vectorGlyph + "scaleFactor:deviceIdiom:layoutDirection:glyphSize:glyphWeight:glyphPointSize:appearanceName:]",
     ]
 
+    /// The function symbol GCC's Objective-C compiler gives a method, or the start of one (for a
+    /// family): `_c_Class_Category_selector` for a class method, `_i_` for an instance method,
+    /// each `:` of the selector a `_`. A debugger shows it where the DWARF does not name the
+    /// function (gcc -O2 splits a method into a hot and a cold part). Nil for a C function's name.
+    static func gccSymbol(_ method: String) -> String? {
+        let scalars = Array(method.unicodeScalars)
+        guard scalars.count > 3, scalars[0] == "+" || scalars[0] == "-", scalars[1] == "[" else { return nil }
+        let body = method.dropFirst(2).prefix { $0 != "]" }
+        guard let space = body.firstIndex(of: " ") else { return nil }
+        var owner = body[..<space], category = Substring("")
+        if let open = owner.firstIndex(of: "("), owner.hasSuffix(")") {
+            category = owner[owner.index(after: open)..<owner.index(before: owner.endIndex)]
+            owner = owner[..<open]
+        }
+        let selector = body[body.index(after: space)...].replacing(":", with: "_")
+        return (scalars[0] == "+" ? "_c_" : "_i_") + owner + "_" + category + "_" + selector
+    }
+
     /// The table index of the API a hit names, exact symbols first, then families by prefix.
     /// (At most 64 entries: a request's passed APIs are a bit set over them.)
     static func index(of api: String) -> Int? {

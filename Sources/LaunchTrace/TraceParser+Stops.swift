@@ -115,6 +115,7 @@ extension TraceParser {
     /// it names its kind.
     mutating func callbackHit(_ hit: ActionLine.Hit, timestamp: String?, number: Int) throws {
         try settleOpenHit()
+        callbackSeen = true
         var open = OpenHit(line: number, thread: hit.thread)
         open.api = hit.api
         open.kind = hit.kind

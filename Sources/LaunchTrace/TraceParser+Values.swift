@@ -112,7 +112,7 @@ extension TraceParser {
             current = hit
             return
         }
-        guard collecting != .ignore, BareText.isLikelyName(line) else { return }
+        guard collecting != .ignore, !callbackSeen, BareText.isLikelyName(line) else { return }
         try value_(.text(line, escaped: false), line: number)
     }
 

@@ -73,6 +73,9 @@ struct TraceParser {
     var diagnostic = DiagnosticState()
     /// The log echoes breakpoint actions (`(lldb)  po $arg3`): values belong to echoed commands.
     var echoMode = false
+    /// imgtrace's callback printed a request line: it prints every name itself, so bare text
+    /// (the program's own output between the lines) is never a name.
+    var callbackSeen = false
 
     // What is being assembled.
     var current: OpenHit?

@@ -190,13 +190,16 @@
                 manager = [_UIAssetManager new];
                 cache = [NSMutableSet new];
                 pthread_t thread;
-                pthread_create(&thread, NULL, worker, NULL);
+                /* `one-thread`: the worker stays out (lldb-16 on Linux can end a batch session when
+                   two threads stop at breakpoints at once). */
+                int two = argc < 3 || strcmp(argv[2], "one-thread") != 0;
+                if (two) pthread_create(&thread, NULL, worker, NULL);
                 for (int i = 0; i < 300; i++) {
                     NSString *n = [NSString stringWithFormat:@"main_%d", i % 5];
                     request("code", "+[UIImage imageNamed:]", n);
                     [UIImage imageNamed:n];
                 }
-                pthread_join(thread, NULL);
+                if (two) pthread_join(thread, NULL);
                 request("code", "+[UIImage imageNamed:inBundle:compatibleWithTraitCollection:]", @"tab");
                 [UIImage imageNamed:@"tab" inBundle:nil compatibleWithTraitCollection:nil];
                 request("code", "+[UIImage imageNamed:]", nil);
@@ -294,6 +297,41 @@
                 XCTAssertEqual(stacksByMethod[0].count, 607)
                 XCTAssertTrue(stacksByMethod[0].allSatisfy { $0.contains("frame #1: ") }, "\(level): every hit has its caller")
                 XCTAssertEqual(stacksByMethod[1], stacksByMethod[0], "\(level): the agent's frames are ptrace's")
+            }
+        }
+
+        /// The matrix's debugger cells on the same model, -O0 and -O2: `lldb-script --format gdb`
+        /// under gdb (both threads) and `lldb-script` under lldb-16 (one thread: lldb-16 can end a
+        /// batch session when two threads stop at once, README "Capturing"). Both read GNUstep's
+        /// strings from memory, so nothing runs in the program (gdb 13 crashed itself evaluating
+        /// `UTF8String` there), and lldb finds the methods gcc -O2 split in two by GCC's symbols.
+        func testTheDebuggersGiveTheModelsRecordUnoptimizedAndOptimized() throws {
+            let gdb = "/usr/bin/gdb", lldb = ["/usr/bin/lldb-16", "/usr/bin/lldb"].first { FileManager.default.isExecutableFile(atPath: $0) }
+            guard FileManager.default.isExecutableFile(atPath: gdb), let lldb else { throw XCTSkip("needs gdb and lldb (CI installs both)") }
+            let gdbScript = work.appendingPathComponent("capture.gdb"), lldbScript = work.appendingPathComponent("capture.lldb")
+            try BinaryRunner.run(["lldb-script", "--format", "gdb", "--arch", "x86_64"]).stdout.write(to: gdbScript)
+            try BinaryRunner.run(["lldb-script"]).stdout.write(to: lldbScript)
+            let kindAndName = { (line: String) -> String in
+                let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
+                return "\(fields[0])\t\(fields[2])"
+            }
+            for level in ["-O0", "-O2"] {
+                let program = try compileObjC(Self.uikitModel, to: "uikit_model\(level)", level: level)
+                let runs: [(name: String, tool: String, arguments: [String])] = [
+                    ("gdb", gdb, ["-batch", "-nx", "-x", gdbScript.path, "-ex", "run", "--args", program.path]),
+                    ("lldb", lldb, ["-b", "-s", lldbScript.path, "-o", "run", "--", program.path]),
+                ]
+                for run in runs {
+                    let log = work.appendingPathComponent("\(run.name).log"), truthFile = work.appendingPathComponent("truth.tsv")
+                    try DebuggerSession.run(run.tool, run.arguments + [truthFile.path] + (run.name == "lldb" ? ["one-thread"] : []), console: log)
+                    let console = try String(contentsOf: log, encoding: .utf8)
+                    let expected = try truth(truthFile)
+                    XCTAssertEqual(expected.count, run.name == "lldb" ? 307 : 607, "\(level) \(run.name): the program ran to its end")
+                    XCTAssertEqual(
+                        try events(log).map(kindAndName).sorted(), expected.map(kindAndName).sorted(),
+                        "\(level) \(run.name): \(console.suffix(3000))")
+                    XCTAssertFalse(console.contains("Fatal signal"), "\(level) \(run.name): the debugger crashed")
+                }
             }
         }
 

@@ -10,7 +10,7 @@ final class CaptureScriptTests: XCTestCase {
         for (arch, register) in [(CaptureArch.arm64, "$x2"), (.armv7, "$r2"), (.x86_64, "$rdx"), (.portable, "$arg3")] {
             let script = CaptureScript.lldb(CaptureOptions(arch: arch, apis: [.imageNamed], style: .print))
             XCTAssertTrue(
-                script.contains(#"breakpoint set --name "+[UIImage imageNamed:]" -G true -C "p (const char *)[(id)\#(register) UTF8String] /* +[UIImage imageNamed:] */""#), script)
+                script.contains(#"breakpoint set --name "+[UIImage imageNamed:]" --skip-prologue false -G true -C "p (const char *)[(id)\#(register) UTF8String] /* +[UIImage imageNamed:] */""#), script)
             XCTAssertTrue(CaptureScript.lldb(CaptureOptions(arch: arch)).contains("IMGTRACE_REGISTER = '\(register.dropFirst())'"))
         }
     }
@@ -21,8 +21,13 @@ final class CaptureScriptTests: XCTestCase {
         let script = CaptureScript.lldb(CaptureOptions())
         let lines = script.split(separator: "\n").filter { $0.hasPrefix("breakpoint ") }
         XCTAssertEqual(lines.filter { $0 == "breakpoint command add -F imgtrace_request" }.count, CaptureAPI.funnels.count)
-        XCTAssertTrue(script.contains(#"breakpoint set --func-regex "^(-\\[_UIAssetManager imageNamed:)" -G true"#), script)
-        XCTAssertTrue(script.contains(#"breakpoint set --name "+[UIImage imageNamed:inBundle:withConfiguration:]" -G true"#))
+        XCTAssertTrue(
+            script.contains(#"breakpoint set --func-regex "^(-\\[_UIAssetManager imageNamed:|_i__UIAssetManager__imageNamed_)" --skip-prologue false -G true"#),
+            script)
+        XCTAssertTrue(
+            script.contains(
+                #"breakpoint set --name "+[UIImage imageNamed:inBundle:withConfiguration:]" --name "_c_UIImage__imageNamed_inBundle_withConfiguration_" --skip-prologue false -G true"#
+            ))
         XCTAssertTrue(script.contains(#"--name "-[UIViewController viewDidAppear:]" -o true -G true -C "script print('imgtrace-launch-end')""#))
         XCTAssertFalse(CaptureScript.lldb(CaptureOptions(launchEndSymbol: nil)).contains("imgtrace-launch-end"))
         let every = CaptureAPI.allCases.flatMap(\.symbols)
@@ -34,13 +39,63 @@ final class CaptureScriptTests: XCTestCase {
         }
     }
 
+    /// The callback's Python, run by python3 with a stand-in for gdb's module: GCC's symbols for
+    /// the table's methods (what lldb shows of a method gcc -O2 split in two) are named back, and
+    /// GNUstep strings are read from memory (here, bytes standing in for it) without running code.
+    func testTheCallbackNamesGCCSymbolsAndReadsGNUstepStrings() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") else { throw XCTSkip("needs python3") }
+        let script = CaptureScript.gdb(CaptureOptions(arch: .x86_64))
+        let body = try XCTUnwrap(script.components(separatedBy: "\npython\n").dropFirst().first?.components(separatedBy: "\nend\n").first)
+        let program = """
+            class gdb:
+                class Breakpoint: pass
+            \(body)
+            for symbol in ('_c_UIImage__imageNamed_inBundle_withConfiguration_', '_i__UIAssetManager__imageNamed_idiom_subtype_.cold',
+                           '_i_CUICatalog__namedLookupWithName_scaleFactor_', '_i_NSObject__description', 'main', None):
+                print(imgtrace_method(symbol))
+            memory = bytearray(0x6000)
+            def put(at, data): memory[at:at + len(data)] = data
+            def word(value, size=8): return value.to_bytes(size, 'little')
+            def read(at, size):
+                if at < 0 or at + size > len(memory): raise ValueError('unmapped')
+                return bytes(memory[at:at + size])
+            # A GSString subclass imgtrace does not know (its superclass is one), 8-bit and UTF-16.
+            put(0x2000, word(0) + word(0x3000) + word(0x4000))
+            put(0x3000, word(0) + word(0) + word(0x4100))
+            put(0x4000, b'GSCBufferString\\0'); put(0x4100, b'GSString\\0')
+            put(0x1000, word(0x2000) + word(0x5000) + word(5, 4) + word(0, 4)); put(0x5000, b'hello')
+            put(0x1100, word(0x2000) + word(0x5100) + word(2, 4) + word(1, 4)); put(0x5100, 'hé'.encode('utf-16-le'))
+            # Not a string (a class named otherwise, no superclass), and a pointer into nothing.
+            put(0x2100, word(0) + word(0) + word(0x4200)); put(0x4200, b'NSArray\\0'); put(0x1200, word(0x2100))
+            put(0x1300, word(0x7000))
+            for address in (0x1000, 0x1100, 0x1200, 0x1300):
+                print(imgtrace_gnustep_string(read, address))
+            """
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = ["-c", program]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 0, output)
+        XCTAssertEqual(
+            output.split(separator: "\n").map(String.init),
+            [
+                "+[UIImage imageNamed:inBundle:withConfiguration:]", "-[_UIAssetManager imageNamed:idiom:subtype:]",
+                "-[CUICatalog namedLookupWithName:scaleFactor:]", "_i_NSObject__description", "main", "None",
+                "b'hello'", "b'h\\xc3\\xa9'", "None", "None",
+            ])
+    }
+
     func testOptionsReachTheCallback() {
         let script = CaptureScript.lldb(CaptureOptions(apis: [.imageNamed], symbols: ["load_image"], backtraceFrames: 3, timestamps: true))
         XCTAssertEqual(script.components(separatedBy: "breakpoint command add -F imgtrace_request").count - 1, 2)
         XCTAssertTrue(script.contains("IMGTRACE_C_STRINGS = set(['load_image'])"))
         XCTAssertTrue(script.contains("IMGTRACE_TIMESTAMPS = True"))
         XCTAssertTrue(script.contains("IMGTRACE_BACKTRACE = 3"))
-        XCTAssertTrue(script.contains(#"breakpoint set --name "load_image" -G true"#))
+        XCTAssertTrue(script.contains(#"breakpoint set --name "load_image" --skip-prologue false -G true"#))
     }
 
     func testXcodeBreakpointListIsWellFormedAndStable() throws {

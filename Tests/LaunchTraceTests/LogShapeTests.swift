@@ -203,6 +203,24 @@ final class LogShapeTests: XCTestCase {
         XCTAssertEqual(events[0].api, "+[UIImage imageNamed:]")
     }
 
+    /// gdb runs the callback without echoing it: the program's own output between request lines
+    /// (after gdb's thread switches) is output, never a name.
+    func testProgramOutputBetweenCallbackLinesIsNoName() throws {
+        let log = """
+            [New Thread 0x7ffff44906c0 (LWP 24677)]
+            [Switching to Thread 0x7ffff44906c0 (LWP 24677)]
+            [worker] (code) +[UIImage imageNamed:inBundle:withConfiguration:]: "worker_0"
+            loading the library
+            [Switching to Thread 0x7ffff7e96a00 (LWP 24662)]
+            [main] (nib) -[UIImageNibPlaceholder initWithCoder:]: "Placeholder"
+            model done
+            [Inferior 1 (process 24662) exited normally]
+            """
+        let (events, _) = try read(log)
+        XCTAssertEqual(names(events), ["worker_0", "Placeholder"])
+        XCTAssertEqual(events.map(\.kind), [.code, .nib])
+    }
+
     func testLaunchEndPatternAndMarker() throws {
         let log = """
             (lldb)  po $arg3
