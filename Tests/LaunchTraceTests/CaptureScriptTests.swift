@@ -9,8 +9,8 @@ final class CaptureScriptTests: XCTestCase {
     func testPrintStyleRegisterPerArchitectureAndObjectiveCExpression() {
         for (arch, register) in [(CaptureArch.arm64, "$x2"), (.armv7, "$r2"), (.x86_64, "$rdx"), (.portable, "$arg3")] {
             let script = CaptureScript.lldb(CaptureOptions(arch: arch, apis: [.imageNamed], style: .print))
-            XCTAssertTrue(
-                script.contains(#"breakpoint set --name "+[UIImage imageNamed:]" --skip-prologue false -G true -C "p (const char *)[(id)\#(register) UTF8String] /* +[UIImage imageNamed:] */""#), script)
+            let expression = #"p (const char *)[(id)\#(register) UTF8String] /* +[UIImage imageNamed:] */"#
+            XCTAssertTrue(script.contains(#"breakpoint set --name "+[UIImage imageNamed:]" --skip-prologue false -G true -C "\#(expression)""#), script)
             XCTAssertTrue(CaptureScript.lldb(CaptureOptions(arch: arch)).contains("IMGTRACE_REGISTER = '\(register.dropFirst())'"))
         }
     }
