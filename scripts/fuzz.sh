@@ -13,7 +13,9 @@
 #      FUZZ_FORK=1 runs libFuzzer's fork mode: inputs run in short-lived child processes, so a
 #      library that leaks a little per input (Foundation's plist parser on malformed XML) cannot
 #      add up to the process limit over millions of runs; crashes, timeouts and OOMs still count;
-#      FUZZ_TIMEOUT (seconds, default 1) and FUZZ_RSS_MB (default 512) are what count as a finding.
+#      FUZZ_TIMEOUT (seconds, default 1) and FUZZ_RSS_MB (default 512) are what count as a finding;
+#      FUZZ_CONFIG=debug builds the fuzzing build unoptimized: slower per input, but built in a
+#      third of the time from scratch (CI's short smoke run, where the build is most of the cost).
 # Time per input is held the same way: libFuzzer's timeout is wall-clock time, which a busy
 # machine stretches, so afterwards every input of the grown corpus is run again, alone, by the
 # plain build and the slowest is reported ("slowest"); over 1 s is a finding.
@@ -39,8 +41,8 @@ else
 fi
 if [ "$what" = list ]; then "$tool" list; exit 0; fi
 
-# The fuzzing build: release, libFuzzer and AddressSanitizer, the libFuzzer entry point.
-fuzz_flags=(-c release --scratch-path .build-fuzz -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING)
+# The fuzzing build: release (or FUZZ_CONFIG), libFuzzer and AddressSanitizer, the libFuzzer entry point.
+fuzz_flags=(-c "${FUZZ_CONFIG:-release}" --scratch-path .build-fuzz -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING)
 if [ "${FUZZ_NO_BUILD:-0}" = 1 ]; then
   fuzzer=${FUZZ_FUZZER:-.build-fuzz/release/imgtrace-fuzz}
 else

@@ -181,9 +181,9 @@ final class LldbScriptUsageTests: XCTestCase {
         let result = try BinaryRunner.run(["lldb-script", "--symbol", "load_image", "--no-launch-end", "--style", "print"])
         XCTAssertEqual(result.status, 0)
         let commands = result.stdoutText.split(separator: "\n").filter { !$0.hasPrefix("#") }
-        XCTAssertEqual(commands, [#"breakpoint set --name "load_image" -G true -C "p (const char *)$arg3 /* load_image */""#])
+        XCTAssertEqual(commands, [#"breakpoint set --name "load_image" --skip-prologue false -G true -C "p (const char *)$arg3 /* load_image */""#])
         let callback = try BinaryRunner.run(["lldb-script", "--symbol", "load_image", "--no-launch-end"])
         let breakpoints = callback.stdoutText.split(separator: "\n").filter { $0.hasPrefix("breakpoint") }
-        XCTAssertEqual(breakpoints, [#"breakpoint set --name "load_image" -G true"#, "breakpoint command add -F imgtrace_request"])
+        XCTAssertEqual(breakpoints, [#"breakpoint set --name "load_image" --skip-prologue false -G true"#, "breakpoint command add -F imgtrace_request"])
     }
 }
