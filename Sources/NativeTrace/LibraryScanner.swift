@@ -101,7 +101,9 @@
                     foundAny = breakpoints.insert(function.value &+ bias, .hit(api: symbol.name, argument: symbol.argument, objc: false), in: pid) || foundAny
                 }
             }
-            let methods = ObjCMethods.find(request.objcMethods + request.contexts, in: image)
+            // The launch end is looked for in the same pass over the metadata as the image APIs.
+            let launchEndMethod = request.launchEnd.flatMap { !launchEndSeen && ObjCMethods.parse($0) != nil ? $0 : nil }
+            let methods = ObjCMethods.find(request.objcMethods + request.contexts + [launchEndMethod].compactMap { $0 }, in: image)
             for method in request.objcMethods {
                 guard let found = methods[method] else { continue }
                 foundAny = breakpoints.insert(found &+ bias, .hit(api: method, argument: 3, objc: true), in: pid) || foundAny
@@ -110,15 +112,14 @@
                 guard let found = methods[method] else { continue }
                 breakpoints.insert(found &+ bias, .context(api: method), in: pid)
             }
-            if let end = request.launchEnd, !launchEndSeen {
-                if ObjCMethods.parse(end) != nil {
-                    if let found = Self.method(end, in: image) { breakpoints.insert(found &+ bias, .launchEnd, in: pid) }
-                } else {
-                    for function in image.functions(named: end) { breakpoints.insert(function.value &+ bias, .launchEnd, in: pid) }
-                }
+            if let end = launchEndMethod {
+                if let found = methods[end] { breakpoints.insert(found &+ bias, .launchEnd, in: pid) }
+            } else if let end = request.launchEnd, !launchEndSeen {
+                for function in image.functions(named: end) { breakpoints.insert(function.value &+ bias, .launchEnd, in: pid) }
             }
-            // The dynamic linker calls `r_debug.r_brk` (the third word) after every change to the loaded libraries.
-            if let rDebug = image.symbols.first(where: { $0.name == "_r_debug" && $0.value != 0 }),
+            // The dynamic linker calls `r_debug.r_brk` (the third word) after every change to the
+            // loaded libraries; only one library (the dynamic linker) defines it.
+            if rendezvousState == nil, let rDebug = image.symbols.first(where: { $0.name == "_r_debug" && $0.value != 0 }),
                 let brk = MemoryOf(pid: pid).word(at: rDebug.value &+ bias &+ 16), brk != 0
             {
                 breakpoints.insert(brk, .rendezvous, in: pid)
@@ -149,12 +150,6 @@
             guard let rendezvousState, let state = MemoryOf(pid: pid).word32(at: rendezvousState) else { return true }
             if state == 2 { librariesRemoved = true }  // RT_DELETE
             return state == 0
-        }
-
-        /// The implementation address of `-[Class selector]` / `+[Class selector]` in `image`, unbiased.
-        private static func method(_ name: String, in image: ElfImage) -> UInt64? {
-            guard let parts = ObjCMethods.parse(name) else { return nil }
-            return ObjCMethods.find(className: parts.className, selector: parts.selector, classMethod: parts.classMethod, in: image)?.implementation
         }
     }
 #endif

@@ -1,7 +1,7 @@
 #if os(Linux)
     import Foundation
     import ImgtraceSupport
-    import NativeTrace
+    @testable import NativeTrace
     import TestSupport
     import XCTest
 
@@ -67,6 +67,27 @@
             XCTAssertEqual(starts, starts.sorted())
             XCTAssertGreaterThanOrEqual(stripped.functionStarts.count, 3, "image_named, hidden_loader and not_main at least")
             XCTAssertFalse(stripped.relativePointers.isEmpty, "a PIC library relocates its pointers")
+        }
+
+        /// A table of string pointers in a position-independent library is relocated data: each
+        /// entry reads as its string's address (the relocation's target), found by halving the
+        /// sorted table. A table out of order is sorted, and of two relocations of one place the
+        /// last counts, as the loader applies them.
+        func testRelocatedPointersReadAsTheirTargets() throws {
+            let source = """
+                const char *const image_names[] = {"tab_home", "tab_search", "onboarding_step1", "AppIcon"};
+                const char *image_name(int i) { return image_names[i]; }
+                """
+            let library = try compile(source, arguments: ["-O1", "-shared", "-fPIC", "-s"])
+            let image = try ElfImage(bytes: [UInt8](try Data(contentsOf: library)), path: library.path)
+            let table = try XCTUnwrap(image.symbols.first { $0.name == "image_names" }).value
+            let names = (0..<4).map { index in image.word(at: table + UInt64(index) * 8).flatMap { image.string(at: $0) } }
+            XCTAssertEqual(names, ["tab_home", "tab_search", "onboarding_step1", "AppIcon"])
+            XCTAssertNil(image.relativePointers.target(of: table + 4), "no relocation in the middle of a pointer")
+
+            let shuffled = RelativePointers(places: [0x30, 0x10, 0x20, 0x10], targets: [3, 1, 2, 9])
+            XCTAssertEqual([0x10, 0x20, 0x30, 0x18, 0x40, 0].map { shuffled.target(of: $0) }, [9, 2, 3, nil, nil, nil])
+            XCTAssertEqual(shuffled.map(\.0), [0x10, 0x10, 0x20, 0x30], "in the order of their places")
         }
 
         func testBytesThatAreNotX8664ELFAreFormatErrorsWithTheOffset() {
