@@ -151,8 +151,10 @@ package struct OutputGuard {
                 i += 1
             case 0x09, 0x20:
                 // Blanks keep a line's start: the runner trims them before it looks for `::`.
-                out.append(b)
-                i += 1
+                var end = i + 1
+                while end < n, bytes[end] == 0x20 || bytes[end] == 0x09 { end += 1 }
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[i..<end]))
+                i = end
             case 0x3A where atLineStart:
                 // `::` after blanks at a line's start is a workflow command.
                 guard i + 1 < n else { return hold(bytes, from: i, final: final, into: &out) }

@@ -6,15 +6,38 @@ public enum HitLine {
     /// `2026-11-22 20:41:07.123 [thread] api: "name"`, or `… api: None` for a nil name.
     /// `kind` (the agent knows it) goes before the API: `… [thread] (nib) api: "name"`.
     public static func format(timestamp: String, thread: String, api: String, name: [UInt8]?, kind: String? = nil) -> String {
-        // A thread name is the program's to choose: by Unicode scalar (CR LF is one Character),
-        // `]` would end the label and a line break would start a forged hit.
+        // Built as bytes: a recording writes one line per hit while the program waits.
+        var line: [UInt8] = []
+        line.reserveCapacity(timestamp.utf8.count + thread.utf8.count + api.utf8.count + (name?.count ?? 0) + 24)
+        line += timestamp.utf8
+        line += " [".utf8
+        line += label(thread).utf8
+        line += "] ".utf8
+        if let kind {
+            line.append(UInt8(ascii: "("))
+            line += kind.utf8
+            line += ") ".utf8
+        }
+        line += api.utf8
+        if let name {
+            line += ": \"".utf8
+            line += escape(name).utf8
+            line.append(UInt8(ascii: "\""))
+        } else {
+            line += ": None".utf8
+        }
+        return String(decoding: line, as: UTF8.self)
+    }
+
+    /// A thread name is the program's to choose: by Unicode scalar (CR LF is one Character),
+    /// `]` would end the label and a line break would start a forged hit.
+    static func label(_ thread: String) -> String {
+        if thread.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "]") }) { return thread }
         var label = ""
         for scalar in thread.unicodeScalars {
             if scalar == "]" { label += "_" } else if SafeText.needsEscape(scalar) { label += SafeText.escaped(scalar.value) } else { label.unicodeScalars.append(scalar) }
         }
-        let kindText = kind.map { "(\($0)) " } ?? ""
-        guard let name else { return "\(timestamp) [\(label)] \(kindText)\(api): None" }
-        return "\(timestamp) [\(label)] \(kindText)\(api): \"\(escape(name))\""
+        return label
     }
 
     /// A hit whose name could not be read (`… api: <unread: no readable string at 0x…>`): the
@@ -42,6 +65,14 @@ public enum HitLine {
     /// C1 controls, separators and bidi characters become `\uXXXX` and the second `#` of `##`
     /// octal, so the output guard never has to rewrite a recorded name (the reader decodes both).
     public static func escape(_ bytes: [UInt8]) -> String {
+        // Most names are printable ASCII with nothing to escape: one look at each byte.
+        var previousByte: UInt8 = 0
+        if bytes.allSatisfy({ byte in
+            defer { previousByte = byte }
+            return byte >= 0x20 && byte < 0x7F && byte != 0x22 && byte != 0x5C && !(byte == 0x23 && previousByte == 0x23)
+        }) {
+            return String(decoding: bytes, as: UTF8.self)
+        }
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count + 2)
         var previous: UInt32 = 0

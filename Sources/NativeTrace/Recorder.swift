@@ -319,8 +319,7 @@
                 let frame = regs[.rsp] &+ 8, returnAddress = memory.word(at: regs[.rsp])
                 let stack = StackView(registers: atEntry, memory: memory, unwinder: unwinder)
                 if let context = extents.startRequest(tid, api: api, entry: address, frame: frame, returnAddress: returnAddress, stack: stack) {
-                    let kind = LoadKind.of(outermostAPI: context ?? api)?.rawValue
-                    recordHit(tid, atEntry, api: api, argument: argument, objc: objc, kind: kind, memory: memory)
+                    recordHit(tid, atEntry, api: api, argument: argument, objc: objc, kind: kind(ofOutermost: context ?? api), memory: memory)
                 }
             case .context(let api):
                 let memory = StopMemory(pid: tid, name: nil, stackPointer: regs[.rsp], stackBytes: 16)
@@ -354,6 +353,16 @@
         }
 
         // MARK: Hits
+
+        /// The kind of the last outermost API asked about: a loop of one API asks again and again.
+        private var lastKind: (api: String, kind: String?)?
+
+        private func kind(ofOutermost api: String) -> String? {
+            if let lastKind, lastKind.api == api { return lastKind.kind }
+            let kind = LoadKind.of(outermostAPI: api)?.rawValue
+            lastKind = (api, kind)
+            return kind
+        }
 
         private func recordHit(_ tid: pid_t, _ regs: Registers, api: String, argument: Int, objc: Bool, kind: String?, memory: StopMemory) {
             let value = regs.argument(argument)

@@ -13,28 +13,40 @@
         /// from `stackPointer`; what is not there is read when asked for, one by one.
         init(pid: pid_t, name: UInt64?, stackPointer: UInt64, stackBytes: Int) {
             self.pid = pid
-            var addresses: [UInt64] = [], lengths: [UInt] = []
-            if let name, name != 0 {
-                addresses.append(name)
-                lengths.append(UInt(min(256, 4096 - name % 4096)))
-            }
-            addresses.append(stackPointer)
-            lengths.append(UInt(stackBytes))
-            var first = [UInt8](repeating: 0, count: Int(lengths[0]))
-            var second = [UInt8](repeating: 0, count: lengths.count == 2 ? Int(lengths[1]) : 0)
-            let total: Int = first.withUnsafeMutableBytes { firstBytes in
-                guard lengths.count == 2 else { return cptrace_read(pid, addresses[0], firstBytes.baseAddress, lengths[0]) }
-                return second.withUnsafeMutableBytes { secondBytes in
-                    let pointers: [UnsafeMutableRawPointer?] = [firstBytes.baseAddress, secondBytes.baseAddress]
-                    return pointers.withUnsafeBufferPointer { cptrace_readv(pid, addresses, $0.baseAddress, lengths, 2) }
+            // One buffer per range and no other allocation: this runs on every hit.
+            let nameLength = name.map { $0 == 0 ? 0 : Int(min(256, 4096 - $0 % 4096)) } ?? 0
+            var nameBytes = [UInt8](repeating: 0, count: nameLength)
+            var stack = [UInt8](repeating: 0, count: stackBytes)
+            let total: Int = stack.withUnsafeMutableBytes { stackBuffer in
+                guard nameLength > 0, let name else { return cptrace_read(pid, stackPointer, stackBuffer.baseAddress, UInt(stackBytes)) }
+                return nameBytes.withUnsafeMutableBytes { nameBuffer in
+                    var addresses = (name, stackPointer)
+                    var buffers = (nameBuffer.baseAddress, stackBuffer.baseAddress)
+                    var lengths = (UInt(nameLength), UInt(stackBytes))
+                    return withUnsafePointer(to: &addresses) { addressPointer in
+                        withUnsafePointer(to: &buffers) { bufferPointer in
+                            withUnsafePointer(to: &lengths) { lengthPointer in
+                                addressPointer.withMemoryRebound(to: UInt64.self, capacity: 2) { addressList in
+                                    bufferPointer.withMemoryRebound(to: UnsafeMutableRawPointer?.self, capacity: 2) { bufferList in
+                                        lengthPointer.withMemoryRebound(to: UInt.self, capacity: 2) { cptrace_readv(pid, addressList, bufferList, $0, 2) }
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
             }
+            // The bytes read fill the ranges in order, the name's first.
             var left = max(total, 0)
-            for (index, buffer) in [first, second].prefix(lengths.count).enumerated() where left > 0 {
-                let got = min(left, Int(lengths[index]))
-                ranges.append((addresses[index], Array(buffer[..<got])))
+            func keep(_ address: UInt64, _ bytes: inout [UInt8]) {
+                guard !bytes.isEmpty, left > 0 else { return }
+                let got = min(left, bytes.count)
+                if got < bytes.count { bytes.removeLast(bytes.count - got) }
+                ranges.append((address, bytes))
                 left -= got
             }
+            keep(name ?? 0, &nameBytes)
+            keep(stackPointer, &stack)
         }
 
         /// From the fetched bytes when the string ends in them; else page by page.
