@@ -55,6 +55,14 @@ for name, shift in (("old", 0), ("new", 500)):
           + '  "findings": [\n' + ",\n".join(lines) + "\n  ]\n}\n")
 PY
 
+# A program that calls a library's `image_named` 5,000 times: what `record` does per hit, in the
+# tracer (the traced program runs natively; only imgtrace's instructions are counted).
+printf '%s\n' '__attribute__((noinline)) const char *image_named(void *c, void *s, const char *n) { __asm__ volatile(""); return n; }' >"$work/imagekit.c"
+printf '%s\n' '#include <stdlib.h>' 'const char *image_named(void *, void *, const char *);' \
+  'int main(int c, char **v) { const char *n[] = {"AppIcon", "tab_home", "hero_banner", "icon@2x"}; long k = atol(v[1]); for (long i = 0; i < k; i++) image_named(0, 0, n[i % 4]); return 0; }' >"$work/loop.c"
+cc -O1 -shared -fPIC -o "$work/libimagekit.so" "$work/imagekit.c"
+cc -O1 -o "$work/loop" "$work/loop.c" -L"$work" -limagekit -Wl,-rpath,"$work"
+
 # name|command: each runs once under callgrind.
 workloads=(
   "car-reader|$work/bin/CatalogBench --read $work/synthetic.car"
@@ -66,6 +74,8 @@ workloads=(
   "catalog-bundle|$imgtrace catalog $work/Bundle.app"
   "source-root-index|$imgtrace analyze Examples/launch.log --bundle Examples/SampleApp.app --fail-on never --source-root $work/src"
   "baseline-compare|$imgtrace baseline compare $work/old.json $work/new.json --fail-on never"
+  "record-hits|$imgtrace record --symbol image_named --no-launch-end --backtrace 0 --output $work/record.log -- $work/loop 5000"
+  "record-frames|$imgtrace record --symbol image_named --no-launch-end --output $work/record-frames.log -- $work/loop 5000"
 )
 
 count() {
