@@ -185,4 +185,29 @@ final class AnalyzeCommandTests: XCTestCase {
         let expected = "was thinned for @2x phone devices: judged on iphone-16-17-pro-max (@3x phone), the variants thinning removed are not findings"
         XCTAssertTrue(warnings.contains { $0.hasSuffix(expected) }, "\(warnings)")
     }
+
+    /// A device-specific export is an `.ipa` whose catalog the App Store's thinning cut: the same
+    /// catalog zipped as `Payload/App.app/Assets.car` (built here, never copied into the project)
+    /// chooses the same device, and its removed variants are no findings on another.
+    func testADeviceSpecificIpaExportIsJudgedForItsDevice() throws {
+        guard let corpus = Corpus.root else { throw XCTSkip(Corpus.missingMessage) }
+        let car = try [UInt8](Data(contentsOf: corpus.appendingPathComponent("car/servicensw_appstore_thinned_dark.car")))
+        let work = try BinaryRunner.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let ipa = work.appendingPathComponent("App iPhone 8.ipa"), log = work.appendingPathComponent("launch.log")
+        let plist = Array(
+            #"<?xml version="1.0" encoding="UTF-8"?><plist version="1.0"><dict><key>CFBundleExecutable</key><string>App</string><key>CFBundleIdentifier</key><string>au.example.app</string></dict></plist>"#
+                .utf8)
+        try Data(ZipWriter.zip([("Payload/App.app/Info.plist", plist), ("Payload/App.app/Assets.car", car)])).write(to: ipa)
+        try "2026-11-21 09:14:02.118204+0100 App[1:2] start\nSpashIcon\n".write(to: log, atomically: true, encoding: .utf8)
+        let chosen = try BinaryRunner.run(["analyze", log.path, "--bundle", ipa.path, "--fail-on", "never"])
+        XCTAssertEqual(chosen.status, 0, chosen.stderr)
+        XCTAssertTrue(chosen.stdoutText.contains("iphone-6-7-8-se"), chosen.stdoutText)
+        XCTAssertTrue(chosen.stdoutText.contains("Assets.car's thinning (cut for @2x phone devices)"), chosen.stdoutText)
+        let other = try BinaryRunner.run(["analyze", log.path, "--bundle", ipa.path, "--fail-on", "never", "--device", "iphone-16-17-pro-max", "--format", "json"])
+        let doc = try XCTUnwrap(JSONSerialization.jsonObject(with: other.stdout) as? [String: Any])
+        let rules = (doc["findings"] as? [[String: Any]] ?? []).compactMap { $0["rule"] as? String }
+        XCTAssertFalse(rules.contains("scale-mismatch"), "\(rules)")
+        XCTAssertFalse(rules.contains("missing-image"), "SpashIcon is in the thinned catalog: \(rules)")
+    }
 }
