@@ -1,13 +1,15 @@
 /// Stop reports, breakpoint confirmations, gdb's thread and stop lines, frames, and the lines
 /// that start with a digit (timestamps, timestamped callback output).
 extension TraceParser {
-    mutating func process(_ event: ProcessEvent) throws {
+    mutating func process(_ event: ProcessEvent, number: Int) throws {
         switch event {
         case .stopped:
+            openStop = (number, nil)
             try settleOpenHit()
             section = .stopReport
             collecting = .ignore
         case .resumed, .exited:
+            openStop = nil
             try settleOpenHit()
             if section == .stopReport { section = .plain }
             // With echoes, later output belongs to the next echoed command; without, it may
@@ -43,6 +45,7 @@ extension TraceParser {
     }
 
     mutating func threadLine(selected: Bool, thread: String?, reason: String?, number: Int) throws {
+        if selected, let reason, openStop != nil, openStop?.reason == nil { openStop?.reason = reason }
         switch section {
         case .stopReport:
             guard let reason, reason.hasPrefix("breakpoint ") else { return }
@@ -116,6 +119,8 @@ extension TraceParser {
     mutating func callbackHit(_ hit: ActionLine.Hit, timestamp: String?, number: Int) throws {
         try settleOpenHit()
         callbackSeen = true
+        // A request printed after a stop: the program went on.
+        openStop = nil
         var open = OpenHit(line: number, thread: hit.thread)
         open.api = hit.api
         open.kind = hit.kind

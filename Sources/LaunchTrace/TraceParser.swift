@@ -76,6 +76,9 @@ struct TraceParser {
     /// imgtrace's callback printed a request line: it prints every name itself, so bare text
     /// (the program's own output between the lines) is never a name.
     var callbackSeen = false
+    /// The program's last stop the debugger reported, while nothing has resumed it since: its
+    /// line and the selected thread's stop reason.
+    var openStop: (line: Int, reason: String?)?
 
     // What is being assembled.
     var current: OpenHit?
@@ -179,7 +182,7 @@ struct TraceParser {
         case .error(let text): try error(text, number: number)
         case .expressionSkip: try expressionSkipWarning(number: number)
         case .gdbSkip: try skipped(number: number, detail: "gdb abandoned the action: the program stopped in another thread")
-        case .process(let event): try process(event)
+        case .process(let event): try process(event, number: number)
         case let .lldbBreakpoint(id, whereSymbol, pending): lldbBreakpoint(id: id, whereSymbol: whereSymbol, pending: pending, number: number)
         case let .gdbBreakpoint(id, pendingSymbol):
             breakpoints.register(id: id, symbol: pendingSymbol ?? breakpoints.pendingSetup?.symbol, line: number)
@@ -339,6 +342,20 @@ struct TraceParser {
                     line: crash.line,
                     message:
                         "the debugger crashed here (\(SafeText.quoted(String(crash.text.prefix(120))))): nothing after this line was captured, so the launch's later requests are missing and the audit is incomplete"
+                ))
+        }
+        // imgtrace's script continues at every breakpoint, so a capture that ends on a stop
+        // report ended with the program stopped: a crash, an interrupt, or a batch session that
+        // nothing continued (lldb-16 on Linux reports some steps over a breakpoint as `trace` stops
+        // when two threads stop at once).
+        if callbackSeen, debuggerCrash == nil, let stop = openStop {
+            summary.stoppedAtEndLine = stop.line
+            let reason = stop.reason.map { " (stop reason = \(SafeText.quoted(String($0.prefix(80)))))" } ?? ""
+            summary.warnings.append(
+                TraceWarning(
+                    line: stop.line,
+                    message:
+                        "the program stopped here\(reason) and the log ends with it stopped: nothing continued it, so what it loaded after is not in the log"
                 ))
         }
         if cutLines.count > 0 {

@@ -90,6 +90,9 @@ public struct TraceSummary: Sendable, Equatable {
     /// The line where the debugger itself crashed (its crash report follows; nothing after it
     /// was read), if it did.
     public var debuggerCrashLine: Int?
+    /// The line of the stop report the log ends on, when a capture by imgtrace's script (whose
+    /// breakpoints all continue) ends with the program stopped.
+    public var stoppedAtEndLine: Int?
     public var breakpoints: [BreakpointInfo] = []
     /// Distinct names, sorted by name (byte order).
     public var names: [NameTally] = []

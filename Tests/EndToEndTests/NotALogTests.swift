@@ -133,4 +133,27 @@ final class NotALogTests: XCTestCase {
         let stdinText = String(decoding: data, as: UTF8.self).replacingOccurrences(of: "\"-\"", with: "\"\(log)\"")
         XCTAssertEqual(stdinText, fromFile.stdoutText)
     }
+
+    /// A capture by imgtrace's script that ends with the program stopped before the launch end
+    /// holds part of a launch: `no-evidence` (`capture-stopped`); stopped after the launch end,
+    /// the launch is whole and judged.
+    func testACaptureThatEndsStoppedBeforeTheLaunchEndIsNoEvidence() throws {
+        let directory = try BinaryRunner.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let bundle = example.appendingPathComponent("SampleApp.app").path
+        let request = "[SampleApp] (code) +[UIImage imageNamed:]: \"favorite\"\n"
+        let stop = "Process 4242 stopped\n* thread #1, name = 'SampleApp', stop reason = trace\n"
+        let cut = directory.appendingPathComponent("cut.log"), whole = directory.appendingPathComponent("whole.log")
+        try (request + stop).write(to: cut, atomically: true, encoding: .utf8)
+        try (request + "imgtrace-launch-end\n" + stop).write(to: whole, atomically: true, encoding: .utf8)
+        let result = try BinaryRunner.run(["analyze", cut.path, "--bundle", bundle, "--format", "json"])
+        XCTAssertEqual(result.status, 1, result.stderr)
+        let findings = try XCTUnwrap(JSONSerialization.jsonObject(with: result.stdout) as? [String: Any])["findings"] as? [[String: Any]]
+        let noEvidence = try XCTUnwrap(findings?.first { $0["rule"] as? String == "no-evidence" })
+        XCTAssertEqual((noEvidence["values"] as? [String: Any])?["reason"] as? String, "capture-stopped")
+        XCTAssertEqual(try BinaryRunner.run(["baseline", "write", cut.path, "--bundle", bundle, "--output", directory.appendingPathComponent("b.json").path]).status, 1)
+        let judged = try BinaryRunner.run(["analyze", whole.path, "--bundle", bundle, "--format", "json", "--fail-on", "never"])
+        let rules = (try XCTUnwrap(JSONSerialization.jsonObject(with: judged.stdout) as? [String: Any])["findings"] as? [[String: Any]] ?? []).compactMap { $0["rule"] as? String }
+        XCTAssertFalse(rules.contains("no-evidence"), "\(rules)")
+    }
 }

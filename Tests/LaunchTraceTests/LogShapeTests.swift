@@ -221,6 +221,36 @@ final class LogShapeTests: XCTestCase {
         XCTAssertEqual(events.map(\.kind), [.code, .nib])
     }
 
+    /// imgtrace's script continues at every breakpoint: a capture by it that ends on a stop report
+    /// (lldb-16's `trace` stop with two threads at breakpoints, a crash, an interrupt) ended with the
+    /// program stopped, and says so. A stop the program went on from, or a log of another
+    /// capture style that ends on a stop, says nothing of it.
+    func testACallbackCaptureEndingWithTheProgramStoppedSaysSo() throws {
+        let requests = """
+            [model] (code) +[UIImage imageNamed:inBundle:withConfiguration:]: "main_0"
+            [model] (code) +[UIImage imageNamed:inBundle:withConfiguration:]: "main_1"
+            Process 28547 stopped
+            * thread #1, name = 'model', stop reason = trace
+                frame #0: 0x0000555555556acb model`_c_UIImage__imageNamed_inBundle_withConfiguration_ at model.m:61:1
+              thread #2, name = 'model', stop reason = breakpoint 4.1
+            """
+        let (events, summary) = try read(requests)
+        // The second thread stopped at a breakpoint whose callback never ran: a hit lost, counted.
+        XCTAssertEqual(names(events), ["main_0", "main_1", nil])
+        XCTAssertEqual(events.last?.status, .skipped)
+        XCTAssertEqual(summary.stoppedAtEndLine, 3)
+        let warning = try XCTUnwrap(summary.warnings.first { $0.line == 3 })
+        XCTAssertTrue(warning.message.hasPrefix("the program stopped here (stop reason = `trace`)"), warning.message)
+
+        let resumed = try read(requests + "\nProcess 28547 resuming\n[model] (code) +[UIImage imageNamed:inBundle:withConfiguration:]: \"main_2\"")
+        XCTAssertNil(resumed.summary.stoppedAtEndLine)
+        XCTAssertEqual(names(resumed.events), ["main_0", "main_1", nil, "main_2"])
+        let continued = try read(requests + "\n[model] (code) +[UIImage imageNamed:inBundle:withConfiguration:]: \"main_2\"")
+        XCTAssertNil(continued.summary.stoppedAtEndLine, "a request printed after the stop: the program went on")
+        let printStyle = try read("(lldb)  po $arg3\nAppIcon\nProcess 1 stopped\n* thread #1, stop reason = signal SIGSTOP\n")
+        XCTAssertNil(printStyle.summary.stoppedAtEndLine, "a by-hand capture may end where its user stopped")
+    }
+
     func testLaunchEndPatternAndMarker() throws {
         let log = """
             (lldb)  po $arg3

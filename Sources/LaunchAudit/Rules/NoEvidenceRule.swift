@@ -64,6 +64,14 @@ enum NoEvidenceRule: AuditRule {
                 "Capture again; if the debugger crashes each time, record another way (`imgtrace record --agent` on Linux, lldb instead of gdb)."
             )
         }
+        // So did a capture that ends with the program stopped before the launch end.
+        if let stop = summary.stoppedAtEndLine, summary.launchEnd.map({ $0.line > stop }) ?? true {
+            return (
+                "capture-stopped",
+                "the program stopped at line \(stop), before the launch end, and the log ends there: it holds only part of a launch",
+                "Read the stop report at that line: a crash is the app's to fix first. Otherwise capture again and continue the program after an unexpected stop (`process continue`); on Linux, `imgtrace record` stops nothing."
+            )
+        }
         if loads == 0, let recording = summary.recording {
             // `imgtrace record` said how the program ended: say that, not a guess about breakpoints.
             if recording.program.endedByItself {
