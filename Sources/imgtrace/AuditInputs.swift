@@ -42,9 +42,7 @@ struct AuditInputs: ParsableArguments {
     func validate() throws {
         if let minLoads, minLoads < 0 { throw ValidationError("--min-loads takes a whole number ≥ 0") }
         if logs.filter({ $0 == "-" }).count > 1 { throw ValidationError("standard input (`-`) can be given as one log only") }
-        if let device, DeviceProfile.named(device) == nil {
-            throw ValidationError("unknown device `\(SafeText.visible(device))`; \(DeviceProfile.unknownNameHelp(device))")
-        }
+        try DeviceArgument.validate(device)
     }
 
     /// Every file this run reads, named for a message: outputs may be none of them.
@@ -77,5 +75,15 @@ struct AuditInputs: ParsableArguments {
         onLoad: @escaping (ImageLoad, Int, Resolution?) -> Void = { _, _, _ in }
     ) throws -> AuditOutcome {
         try AuditSession.run(request(baseline: baseline, sourceRoot: sourceRoot), onLoad: onLoad)
+    }
+}
+
+/// A `--device` value, checked once the same way in every command that takes one: a name
+/// `imgtrace devices` lists, or a usage error (exit 64) with the nearest ones.
+enum DeviceArgument {
+    static func validate(_ device: String?) throws {
+        if let device, DeviceProfile.named(device) == nil {
+            throw ValidationError("unknown device `\(SafeText.visible(device))`; \(DeviceProfile.unknownNameHelp(device))")
+        }
     }
 }

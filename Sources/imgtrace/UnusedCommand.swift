@@ -74,11 +74,14 @@ struct UnusedCommand: ParsableCommand {
         if fix != nil, bundles.count != 1 { throw ValidationError("--fix needs one --bundle: the source tree to patch") }
         if fix == "-" { throw ValidationError("--fix writes a file: standard output carries the report") }
         if logs.filter({ $0 == "-" }).count > 1 { throw ValidationError("standard input (`-`) can be given as one log only") }
+        try DeviceArgument.validate(device)
     }
 
     func run() throws {
         var inputs = bundles.map { (what: "bundle", path: $0) } + logs.map { (what: "log", path: $0) }
         if let baseline { inputs.append((what: "baseline", path: baseline)) }
+        // The config is read too: no report may be written over it, as in `analyze`.
+        if let path = ConfigFile.path(explicit: config) { inputs.append((what: "config file", path: path)) }
         try outputs.check(inputs: inputs)
         try OutputTargets.check(outputs: [("--write-baseline", writeBaseline), ("--fix", fix)], inputs: inputs)
         var request = AuditRequest(logs: logs, bundles: bundles)

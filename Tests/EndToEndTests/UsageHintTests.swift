@@ -88,4 +88,32 @@ final class UsageHintTests: XCTestCase {
         XCTAssertEqual(none.status, 64)
         XCTAssertFalse(none.stderr.contains("did you mean"), none.stderr)
     }
+
+    /// `analyze` and `unused` answer the same mistake the same way: a mistyped device is one usage
+    /// line and exit 64 in both (unused said it as an input error, exit 2), and neither writes its
+    /// report over the config file it reads.
+    func testAnalyzeAndUnusedAnswerTheSameMistakeAlike() throws {
+        let root = Corpus.packageRoot
+        let work = try BinaryRunner.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let commands = [
+            ["analyze", "Examples/launch.log", "--bundle", "Examples/SampleApp.app"], ["unused", "--bundle", "Examples/SampleApp.app"],
+        ]
+        var messages: [String] = []
+        for command in commands {
+            let run = try BinaryRunner.run(command + ["--device", "iPhone 15 Pro Maxx"], in: root)
+            XCTAssertEqual(run.status, 64, "\(command[0]): \(run.stderr)")
+            XCTAssertEqual(run.stderr.split(separator: "\n").count, 1, run.stderr)
+            messages.append(run.stderr)
+        }
+        XCTAssertEqual(messages[0], messages[1])
+        let config = work.appendingPathComponent("imgtrace.yml")
+        try "failOn: never\n".write(to: config, atomically: true, encoding: .utf8)
+        for command in commands {
+            let run = try BinaryRunner.run(command + ["--config", config.path, "--output", config.path], in: root)
+            XCTAssertEqual(run.status, 64, "\(command[0]): \(run.stderr)")
+            XCTAssertTrue(run.stderr.contains("refusing to overwrite an input"), run.stderr)
+            XCTAssertEqual(try String(contentsOf: config, encoding: .utf8), "failOn: never\n", "\(command[0]) left the config as it was")
+        }
+    }
 }
