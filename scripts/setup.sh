@@ -18,6 +18,7 @@ test_packages=(
   lldb-16 gdb                # the real-debugger captures (LldbScriptTests, ModernUIKitCaptureTests)
   gobjc gnustep-make libgnustep-base-dev # the Objective-C model of UIKit on GNUstep (AgentRecordTests)
   gridlock.app xvfb          # Debian's GNUstep game: a real program to record and a real bundle to read
+  chess.app gomoku.app       # two more, whose recorded frames are checked against GNUstep's runtime (FrameNamesTests)
   python3 python3-jsonschema # SARIF checked against the official schema
   util-linux                 # setpriv: the unreadable-file test runs as another user when we are root
   chromium                   # the HTML report laid out at a phone's width (HTMLLayoutTests)
