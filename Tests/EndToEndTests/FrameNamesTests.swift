@@ -28,6 +28,7 @@
             #include <stdio.h>
             #include <string.h>
             int main(int argc, char **argv) {
+                [NSAutoreleasePool new];  /* the toolkit's class set-up autoreleases */
                 for (int i = 1; i < argc; i++)
                     if (!dlopen(argv[i], RTLD_NOW | RTLD_GLOBAL)) { printf("cannot-load %s\n", argv[i]); return 1; }
                 char line[4096];
