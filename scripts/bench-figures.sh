@@ -6,6 +6,9 @@
 #                                       Benchmarks/figures.tsv, and rewrite the README's table
 #   scripts/bench-figures.sh --render   print the table from Benchmarks/figures.tsv (ReadmeTruthTests
 #                                       checks that the README holds exactly this)
+#   scripts/bench-figures.sh --merge F  take the rows of F (the BENCH_FIGURES file of some of the
+#                                       benchmarks, run by hand) in place of the rows with the same
+#                                       ids, and rewrite the README's table
 #
 # Takes about fifteen minutes on the 2-core machine (the 10^6-name memory run and Gridlock's launches most of it).
 set -euo pipefail
@@ -29,6 +32,31 @@ if [ "${1:-}" = --render ]; then
   exit 0
 fi
 
+write_readme() {
+  local table
+  table=$(render)
+  python3 - "$table" <<'PY'
+import sys
+table = sys.argv[1]
+text = open("README.md", encoding="utf-8").read()
+begin, end = "<!-- figures:begin (scripts/bench-figures.sh) -->", "<!-- figures:end -->"
+head, rest = text.split(begin, 1)
+_, tail = rest.split(end, 1)
+open("README.md", "w", encoding="utf-8").write(head + begin + "\n" + table + "\n" + end + tail)
+PY
+}
+
+if [ "${1:-}" = --merge ]; then
+  fresh=${2:?usage: scripts/bench-figures.sh --merge FILE}
+  merged=$(mktemp)
+  awk -F '\t' 'NR == FNR { fresh[$1] = $0; next } !($1 in fresh) { print } END { for (id in fresh) print fresh[id] }' "$fresh" "$figures" |
+    sort -t "$(printf '\t')" -k1,1 >"$merged"
+  mv "$merged" "$figures"
+  write_readme
+  echo "bench-figures: merged $(wc -l <"$fresh") rows from $fresh into $figures and the README's figures table"
+  exit 0
+fi
+
 collected=$(mktemp)
 export BENCH_FIGURES=$collected
 scripts/bench-car.sh 100000
@@ -40,15 +68,5 @@ scripts/bench-record.sh 40000
 scripts/bench-launch.sh 5
 sort -t "$(printf '\t')" -k1,1 "$collected" >"$figures"
 rm -f "$collected"
-
-table=$(render)
-python3 - "$table" <<'PY'
-import sys
-table = sys.argv[1]
-text = open("README.md", encoding="utf-8").read()
-begin, end = "<!-- figures:begin (scripts/bench-figures.sh) -->", "<!-- figures:end -->"
-head, rest = text.split(begin, 1)
-_, tail = rest.split(end, 1)
-open("README.md", "w", encoding="utf-8").write(head + begin + "\n" + table + "\n" + end + tail)
-PY
+write_readme
 echo "bench-figures: wrote $figures and the README's figures table"
