@@ -611,12 +611,23 @@
             // pool" lines); the program says what it says under ptrace, which runs no code in it.
             func messages(_ text: String?) -> [String] {
                 (text ?? "").split(separator: "\n").filter { !$0.hasPrefix("imgtrace:") }.map { line in
-                    // GNUstep's NSLog prefix: date, time, program[pid:tid].
-                    line.range(of: #"^\S+ \S+ Gridlock\[[0-9:]+\] "#, options: .regularExpression).map { String(line[$0.upperBound...]) } ?? String(line)
+                    // GNUstep's NSLog prefix: date, time, program[pid:tid]; and the X display Xvfb got.
+                    (line.range(of: #"^\S+ \S+ Gridlock\[[0-9:]+\] "#, options: .regularExpression).map { String(line[$0.upperBound...]) } ?? String(line))
+                        .replacing(#/on display: :[0-9]+/#, with: "on display: :N")
                 }
             }
             XCTAssertFalse(programOutput["agent.log"]?.contains("autorelease called without pool") ?? true, programOutput["agent.log"] ?? "")
             XCTAssertEqual(messages(programOutput["agent.log"]), messages(programOutput["ptrace.log"]))
+            // And what it says with nothing attached at all: the same, run for as long.
+            let untraced = Process(), console = Pipe()
+            untraced.executableURL = URL(fileURLWithPath: "/usr/bin/xvfb-run")
+            untraced.arguments = ["-a", "timeout", "8", app + "/Gridlock"]
+            untraced.standardOutput = console
+            untraced.standardError = console
+            try untraced.run()
+            let untracedOutput = String(decoding: console.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            untraced.waitUntilExit()
+            XCTAssertEqual(messages(programOutput["agent.log"]), messages(untracedOutput))
             let agentNames = Set(agent.launch + agent.after), ptraceNames = Set(ptrace.launch + ptrace.after)
             XCTAssertTrue(Set(agent.after).isSubset(of: ptraceNames), "after the launch: \(Set(agent.after).subtracting(ptraceNames))")
             XCTAssertTrue(Set(ptrace.after).isSubset(of: agentNames), "after the launch: \(Set(ptrace.after).subtracting(agentNames))")
