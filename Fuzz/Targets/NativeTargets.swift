@@ -76,8 +76,11 @@
         /// Records as the agent writes them: a name, a launch end, a padding record.
         static func seeds() -> [(name: String, bytes: [UInt8])] {
             func word(_ v: UInt64) -> [UInt8] { (0..<8).map { UInt8(truncatingIfNeeded: v >> (8 * UInt64($0))) } }
-            func record(seq: UInt64, api: UInt16, kind: UInt8, name: String, frames: UInt8 = 0) -> [UInt8] {
-                var bytes = word(seq) + word(1_764_000_000) + [0x40, 0x4B, 0x4C, 0] + [UInt8(api & 0xFF), UInt8(api >> 8), kind, 0]
+            func record(
+                seq: UInt64, api: UInt16, kind: UInt8, name: String, frames: UInt8 = 0, seconds: UInt64 = 1_764_000_000,
+                nanoseconds: [UInt8] = [0x40, 0x4B, 0x4C, 0]
+            ) -> [UInt8] {
+                var bytes = word(seq) + word(seconds) + nanoseconds + [UInt8(api & 0xFF), UInt8(api >> 8), kind, 0]
                 bytes += [UInt8(name.utf8.count), 0, 0, 0] + [0xFF, 0xFF, frames, 0] + Array(name.utf8)
                 while bytes.count % 8 != 0 { bytes.append(0) }
                 for frame in 0..<UInt64(frames) { bytes += word(0x5555_5555_0000 + frame * 0x10) }
@@ -87,14 +90,22 @@
             let body =
                 record(seq: 0, api: 0, kind: 0, name: "AppIcon", frames: 3) + record(seq: 1, api: 2, kind: 0, name: "tab_home")
                 + record(seq: 2, api: 1, kind: 3, name: "")
-            func file(head: UInt64, tail: UInt64, lost: UInt64, records: [UInt8]) -> [UInt8] {
-                word(head) + word(tail) + word(lost) + [UInt8(apis.count)] + apis + records
+            func file(head: UInt64, tail: UInt64, lost: UInt64, records: [UInt8], apiList: [UInt8] = apis) -> [UInt8] {
+                word(head) + word(tail) + word(lost) + [UInt8(apiList.count)] + apiList + records
             }
+            // Issue 40's hostile shapes: a time at the top of its range, a blank API line, an API name
+            // that would forge a log line's quoted name.
+            let late = record(seq: 0, api: 0, kind: 0, name: "late", seconds: 1 << 63, nanoseconds: [0xFF, 0xFF, 0xFF, 0xFF])
+            let blankLine = Array("   \nobjc +[NSImage imageNamed:]\n".utf8)
+            let forged = Array("objc +[NSImage imageNamed:]: \"FORGED\": \"real\"\n".utf8)
             return [
                 ("three-records", file(head: UInt64(body.count), tail: 0, lost: 0, records: body)),
                 ("lost-all", file(head: UInt64(body.count), tail: 0, lost: .max, records: body)),
                 ("head-near-the-top", file(head: .max - 7, tail: 0, lost: 0, records: record(seq: 0, api: 0, kind: 4, name: ""))),
                 ("wrapped", file(head: UInt64(IMGTRACE_AGENT_RING_BYTES) + 64, tail: UInt64(IMGTRACE_AGENT_RING_BYTES) - 16, lost: 0, records: body)),
+                ("time-at-the-top", file(head: UInt64(late.count), tail: 0, lost: 0, records: late)),
+                ("blank-api-line", file(head: UInt64(body.count), tail: 0, lost: 0, records: body, apiList: blankLine)),
+                ("forged-api-name", file(head: UInt64(body.count), tail: 0, lost: 0, records: body, apiList: forged)),
             ]
         }
     }
