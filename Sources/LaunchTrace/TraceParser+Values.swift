@@ -6,7 +6,8 @@ extension TraceParser {
         var start = 0
         if rest.count > 0, rest[0] == 0x28, let close = rest.index(of: 0x29) {
             if rest.slice(1, close).hasPrefix("void") { return }
-            start = close + 2
+            // `(type) value`; a line that ends at the `)` has no value (and no byte after it).
+            start = min(close + 2, rest.count)
         }
         if let value = rest.pointerValue(from: start) { try value_(value, line: line) }
     }
