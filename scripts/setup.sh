@@ -11,6 +11,7 @@ set -euo pipefail
 build_packages=(
   libelf-dev libdw-dev # the native tracer (`imgtrace record`) reads ELF files and DWARF
   zlib1g-dev           # ZIPFoundation (.ipa)
+  g++                  # C++ headers: swift-crypto builds BoringSSL's C++ (a fresh Debian with Swift lacks <memory>)
   libcurl4 libxml2 libsqlite3-0 # Foundation's and the toolchain's own libraries (Swift's install guide)
 )
 test_packages=(
