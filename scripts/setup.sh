@@ -21,6 +21,7 @@ test_packages=(
   gridlock.app xvfb          # Debian's GNUstep game: a real program to record and a real bundle to read
   chess.app gomoku.app       # two more, whose recorded frames are checked against GNUstep's runtime (FrameNamesTests)
   python3 python3-jsonschema # SARIF checked against the official schema
+  python3-pip                # installs cmarkgfm (below), which Debian does not package
   util-linux                 # setpriv: the unreadable-file test runs as another user when we are root
   chromium                   # the HTML report laid out at a phone's width (HTMLLayoutTests)
 )
