@@ -69,7 +69,7 @@ size_t imgtrace_agent_drain(imgtrace_agent_shared *region, int index, uint8_t *o
         }
         // A record no agent writes ends what can be read of this ring.
         uint64_t size = imgtrace_agent_record_size(header);
-        if (header->kind > IMGTRACE_AGENT_PAD || size == 0) {
+        if (header->kind > IMGTRACE_AGENT_RETURN || size == 0) {
             tail = head;
             break;
         }
@@ -112,7 +112,7 @@ imgtrace_agent_shared *imgtrace_agent_open_file(const char *path, int *problem) 
         return NULL;
     }
     imgtrace_agent_shared *shared = (imgtrace_agent_shared *)map;
-    if (shared->magic != IMGTRACE_AGENT_MAGIC || shared->version != IMGTRACE_AGENT_VERSION) {
+    if (shared->magic != IMGTRACE_AGENT_MAGIC || shared->version < IMGTRACE_AGENT_OLDEST_VERSION || shared->version > IMGTRACE_AGENT_VERSION) {
         *problem = shared->magic == IMGTRACE_AGENT_MAGIC ? IMGTRACE_AGENT_FILE_VERSION : IMGTRACE_AGENT_FILE_MAGIC;
         munmap(map, sizeof(imgtrace_agent_shared));
         return NULL;

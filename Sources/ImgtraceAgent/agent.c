@@ -210,15 +210,16 @@ struct request_stack {
 
 static int capture_frames(const struct request_stack *stack, uint64_t *out);
 
-/// Writes one record. A name is copied from the program's memory without trusting its address
-/// (an unreadable one is recorded as its address, `IMGTRACE_AGENT_UNREADABLE` with 8 bytes); one
-/// longer than the ring's limit is cut and flagged; the frames follow it. The program's `errno`
-/// is left as it was.
-static void record(uint32_t api, uint32_t kind, const char *name, const struct request_stack *stack) {
+/// Writes one record and returns its sequence number plus one (0: lost). A name is copied from
+/// the program's memory without trusting its address (an unreadable one is recorded as its
+/// address, `IMGTRACE_AGENT_UNREADABLE` with 8 bytes); one longer than the ring's limit is cut
+/// and flagged; the frames follow it. A return's `name` is its payload, the agent's own. The
+/// program's `errno` is left as it was.
+static uint64_t record(uint32_t api, uint32_t kind, const char *name, const struct request_stack *stack) {
     imgtrace_agent_ring *r = ring();
     if (!r) {
         __atomic_fetch_add(&shared->lost, 1, __ATOMIC_RELAXED);
-        return;
+        return 0;
     }
     int saved_errno = errno;
     // Room for the longest record is reserved; the record takes what its name needs.
@@ -231,7 +232,7 @@ static void record(uint32_t api, uint32_t kind, const char *name, const struct r
     if (IMGTRACE_AGENT_RING_BYTES - (head - __atomic_load_n(&r->tail, __ATOMIC_ACQUIRE)) < skip + most) {
         __atomic_fetch_add(&shared->lost, 1, __ATOMIC_RELAXED);
         errno = saved_errno;
-        return;
+        return 0;
     }
     if (skip) {
         if (left >= sizeof(imgtrace_agent_record)) ((imgtrace_agent_record *)(r->bytes + at))->kind = IMGTRACE_AGENT_PAD;
@@ -257,10 +258,14 @@ static void record(uint32_t api, uint32_t kind, const char *name, const struct r
         uint64_t address = (uint64_t)(uintptr_t)name;
         memcpy(text, &address, sizeof address);
         length = sizeof address;
+    } else if (kind == IMGTRACE_AGENT_RETURN) {
+        memcpy(text, name, sizeof(imgtrace_agent_return_payload));
+        length = sizeof(imgtrace_agent_return_payload);
     }
     struct timespec now;
     clock_gettime(CLOCK_REALTIME, &now);
-    slot->seq = __atomic_fetch_add(&shared->seq, 1, __ATOMIC_RELAXED);
+    uint64_t seq = __atomic_fetch_add(&shared->seq, 1, __ATOMIC_RELAXED);
+    slot->seq = seq;
     slot->seconds = (uint64_t)now.tv_sec;
     slot->nanoseconds = (uint32_t)now.tv_nsec;
     slot->api = (uint16_t)api;
@@ -273,6 +278,7 @@ static void record(uint32_t api, uint32_t kind, const char *name, const struct r
     uint64_t size = imgtrace_agent_record_size(slot);
     __atomic_store_n(&r->head, head + size, __ATOMIC_RELEASE);
     errno = saved_errno;
+    return seq + 1;
 }
 
 /// Whether the runtime may be asked about `object`: a small integer or a stale pointer given as the
@@ -294,20 +300,26 @@ static int object_readable(objc_ptr object) {
 #endif
 }
 
-/// The name object's UTF-8 text through its own `UTF8String`, or why not.
-static void record_object_name(uint32_t api, objc_ptr name, const struct request_stack *stack) {
-    if (!name) {
-        record(api, IMGTRACE_AGENT_NIL, NULL, stack);
-        return;
-    }
+/// The name object's UTF-8 text through its own `UTF8String`, or why not; returns `record`'s.
+static uint64_t record_object_name(uint32_t api, objc_ptr name, const struct request_stack *stack) {
+    if (!name) return record(api, IMGTRACE_AGENT_NIL, NULL, stack);
     objc_ptr cls = object_readable(name) ? rt_objectGetClass(name) : NULL;
-    if (!cls || !rt_respondsToSelector(cls, utf8_selector)) {
-        record(api, IMGTRACE_AGENT_UNREADABLE, (const char *)name, stack);
-        return;
-    }
+    if (!cls || !rt_respondsToSelector(cls, utf8_selector)) return record(api, IMGTRACE_AGENT_UNREADABLE, (const char *)name, stack);
     const char *(*utf8)(objc_ptr, objc_ptr) = (const char *(*)(objc_ptr, objc_ptr))rt_getMethodImplementation(cls, utf8_selector);
     const char *text = utf8 ? utf8(name, utf8_selector) : NULL;
-    record(api, text ? IMGTRACE_AGENT_NAME : IMGTRACE_AGENT_UNREADABLE, text ? text : (const char *)name, stack);
+    return record(api, text ? IMGTRACE_AGENT_NAME : IMGTRACE_AGENT_UNREADABLE, text ? text : (const char *)name, stack);
+}
+
+/// The request this thread recorded and has not seen return: its record's sequence number plus
+/// one (0: none) and when its API was entered, on the monotonic clock (wall-clock steps would
+/// make durations negative).
+static __thread uint64_t open_request;
+static __thread uint64_t open_request_began;
+
+static uint64_t monotonic_nanoseconds(void) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
 }
 
 // MARK: Wrappers
@@ -322,22 +334,32 @@ static void enter_request(int index, void *const *arguments, void *const *return
     if (t->kind == TARGET_LAUNCH_END || ++depth != 1 || !enabled) return;
     struct request_stack stack = {return_slot, t->original};
     if (t->kind == TARGET_METHOD) {
-        record_object_name((uint32_t)index, arguments[2], &stack);
+        open_request = record_object_name((uint32_t)index, arguments[2], &stack);
     } else {
         const char *name = (const char *)arguments[t->argument - 1];
-        record((uint32_t)index, name ? IMGTRACE_AGENT_NAME : IMGTRACE_AGENT_NIL, name, &stack);
+        open_request = record((uint32_t)index, name ? IMGTRACE_AGENT_NAME : IMGTRACE_AGENT_NIL, name, &stack);
     }
+    // Read after the record is written: the agent's own work is not the API's.
+    open_request_began = open_request ? monotonic_nanoseconds() : 0;
 }
 
-/// What a request does when it returns: the depth goes down; the launch end is marked once.
-static void leave_request(int index) {
+/// What a request does when it is over: the depth goes down, and the outermost one's return is
+/// recorded with its duration when the call `returned` (a call left by longjmp or an exception
+/// has no end to measure); the launch end is marked once.
+static void leave_request(int index, int returned) {
     struct target *t = &targets[index];
     if (t->kind == TARGET_CONTEXT) {
         if (context == index) context = -1;
         return;
     }
     if (t->kind != TARGET_LAUNCH_END) {
-        depth--;
+        if (--depth == 0 && open_request) {
+            if (returned && enabled) {
+                imgtrace_agent_return_payload payload = {open_request - 1, monotonic_nanoseconds() - open_request_began};
+                record((uint32_t)index, IMGTRACE_AGENT_RETURN, (const char *)&payload, NULL);
+            }
+            open_request = 0;
+        }
         return;
     }
     int expected = 0;
@@ -374,7 +396,7 @@ __attribute__((visibility("hidden"), used)) void *imgtrace_agent_enter(int index
     while (shadow_top > 0 && (shadow[shadow_top - 1].slot < return_slot ||
                               (shadow[shadow_top - 1].slot == return_slot && *return_slot != (void *)imgtrace_agent_return))) {
         shadow_top--;
-        leave_request(shadow[shadow_top].index);
+        leave_request(shadow[shadow_top].index, 0);
     }
     enter_request(index, registers, return_slot);
     if (shadow_top < SHADOW_DEPTH) {
@@ -391,7 +413,7 @@ __attribute__((visibility("hidden"), used)) void *imgtrace_agent_enter(int index
 
 __attribute__((visibility("hidden"), used)) void *imgtrace_agent_leave(void) {
     shadow_top--;
-    leave_request(shadow[shadow_top].index);
+    leave_request(shadow[shadow_top].index, 1);
     return shadow[shadow_top].address;
 }
 
@@ -579,7 +601,7 @@ static void *wrapped(int index, void *a0, void *a1, void *a2, void *a3, void *a4
     void *arguments[6] = {a0, a1, a2, a3, a4, a5};
     enter_request(index, arguments, NULL);
     void *result = ((generic_fn)targets[index].original)(a0, a1, a2, a3, a4, a5);
-    leave_request(index);
+    leave_request(index, 1);
     return result;
 }
 

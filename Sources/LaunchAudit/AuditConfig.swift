@@ -36,6 +36,8 @@ public struct AuditConfig: Sendable, Equatable {
         public var oversizedMemoryBytes: Int?
         /// `large-file` fires above this many bytes on disk.
         public var largeFileBytes: Int = LargeFileRule.limit.defaultCount
+        /// `slow-image` fires when one request holds the main thread longer than this.
+        public var slowImageMilliseconds: Int = SlowImageRule.limit.defaultCount
 
         public init() {}
     }

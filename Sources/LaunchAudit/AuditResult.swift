@@ -18,6 +18,8 @@ public struct NameUse: Sendable {
     /// app's modules, or, without a backtrace, a name in `toolkit.names`.
     public var toolkitLaunchLoads: Int32 = 0
     public var afterLaunchLoads: Int
+    /// How long its launch requests ran, when the capture timed them.
+    public var launchTime = ImageTime()
     /// The most launch loads in any one log: repeats are judged per launch.
     public var maxLaunchLoadsPerLog: Int
     /// The first load (launch window first, then after launch).
@@ -118,6 +120,8 @@ public struct PhaseMetrics: Sendable, Equatable {
     public var symbols = 0
     /// `NSDataAsset` loads: data, not images, so in no other figure.
     public var dataLoads = 0
+    /// How long the image requests ran (launch phase only; zero timed loads for captures that do not time).
+    public var time = ImageTime()
 
     public init() {}
 }

@@ -51,6 +51,8 @@ public final class LaunchAuditor {
     private var logAfter: [Int] = []
     private var unreadable: [LoadStatus: UnreadableHits] = [:]
     private var logUnreadable = (launch: 0, after: 0)
+    /// The current log's timed launch requests.
+    private var logTime = ImageTime()
     private var logs: [LogReport] = []
     private var currentLog = -1
     private var currentPath = ""
@@ -187,6 +189,10 @@ public final class LaunchAuditor {
                 launchLoadsWithoutFrames[slot] += 1
             }
             logLaunch[slot] += 1
+            if let microseconds = load.microseconds {
+                uses[slot].launchTime.add(microseconds, onMainThread: load.isOnMainThread)
+                logTime.add(microseconds, onMainThread: load.isOnMainThread)
+            }
         } else {
             uses[slot].afterLaunchLoads += 1
             logAfter[slot] += 1
@@ -199,6 +205,8 @@ public final class LaunchAuditor {
         for i in uses.indices where logLaunch[i] > uses[i].maxLaunchLoadsPerLog { uses[i].maxLaunchLoadsPerLog = logLaunch[i] }
         var metrics = AuditMetrics()
         metrics.launch = phaseMetrics(counts: logLaunch, unreadable: logUnreadable.launch)
+        metrics.launch.time = logTime
+        logTime = ImageTime()
         if summary.launchEnd != nil {
             metrics.afterLaunch = phaseMetrics(counts: logAfter, unreadable: logUnreadable.after)
         }
@@ -268,6 +276,7 @@ public final class LaunchAuditor {
         combined.launch = phaseMetrics(counts: uses.map(\.launchLoads), unreadable: totalUnreadable)
         // A name loaded once in each of two launches is not a repeat.
         combined.launch.repeated = logs.reduce(0) { $0 + $1.metrics.launch.repeated }
+        for log in logs { combined.launch.time.add(log.metrics.launch.time) }
         if logs.contains(where: { $0.metrics.afterLaunch != nil }) {
             let after = logs.reduce(0) { $0 + ($1.metrics.afterLaunch?.unreadable ?? 0) }
             combined.afterLaunch = phaseMetrics(counts: uses.map(\.afterLaunchLoads), unreadable: after)

@@ -32,7 +32,7 @@ public protocol AuditRule: DescribedRule {
 public enum Rules {
     nonisolated(unsafe) public static let all: [any AuditRule.Type] = [
         MissingImageRule.self, RepeatedLoadRule.self, UncachedRepeatRule.self, DuplicateContentRule.self,
-        OversizedPixelsRule.self, OversizedMemoryRule.self, LargeFileRule.self, ScaleMismatchRule.self,
+        SlowImageRule.self, OversizedPixelsRule.self, OversizedMemoryRule.self, LargeFileRule.self, ScaleMismatchRule.self,
         LooseImageRule.self, BundleJunkRule.self, TraceUnreadableRule.self, NoEvidenceRule.self,
         BudgetExceededRule.self, BaselineRegressionRule.self,
     ]

@@ -37,6 +37,9 @@ public struct RuleExample: Sendable {
         case unreadable
         /// A request of this kind through its usual entry point (`LoadKind`).
         case request(String, LoadKind)
+        /// `+[UIImage imageNamed:]` timed by the capture (`record --agent`), on this thread
+        /// (`main`, or a label with the thread's id: `worker 4242`).
+        case timed(String, microseconds: Int, thread: String = "main")
     }
 
     /// A source file of the example app, for the rules of `imgtrace unused`.
@@ -132,6 +135,11 @@ public struct RuleExample: Sendable {
                 var load = ImageLoad(seq: seq, line: seq, name: name, status: .ok, api: kind.entryPoint)
                 load.kind = kind
                 return load
+            case let .timed(name, microseconds, thread):
+                var load = ImageLoad(seq: seq, line: seq, name: name, status: .ok, api: "+[UIImage imageNamed:]", thread: thread)
+                load.kind = .code
+                load.microseconds = microseconds
+                return load
             }
         }
     }
@@ -153,6 +161,8 @@ public struct RuleExample: Sendable {
             case .nilName: return "imageNamed: nil"
             case .unreadable: return "an unreadable hit"
             case .request(let name, let kind): return "\(kind.entryPoint) \"\(name)\""
+            case .timed(let name, let microseconds, let thread):
+                return "imageNamed: \"\(name)\" \(ImageTime.milliseconds(microseconds))" + (thread == "main" ? "" : " on \(thread)")
             }
         }
         out.append("launch  " + (launch.isEmpty ? "(no launch given)" : launch.joined(separator: ", ")))

@@ -57,6 +57,10 @@ public struct ImageLoad: Sendable, Equatable {
     /// Breakpoint hits this one request made: its outermost API and the image APIs it called
     /// (`+imageNamed:` → `+imageNamed:inBundle:withConfiguration:` → …), merged into one load.
     public var hits = 1
+    /// How long the request's outermost API ran, from its entry to its return (nested image
+    /// calls included), in microseconds; nil when the capture does not time calls (debuggers and
+    /// ptrace stop the program, which would distort every duration: only `record --agent` times).
+    public var microseconds: Int?
 
     public init(
         seq: Int, line: Int, name: String?, status: LoadStatus, detail: String? = nil,
@@ -75,5 +79,19 @@ public struct ImageLoad: Sendable, Equatable {
         self.backtrace = backtrace
         self.phase = phase
         self.nameID = nameID
+    }
+}
+
+extension ImageLoad {
+    /// Whether the hit ran on the program's main thread, as its capture names threads: imgtrace's
+    /// recordings name the main thread alone and every other one with its id after its name
+    /// (`Gridlock`, `worker 4242`); lldb numbers the main thread `#1`. Unknown threads count as main:
+    /// a log that names none is one thread's.
+    public var isOnMainThread: Bool {
+        guard let thread, !thread.isEmpty else { return true }
+        if thread.hasPrefix("#") { return thread == "#1" }
+        guard let space = thread.lastIndex(of: " ") else { return true }
+        let tail = thread[thread.index(after: space)...]
+        return tail.isEmpty || !tail.allSatisfy(\.isASCII) || !tail.allSatisfy(\.isNumber)
     }
 }

@@ -113,9 +113,36 @@ enum ActionLine {
         var value: [UInt8]?
         /// Why the name could not be read.
         var unread: String?
+        /// How long the request's API ran, when the capture timed it (`record --agent`).
+        var microseconds: Int?
     }
 
-    static func parse(_ line: ByteLine) -> Hit? {
+    static func parse(_ whole: ByteLine) -> Hit? {
+        let (line, microseconds) = splitDuration(whole)
+        guard var hit = parseRequest(line) else { return nil }
+        hit.microseconds = microseconds
+        return hit
+    }
+
+    /// A line without its trailing ` 12.345 ms` (a timed request's duration, after the closing
+    /// quote, `None` or `>`), and the duration in microseconds; the line itself when it has none.
+    static func splitDuration(_ line: ByteLine) -> (ByteLine, Int?) {
+        guard line.hasSuffix(" ms"), line.count > 9 else { return (line, nil) }
+        let fractionAt = line.count - 6
+        guard line[fractionAt - 1] == 0x2E, line.digitRun(from: fractionAt) == 3 else { return (line, nil) }
+        var start = fractionAt - 1
+        while start > 0, isDigit(line[start - 1]) { start -= 1 }
+        let whole = fractionAt - 1 - start
+        guard whole > 0, whole <= 9, start >= 2, line[start - 1] == 0x20 else { return (line, nil) }
+        let before = line[start - 2]
+        guard before == 0x22 || before == 0x27 || before == 0x65 || before == 0x3E else { return (line, nil) }
+        guard let milliseconds = Int(line.slice(start, fractionAt - 1).string), let fraction = Int(line.slice(fractionAt, fractionAt + 3).string) else {
+            return (line, nil)
+        }
+        return (line.slice(0, start - 1), milliseconds * 1000 + fraction)
+    }
+
+    private static func parseRequest(_ line: ByteLine) -> Hit? {
         guard line.count > 2, line[0] == 0x5B, let close = line.index(of: 0x5D) else { return nil }
         let thread = line.slice(1, close).string
         var i = close + 1

@@ -15,6 +15,8 @@ struct OpenHit {
     /// The request's kind, when the line was a whole request (imgtrace's callback saw the stack).
     var kind: LoadKind?
     var timestamp: String?
+    /// How long the request ran, when the capture timed it.
+    var microseconds: Int?
     var backtrace: [String] = []
     /// Opened by a stop report rather than an action echo.
     var fromStop = false

@@ -125,6 +125,7 @@ extension TraceParser {
         open.api = hit.api
         open.kind = hit.kind
         open.timestamp = timestamp
+        open.microseconds = hit.microseconds
         open.valueLine = number
         if let why = hit.unread {
             open.status = .error

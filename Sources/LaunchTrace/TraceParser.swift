@@ -241,6 +241,7 @@ struct TraceParser {
             breakpoint: breakpoint, thread: hit.thread,
             timestamp: hit.timestamp, backtrace: hit.backtrace, phase: phase,
             nameID: name == nil ? nil : hit.nameID)
+        load.microseconds = hit.microseconds
         if let kind = hit.kind {
             // A whole request (imgtrace's callback printed it once, at the outermost API).
             merger.finish(into: &ready)

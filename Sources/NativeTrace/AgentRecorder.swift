@@ -80,7 +80,9 @@
                     throw RecordError(description: "\(path): not a file the imgtrace agent wrote (IMGTRACE_AGENT_FILE): not a regular file of its size")
                 case Int(IMGTRACE_AGENT_FILE_VERSION):
                     throw RecordError(
-                        description: "\(path): written by another version of the imgtrace agent (this imgtrace reads version \(IMGTRACE_AGENT_VERSION)); record it again")
+                        description:
+                            "\(path): written by another version of the imgtrace agent (this imgtrace reads versions \(IMGTRACE_AGENT_OLDEST_VERSION) to \(IMGTRACE_AGENT_VERSION)); record it again"
+                    )
                 default: throw RecordError(description: "\(path): not a file the imgtrace agent wrote (IMGTRACE_AGENT_FILE): no agent header at offset 0")
                 }
             }
@@ -109,7 +111,7 @@
             recorder.fromFile = true
             recorder.pid = imgtrace_agent_pid(shared)
             var buffer = [UInt8](repeating: 0, count: Int(IMGTRACE_AGENT_RING_BYTES))
-            recorder.drain(shared, into: &buffer)
+            recorder.drain(shared, into: &buffer, final: true)
             var end = RecordingEnd(
                 hits: recorder.hits, launchEnd: launchEnd == nil ? .notWatched : (recorder.launchEndMarked ? .reached : .notReached),
                 program: .other("unknown"), lost: Int(clamping: imgtrace_agent_lost(shared)))
@@ -184,7 +186,7 @@
                     nap = min(nap * 2, 200)
                 }
             }
-            drain(shared, into: &buffer)
+            drain(shared, into: &buffer, final: true)
             notes = readNotes(shared)
             if imgtrace_agent_ready(shared) == 0, hits == 0 {
                 throw RecordError(
@@ -225,10 +227,26 @@
 
         // MARK: Draining
 
-        /// Writes every record the rings hold, in their global order; returns how many.
+        /// A line waiting to be written: a request is held until its return record gives its
+        /// duration (or it is known never to come), and every later line with it, so the log stays
+        /// in the global order.
+        private struct HeldLine {
+            var seq: UInt64
+            var hit: String
+            var stack: String
+            /// The ring whose return record would close it; nil once closed (or not a request).
+            var openRing: Int?
+            var text: String { stack.isEmpty ? hit : hit + "\n" + stack }
+        }
+        private var held: [HeldLine] = []
+        /// Per ring, the held request its next return record closes.
+        private var openRequest: [Int: UInt64] = [:]
+
+        /// Writes every record the rings hold, in their global order; returns how many. A request
+        /// whose return has not come yet is held with every line after it; `final` writes all.
         @discardableResult
-        private func drain(_ shared: UnsafeMutablePointer<imgtrace_agent_shared>, into buffer: inout [UInt8]) -> Int {
-            var batch: [(seq: UInt64, line: String)] = []
+        private func drain(_ shared: UnsafeMutablePointer<imgtrace_agent_shared>, into buffer: inout [UInt8], final: Bool = false) -> Int {
+            var batch: [(seq: UInt64, ring: Int, header: imgtrace_agent_record, name: [UInt8], frames: [UInt64], tid: Int32)] = []
             let headerSize = MemoryLayout<imgtrace_agent_record>.size
             for index in 0..<Int32(IMGTRACE_AGENT_RINGS) {
                 var tid: Int32 = 0
@@ -244,24 +262,59 @@
                         let name = Array(raw[(at + headerSize)..<(at + headerSize + Int(header.length))])
                         let framesAt = at + ((headerSize + Int(header.length) + 7) & ~7)
                         let frames = (0..<Int(header.frames)).map { UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: framesAt + $0 * 8, as: UInt64.self)) }
-                        batch.append((header.seq, line(header, name: name, frames: frames, tid: tid, shared: shared, ring: Int(index))))
+                        batch.append((header.seq, Int(index), header, name, frames, tid))
                         at += size
                     }
                 }
             }
             // Threads fill their own rings: the global sequence puts their requests back in order.
             batch.sort { $0.seq < $1.seq }
-            for entry in batch { output(entry.line) }
+            for record in batch {
+                if UInt32(record.header.kind) == IMGTRACE_AGENT_RETURN.rawValue {
+                    closeRequest(ring: record.ring, returnPayload: record.name)
+                    continue
+                }
+                let (hit, stack) = line(record.header, name: record.name, frames: record.frames, tid: record.tid, shared: shared, ring: record.ring)
+                let isRequest = UInt32(record.header.kind) != IMGTRACE_AGENT_LAUNCH_END.rawValue
+                // A request before this one on its thread that got no return was left (longjmp, an
+                // exception) or its return was lost: it keeps no duration.
+                if isRequest { closeRequest(ring: record.ring, returnPayload: nil) }
+                held.append(HeldLine(seq: record.seq, hit: hit, stack: stack, openRing: isRequest ? record.ring : nil))
+                if isRequest { openRequest[record.ring] = record.seq }
+            }
+            let ready = final ? held.count : (held.firstIndex { $0.openRing != nil } ?? held.count)
+            for line in held[..<ready] { output(line.text) }
+            held.removeFirst(ready)
             return batch.count
         }
 
+        /// Closes the request the ring holds open; with a return record's payload, its duration
+        /// goes on its line (a payload naming another request closes nothing: the file's word).
+        private func closeRequest(ring: Int, returnPayload: [UInt8]?) {
+            guard let seq = openRequest[ring] else { return }
+            var nanoseconds: UInt64?
+            if let payload = returnPayload {
+                guard payload.count == MemoryLayout<imgtrace_agent_return_payload>.size else { return }
+                let value = payload.withUnsafeBytes { $0.loadUnaligned(as: imgtrace_agent_return_payload.self) }
+                guard UInt64(littleEndian: value.request_seq) == seq else { return }
+                // No call of a launch lasts a day: longer is a file's junk, written as no duration.
+                let took = UInt64(littleEndian: value.nanoseconds)
+                nanoseconds = took <= 86_400_000_000_000 ? took : nil
+            }
+            openRequest[ring] = nil
+            guard let index = held.lastIndex(where: { $0.seq == seq }) else { return }
+            if let nanoseconds { held[index].hit = HitLine.withDuration(held[index].hit, nanoseconds: nanoseconds) }
+            held[index].openRing = nil
+        }
+
+        /// A record's hit line and the frame lines under it.
         private func line(
             _ record: imgtrace_agent_record, name bytes: [UInt8], frames: [UInt64], tid: Int32, shared: UnsafeMutablePointer<imgtrace_agent_shared>, ring: Int
-        ) -> String {
+        ) -> (hit: String, stack: String) {
             if UInt32(record.kind) == IMGTRACE_AGENT_LAUNCH_END.rawValue {
                 launchEndMarked = true
                 launchEndedAt = Self.nanoseconds(record)
-                return LaunchMarker.text
+                return (LaunchMarker.text, "")
             }
             hits += 1
             let api = Int(record.api) < apiNames.count ? apiNames[Int(record.api)] : "api#\(record.api)"
@@ -280,8 +333,7 @@
             } else {
                 hit = HitLine.format(timestamp: timestamp, thread: thread, api: api, name: name, kind: kind?.rawValue)
             }
-            let stack = frameLines(frames)
-            return stack.isEmpty ? hit : hit + "\n" + stack
+            return (hit, frameLines(frames))
         }
 
         /// The frame lines of a record's stack, named as `record` names them. A file from

@@ -29,6 +29,15 @@ public enum HitLine {
         return String(decoding: line, as: UTF8.self)
     }
 
+    /// A request's line with how long its API ran, in milliseconds to the microsecond:
+    /// `… api: "name" 0.214 ms` (docs/trace-logs.md §2; captures that cannot time a call write none).
+    public static func withDuration(_ line: String, nanoseconds: UInt64) -> String {
+        // Rounded without overflow: a file from elsewhere may hold any 64 bits here.
+        let microseconds = nanoseconds / 1000 + (nanoseconds % 1000 >= 500 ? 1 : 0)
+        let fraction = String(microseconds % 1000)
+        return line + " \(microseconds / 1000)." + String(repeating: "0", count: 3 - fraction.count) + fraction + " ms"
+    }
+
     /// A thread name is the program's to choose: by Unicode scalar (CR LF is one Character),
     /// `]` would end the label and a line break would start a forged hit.
     static func label(_ thread: String) -> String {

@@ -151,8 +151,39 @@
             try handle.close()
             let older = try BinaryRunner.run(["agent-log", file.path])
             XCTAssertEqual(older.status, 2)
-            XCTAssertEqual(older.stderr, "imgtrace: error: \(file.path): written by another version of the imgtrace agent (this imgtrace reads version 2); record it again\n")
+            XCTAssertEqual(older.stderr, "imgtrace: error: \(file.path): written by another version of the imgtrace agent (this imgtrace reads versions 2 to 3); record it again\n")
             XCTAssertEqual(older.stdout.count, 0)
+        }
+
+        /// A return record's duration goes on the request it names, and only there: one naming
+        /// another request, a short payload or a return with no request before it changes no other
+        /// line; a duration of 2^64 − 1 ns (over a day) is written as none; nothing traps; a
+        /// version-2 file (no returns) reads.
+        func testReturnsTimeOnlyTheRequestTheyName() throws {
+            func payload(_ seq: UInt64, _ nanoseconds: UInt64) -> [UInt8] {
+                withUnsafeBytes(of: imgtrace_agent_return_payload(request_seq: seq, nanoseconds: nanoseconds)) { Array($0) }
+            }
+            let returned = IMGTRACE_AGENT_RETURN.rawValue
+            let file = try agentFile(
+                apis: "objc +[NSImage imageNamed:]\n",
+                records: [
+                    (record(seq: 0, kind: returned), payload(0, 1)),  // before any request
+                    (record(seq: 1), Array("timed".utf8)), (record(seq: 2, kind: returned), payload(1, 2_345_678)),
+                    (record(seq: 3), Array("wrong_seq".utf8)), (record(seq: 4, kind: returned), payload(99, 1_000_000)),
+                    (record(seq: 5), Array("short".utf8)), (record(seq: 6, kind: returned), [1, 2, 3]),
+                    (record(seq: 7), Array("huge".utf8)), (record(seq: 8, kind: returned), payload(7, UInt64.max)),
+                    (record(seq: 9), Array("untimed".utf8)),
+                ])
+            let log = try BinaryRunner.run(["agent-log", file.path])
+            XCTAssertEqual(log.status, 0, log.stderr)
+            let hits = log.stdoutText.split(separator: "\n").filter { $0.hasPrefix("20") }.map { $0.split(separator: ": ", maxSplits: 1).last.map(String.init) ?? "" }
+            XCTAssertEqual(hits, ["\"timed\" 2.346 ms", "\"wrong_seq\"", "\"short\"", "\"huge\"", "\"untimed\""])
+            XCTAssertTrue(log.stdoutText.contains("hits=5"), log.stdoutText)
+            let handle = try FileHandle(forWritingTo: file)
+            try handle.seek(toOffset: UInt64(Self.shared.offset(of: \.version)!))
+            try handle.write(contentsOf: withUnsafeBytes(of: UInt32(2)) { Data($0) })
+            try handle.close()
+            XCTAssertEqual(try BinaryRunner.run(["agent-log", file.path]).status, 0)
         }
 
         /// A path that is no file at all is said so, not called a file of the wrong kind.

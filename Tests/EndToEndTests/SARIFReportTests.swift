@@ -20,7 +20,7 @@ final class SARIFReportTests: XCTestCase {
         let doc = try XCTUnwrap(JSONSerialization.jsonObject(with: result.stdout) as? [String: Any])
         let run = try XCTUnwrap((doc["runs"] as? [[String: Any]])?.first)
         let rules = try XCTUnwrap(((run["tool"] as? [String: Any])?["driver"] as? [String: Any])?["rules"] as? [[String: Any]])
-        XCTAssertEqual(rules.count, 14, "every rule, the policy rules (no-evidence, budget-exceeded, baseline-regression) included")
+        XCTAssertEqual(rules.count, 15, "every rule, the policy rules (no-evidence, budget-exceeded, baseline-regression) included")
         let results = try XCTUnwrap(run["results"] as? [[String: Any]])
         let hero = try XCTUnwrap(results.first { $0["ruleId"] as? String == "oversized-pixels" && "\($0)".contains("hero_banner") })
         let uris = (hero["locations"] as? [[String: Any]] ?? []).compactMap {

@@ -53,7 +53,7 @@ final class RuleExampleTests: XCTestCase {
         XCTAssertEqual(
             ids,
             [
-                "missing-image", "repeated-load", "uncached-repeat", "duplicate-content", "oversized-pixels",
+                "missing-image", "repeated-load", "uncached-repeat", "duplicate-content", "slow-image", "oversized-pixels",
                 "oversized-memory", "large-file", "scale-mismatch", "loose-image", "bundle-junk", "trace-unreadable",
                 "no-evidence", "budget-exceeded", "baseline-regression", "unused-image", "dynamic-only", "never-loaded",
             ])

@@ -140,6 +140,26 @@ final class LineDialectTests: XCTestCase {
         XCTAssertEqual(events.compactMap(\.name), ["AppIcon", "tab_home", "hero", "banner", "print_button"])
     }
 
+    /// A timed request (`record --agent`) carries its duration after the name; a name that
+    /// itself ends like a duration, an untimed line and other captures read as before.
+    func testATimedRequestKeepsItsDurationAndOnlyItsOwn() throws {
+        let log = #"""
+            2026-11-26 10:05:11.184 [prog] (code) +[UIImage imageNamed:]: "hero" 20.257 ms
+            2026-11-26 10:05:11.185 [prog] (code) +[UIImage imageNamed:]: "x 1.000 ms"
+            2026-11-26 10:05:11.186 [prog 4242] (nib) +[UIImage imageNamed:]: None 0.004 ms
+            2026-11-26 10:05:11.187 [prog] (code) +[UIImage imageNamed:]: <unread: no readable string at 0x0000000000000010> 1.500 ms
+            2026-11-26 10:05:11.188 [prog] (code) +[UIImage imageNamed:]: "tab" 12 ms
+            [prog] (code) +[UIImage imageNamed:]: "star"
+
+            """#
+        let (events, _) = try TraceReader.read(Array(log.utf8))
+        // A duration written as a whole number is no duration of ours: that line is no request.
+        XCTAssertEqual(events.map { $0.name ?? "-" }, ["hero", "x 1.000 ms", "-", "-", "star"])
+        XCTAssertEqual(events.map(\.microseconds), [20_257, nil, 4, 1_500, nil])
+        XCTAssertEqual(events.map(\.status), [.ok, .ok, .nil, .error, .ok])
+        XCTAssertEqual(events.map(\.isOnMainThread), [true, true, false, true, true])
+    }
+
     /// Hex digits eight at a time agree with one at a time on every byte pattern nearby.
     func testHexLiteralsWordAtATime() {
         var state: UInt64 = 0x9E37_79B9_7F4A_7C15

@@ -9,7 +9,10 @@
 
 #define IMGTRACE_AGENT_MAGIC 0x31544741544D49ull /* "IMTAGT1" */
 /// 2: records carry the request's stack (return addresses after the name).
-#define IMGTRACE_AGENT_VERSION 2
+/// 3: a request's return is a record of its own (`IMGTRACE_AGENT_RETURN`): its duration.
+#define IMGTRACE_AGENT_VERSION 3
+/// The oldest layout this imgtrace reads from a file (2 is 3 without returns).
+#define IMGTRACE_AGENT_OLDEST_VERSION 2
 /// Rings, one per thread that loads an image; threads beyond these count as lost.
 #define IMGTRACE_AGENT_RINGS 64
 /// Bytes per ring (a power of two): a record takes its header and its name, rounded up to 8.
@@ -27,8 +30,16 @@ enum imgtrace_agent_record_kind {
     IMGTRACE_AGENT_NIL = 1,       // a request whose name was nil / NULL
     IMGTRACE_AGENT_UNREADABLE = 2,// a name object that has no UTF8String
     IMGTRACE_AGENT_LAUNCH_END = 3,// the launch-end method returned
-    IMGTRACE_AGENT_PAD = 4        // the rest of the ring is unused: the next record is at its start
+    IMGTRACE_AGENT_PAD = 4,       // the rest of the ring is unused: the next record is at its start
+    IMGTRACE_AGENT_RETURN = 5     // the request of sequence number `seq` in this ring returned (payload below)
 };
+
+/// A return record's 16 name bytes: which request returned, and how long it ran (CLOCK_MONOTONIC,
+/// from the API's entry to its return to the caller, nested image calls included).
+typedef struct {
+    uint64_t request_seq;
+    uint64_t nanoseconds;
+} imgtrace_agent_return_payload;
 
 enum { IMGTRACE_AGENT_TRUNCATED = 1 };
 

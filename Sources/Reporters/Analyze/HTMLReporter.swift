@@ -67,10 +67,12 @@ public struct HTMLReporter: AuditReporter {
         }
         let m = result.metrics.launch
         out += "<div class=\"figures\">"
-        for (value, label) in [
+        var figures = [
             ("\(m.loads)", "loads at launch"), ("\(m.images)", "distinct images"), (kibibytes(m.decodedBytes), "decoded"),
             (kibibytes(m.bytesOnDisk), "on disk"), ("\(m.missing)", "missing names"), ("\(m.repeated)", "repeated lookups"),
-        ] {
+        ]
+        if m.time.timedLoads > 0 { figures.append((ImageTime.milliseconds(m.time.mainThreadMicroseconds), "image time on the main thread")) }
+        for (value, label) in figures {
             out += "<div class=\"figure\"><b>\(h(value))</b><span>\(h(label))</span></div>"
         }
         out += "</div></div>\n"

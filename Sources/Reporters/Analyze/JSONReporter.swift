@@ -169,6 +169,20 @@ public struct JSONReporter: AuditReporter {
         w.field("systemDecodedBytes", m.systemDecodedBytes)
         w.field("symbols", m.symbols)
         w.field("dataLoads", m.dataLoads)
+        // Only timed captures have it: an untimed log's JSON stays as it was.
+        if m.time.timedLoads > 0 {
+            w.key("time")
+            writeTime(m.time, &w)
+        }
+        w.endObject()
+    }
+
+    static func writeTime(_ time: ImageTime, _ w: inout JSONText) {
+        w.beginObject()
+        w.field("timedLoads", time.timedLoads)
+        w.field("microseconds", time.microseconds)
+        w.field("mainThreadMicroseconds", time.mainThreadMicroseconds)
+        w.field("longestMainThreadMicroseconds", time.longestMainThreadMicroseconds)
         w.endObject()
     }
 
@@ -181,6 +195,10 @@ public struct JSONReporter: AuditReporter {
         w.field("launchLoads", use.launchLoads)
         w.field("afterLaunchLoads", use.afterLaunchLoads)
         w.field("maxLaunchLoadsPerLog", use.maxLaunchLoadsPerLog)
+        if use.launchTime.timedLoads > 0 {
+            w.key("launchTime")
+            writeTime(use.launchTime, &w)
+        }
         w.key("firstLine")
         writeLine(use.firstLine, &w)
         w.key("resolved")

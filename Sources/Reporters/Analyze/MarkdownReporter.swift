@@ -111,6 +111,15 @@ public struct MarkdownReporter: AuditReporter {
         row("on disk") { kibibytes($0.bytesOnDisk) }
         row("missing names") { "\($0.missing)" }
         row("repeated lookups") { "\($0.repeated)" }
+        if let time = ImageTimeReport.summary(result) {
+            out += "\nImage time at launch: " + MarkdownText.sentence(time, inTable: false) + ".\n"
+            let slowest = ImageTimeReport.slowest(result)
+            if !slowest.isEmpty {
+                out +=
+                    "Slowest on the main thread: "
+                    + slowest.map { MarkdownText.code($0.findingIdentity) + " " + ImageTime.milliseconds($0.launchTime.mainThreadMicroseconds) }.joined(separator: ", ") + ".\n"
+            }
+        }
         return out
     }
 }

@@ -115,6 +115,13 @@ public struct TextReporter: AuditReporter {
             return findings(result, style: style, emit: emit, then: { unusedTable(unused, all: allImages, width: listingWidth, emit: emit) })
         }
         out += phase("LAUNCH", result.metrics.launch)
+        if let time = ImageTimeReport.summary(result) {
+            out += TextTable.wrapped(time, width: width, first: "  image time  ", rest: "              ") + "\n"
+            let slowest = ImageTimeReport.slowest(result).map { "\(SafeText.quoted($0.findingIdentity)) \(ImageTime.milliseconds($0.launchTime.mainThreadMicroseconds))" }
+            if !slowest.isEmpty {
+                out += TextTable.wrapped(slowest.joined(separator: ", "), width: width, first: "  slowest     ", rest: "              ") + "\n"
+            }
+        }
         if let after = result.metrics.afterLaunch { out += phase("AFTER LAUNCH", after) }
         if result.logs.count > 1 {
             out +=

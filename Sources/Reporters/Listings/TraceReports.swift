@@ -72,6 +72,11 @@ public final class TraceJSONReport {
         w.rawString(load.kind?.rawValue)
         w.rawKey("\"hits\":")
         w.rawInt(load.hits)
+        // Only a timed capture's events have it (`record --agent`): other logs' JSON is unchanged.
+        if let microseconds = load.microseconds {
+            w.rawKey("\"microseconds\":")
+            w.rawInt(microseconds)
+        }
     }
 
     package static func encode(_ s: TraceSummary, into w: inout JSONText) {

@@ -1,0 +1,41 @@
+import ImgtraceSupport
+import LaunchTrace
+
+/// How long image requests kept the program busy, from captures that time each request
+/// (`record --agent`; docs/capture.md §6). Debuggers and ptrace stop the program at each hit,
+/// which would distort every duration, so their logs add nothing here.
+public struct ImageTime: Sendable, Equatable {
+    /// Requests whose duration the capture measured.
+    public var timedLoads = 0
+    /// Their time together, on every thread, in microseconds.
+    public var microseconds = 0
+    /// Of `microseconds`, the part on the main thread: what holds the first frame back.
+    public var mainThreadMicroseconds = 0
+    /// The longest single request on the main thread.
+    public var longestMainThreadMicroseconds = 0
+
+    public init() {}
+
+    /// Counts one timed request.
+    mutating func add(_ microseconds: Int, onMainThread: Bool) {
+        timedLoads += 1
+        self.microseconds = self.microseconds.addingSaturating(microseconds)
+        guard onMainThread else { return }
+        mainThreadMicroseconds = mainThreadMicroseconds.addingSaturating(microseconds)
+        longestMainThreadMicroseconds = max(longestMainThreadMicroseconds, microseconds)
+    }
+
+    /// Both counts together (two logs, two names).
+    mutating func add(_ other: ImageTime) {
+        timedLoads += other.timedLoads
+        microseconds = microseconds.addingSaturating(other.microseconds)
+        mainThreadMicroseconds = mainThreadMicroseconds.addingSaturating(other.mainThreadMicroseconds)
+        longestMainThreadMicroseconds = max(longestMainThreadMicroseconds, other.longestMainThreadMicroseconds)
+    }
+
+    /// `12.345 ms`: microseconds as milliseconds, to the microsecond a capture gives.
+    public static func milliseconds(_ microseconds: Int) -> String {
+        let fraction = String(microseconds % 1000)
+        return "\(microseconds / 1000)." + String(repeating: "0", count: max(0, 3 - fraction.count)) + fraction + " ms"
+    }
+}

@@ -1,0 +1,204 @@
+#if os(Linux)
+    import Foundation
+    import TestSupport
+    import XCTest
+
+    /// `record --agent` times each request: from its outermost image API's entry to that call's
+    /// return, nested image calls included. A C loader whose calls take known times (it waits as
+    /// long as the name says) measures each call inside itself; the agent's durations must
+    /// agree within 10% or 20 µs, unoptimized and optimized (where the wrapper's call to the
+    /// worker is a tail call through the PLT, wrapped too: a nested API), on the main thread and
+    /// on a second one, live and from the agent's own file (`agent-log`). A call left by `longjmp`
+    /// has no return: it keeps no duration and the next request still gets its own.
+    final class RequestTimeTests: XCTestCase {
+        private var work: URL!
+
+        override func setUpWithError() throws {
+            work = try BinaryRunner.temporaryDirectory()
+            let agent = BinaryRunner.executable.deletingLastPathComponent().appendingPathComponent("libImgtraceAgent.so")
+            guard FileManager.default.fileExists(atPath: agent.path) else { throw XCTSkip("libImgtraceAgent.so is not built (swift build)") }
+        }
+
+        override func tearDownWithError() throws {
+            if let work { try? FileManager.default.removeItem(at: work) }
+        }
+
+        /// The image library: `load_image` hands over to `load_inner`, which waits the
+        /// microseconds after the name's dash; a name starting with `!` leaves by longjmp.
+        static let library = #"""
+            #include <setjmp.h>
+            #include <stdlib.h>
+            #include <string.h>
+            #include <time.h>
+            jmp_buf image_escape;
+            /* What this thread's last call took, measured inside it: the API's own time, without
+               the tracer's first-call work (claiming a ring) that a clock around the call would add. */
+            __thread unsigned long long last_call_ns;
+            static unsigned long long now_ns(void) {
+                struct timespec t;
+                clock_gettime(CLOCK_MONOTONIC, &t);
+                return (unsigned long long)t.tv_sec * 1000000000ull + (unsigned long long)t.tv_nsec;
+            }
+            __attribute__((noinline)) const char *load_inner(void *a, void *b, const char *name) {
+                unsigned long long start = now_ns();
+                const char *dash = strchr(name, '-');
+                unsigned long long end = start + (dash ? strtoull(dash + 1, 0, 10) : 0) * 1000ull;
+                while (now_ns() < end) {}
+                if (name[0] == '!') longjmp(image_escape, 1);
+                last_call_ns = now_ns() - start;
+                return name;
+            }
+            /* A thin wrapper: a tail call at -O2. */
+            __attribute__((noinline)) const char *load_image(void *a, void *b, const char *name) { return load_inner(a, b, name); }
+            """#
+
+        /// The program: each request with the time the library measured, as `name<TAB>microseconds`.
+        static let program = #"""
+            #include <pthread.h>
+            #include <setjmp.h>
+            #include <stdio.h>
+            #include <time.h>
+            extern jmp_buf image_escape;
+            extern __thread unsigned long long last_call_ns;
+            const char *load_image(void *a, void *b, const char *name);
+            static FILE *truth;
+            static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+            static void request(const char *name) {
+                load_image(0, 0, name);
+                pthread_mutex_lock(&lock);
+                fprintf(truth, "%s\t%llu\n", name, last_call_ns / 1000);
+                pthread_mutex_unlock(&lock);
+            }
+            static void *worker(void *unused) {
+                request("worker-4000");
+                return unused;
+            }
+            int main(int argc, char **argv) {
+                truth = fopen(argv[1], "w");
+                request("quick-0");
+                request("short-300");
+                request("medium-3000");
+                request("long-20000");
+                if (!setjmp(image_escape)) request("!escaped-1000");
+                request("after-2000");
+                pthread_t thread;
+                pthread_create(&thread, 0, worker, 0);
+                pthread_join(thread, 0);
+                fclose(truth);
+                return 0;
+            }
+            """#
+
+        private func build(_ level: String) throws -> URL {
+            do {
+                _ = try CCompiler.compile(Self.library, to: "libtimed\(level).so", in: work, flags: [level, "-shared", "-fPIC"])
+                return try CCompiler.compile(
+                    Self.program, to: "timed\(level)", in: work,
+                    flags: [level, "-pthread", "-Wl,--no-as-needed", "-L\(work.path)", "-l:libtimed\(level).so", "-Wl,-rpath,\(work.path)"])
+            } catch let error as CCompiler.Unavailable {
+                throw XCTSkip(error.description)
+            }
+        }
+
+        /// name → (microseconds, thread) of each event `trace` reads, nil microseconds for an untimed one.
+        private func timedEvents(_ log: URL) throws -> [String: (microseconds: Int?, thread: String)] {
+            let trace = try BinaryRunner.run(["trace", log.path, "--format", "json"])
+            XCTAssertEqual(trace.status, 0, trace.stderr)
+            let json = try XCTUnwrap(JSONSerialization.jsonObject(with: trace.stdout) as? [String: Any])
+            var events: [String: (Int?, String)] = [:]
+            for event in json["events"] as? [[String: Any]] ?? [] {
+                let name = event["name"] as? String ?? "?"
+                XCTAssertNil(events[name], "\(name) is one request")
+                events[name] = (event["microseconds"] as? Int, event["thread"] as? String ?? "")
+            }
+            return events
+        }
+
+        private func truth(_ file: URL) throws -> [String: Int] {
+            var times: [String: Int] = [:]
+            for line in try String(contentsOf: file, encoding: .utf8).split(separator: "\n") {
+                let fields = line.split(separator: "\t")
+                times[String(fields[0])] = Int(fields[1])
+            }
+            return times
+        }
+
+        private func assertAgrees(_ events: [String: (microseconds: Int?, thread: String)], _ truth: [String: Int], _ label: String) {
+            XCTAssertEqual(Set(events.keys), Set(truth.keys).union(["!escaped-1000"]), label)
+            for (name, measured) in truth {
+                guard let recorded = events[name]?.microseconds else {
+                    XCTFail("\(label): \(name) has no duration")
+                    continue
+                }
+                // The library's clock starts inside the call: the agent's also holds the wrapper and the nested API's trampoline.
+                let allowed = max(20, measured / 10)
+                XCTAssertLessThanOrEqual(abs(recorded - measured), allowed, "\(label): \(name) recorded \(recorded) µs, measured \(measured) µs")
+            }
+            XCTAssertNil(events["!escaped-1000"]?.microseconds, "\(label): a call left by longjmp has no end to time")
+            XCTAssertEqual(events["worker-4000"]?.thread.hasSuffix(" ") == false, true)
+        }
+
+        func testDurationsAgreeWithTheProgramsOwnClockUnoptimizedAndOptimized() throws {
+            var checked = 0
+            for level in ["-O0", "-O2"] {
+                let program = try build(level)
+                let truthFile = work.appendingPathComponent("truth\(level).tsv"), log = work.appendingPathComponent("timed\(level).log")
+                let run = try BinaryRunner.run(
+                    [
+                        "record", "--agent", "--symbol", "load_image:3", "--symbol", "load_inner:3", "--no-launch-end", "--output", log.path, "--", program.path,
+                        truthFile.path,
+                    ])
+                XCTAssertEqual(run.status, 0, run.stderr)
+                let truth = try truth(truthFile)
+                XCTAssertEqual(truth.count, 6, "the program wrote its record")
+                let events = try timedEvents(log)
+                assertAgrees(events, truth, "record --agent \(level)")
+                // The second thread is not the main thread: the audit counts its time apart.
+                let mainThread = try XCTUnwrap(events["quick-0"]?.thread)
+                XCTAssertNotEqual(events["worker-4000"]?.thread, mainThread)
+                let analyze = try BinaryRunner.run(["analyze", log.path, "--bundle", work.path, "--format", "json", "--fail-on", "never"])
+                XCTAssertEqual(analyze.status, 0, analyze.stderr)
+                let report = try XCTUnwrap(JSONSerialization.jsonObject(with: analyze.stdout) as? [String: Any])
+                let time = try XCTUnwrap(((report["metrics"] as? [String: Any])?["launch"] as? [String: Any])?["time"] as? [String: Any])
+                let timed = truth.keys.filter { $0 != "worker-4000" }.compactMap { events[$0]?.microseconds }
+                XCTAssertEqual(time["timedLoads"] as? Int, 6)
+                XCTAssertEqual(time["mainThreadMicroseconds"] as? Int, timed.reduce(0, +))
+                XCTAssertEqual(time["microseconds"] as? Int, timed.reduce(0, +) + (events["worker-4000"]?.microseconds ?? 0))
+                XCTAssertEqual(time["longestMainThreadMicroseconds"] as? Int, events["long-20000"]?.microseconds)
+                // Over a frame on the main thread: what slow-image names (the 20 ms request, and a
+                // shorter one only if the machine stretched it past 16 ms); never the second thread's.
+                let findings = report["findings"] as? [[String: Any]] ?? []
+                let slow = findings.filter { $0["rule"] as? String == "slow-image" }.compactMap { ($0["names"] as? [String])?.first }
+                let overAFrame = truth.keys.filter { $0 != "worker-4000" && (events[$0]?.microseconds ?? 0) > 16_000 }
+                XCTAssertEqual(Set(slow), Set(overAFrame))
+                XCTAssertTrue(slow.contains("long-20000"), "\(slow)")
+                checked += 1
+            }
+            XCTAssertEqual(checked, 2)
+        }
+
+        /// The agent's own file (IMGTRACE_AGENT_FILE, no imgtrace beside the app) keeps the
+        /// durations: `agent-log` writes them as `record --agent` does.
+        func testTheAgentsFileKeepsTheDurations() throws {
+            let program = try build("-O2")
+            let file = work.appendingPathComponent("agent.bin"), truthFile = work.appendingPathComponent("truth.tsv")
+            // The variables `agent-path --env` prints, with this loader's functions as the APIs.
+            let agent = BinaryRunner.executable.deletingLastPathComponent().appendingPathComponent("libImgtraceAgent.so")
+            var environment = ProcessInfo.processInfo.environment
+            environment["LD_PRELOAD"] = agent.path
+            environment["IMGTRACE_AGENT_FILE"] = file.path
+            environment["IMGTRACE_AGENT_APIS"] = "symbol load_image 3;symbol load_inner 3"
+            let app = Process()
+            app.executableURL = program
+            app.arguments = [truthFile.path]
+            app.environment = environment
+            try app.run()
+            app.waitUntilExit()
+            XCTAssertEqual(app.terminationStatus, 0)
+            let log = work.appendingPathComponent("from-file.log")
+            let read = try BinaryRunner.run(["agent-log", file.path, "--output", log.path])
+            XCTAssertEqual(read.status, 0, read.stderr)
+            assertAgrees(try timedEvents(log), try truth(truthFile), "agent-log")
+        }
+    }
+#endif
