@@ -78,10 +78,11 @@
             func word(_ v: UInt64) -> [UInt8] { (0..<8).map { UInt8(truncatingIfNeeded: v >> (8 * UInt64($0))) } }
             func record(
                 seq: UInt64, api: UInt16, kind: UInt8, name: String, frames: UInt8 = 0, seconds: UInt64 = 1_764_000_000,
-                nanoseconds: [UInt8] = [0x40, 0x4B, 0x4C, 0]
+                nanoseconds: [UInt8] = [0x40, 0x4B, 0x4C, 0], payload: [UInt8]? = nil
             ) -> [UInt8] {
+                let text = payload ?? Array(name.utf8)
                 var bytes = word(seq) + word(seconds) + nanoseconds + [UInt8(api & 0xFF), UInt8(api >> 8), kind, 0]
-                bytes += [UInt8(name.utf8.count), 0, 0, 0] + [0xFF, 0xFF, frames, 0] + Array(name.utf8)
+                bytes += [UInt8(text.count), 0, 0, 0] + [0xFF, 0xFF, frames, 0] + text
                 while bytes.count % 8 != 0 { bytes.append(0) }
                 for frame in 0..<UInt64(frames) { bytes += word(0x5555_5555_0000 + frame * 0x10) }
                 return bytes
@@ -98,7 +99,14 @@
             let late = record(seq: 0, api: 0, kind: 0, name: "late", seconds: 1 << 63, nanoseconds: [0xFF, 0xFF, 0xFF, 0xFF])
             let blankLine = Array("   \nobjc +[NSImage imageNamed:]\n".utf8)
             let forged = Array("objc +[NSImage imageNamed:]: \"FORGED\": \"real\"\n".utf8)
+            // Issue 43's returns: one that times its request, one naming another, one of 2^64 − 1 ns.
+            let returned = UInt8(IMGTRACE_AGENT_RETURN.rawValue)
+            let timed =
+                record(seq: 0, api: 0, kind: 0, name: "hero") + record(seq: 1, api: 0, kind: returned, name: "", payload: word(0) + word(20_257_000))
+                + record(seq: 2, api: 0, kind: 0, name: "star") + record(seq: 3, api: 0, kind: returned, name: "", payload: word(9) + word(1))
+                + record(seq: 4, api: 0, kind: 0, name: "moon") + record(seq: 5, api: 0, kind: returned, name: "", payload: word(4) + word(.max))
             return [
+                ("timed-requests", file(head: UInt64(timed.count), tail: 0, lost: 0, records: timed)),
                 ("three-records", file(head: UInt64(body.count), tail: 0, lost: 0, records: body)),
                 ("lost-all", file(head: UInt64(body.count), tail: 0, lost: .max, records: body)),
                 ("head-near-the-top", file(head: .max - 7, tail: 0, lost: 0, records: record(seq: 0, api: 0, kind: 4, name: ""))),

@@ -42,6 +42,10 @@ enum Seeds {
             ("skipped", "warning: hit breakpoint while running function, skipping commands and conditions to prevent recursion\n"),
             ("mixed", "(lldb)  po $arg3\nAppIcon\n\"tab_home\"\n(char *) 0x1 \"x\"\n(lldb)  po $arg3\n"),
             ("ansi-crlf", "\u{1B}[31m(lldb)  po $arg3\u{1B}[0m\r\nAppIcon\r\r\n"),
+            (
+                "timed-agent",
+                "2026-11-26 10:05:11.184 [prog] (code) +[UIImage imageNamed:]: \"hero\" 20.257 ms\n2026-11-26 10:05:11.186 [prog 4242] (nib) api: None 0.004 ms\n2026-11-26 10:05:11.187 [prog] (code) api: \"x 1.000 ms\" 999999999.999 ms\nimgtrace-launch-end\nimgtrace-recording-end hits=3 launch-end=reached program=exit:0 launch-ms=514\n"
+            ),
         ]
         return shapes.map { ($0.0, Array($0.1.utf8)) }
     }
