@@ -20,6 +20,16 @@ public struct NameUse: Sendable {
     public var afterLaunchLoads: Int
     /// How long its launch requests ran, when the capture timed them.
     public var launchTime = ImageTime()
+    /// Its main-thread time in each timed launch that asked for it, in log order: the spread
+    /// between launches of one build (`record --agent --runs N`).
+    public var mainThreadMicrosecondsPerLaunch: [Int] = []
+
+    /// The median of `mainThreadMicrosecondsPerLaunch` (the upper middle of an even count), or
+    /// the whole main-thread time when no launch was timed apart.
+    public var typicalMainThreadMicroseconds: Int {
+        guard !mainThreadMicrosecondsPerLaunch.isEmpty else { return launchTime.mainThreadMicroseconds }
+        return mainThreadMicrosecondsPerLaunch.sorted()[mainThreadMicrosecondsPerLaunch.count / 2]
+    }
     /// The most launch loads in any one log: repeats are judged per launch.
     public var maxLaunchLoadsPerLog: Int
     /// The first load (launch window first, then after launch).

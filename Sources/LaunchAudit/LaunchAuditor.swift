@@ -51,8 +51,9 @@ public final class LaunchAuditor {
     private var logAfter: [Int] = []
     private var unreadable: [LoadStatus: UnreadableHits] = [:]
     private var logUnreadable = (launch: 0, after: 0)
-    /// The current log's timed launch requests.
+    /// The current log's timed launch requests, in all and per name (slot: main-thread time).
     private var logTime = ImageTime()
+    private var logMainTime: [Int: Int] = [:]
     private var logs: [LogReport] = []
     private var currentLog = -1
     private var currentPath = ""
@@ -192,6 +193,7 @@ public final class LaunchAuditor {
             if let microseconds = load.microseconds {
                 uses[slot].launchTime.add(microseconds, onMainThread: load.isOnMainThread)
                 logTime.add(microseconds, onMainThread: load.isOnMainThread)
+                logMainTime[slot, default: 0] += load.isOnMainThread ? microseconds : 0
             }
         } else {
             uses[slot].afterLaunchLoads += 1
@@ -207,6 +209,8 @@ public final class LaunchAuditor {
         metrics.launch = phaseMetrics(counts: logLaunch, unreadable: logUnreadable.launch)
         metrics.launch.time = logTime
         logTime = ImageTime()
+        for (slot, microseconds) in logMainTime { uses[slot].mainThreadMicrosecondsPerLaunch.append(microseconds) }
+        logMainTime = [:]
         if summary.launchEnd != nil {
             metrics.afterLaunch = phaseMetrics(counts: logAfter, unreadable: logUnreadable.after)
         }

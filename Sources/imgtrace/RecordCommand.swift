@@ -53,6 +53,12 @@ struct RecordCommand: ParsableCommand {
     @Flag(name: .customLong("agent-children"), help: "With --agent: programs the app starts load the agent too (by default they do not).")
     var agentChildren = false
 
+    @Option(
+        help: ArgumentHelp(
+            "With --agent: record this many launches one after another, each into its own log (--output launch.log writes launch-1.log … launch-N.log); analyze them together for each image's median time and spread.",
+            valueName: "n"))
+    var runs: Int?
+
     @Option(help: ArgumentHelp("Stop after this many seconds (a GUI program does not exit by itself); the program is then terminated.", valueName: "seconds"))
     var duration: Double?
 
@@ -95,6 +101,10 @@ struct RecordCommand: ParsableCommand {
         } else if agentChildren {
             throw ValidationError("--agent-children goes with --agent")
         }
+        if let runs {
+            guard agent else { throw ValidationError("--runs goes with --agent: a debugger's stops would distort every launch's times") }
+            guard (1...100).contains(runs) else { throw ValidationError("--runs takes a number of launches from 1 to 100") }
+        }
         if let duration, !(duration > 0 && duration.isFinite) { throw ValidationError("--duration takes a number of seconds > 0") }
         for method in objcMethods where !method.hasPrefix("+[") && !method.hasPrefix("-[") {
             throw ValidationError("--objc takes a method as +[Class selector] or -[Class selector], not `\(SafeText.visible(method))`")
@@ -117,23 +127,37 @@ struct RecordCommand: ParsableCommand {
             request.children = agentChildren
             request.frames = backtrace ?? BacktraceOption.defaultFrames
             if objcMethods.isEmpty { request.contexts = defaults.contexts }
-            try OutputTargets.check(outputs: [("--output", output)], inputs: arguments.prefix(1).map { (what: "program", path: $0) })
-            var end: RecordingEnd?
-            var notes: [String] = []
-            try ReportFile.write(to: output, for: .terminal) { sink in
-                let recorder = AgentRecorder(request) { line in sink.write(line + "\n") }
-                end = try recorder.run()
-                notes = recorder.notes
+            let outputs = Self.runOutputs(output, runs: runs)
+            try OutputTargets.check(outputs: outputs.map { ("--output", $0) }, inputs: arguments.prefix(1).map { (what: "program", path: $0) })
+            for (run, path) in outputs.enumerated() {
+                var end: RecordingEnd?
+                var notes: [String] = []
+                try ReportFile.write(to: path, for: .terminal) { sink in
+                    let recorder = AgentRecorder(request) { line in sink.write(line + "\n") }
+                    end = try recorder.run()
+                    notes = recorder.notes
+                }
+                // The agent's notes are the same each launch: said once.
+                if run == 0 { for note in notes { PlatformIO.writeStandardError("imgtrace: warning: agent: \(note)\n") } }
+                try finish(end, log: outputs.count > 1 ? path : nil)
             }
-            for note in notes { PlatformIO.writeStandardError("imgtrace: warning: agent: \(note)\n") }
-            try finish(end)
         }
     #endif
 
-    /// The stderr line, and exit 1 when the program died before any hit.
-    private func finish(_ end: RecordingEnd?) throws {
+    /// The log of each launch: `--output` itself, or with `--runs N` its name with `-1` … `-N`
+    /// before the extension (`launch.log` → `launch-1.log`).
+    static func runOutputs(_ output: String?, runs: Int?) -> [String?] {
+        guard let runs, runs > 1, let output else { return [output] }
+        let slash = output.lastIndex(of: "/").map { output.index(after: $0) } ?? output.startIndex
+        let dot = output[slash...].lastIndex(of: ".").flatMap { $0 > slash ? $0 : nil } ?? output.endIndex
+        return (1...runs).map { String(output[..<dot]) + "-\($0)" + String(output[dot...]) }
+    }
+
+    /// The stderr line (naming its `log` when there are several), and exit 1 when the program
+    /// died before any hit.
+    private func finish(_ end: RecordingEnd?, log: String? = nil) throws {
         guard let end else { return }
-        PlatformIO.writeStandardError("imgtrace: " + Self.summary(end, duration: duration) + "\n")
+        PlatformIO.writeStandardError("imgtrace: " + (log.map { SafeText.visible($0) + ": " } ?? "") + Self.summary(end, duration: duration) + "\n")
         // A program that died before any load recorded nothing a gate may trust.
         if end.hits == 0, end.program.endedByItself { throw ExitCode(1) }
     }

@@ -177,6 +177,36 @@
             XCTAssertEqual(checked, 2)
         }
 
+        /// `--runs 3` records three launches into three logs; analysed together, each name has
+        /// its time per launch and the report gives the median launch and the spread.
+        func testSeveralLaunchesGiveEachNamesMedianAndSpread() throws {
+            let program = try build("-O2")
+            let output = work.appendingPathComponent("runs.log")
+            let run = try BinaryRunner.run(
+                [
+                    "record", "--agent", "--runs", "3", "--symbol", "load_image:3", "--no-launch-end", "--output", output.path, "--", program.path,
+                    work.appendingPathComponent("truth.tsv").path,
+                ])
+            XCTAssertEqual(run.status, 0, run.stderr)
+            let logs = (1...3).map { work.appendingPathComponent("runs-\($0).log").path }
+            for log in logs { XCTAssertTrue(run.stderr.contains("imgtrace: \(log): recorded 7 hits"), run.stderr) }
+            XCTAssertFalse(FileManager.default.fileExists(atPath: output.path))
+            let analyze = try BinaryRunner.run(["analyze"] + logs + ["--bundle", work.path, "--format", "json", "--fail-on", "never"])
+            XCTAssertEqual(analyze.status, 0, analyze.stderr)
+            let report = try XCTUnwrap(JSONSerialization.jsonObject(with: analyze.stdout) as? [String: Any])
+            let long = try XCTUnwrap((report["names"] as? [[String: Any]])?.first { $0["name"] as? String == "long-20000" })
+            let perLaunch = try XCTUnwrap(long["mainThreadMicrosecondsPerLaunch"] as? [Int])
+            XCTAssertEqual(perLaunch.count, 3)
+            for microseconds in perLaunch { XCTAssertGreaterThanOrEqual(microseconds, 20_000) }
+            let text = try BinaryRunner.run(["analyze"] + logs + ["--bundle", work.path, "--fail-on", "never"])
+            XCTAssertTrue(text.stdoutText.contains("image time  the median of 3 timed launches: "), text.stdoutText)
+            XCTAssertTrue(text.stdoutText.contains(", 3 launches)"), text.stdoutText)
+            // Not without the agent: a debugger's stops would distort the times.
+            let refused = try BinaryRunner.run(["record", "--runs", "3", "--output", output.path, "--", program.path])
+            XCTAssertEqual(refused.status, 64)
+            XCTAssertTrue(refused.stderr.contains("--runs goes with --agent"), refused.stderr)
+        }
+
         /// The agent's own file (IMGTRACE_AGENT_FILE, no imgtrace beside the app) keeps the
         /// durations: `agent-log` writes them as `record --agent` does.
         func testTheAgentsFileKeepsTheDurations() throws {

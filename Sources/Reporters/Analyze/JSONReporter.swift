@@ -198,6 +198,10 @@ public struct JSONReporter: AuditReporter {
         if use.launchTime.timedLoads > 0 {
             w.key("launchTime")
             writeTime(use.launchTime, &w)
+            w.key("mainThreadMicrosecondsPerLaunch")
+            w.beginArray()
+            for microseconds in use.mainThreadMicrosecondsPerLaunch { w.int(microseconds) }
+            w.endArray()
         }
         w.key("firstLine")
         writeLine(use.firstLine, &w)

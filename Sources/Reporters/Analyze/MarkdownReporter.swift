@@ -117,7 +117,7 @@ public struct MarkdownReporter: AuditReporter {
             if !slowest.isEmpty {
                 out +=
                     "Slowest on the main thread: "
-                    + slowest.map { MarkdownText.code($0.findingIdentity) + " " + ImageTime.milliseconds($0.launchTime.mainThreadMicroseconds) }.joined(separator: ", ") + ".\n"
+                    + slowest.map { MarkdownText.code($0.findingIdentity) + " " + ImageTimeReport.nameTime($0) }.joined(separator: ", ") + ".\n"
             }
         }
         return out

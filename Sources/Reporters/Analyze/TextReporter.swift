@@ -117,7 +117,7 @@ public struct TextReporter: AuditReporter {
         out += phase("LAUNCH", result.metrics.launch)
         if let time = ImageTimeReport.summary(result) {
             out += TextTable.wrapped(time, width: width, first: "  image time  ", rest: "              ") + "\n"
-            let slowest = ImageTimeReport.slowest(result).map { "\(SafeText.quoted($0.findingIdentity)) \(ImageTime.milliseconds($0.launchTime.mainThreadMicroseconds))" }
+            let slowest = ImageTimeReport.slowest(result).map { "\(SafeText.quoted($0.findingIdentity)) \(ImageTimeReport.nameTime($0))" }
             if !slowest.isEmpty {
                 out += TextTable.wrapped(slowest.joined(separator: ", "), width: width, first: "  slowest     ", rest: "              ") + "\n"
             }
