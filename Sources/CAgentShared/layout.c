@@ -69,7 +69,7 @@ size_t imgtrace_agent_drain(imgtrace_agent_shared *region, int index, uint8_t *o
         }
         // A record no agent writes ends what can be read of this ring.
         uint64_t size = imgtrace_agent_record_size(header);
-        if (header->kind > IMGTRACE_AGENT_RETURN || size == 0) {
+        if (header->kind > IMGTRACE_AGENT_DECODE || size == 0) {
             tail = head;
             break;
         }

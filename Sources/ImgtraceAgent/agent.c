@@ -44,8 +44,10 @@
 typedef void *(*generic_fn)(void *, void *, void *, void *, void *, void *);
 
 /// A context is a method that is not a request by itself but says what kind the requests made
-/// inside it are (a nib placeholder, a trait change): its index goes into their records.
-enum target_kind { TARGET_METHOD, TARGET_LAUNCH_END, TARGET_SYMBOL, TARGET_CONTEXT };
+/// inside it are (a nib placeholder, a trait change): its index goes into their records. A decode
+/// is a method that decodes an image object a lookup returned earlier (the toolkit decodes at first
+/// use, not at lookup): it is timed like a request and names its object.
+enum target_kind { TARGET_METHOD, TARGET_LAUNCH_END, TARGET_SYMBOL, TARGET_CONTEXT, TARGET_DECODE };
 
 struct target {
     enum target_kind kind;
@@ -258,6 +260,10 @@ static uint64_t record(uint32_t api, uint32_t kind, const char *name, const stru
         uint64_t address = (uint64_t)(uintptr_t)name;
         memcpy(text, &address, sizeof address);
         length = sizeof address;
+    } else if (kind == IMGTRACE_AGENT_DECODE) {
+        uint64_t object = (uint64_t)(uintptr_t)name;
+        memcpy(text, &object, sizeof object);
+        length = sizeof object;
     } else if (kind == IMGTRACE_AGENT_RETURN) {
         memcpy(text, name, sizeof(imgtrace_agent_return_payload));
         length = sizeof(imgtrace_agent_return_payload);
@@ -335,6 +341,8 @@ static void enter_request(int index, void *const *arguments, void *const *return
     struct request_stack stack = {return_slot, t->original};
     if (t->kind == TARGET_METHOD) {
         open_request = record_object_name((uint32_t)index, arguments[2], &stack);
+    } else if (t->kind == TARGET_DECODE) {
+        open_request = record((uint32_t)index, IMGTRACE_AGENT_DECODE, (const char *)arguments[0], NULL);
     } else {
         const char *name = (const char *)arguments[t->argument - 1];
         open_request = record((uint32_t)index, name ? IMGTRACE_AGENT_NAME : IMGTRACE_AGENT_NIL, name, &stack);
@@ -344,9 +352,9 @@ static void enter_request(int index, void *const *arguments, void *const *return
 }
 
 /// What a request does when it is over: the depth goes down, and the outermost one's return is
-/// recorded with its duration when the call `returned` (a call left by longjmp or an exception
-/// has no end to measure); the launch end is marked once.
-static void leave_request(int index, int returned) {
+/// recorded with its duration and `result` when the call `returned` (a call left by longjmp or an
+/// exception has no end to measure); the launch end is marked once.
+static void leave_request(int index, int returned, void *result) {
     struct target *t = &targets[index];
     if (t->kind == TARGET_CONTEXT) {
         if (context == index) context = -1;
@@ -355,7 +363,7 @@ static void leave_request(int index, int returned) {
     if (t->kind != TARGET_LAUNCH_END) {
         if (--depth == 0 && open_request) {
             if (returned && enabled) {
-                imgtrace_agent_return_payload payload = {open_request - 1, monotonic_nanoseconds() - open_request_began};
+                imgtrace_agent_return_payload payload = {open_request - 1, monotonic_nanoseconds() - open_request_began, (uint64_t)(uintptr_t)result};
                 record((uint32_t)index, IMGTRACE_AGENT_RETURN, (const char *)&payload, NULL);
             }
             open_request = 0;
@@ -396,7 +404,7 @@ __attribute__((visibility("hidden"), used)) void *imgtrace_agent_enter(int index
     while (shadow_top > 0 && (shadow[shadow_top - 1].slot < return_slot ||
                               (shadow[shadow_top - 1].slot == return_slot && *return_slot != (void *)imgtrace_agent_return))) {
         shadow_top--;
-        leave_request(shadow[shadow_top].index, 0);
+        leave_request(shadow[shadow_top].index, 0, NULL);
     }
     enter_request(index, registers, return_slot);
     if (shadow_top < SHADOW_DEPTH) {
@@ -405,15 +413,15 @@ __attribute__((visibility("hidden"), used)) void *imgtrace_agent_enter(int index
         shadow[shadow_top].index = index;
         shadow_top++;
         *return_slot = (void *)imgtrace_agent_return;
-    } else if (targets[index].kind == TARGET_METHOD || targets[index].kind == TARGET_SYMBOL) {
+    } else if (targets[index].kind == TARGET_METHOD || targets[index].kind == TARGET_SYMBOL || targets[index].kind == TARGET_DECODE) {
         depth--;  // too deep to see the return: count it as returned now
     }
     return targets[index].original;
 }
 
-__attribute__((visibility("hidden"), used)) void *imgtrace_agent_leave(void) {
+__attribute__((visibility("hidden"), used)) void *imgtrace_agent_leave(void *result) {
     shadow_top--;
-    leave_request(shadow[shadow_top].index, 1);
+    leave_request(shadow[shadow_top].index, 1, result);
     return shadow[shadow_top].address;
 }
 
@@ -557,6 +565,7 @@ __asm__(
     "    subq $32, %rsp\n"
     "    movdqu %xmm0, 0(%rsp)\n"
     "    movdqu %xmm1, 16(%rsp)\n"
+    "    movq %rax, %rdi\n"               // the call's result: a lookup's image object
     "    call imgtrace_agent_leave\n"
     "    movq %rax, %r11\n"
     "    movdqu 0(%rsp), %xmm0\n"
@@ -601,7 +610,7 @@ static void *wrapped(int index, void *a0, void *a1, void *a2, void *a3, void *a4
     void *arguments[6] = {a0, a1, a2, a3, a4, a5};
     enter_request(index, arguments, NULL);
     void *result = ((generic_fn)targets[index].original)(a0, a1, a2, a3, a4, a5);
-    leave_request(index, 1);
+    leave_request(index, 1, result);
     return result;
 }
 
@@ -964,8 +973,9 @@ static void parse_targets(const char *text) {
         if (strncmp(line, "symbol ", 7) == 0) {
             t->kind = TARGET_SYMBOL;
             if (sscanf(line + 7, "%127s %d", t->symbol, &t->argument) != 2 || t->argument < 1 || t->argument > 6) continue;
-        } else if (strncmp(line, "objc ", 5) == 0 || strncmp(line, "end ", 4) == 0 || strncmp(line, "context ", 8) == 0) {
-            t->kind = line[0] == 'e' ? TARGET_LAUNCH_END : line[0] == 'c' ? TARGET_CONTEXT : TARGET_METHOD;
+        } else if (strncmp(line, "objc ", 5) == 0 || strncmp(line, "end ", 4) == 0 || strncmp(line, "context ", 8) == 0 ||
+                   strncmp(line, "decode ", 7) == 0) {
+            t->kind = line[0] == 'e' ? TARGET_LAUNCH_END : line[0] == 'c' ? TARGET_CONTEXT : line[0] == 'd' ? TARGET_DECODE : TARGET_METHOD;
             const char *spec = strchr(line, ' ') + 1;
             if (sscanf(spec, "%c[%127s %255[^]]]", &sign, t->class_name, t->selector) != 3 || (sign != '+' && sign != '-')) continue;
             t->class_method = sign == '+';

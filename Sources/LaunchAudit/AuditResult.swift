@@ -20,7 +20,7 @@ public struct NameUse: Sendable {
     public var afterLaunchLoads: Int
     /// How long its launch requests ran, when the capture timed them.
     public var launchTime = ImageTime()
-    /// Its main-thread time in each timed launch that asked for it, in log order: the spread
+    /// Its main-thread time (lookups and decodes) in each timed launch that asked for it, in log order: the spread
     /// between launches of one build (`record --agent --runs N`).
     public var mainThreadMicrosecondsPerLaunch: [Int] = []
 

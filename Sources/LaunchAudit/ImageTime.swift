@@ -7,12 +7,21 @@ import LaunchTrace
 public struct ImageTime: Sendable, Equatable {
     /// Requests whose duration the capture measured.
     public var timedLoads = 0
+    /// Whether the capture timed anything: requests or decodes.
+    public var isTimed: Bool { timedLoads > 0 || decodes > 0 }
     /// Their time together, on every thread, in microseconds.
     public var microseconds = 0
     /// Of `microseconds`, the part on the main thread: what holds the first frame back.
     public var mainThreadMicroseconds = 0
     /// The longest single request on the main thread.
     public var longestMainThreadMicroseconds = 0
+    /// Decodes of looked-up images at their first use (the toolkit decodes lazily), their time,
+    /// and the part on the main thread; lookups' figures above do not hold them.
+    public var decodes = 0
+    public var decodeMicroseconds = 0
+    public var mainThreadDecodeMicroseconds = 0
+    /// Decodes of an image no recorded lookup returned: counted here, in no name's time.
+    public var unattributedDecodes = 0
 
     public init() {}
 
@@ -25,8 +34,20 @@ public struct ImageTime: Sendable, Equatable {
         longestMainThreadMicroseconds = max(longestMainThreadMicroseconds, microseconds)
     }
 
+    /// Counts one timed decode.
+    mutating func addDecode(_ microseconds: Int, onMainThread: Bool, attributed: Bool) {
+        decodes += 1
+        if !attributed { unattributedDecodes += 1 }
+        decodeMicroseconds = decodeMicroseconds.addingSaturating(microseconds)
+        if onMainThread { mainThreadDecodeMicroseconds = mainThreadDecodeMicroseconds.addingSaturating(microseconds) }
+    }
+
     /// Both counts together (two logs, two names).
     mutating func add(_ other: ImageTime) {
+        decodes += other.decodes
+        unattributedDecodes += other.unattributedDecodes
+        decodeMicroseconds = decodeMicroseconds.addingSaturating(other.decodeMicroseconds)
+        mainThreadDecodeMicroseconds = mainThreadDecodeMicroseconds.addingSaturating(other.mainThreadDecodeMicroseconds)
         timedLoads += other.timedLoads
         microseconds = microseconds.addingSaturating(other.microseconds)
         mainThreadMicroseconds = mainThreadMicroseconds.addingSaturating(other.mainThreadMicroseconds)

@@ -207,6 +207,7 @@ public final class LaunchAuditor {
         for i in uses.indices where logLaunch[i] > uses[i].maxLaunchLoadsPerLog { uses[i].maxLaunchLoadsPerLog = logLaunch[i] }
         var metrics = AuditMetrics()
         metrics.launch = phaseMetrics(counts: logLaunch, unreadable: logUnreadable.launch)
+        addDecodes(summary.decodes)
         metrics.launch.time = logTime
         logTime = ImageTime()
         for (slot, microseconds) in logMainTime { uses[slot].mainThreadMicrosecondsPerLaunch.append(microseconds) }
@@ -215,6 +216,19 @@ public final class LaunchAuditor {
             metrics.afterLaunch = phaseMetrics(counts: logAfter, unreadable: logUnreadable.after)
         }
         logs.append(LogReport(path: currentPath, summary: summary, metrics: metrics))
+    }
+
+    /// The log's launch decodes, each to the name whose lookup returned the image it decodes.
+    private func addDecodes(_ decodes: [ImageDecode]) {
+        for decode in decodes where !decode.afterLaunch {
+            guard let microseconds = decode.microseconds else { continue }
+            let onMain = ImageLoad.isMainThread(decode.thread)
+            let slot = decode.name.flatMap { name in uses.firstIndex { $0.name == name && $0.launchLoads > 0 } }
+            logTime.addDecode(microseconds, onMainThread: onMain, attributed: slot != nil)
+            guard let slot else { continue }
+            uses[slot].launchTime.addDecode(microseconds, onMainThread: onMain, attributed: true)
+            if onMain { logMainTime[slot, default: 0] += microseconds }
+        }
     }
 
     private func phaseMetrics(counts: [Int], unreadable: Int) -> PhaseMetrics {

@@ -196,6 +196,12 @@ extension CaptureAPI {
         let names = ImageAPIs.table.filter { !$0.prefix && !contexts.contains($0.symbol) && !noName.contains($0.symbol) }.map(\.symbol)
         return (names + ImageAPIs.coreUISymbols, contexts)
     }
+
+    /// Where a toolkit decodes an image object a lookup returned, at its first use: the agent
+    /// times these and names the object. GNUstep reads and decodes the file in
+    /// `-[NSImage _loadFromFile:]` (found in libgnustep-gui 0.29's method list; a lookup only
+    /// references the file). Apple's decode entry points are not verified on a device: none yet.
+    public static let agentDecoders = ["-[NSImage _loadFromFile:]"]
 }
 
 extension LoadKind {

@@ -87,7 +87,10 @@ extension ImageLoad {
     /// recordings name the main thread alone and every other one with its id after its name
     /// (`Gridlock`, `worker 4242`); lldb numbers the main thread `#1`. Unknown threads count as main:
     /// a log that names none is one thread's.
-    public var isOnMainThread: Bool {
+    public var isOnMainThread: Bool { Self.isMainThread(thread) }
+
+    /// Whether a thread label names the main thread (see `isOnMainThread`).
+    public static func isMainThread(_ thread: String?) -> Bool {
         guard let thread, !thread.isEmpty else { return true }
         if thread.hasPrefix("#") { return thread == "#1" }
         guard let space = thread.lastIndex(of: " ") else { return true }

@@ -115,6 +115,8 @@ enum ActionLine {
         var unread: String?
         /// How long the request's API ran, when the capture timed it (`record --agent`).
         var microseconds: Int?
+        /// A `(decode)` line: the toolkit decoding an image a lookup returned, not a request.
+        var decode = false
     }
 
     static func parse(_ whole: ByteLine) -> Hit? {
@@ -143,17 +145,30 @@ enum ActionLine {
     }
 
     private static func parseRequest(_ line: ByteLine) -> Hit? {
+        guard var hit = parseValue(line) else { return nil }
+        if hit.decode { hit.kind = nil }
+        return hit
+    }
+
+    private static func parseValue(_ line: ByteLine) -> Hit? {
         guard line.count > 2, line[0] == 0x5B, let close = line.index(of: 0x5D) else { return nil }
         let thread = line.slice(1, close).string
         var i = close + 1
         guard i < line.count, line[i] == 0x20 else { return nil }
         i += 1
         var kind: LoadKind?
+        var decode = false
         if i < line.count, line[i] == 0x28 {
             var end = i + 1
             while end < line.count, line[end] != 0x29 { end += 1 }
-            guard end + 1 < line.count, line[end + 1] == 0x20, let known = LoadKind(rawValue: line.slice(i + 1, end).string) else { return nil }
-            kind = known
+            guard end + 1 < line.count, line[end + 1] == 0x20 else { return nil }
+            let word = line.slice(i + 1, end).string
+            if word == "decode" {
+                decode = true
+            } else {
+                guard let known = LoadKind(rawValue: word) else { return nil }
+                kind = known
+            }
             i = end + 2
         }
         // The API ends at the first `: '`, `: "`, `: None` or `: <unread`.
@@ -165,13 +180,16 @@ enum ActionLine {
         guard j + 2 < line.count, j > i else { return nil }
         let api = line.slice(i, j).string
         let rest = line.dropFirst(j + 2)
-        if rest.count == 4 && rest.hasPrefix("None") { return Hit(thread: thread, api: api, kind: kind, value: nil) }
+        var hit = Hit(thread: thread, api: api, kind: kind, value: nil)
+        hit.decode = decode
+        if rest.count == 4 && rest.hasPrefix("None") { return hit }
         if rest.hasPrefix("<unread: "), rest[rest.count - 1] == 0x3E {
-            return Hit(thread: thread, api: api, kind: kind, value: nil, unread: rest.slice(9, rest.count - 1).string)
+            hit.unread = rest.slice(9, rest.count - 1).string
+            return hit
         }
         let quote = rest[0]
         guard quote == 0x27 || quote == 0x22, rest.count >= 2, rest[rest.count - 1] == quote else { return nil }
-        let body = rest.slice(1, rest.count - 1)
-        return Hit(thread: thread, api: api, kind: kind, value: CString.unescape(body))
+        hit.value = CString.unescape(rest.slice(1, rest.count - 1))
+        return hit
     }
 }

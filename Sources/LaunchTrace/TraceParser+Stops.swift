@@ -119,6 +119,16 @@ extension TraceParser {
     mutating func callbackHit(_ hit: ActionLine.Hit, timestamp: String?, number: Int) throws {
         try settleOpenHit()
         callbackSeen = true
+        if hit.decode {
+            // Time spent on an image already looked up: the summary's, never a load.
+            let name = hit.unread == nil ? hit.value.map { String(decoding: $0, as: UTF8.self) } : nil
+            summary.decodes.append(
+                ImageDecode(name: name, microseconds: hit.microseconds, thread: hit.thread, line: number, afterLaunch: summary.launchEnd.map { number > $0.line } == true))
+            openStop = nil
+            section = .plain
+            collecting = .none
+            return
+        }
         // A request printed after a stop: the program went on.
         openStop = nil
         var open = OpenHit(line: number, thread: hit.thread)

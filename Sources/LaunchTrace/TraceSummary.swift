@@ -66,8 +66,22 @@ public struct LaunchEnd: Sendable, Equatable {
     }
 }
 
+/// A decode the toolkit made of an image object a lookup returned (`record --agent`): time spent
+/// on the image after its lookup, at its first use. Not a load.
+public struct ImageDecode: Sendable, Equatable {
+    /// The name of the lookup that returned the object; nil when no recorded lookup did.
+    public var name: String?
+    public var microseconds: Int?
+    public var thread: String?
+    public var line: Int
+    /// Whether it came after the launch-end marker.
+    public var afterLaunch: Bool
+}
+
 /// Everything about a log except the individual events.
 public struct TraceSummary: Sendable, Equatable {
+    /// Decodes of looked-up images (timed captures only), in log order.
+    public var decodes: [ImageDecode] = []
     public var debugger: DebuggerKind = .unknown
     /// A finer guess at the era, e.g. `lldb 16 or older`, `lldb 17 or newer (Xcode 15+)`.
     public var debuggerVersion: String?

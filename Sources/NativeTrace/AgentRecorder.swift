@@ -14,6 +14,8 @@
             public var objcMethods: [String]
             /// Methods that record nothing but give the requests inside them their kind.
             public var contexts: [String] = []
+            /// Methods that decode an image object a lookup returned (`CaptureAPI.agentDecoders`).
+            public var decoders: [String] = []
             public var symbols: [(name: String, argument: Int)]
             public var launchEnd: String?
             public var duration: Double?
@@ -65,7 +67,7 @@
         public init(_ request: Request, output: @escaping (String) -> Void) {
             self.request = request
             self.output = output
-            apiNames = request.objcMethods + request.symbols.map(\.name) + request.contexts + (request.launchEnd.map { [$0] } ?? [])
+            apiNames = request.objcMethods + request.symbols.map(\.name) + request.contexts + request.decoders + (request.launchEnd.map { [$0] } ?? [])
         }
 
         /// The log of a file an agent wrote by itself (IMGTRACE_AGENT_FILE, for an app that ran
@@ -98,7 +100,7 @@
                 var name = words[0] == "symbol" ? words[1].split(separator: " ").first.map(String.init) ?? "" : words[1]
                 if CaptureScript.unsafeSymbol(name) != nil { name = "api#\(names.count)" }
                 switch words[0] {
-                case "objc", "context", "symbol": names.append(name)
+                case "objc", "context", "symbol", "decode": names.append(name)
                 case "end":
                     names.append(name)
                     launchEnd = name
@@ -128,6 +130,7 @@
             var lines = request.objcMethods.map { "objc " + $0 }
             lines += request.symbols.map { "symbol \($0.name) \($0.argument)" }
             lines += request.contexts.map { "context " + $0 }
+            lines += request.decoders.map { "decode " + $0 }
             if let end = request.launchEnd {
                 // A C function ends the launch through the GOT like any symbol: the agent only
                 // marks Objective-C methods; such an end is watched by name alone.
@@ -236,8 +239,14 @@
             var stack: String
             /// The ring whose return record would close it; nil once closed (or not a request).
             var openRing: Int?
+            /// A lookup's name: the object its return hands back is known by it.
+            var name: [UInt8]?
+            /// A decode's object, named when its line is written.
+            var decodes: UInt64?
             var text: String { stack.isEmpty ? hit : hit + "\n" + stack }
         }
+        /// The name of the lookup that returned each image object, for the decodes that follow.
+        private var objectNames: [UInt64: [UInt8]] = [:]
         private var held: [HeldLine] = []
         /// Per ring, the held request its next return record closes.
         private var openRequest: [Int: UInt64] = [:]
@@ -275,13 +284,23 @@
                     continue
                 }
                 let (hit, stack) = line(record.header, name: record.name, frames: record.frames, tid: record.tid, shared: shared, ring: record.ring)
-                let isRequest = UInt32(record.header.kind) != IMGTRACE_AGENT_LAUNCH_END.rawValue
+                let kind = UInt32(record.header.kind)
+                let isRequest = kind != IMGTRACE_AGENT_LAUNCH_END.rawValue
                 // A request before this one on its thread that got no return was left (longjmp, an
                 // exception) or its return was lost: it keeps no duration.
                 if isRequest { closeRequest(ring: record.ring, returnPayload: nil) }
-                held.append(HeldLine(seq: record.seq, hit: hit, stack: stack, openRing: isRequest ? record.ring : nil))
+                var entry = HeldLine(seq: record.seq, hit: hit, stack: stack, openRing: isRequest ? record.ring : nil)
+                if kind == IMGTRACE_AGENT_NAME.rawValue { entry.name = record.name }
+                if kind == IMGTRACE_AGENT_DECODE.rawValue, record.name.count == 8 {
+                    entry.decodes = UInt64(littleEndian: record.name.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) })
+                    // Its frames would be read as the next request's: a decode keeps none.
+                    entry.stack = ""
+                }
+                held.append(entry)
                 if isRequest { openRequest[record.ring] = record.seq }
             }
+            // At the end, requests still open are written as they are (a decode named, no duration).
+            if final { for ring in Array(openRequest.keys) { closeRequest(ring: ring, returnPayload: nil) } }
             let ready = final ? held.count : (held.firstIndex { $0.openRing != nil } ?? held.count)
             for line in held[..<ready] { output(line.text) }
             held.removeFirst(ready)
@@ -293,16 +312,25 @@
         private func closeRequest(ring: Int, returnPayload: [UInt8]?) {
             guard let seq = openRequest[ring] else { return }
             var nanoseconds: UInt64?
+            var result: UInt64 = 0
             if let payload = returnPayload {
                 guard payload.count == MemoryLayout<imgtrace_agent_return_payload>.size else { return }
                 let value = payload.withUnsafeBytes { $0.loadUnaligned(as: imgtrace_agent_return_payload.self) }
                 guard UInt64(littleEndian: value.request_seq) == seq else { return }
+                result = UInt64(littleEndian: value.result)
                 // No call of a launch lasts a day: longer is a file's junk, written as no duration.
                 let took = UInt64(littleEndian: value.nanoseconds)
                 nanoseconds = took <= 86_400_000_000_000 ? took : nil
             }
             openRequest[ring] = nil
             guard let index = held.lastIndex(where: { $0.seq == seq }) else { return }
+            if let name = held[index].name, result != 0 { objectNames[result] = name }
+            if let object = held[index].decodes {
+                // Named by the lookup that returned the object (the latest one, as addresses are reused).
+                let name = objectNames[object]
+                held[index].hit =
+                    name.map { held[index].hit + "\"" + HitLine.escape($0) + "\"" } ?? held[index].hit + "<unread: no recorded lookup returned this image (\(HitLine.hex(object)))>"
+            }
             if let nanoseconds { held[index].hit = HitLine.withDuration(held[index].hit, nanoseconds: nanoseconds) }
             held[index].openRing = nil
         }
@@ -316,8 +344,14 @@
                 launchEndedAt = Self.nanoseconds(record)
                 return (LaunchMarker.text, "")
             }
-            hits += 1
             let api = Int(record.api) < apiNames.count ? apiNames[Int(record.api)] : "api#\(record.api)"
+            if UInt32(record.kind) == IMGTRACE_AGENT_DECODE.rawValue {
+                // A decode is no request: its value (the name) is written when it returns.
+                let time = Self.time(record)
+                let timestamp = clock.format(seconds: time.seconds, nanoseconds: time.nanoseconds)
+                return (timestamp + " [" + HitLine.label(label(tid, shared: shared, ring: ring)) + "] (decode) " + api + ": ", "")
+            }
+            hits += 1
             let name = UInt32(record.kind) == IMGTRACE_AGENT_NAME.rawValue ? bytes : nil
             if record.flags & UInt8(IMGTRACE_AGENT_TRUNCATED) != 0 { cutNames += 1 }
             let time = Self.time(record)

@@ -56,7 +56,7 @@ public enum HitLine {
         return String(line.dropLast("None".count)) + "<unread: no readable string at \(hex(address))>"
     }
 
-    private static func hex(_ value: UInt64) -> String {
+    static func hex(_ value: UInt64) -> String {
         let digits = String(value, radix: 16)
         return "0x" + String(repeating: "0", count: max(0, 16 - digits.count)) + digits
     }

@@ -126,7 +126,10 @@ struct RecordCommand: ParsableCommand {
                 launchEnd: noLaunchEnd ? nil : (launchEnd ?? Self.defaultLaunchEnd), duration: duration, agentPath: try AgentLibrary.path())
             request.children = agentChildren
             request.frames = backtrace ?? BacktraceOption.defaultFrames
-            if objcMethods.isEmpty { request.contexts = defaults.contexts }
+            if objcMethods.isEmpty {
+                request.contexts = defaults.contexts
+                request.decoders = CaptureAPI.agentDecoders
+            }
             let outputs = Self.runOutputs(output, runs: runs)
             try OutputTargets.check(outputs: outputs.map { ("--output", $0) }, inputs: arguments.prefix(1).map { (what: "program", path: $0) })
             for (run, path) in outputs.enumerated() {

@@ -343,11 +343,19 @@
                 if launchOnly, line == "imgtrace-launch-end" { break }
                 if line.hasPrefix("    frame #"), !hits.isEmpty {
                     hits[hits.count - 1] += "\n" + line.replacing(#/0x[0-9a-f]+ /#, with: "")
-                } else if line.hasPrefix("20") {
-                    hits.append(String(line.dropFirst(24)).replacing(#/ [0-9]+\]/#, with: "]"))
+                } else if let request = Self.request(line) {
+                    hits.append(String(request.dropFirst(24)).replacing(#/ [0-9]+\]/#, with: "]"))
                 }
             }
             return hits
+        }
+
+        /// A request's line as ptrace writes it: the agent's duration taken off; nil for what is
+        /// no request line (a decode the agent timed, a marker, frames).
+        static func request(_ line: Substring) -> Substring? {
+            guard line.hasPrefix("20"), !line.contains("] (decode) ") else { return nil }
+            guard let duration = line.firstMatch(of: #/ [0-9]+\.[0-9]{3} ms$/#) else { return line }
+            return line[..<duration.range.lowerBound]
         }
 
         /// Without imgtrace beside the app (a scheme's or simctl's DYLD_INSERT_LIBRARIES), the agent
@@ -576,7 +584,7 @@
                 let end = try XCTUnwrap(lines.firstIndex(of: "imgtrace-launch-end"), "\(name) reaches the launch end")
                 // The line without its time: thread, API and name.
                 func loads(_ part: ArraySlice<Substring>) -> [String] {
-                    part.filter { $0.hasPrefix("20") }.map { String($0.dropFirst(24)).replacingOccurrences(of: "(code) ", with: "") }
+                    part.compactMap(Self.request).map { String($0.dropFirst(24)).replacingOccurrences(of: "(code) ", with: "") }
                 }
                 launchStacks[name] = try stacks(log, launchOnly: true)
                 return (loads(lines[..<end]), loads(lines[end...]))
@@ -628,6 +636,16 @@
             let untracedOutput = String(decoding: console.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             untraced.waitUntilExit()
             XCTAssertEqual(messages(programOutput["agent.log"]), messages(untracedOutput))
+            // GNUstep decodes a looked-up image at its first use (`-[NSImage _loadFromFile:]`): the
+            // agent times each decode and names it by the lookup whose object it decodes.
+            let recorded = try String(contentsOf: work.appendingPathComponent("agent.log"), encoding: .utf8).split(separator: "\n")
+            let decodes = recorded.filter { $0.contains("] (decode) -[NSImage _loadFromFile:]: ") }
+            XCTAssertGreaterThan(decodes.count, 0, "Gridlock decodes its images after looking them up")
+            let lookedUp = Set(recorded.compactMap { $0.firstMatch(of: #/\+\[NSImage imageNamed:\]: "([^"]+)"/#).map { String($0.1) } })
+            for decode in decodes {
+                let name = try XCTUnwrap(decode.firstMatch(of: #/: "([^"]+)" [0-9]+\.[0-9]{3} ms$/#), "a named, timed decode: \(decode)").1
+                XCTAssertTrue(lookedUp.contains(String(name)), "\(name) was looked up before it was decoded")
+            }
             let agentNames = Set(agent.launch + agent.after), ptraceNames = Set(ptrace.launch + ptrace.after)
             XCTAssertTrue(Set(agent.after).isSubset(of: ptraceNames), "after the launch: \(Set(agent.after).subtracting(ptraceNames))")
             XCTAssertTrue(Set(ptrace.after).isSubset(of: agentNames), "after the launch: \(Set(ptrace.after).subtracting(agentNames))")

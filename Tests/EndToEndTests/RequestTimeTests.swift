@@ -39,6 +39,9 @@
                 clock_gettime(CLOCK_MONOTONIC, &t);
                 return (unsigned long long)t.tv_sec * 1000000000ull + (unsigned long long)t.tv_nsec;
             }
+            /* The first call through the PLT binds clock_gettime, inside the first request but before its
+               own clock starts: bound here, before main, so the library's clock sees what the agent sees. */
+            __attribute__((constructor)) static void bind_clock(void) { (void)now_ns(); }
             __attribute__((noinline)) const char *load_inner(void *a, void *b, const char *name) {
                 unsigned long long start = now_ns();
                 const char *dash = strchr(name, '-');
@@ -205,6 +208,148 @@
             let refused = try BinaryRunner.run(["record", "--runs", "3", "--output", output.path, "--", program.path])
             XCTAssertEqual(refused.status, 64)
             XCTAssertTrue(refused.stderr.contains("--runs goes with --agent"), refused.stderr)
+        }
+
+        /// GNUstep's shape, in an Objective-C model that knows its own times: a lookup that calls a
+        /// nested image API (its time inclusive), an image decoded at its first draw
+        /// (`-[NSImage _loadFromFile:]`, the agent's default decoder) and named by the lookup that
+        /// returned it, a second draw that decodes nothing, and an image the program made itself
+        /// whose decode no lookup explains (counted, never dropped).
+        static let objcModel = #"""
+            #import <Foundation/Foundation.h>
+            #include <stdio.h>
+            #include <stdlib.h>
+            #include <time.h>
+            static FILE *truth;
+            static unsigned long long now_ns(void) {
+                struct timespec t;
+                clock_gettime(CLOCK_MONOTONIC, &t);
+                return (unsigned long long)t.tv_sec * 1000000000ull + (unsigned long long)t.tv_nsec;
+            }
+            static void busy(unsigned long long microseconds) {
+                unsigned long long end = now_ns() + microseconds * 1000ull;
+                while (now_ns() < end) {}
+            }
+            /* name-LOOKUP-DECODE: microseconds each takes */
+            static unsigned long long part(NSString *name, int which) {
+                NSArray *parts = [name componentsSeparatedByString:@"-"];
+                return strtoull([[parts objectAtIndex:which] UTF8String], 0, 10);
+            }
+            @interface NSImage : NSObject {
+            @public
+                NSString *file;
+                int loaded;
+            }
+            + (id)imageNamed:(NSString *)name;
+            + (id)_catalogImageWithName:(NSString *)name bundle:(id)bundle;
+            - (BOOL)_loadFromFile:(NSString *)path;
+            - (void)draw;
+            @end
+            @implementation NSImage
+            + (id)_catalogImageWithName:(NSString *)name bundle:(id)bundle {
+                busy(part(name, 1));
+                NSImage *image = [NSImage new];
+                image->file = [name retain];
+                return image;
+            }
+            + (id)imageNamed:(NSString *)name {
+                unsigned long long start = now_ns();
+                id image = [self _catalogImageWithName:name bundle:nil];
+                busy(200);
+                fprintf(truth, "lookup\t%s\t%llu\n", [name UTF8String], (now_ns() - start) / 1000);
+                return image;
+            }
+            - (BOOL)_loadFromFile:(NSString *)path {
+                unsigned long long start = now_ns();
+                busy(part(path, 2));
+                fprintf(truth, "decode\t%s\t%llu\n", [path UTF8String], (now_ns() - start) / 1000);
+                return YES;
+            }
+            - (void)draw {
+                if (!loaded) {
+                    loaded = 1;
+                    [self _loadFromFile:file];
+                }
+            }
+            @end
+            int main(int argc, char **argv) {
+                truth = fopen(argv[1], "w");
+                NSAutoreleasePool *pool = [NSAutoreleasePool new];
+                NSImage *hero = [NSImage imageNamed:@"hero-3000-5000"];
+                NSImage *icon = [NSImage imageNamed:@"icon-100-800"];
+                [icon draw];
+                [hero draw];
+                [hero draw];
+                NSImage *orphan = [NSImage new];
+                orphan->file = @"orphan-0-1000";
+                [orphan draw];
+                [pool release];
+                fclose(truth);
+                return 0;
+            }
+            """#
+
+        func testTheObjectiveCModelsLookupsAndLazyDecodesAreTimedAndNamed() throws {
+            guard let flags = shell("gnustep-config --objc-flags"), let libraries = shell("gnustep-config --base-libs") else {
+                throw XCTSkip("needs gobjc and libgnustep-base-dev (gnustep-config)")
+            }
+            let source = work.appendingPathComponent("decode_model.m")
+            try Self.objcModel.write(to: source, atomically: true, encoding: .utf8)
+            var checked = 0
+            for level in ["-O0", "-O2"] {
+                let program = work.appendingPathComponent("decode_model\(level)")
+                let cleaned = flags.replacingOccurrences(of: "-MMD -MP", with: "")
+                guard shell("cc -x objective-c -std=gnu99 \(cleaned) \(level) -o \(program.path) \(source.path) \(libraries) 2>&1 >/dev/null") != nil else {
+                    throw XCTSkip("gobjc could not build the model")
+                }
+                let truthFile = work.appendingPathComponent("truth\(level).tsv"), log = work.appendingPathComponent("model\(level).log")
+                let run = try BinaryRunner.run(["record", "--agent", "--no-launch-end", "--output", log.path, "--", program.path, truthFile.path])
+                XCTAssertEqual(run.status, 0, run.stderr)
+                var truth: [String: Int] = [:]
+                for line in try String(contentsOf: truthFile, encoding: .utf8).split(separator: "\n") {
+                    let fields = line.split(separator: "\t")
+                    truth[fields[0] + " " + fields[1]] = Int(fields[2])
+                }
+                XCTAssertEqual(truth.count, 5, "two lookups, three decodes")
+                let text = try String(contentsOf: log, encoding: .utf8)
+                // One request per lookup: the nested API is inside it.
+                XCTAssertEqual(text.components(separatedBy: "+[NSImage _catalogImageWithName:bundle:]").count, 1, text)
+                let analyze = try BinaryRunner.run(["analyze", log.path, "--bundle", work.path, "--format", "json", "--fail-on", "never"])
+                XCTAssertEqual(analyze.status, 0, analyze.stderr)
+                let report = try XCTUnwrap(JSONSerialization.jsonObject(with: analyze.stdout) as? [String: Any])
+                let names = report["names"] as? [[String: Any]] ?? []
+                func close(_ recorded: Int?, _ key: String) {
+                    let measured = truth[key] ?? -1
+                    XCTAssertLessThanOrEqual(
+                        abs((recorded ?? -1_000_000) - measured), max(20, measured / 10), "\(level) \(key): recorded \(recorded ?? -1) µs, measured \(measured) µs")
+                }
+                for name in ["hero-3000-5000", "icon-100-800"] {
+                    let time = try XCTUnwrap(names.first { $0["name"] as? String == name }?["launchTime"] as? [String: Any], "\(level) \(name)")
+                    XCTAssertEqual(time["timedLoads"] as? Int, 1)
+                    XCTAssertEqual(time["decodes"] as? Int, 1, "\(level) \(name): one decode at the first draw")
+                    close(time["microseconds"] as? Int, "lookup " + name)
+                    close(time["decodeMicroseconds"] as? Int, "decode " + name)
+                }
+                let launch = try XCTUnwrap(((report["metrics"] as? [String: Any])?["launch"] as? [String: Any])?["time"] as? [String: Any])
+                XCTAssertEqual(launch["decodes"] as? Int, 3)
+                XCTAssertEqual(launch["unattributedDecodes"] as? Int, 1, "the image the program made itself")
+                XCTAssertTrue(text.contains("(decode) -[NSImage _loadFromFile:]: <unread: no recorded lookup returned this image"), text)
+                checked += 1
+            }
+            XCTAssertEqual(checked, 2)
+        }
+
+        private func shell(_ command: String) -> String? {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", command]
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            process.standardError = FileHandle.nullDevice
+            guard (try? process.run()) != nil else { return nil }
+            let data = pipe.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return process.terminationStatus == 0 ? String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) : nil
         }
 
         /// The agent's own file (IMGTRACE_AGENT_FILE, no imgtrace beside the app) keeps the

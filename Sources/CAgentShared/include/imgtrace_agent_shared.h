@@ -31,14 +31,17 @@ enum imgtrace_agent_record_kind {
     IMGTRACE_AGENT_UNREADABLE = 2,// a name object that has no UTF8String
     IMGTRACE_AGENT_LAUNCH_END = 3,// the launch-end method returned
     IMGTRACE_AGENT_PAD = 4,       // the rest of the ring is unused: the next record is at its start
-    IMGTRACE_AGENT_RETURN = 5     // the request of sequence number `seq` in this ring returned (payload below)
+    IMGTRACE_AGENT_RETURN = 5,    // the request of sequence number `seq` in this ring returned (payload below)
+    IMGTRACE_AGENT_DECODE = 6     // a decode method ran on an image object: 8 name bytes hold the object's address
 };
 
-/// A return record's 16 name bytes: which request returned, and how long it ran (CLOCK_MONOTONIC,
-/// from the API's entry to its return to the caller, nested image calls included).
+/// A return record's 24 name bytes: which request returned, how long it ran (CLOCK_MONOTONIC,
+/// from the API's entry to its return to the caller, nested image calls included) and what it
+/// returned (a lookup's image object, which a later decode names).
 typedef struct {
     uint64_t request_seq;
     uint64_t nanoseconds;
+    uint64_t result;
 } imgtrace_agent_return_payload;
 
 enum { IMGTRACE_AGENT_TRUNCATED = 1 };

@@ -71,7 +71,9 @@ public struct HTMLReporter: AuditReporter {
             ("\(m.loads)", "loads at launch"), ("\(m.images)", "distinct images"), (kibibytes(m.decodedBytes), "decoded"),
             (kibibytes(m.bytesOnDisk), "on disk"), ("\(m.missing)", "missing names"), ("\(m.repeated)", "repeated lookups"),
         ]
-        if m.time.timedLoads > 0 { figures.append((ImageTime.milliseconds(m.time.mainThreadMicroseconds), "image time on the main thread")) }
+        if m.time.isTimed {
+            figures.append((ImageTime.milliseconds(m.time.mainThreadMicroseconds + m.time.mainThreadDecodeMicroseconds), "image time on the main thread"))
+        }
         for (value, label) in figures {
             out += "<div class=\"figure\"><b>\(h(value))</b><span>\(h(label))</span></div>"
         }

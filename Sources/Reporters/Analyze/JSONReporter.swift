@@ -170,7 +170,7 @@ public struct JSONReporter: AuditReporter {
         w.field("symbols", m.symbols)
         w.field("dataLoads", m.dataLoads)
         // Only timed captures have it: an untimed log's JSON stays as it was.
-        if m.time.timedLoads > 0 {
+        if m.time.isTimed {
             w.key("time")
             writeTime(m.time, &w)
         }
@@ -183,6 +183,10 @@ public struct JSONReporter: AuditReporter {
         w.field("microseconds", time.microseconds)
         w.field("mainThreadMicroseconds", time.mainThreadMicroseconds)
         w.field("longestMainThreadMicroseconds", time.longestMainThreadMicroseconds)
+        w.field("decodes", time.decodes)
+        w.field("decodeMicroseconds", time.decodeMicroseconds)
+        w.field("mainThreadDecodeMicroseconds", time.mainThreadDecodeMicroseconds)
+        w.field("unattributedDecodes", time.unattributedDecodes)
         w.endObject()
     }
 
@@ -195,7 +199,7 @@ public struct JSONReporter: AuditReporter {
         w.field("launchLoads", use.launchLoads)
         w.field("afterLaunchLoads", use.afterLaunchLoads)
         w.field("maxLaunchLoadsPerLog", use.maxLaunchLoadsPerLog)
-        if use.launchTime.timedLoads > 0 {
+        if use.launchTime.isTimed {
             w.key("launchTime")
             writeTime(use.launchTime, &w)
             w.key("mainThreadMicrosecondsPerLaunch")

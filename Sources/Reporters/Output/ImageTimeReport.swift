@@ -10,7 +10,7 @@ enum ImageTimeReport {
     /// `12.345 ms in 40 timed requests; 10.100 ms on the main thread (2.0% of the 514 ms launch), longest 3.200 ms`;
     /// over several timed launches, the median launch's figures and the range of main-thread time.
     static func summary(_ result: AuditResult) -> String? {
-        let timed = result.logs.filter { $0.metrics.launch.time.timedLoads > 0 }
+        let timed = result.logs.filter { $0.metrics.launch.time.isTimed }
         guard !timed.isEmpty else { return nil }
         let byMainTime = timed.sorted { $0.metrics.launch.time.mainThreadMicroseconds < $1.metrics.launch.time.mainThreadMicroseconds }
         let median = byMainTime[byMainTime.count / 2]
@@ -27,13 +27,18 @@ enum ImageTimeReport {
             text += " (\(tenths / 10).\(tenths % 10)% of the \(launch) ms launch)"
         }
         if time.longestMainThreadMicroseconds > 0 { text += ", longest \(ImageTime.milliseconds(time.longestMainThreadMicroseconds))" }
+        if time.decodes > 0 {
+            text += "; decoding at first use: \(ImageTime.milliseconds(time.decodeMicroseconds)) in \(counted(time.decodes, "decode")), "
+            text += "\(ImageTime.milliseconds(time.mainThreadDecodeMicroseconds)) on the main thread"
+            if time.unattributedDecodes > 0 { text += " (\(time.unattributedDecodes) of an image no recorded lookup returned)" }
+        }
         return text
     }
 
-    /// The names whose launch requests held the main thread longest (the median launch's time
-    /// when several were timed), most first, ties by name.
+    /// The names whose launch requests and decodes held the main thread longest (the median
+    /// launch's time when several were timed), most first, ties by name.
     static func slowest(_ result: AuditResult) -> [NameUse] {
-        let timed = result.uses.filter { $0.launchTime.mainThreadMicroseconds > 0 }
+        let timed = result.uses.filter { $0.typicalMainThreadMicroseconds > 0 }
         let sorted = timed.sorted {
             $0.typicalMainThreadMicroseconds != $1.typicalMainThreadMicroseconds
                 ? $0.typicalMainThreadMicroseconds > $1.typicalMainThreadMicroseconds : $0.findingIdentity < $1.findingIdentity
