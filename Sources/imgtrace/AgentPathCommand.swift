@@ -66,7 +66,8 @@ struct AgentPathCommand: ParsableCommand {
         #endif
         let targets = CaptureAPI.agentTargets
         // `;` ends each target: an environment variable in an Xcode scheme is one line.
-        let apis = (targets.names.map { "objc " + $0 } + targets.contexts.map { "context " + $0 } + CaptureAPI.agentDecoders.map { "decode " + $0 }
+        let apis =
+            (targets.names.map { "objc " + $0 } + targets.contexts.map { "context " + $0 } + CaptureAPI.agentDecoders.map { "decode " + $0 }
             + ["end " + RecordCommand.defaultLaunchEnd])
             .joined(separator: ";")
         print("\(preload)=\(Self.shellWord(path))\nIMGTRACE_AGENT_FILE=\(Self.shellWord(env))\nIMGTRACE_AGENT_APIS=\(Self.shellWord(apis))")
