@@ -199,6 +199,7 @@ struct TraceParser {
         case .covered(let count): coveredHits(count)
         case .launchMarker: if summary.launchEnd == nil { summary.launchEnd = LaunchEnd(line: number, source: .marker) }
         case .recordingEnd(let fields): if summary.recording == nil { summary.recording = RecordingEnd(fields: fields, line: number) }
+        case .recordingStart(let time): if summary.recordingStart == nil { summary.recordingStart = time }
         case .timestamp(let stamp):
             timestampSlot.store(stamp)
             if !echoMode && collecting == .ignore { collecting = .none }

@@ -161,6 +161,8 @@
             clock_gettime(CLOCK_REALTIME, &now)
             startedAt = now.tv_sec * 1_000_000_000 + now.tv_nsec
             pid = try spawn(path, fd: fd)
+            // Where the program's life starts on the lines' clock: the launch end (launch-ms) is placed from it.
+            output("imgtrace-recording-start " + clock.format(seconds: now.tv_sec, nanoseconds: now.tv_nsec))
             if let duration = request.duration { StopSignals.arm(duration) }
             var buffer = [UInt8](repeating: 0, count: Int(IMGTRACE_AGENT_RING_BYTES))
             var nap: useconds_t = 50

@@ -62,6 +62,38 @@ final class HTMLLayoutTests: XCTestCase {
         XCTAssertLessThanOrEqual(try layoutWidth(ofPage: html, width: 1280), 1280)
     }
 
+    /// A timed recording (`record --agent`): the lanes of image time, one per thread with the main
+    /// thread first, lookups and decodes in two shades, the launch end placed from the program's
+    /// start; laid out at 1280 and 390 px without sideways scrolling.
+    func testTheTimeLanesShowEachThreadAndFitAPhonesWidth() throws {
+        _ = try chromium()
+        let work = try BinaryRunner.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let log = work.appendingPathComponent("timed.log")
+        try """
+        imgtrace-recording-start 2026-11-26 10:30:25.223
+        2026-11-26 10:30:25.389 [SampleApp] (code) +[UIImage imageNamed:]: "hero_banner" 17.591 ms
+        2026-11-26 10:30:25.410 [loader 4242] (code) +[UIImage imageNamed:]: "tab_home" 2.250 ms
+        2026-11-26 10:30:25.420 [SampleApp] (decode) -[NSImage _loadFromFile:]: "hero_banner" 4.624 ms
+        2026-11-26 10:30:25.500 [SampleApp] (code) +[UIImage imageNamed:]: "tab_search" 0.004 ms
+        imgtrace-launch-end
+        imgtrace-recording-end hits=3 launch-end=reached program=exit:0 launch-ms=400
+
+        """.write(to: log, atomically: true, encoding: .utf8)
+        let html = try report(["analyze", log.path, "--bundle", "Examples/SampleApp.app"])
+        let start = try XCTUnwrap(html.range(of: "Image time per thread (milliseconds)"), "the lanes are in the page")
+        let lanes = String(html[start.upperBound...].prefix(6000))
+        let main = try XCTUnwrap(lanes.range(of: ">SampleApp</text>")), loader = try XCTUnwrap(lanes.range(of: ">loader 4242</text>"))
+        XCTAssertLessThan(main.lowerBound, loader.lowerBound, "the main thread's lane first")
+        XCTAssertTrue(lanes.contains("hero_banner (decode): 4.624 ms"), "the decode in its own shade, named")
+        XCTAssertTrue(lanes.contains("launch ends (400 ms)"))
+        XCTAssertTrue(html.contains("image time on the main thread"))
+        XCTAssertLessThanOrEqual(try layoutWidth(ofPage: html, width: 390), 390)
+        XCTAssertLessThanOrEqual(try layoutWidth(ofPage: html, width: 1280), 1280)
+        // An untimed log draws no lanes.
+        XCTAssertFalse(try report(["analyze", "Examples/launch.log", "--bundle", "Examples/SampleApp.app"]).contains("Image time per thread"))
+    }
+
     func testTheUnusedReportFitsAPhonesWidthAndSaysWhatItWasMadeFrom() throws {
         _ = try chromium()
         let html = try report(["unused", "--bundle", "Examples/SampleApp.app", "--source-root", "Examples/SampleSource"])

@@ -20,6 +20,9 @@ enum CaptureDialect: LineDialect {
             }
             if line.hasPrefix("imgtrace-launch-end") { return RecognisedLine(.launchMarker) }
             if let fields = line.removingPrefix("imgtrace-recording-end") { return RecognisedLine(.recordingEnd(fields.string)) }
+            if let time = line.removingPrefix("imgtrace-recording-start ") {
+                return RecognisedLine(Timestamp.length(time) == time.count ? .recordingStart(time.string) : .ignored)
+            }
             return nil
         default:
             return nil

@@ -50,6 +50,8 @@ enum TraceLine {
     case launchMarker
     /// `imgtrace-recording-end …`: how an `imgtrace record` recording ended (the fields after the marker).
     case recordingEnd(String)
+    /// `imgtrace-recording-start TIME`: when `record --agent` started the program, in its lines' clock.
+    case recordingStart(String)
     /// An app log line's timestamp (the nearest one before a hit is the hit's).
     case timestamp(ByteLine)
     /// The debugger itself crashed (gdb's `Fatal signal: …`, LLVM's bug-report request): what

@@ -79,6 +79,7 @@ public struct HTMLReporter: AuditReporter {
         }
         out += "</div></div>\n"
         out += "<h2>Timeline of loads (launch order)</h2><div class=\"card scroll\">\(timeline(launch, result))</div>\n"
+        if let lanes = TimeLanes.svg(result, loads: loads) { out += "<h2>Image time per thread (milliseconds)</h2><div class=\"card scroll\">\(lanes)</div>\n" }
         out += "<h2>Decoded memory per image</h2><div class=\"card scroll\">\(memoryChart(launch))</div>\n"
         out += "<h2>Findings</h2>"
         if result.findings.isEmpty {

@@ -28,6 +28,10 @@ public final class LoadRecords {
         public var image: BundleImage?
         /// How the name resolved, or why it did not.
         public var how: String
+        /// Its thread, its start on the log's clock and how long it ran, when the capture timed it.
+        public var thread: String?
+        public var timestamp: String?
+        public var microseconds: Int?
     }
 
     private let keepsRows: Bool
@@ -49,7 +53,8 @@ public final class LoadRecords {
             rows.append(
                 Row(
                     log: log, seq: load.seq, line: load.line, name: name, afterLaunch: load.phase == .afterLaunch,
-                    image: resolution?.image, how: resolution?.how ?? "no name to resolve"))
+                    image: resolution?.image, how: resolution?.how ?? "no name to resolve", thread: load.thread, timestamp: load.timestamp,
+                    microseconds: load.microseconds))
         }
         writer.removeAll()
         writer.beginObject()
