@@ -122,8 +122,9 @@ extension TraceParser {
         if hit.decode {
             // Time spent on an image already looked up: the summary's, never a load.
             let name = hit.unread == nil ? hit.value.map { String(decoding: $0, as: UTF8.self) } : nil
+            let afterLaunch = summary.launchEnd.map { number > $0.line } == true
             summary.decodes.append(
-                ImageDecode(name: name, microseconds: hit.microseconds, thread: hit.thread, line: number, afterLaunch: summary.launchEnd.map { number > $0.line } == true, timestamp: timestamp))
+                ImageDecode(name: name, microseconds: hit.microseconds, thread: hit.thread, line: number, afterLaunch: afterLaunch, timestamp: timestamp))
             openStop = nil
             section = .plain
             collecting = .none
