@@ -23,28 +23,15 @@
             if let work { try? FileManager.default.removeItem(at: work) }
         }
 
-        private func shell(_ command: String) -> String? {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/bin/sh")
-            process.arguments = ["-c", command]
-            let pipe = Pipe()
-            process.standardOutput = pipe
-            process.standardError = FileHandle.nullDevice
-            guard (try? process.run()) != nil else { return nil }
-            let data = pipe.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return process.terminationStatus == 0 ? String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) : nil
-        }
-
         /// Compiles Objective-C against GNUstep Base (gobjc); skips without it.
         private func compileObjC(_ source: String, to name: String, level: String = "-O1") throws -> URL {
-            guard let flags = shell("gnustep-config --objc-flags"), let libraries = shell("gnustep-config --base-libs") else {
+            guard let flags = Shell.output("gnustep-config --objc-flags"), let libraries = Shell.output("gnustep-config --base-libs") else {
                 throw XCTSkip("needs gobjc and libgnustep-base-dev (gnustep-config)")
             }
             let file = work.appendingPathComponent(name + ".m"), output = work.appendingPathComponent(name)
             try source.write(to: file, atomically: true, encoding: .utf8)
             let cleaned = flags.replacingOccurrences(of: "-MMD -MP", with: "")
-            guard shell("cc -x objective-c -std=gnu99 \(cleaned) \(level) -o \(output.path) \(file.path) \(libraries) 2>&1 >/dev/null") != nil else {
+            guard Shell.output("cc -x objective-c -std=gnu99 \(cleaned) \(level) -o \(output.path) \(file.path) \(libraries) 2>&1 >/dev/null") != nil else {
                 throw XCTSkip("gobjc could not build \(name).m")
             }
             return output
@@ -55,7 +42,7 @@
             let file = work.appendingPathComponent(name + ".c"), output = work.appendingPathComponent(name)
             try source.write(to: file, atomically: true, encoding: .utf8)
             let command = (["cc"] + flags + ["-o", output.path, file.path] + libraries).joined(separator: " ")
-            guard shell(command + " 2>&1 >/dev/null") != nil else { throw XCTSkip("cc could not build \(name).c") }
+            guard Shell.output(command + " 2>&1 >/dev/null") != nil else { throw XCTSkip("cc could not build \(name).c") }
             return output
         }
 
@@ -228,12 +215,12 @@
         /// constructor registered the library with the runtime before the program's main.
         func testTheAgentReferencesNoSwiftRuntimeSymbol() throws {
             let agent = BinaryRunner.executable.deletingLastPathComponent().appendingPathComponent("libImgtraceAgent.so")
-            let undefined = try XCTUnwrap(shell("nm -D --undefined-only \(agent.path)"))
+            let undefined = try XCTUnwrap(Shell.output("nm -D --undefined-only \(agent.path)"))
             XCTAssertFalse(undefined.lowercased().contains("swift"), undefined)
             XCTAssertTrue(undefined.contains("dlsym"), "the listing is the agent's: \(undefined)")
             // The unwinder linked in for frames stays the agent's: preloaded first, an exported
             // `_Unwind_*` would take the place of libgcc_s's in the whole program.
-            let defined = try XCTUnwrap(shell("nm -D --defined-only \(agent.path)"))
+            let defined = try XCTUnwrap(Shell.output("nm -D --defined-only \(agent.path)"))
             XCTAssertTrue(defined.contains("imgtrace_agent_drain"), defined)
             XCTAssertFalse(defined.contains("_Unwind") || defined.contains("__register_frame") || defined.contains("__gcc"), defined)
         }
@@ -273,7 +260,7 @@
             for level in ["-O0", "-O2"] {
                 let program = try compileObjC(Self.uikitModel, to: "uikit_model\(level)", level: level)
                 if level == "-O2" {
-                    let disassembly = try XCTUnwrap(shell("objdump -d --no-show-raw-insn \(program.path)"))
+                    let disassembly = try XCTUnwrap(Shell.output("objdump -d --no-show-raw-insn \(program.path)"))
                     let wrapper = try XCTUnwrap(disassembly.components(separatedBy: "<_c_UIImage__imageNamed_>:").last?.components(separatedBy: "\n\n").first)
                     XCTAssertTrue(wrapper.contains("jmp    *%rax"), "+[UIImage imageNamed:] tail-calls at -O2: \(wrapper)")
                 }
@@ -370,7 +357,7 @@
             try env.stdout.write(to: script)
             // (printed by the shell itself: a program it ran would load the agent, which takes its variables out)
             let sourced = try XCTUnwrap(
-                shell(
+                Shell.output(
                     "sh -c '. \(script.path); printf \"%s\\\\n\" \"LD_PRELOAD=$LD_PRELOAD\" \"IMGTRACE_AGENT_FILE=$IMGTRACE_AGENT_FILE\" \"IMGTRACE_AGENT_APIS=$IMGTRACE_AGENT_APIS\"'"
                 ))
             var environment: [String: String] = [:]

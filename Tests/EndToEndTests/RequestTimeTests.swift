@@ -290,7 +290,7 @@
             """#
 
         func testTheObjectiveCModelsLookupsAndLazyDecodesAreTimedAndNamed() throws {
-            guard let flags = shell("gnustep-config --objc-flags"), let libraries = shell("gnustep-config --base-libs") else {
+            guard let flags = Shell.output("gnustep-config --objc-flags"), let libraries = Shell.output("gnustep-config --base-libs") else {
                 throw XCTSkip("needs gobjc and libgnustep-base-dev (gnustep-config)")
             }
             let source = work.appendingPathComponent("decode_model.m")
@@ -299,7 +299,7 @@
             for level in ["-O0", "-O2"] {
                 let program = work.appendingPathComponent("decode_model\(level)")
                 let cleaned = flags.replacingOccurrences(of: "-MMD -MP", with: "")
-                guard shell("cc -x objective-c -std=gnu99 \(cleaned) \(level) -o \(program.path) \(source.path) \(libraries) 2>&1 >/dev/null") != nil else {
+                guard Shell.output("cc -x objective-c -std=gnu99 \(cleaned) \(level) -o \(program.path) \(source.path) \(libraries) 2>&1 >/dev/null") != nil else {
                     throw XCTSkip("gobjc could not build the model")
                 }
                 let truthFile = work.appendingPathComponent("truth\(level).tsv"), log = work.appendingPathComponent("model\(level).log")
@@ -337,19 +337,6 @@
                 checked += 1
             }
             XCTAssertEqual(checked, 2)
-        }
-
-        private func shell(_ command: String) -> String? {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/bin/sh")
-            process.arguments = ["-c", command]
-            let pipe = Pipe()
-            process.standardOutput = pipe
-            process.standardError = FileHandle.nullDevice
-            guard (try? process.run()) != nil else { return nil }
-            let data = pipe.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return process.terminationStatus == 0 ? String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) : nil
         }
 
         /// The agent's own file (IMGTRACE_AGENT_FILE, no imgtrace beside the app) keeps the
