@@ -321,6 +321,10 @@ static uint64_t record_object_name(uint32_t api, objc_ptr name, const struct req
 /// make durations negative).
 static __thread uint64_t open_request;
 static __thread uint64_t open_request_began;
+/// Time the open request spent in the image APIs it called itself (depth 2), and when the one
+/// running now was entered (0: none).
+static __thread uint64_t nested_total;
+static __thread uint64_t nested_began;
 
 static uint64_t monotonic_nanoseconds(void) {
     struct timespec now;
@@ -337,7 +341,11 @@ static void enter_request(int index, void *const *arguments, void *const *return
         if (depth == 0 && context < 0) context = index;
         return;
     }
-    if (t->kind == TARGET_LAUNCH_END || ++depth != 1 || !enabled) return;
+    if (t->kind == TARGET_LAUNCH_END) return;
+    int level = ++depth;
+    if (level == 2 && open_request) nested_began = monotonic_nanoseconds();
+    if (level != 1 || !enabled) return;
+    nested_total = 0;
     struct request_stack stack = {return_slot, t->original};
     if (t->kind == TARGET_METHOD) {
         open_request = record_object_name((uint32_t)index, arguments[2], &stack);
@@ -361,9 +369,15 @@ static void leave_request(int index, int returned, void *result) {
         return;
     }
     if (t->kind != TARGET_LAUNCH_END) {
-        if (--depth == 0 && open_request) {
+        int level = depth--;
+        if (level == 2 && nested_began) {
+            nested_total += monotonic_nanoseconds() - nested_began;
+            nested_began = 0;
+        }
+        if (level == 1 && open_request) {
             if (returned && enabled) {
-                imgtrace_agent_return_payload payload = {open_request - 1, monotonic_nanoseconds() - open_request_began, (uint64_t)(uintptr_t)result};
+                imgtrace_agent_return_payload payload = {
+                    open_request - 1, monotonic_nanoseconds() - open_request_began, (uint64_t)(uintptr_t)result, nested_total};
                 record((uint32_t)index, IMGTRACE_AGENT_RETURN, (const char *)&payload, NULL);
             }
             open_request = 0;

@@ -11,6 +11,8 @@ public struct ImageTime: Sendable, Equatable {
     public var isTimed: Bool { timedLoads > 0 || decodes > 0 }
     /// Their time together, on every thread, in microseconds.
     public var microseconds = 0
+    /// Of `microseconds`, the outermost APIs' own time, outside the image APIs they called.
+    public var ownMicroseconds = 0
     /// Of `microseconds`, the part on the main thread: what holds the first frame back.
     public var mainThreadMicroseconds = 0
     /// The longest single request on the main thread.
@@ -26,9 +28,10 @@ public struct ImageTime: Sendable, Equatable {
     public init() {}
 
     /// Counts one timed request.
-    mutating func add(_ microseconds: Int, onMainThread: Bool) {
+    mutating func add(_ microseconds: Int, own: Int? = nil, onMainThread: Bool) {
         timedLoads += 1
         self.microseconds = self.microseconds.addingSaturating(microseconds)
+        ownMicroseconds = ownMicroseconds.addingSaturating(own ?? microseconds)
         guard onMainThread else { return }
         mainThreadMicroseconds = mainThreadMicroseconds.addingSaturating(microseconds)
         longestMainThreadMicroseconds = max(longestMainThreadMicroseconds, microseconds)
@@ -49,6 +52,7 @@ public struct ImageTime: Sendable, Equatable {
         decodeMicroseconds = decodeMicroseconds.addingSaturating(other.decodeMicroseconds)
         mainThreadDecodeMicroseconds = mainThreadDecodeMicroseconds.addingSaturating(other.mainThreadDecodeMicroseconds)
         timedLoads += other.timedLoads
+        ownMicroseconds = ownMicroseconds.addingSaturating(other.ownMicroseconds)
         microseconds = microseconds.addingSaturating(other.microseconds)
         mainThreadMicroseconds = mainThreadMicroseconds.addingSaturating(other.mainThreadMicroseconds)
         longestMainThreadMicroseconds = max(longestMainThreadMicroseconds, other.longestMainThreadMicroseconds)

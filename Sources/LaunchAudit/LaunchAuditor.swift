@@ -191,8 +191,8 @@ public final class LaunchAuditor {
             }
             logLaunch[slot] += 1
             if let microseconds = load.microseconds {
-                uses[slot].launchTime.add(microseconds, onMainThread: load.isOnMainThread)
-                logTime.add(microseconds, onMainThread: load.isOnMainThread)
+                uses[slot].launchTime.add(microseconds, own: load.ownMicroseconds, onMainThread: load.isOnMainThread)
+                logTime.add(microseconds, own: load.ownMicroseconds, onMainThread: load.isOnMainThread)
                 logMainTime[slot, default: 0] += load.isOnMainThread ? microseconds : 0
             }
         } else {

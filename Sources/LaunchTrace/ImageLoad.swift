@@ -61,6 +61,9 @@ public struct ImageLoad: Sendable, Equatable {
     /// calls included), in microseconds; nil when the capture does not time calls (debuggers and
     /// ptrace stop the program, which would distort every duration: only `record --agent` times).
     public var microseconds: Int?
+    /// Of `microseconds`, the outermost API's own time, outside the image APIs it called; nil when
+    /// it called none (its own time is all of it) or the capture does not time.
+    public var ownMicroseconds: Int?
 
     public init(
         seq: Int, line: Int, name: String?, status: LoadStatus, detail: String? = nil,

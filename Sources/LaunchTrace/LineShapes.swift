@@ -113,22 +113,35 @@ enum ActionLine {
         var value: [UInt8]?
         /// Why the name could not be read.
         var unread: String?
-        /// How long the request's API ran, when the capture timed it (`record --agent`).
+        /// How long the request's API ran, when the capture timed it (`record --agent`), and of
+        /// that its own time, outside the image APIs it called (when it called any).
         var microseconds: Int?
+        var ownMicroseconds: Int?
         /// A `(decode)` line: the toolkit decoding an image a lookup returned, not a request.
         var decode = false
     }
 
     static func parse(_ whole: ByteLine) -> Hit? {
-        let (line, microseconds) = splitDuration(whole)
+        var own: Int?
+        var rest = whole
+        if whole.hasSuffix(" own") {
+            // `…, 0.010 ms own` after the duration.
+            let (before, microseconds) = splitDuration(whole.slice(0, whole.count - 4), after: 0x2C)
+            if let microseconds, before.count < whole.count - 4 {
+                own = microseconds
+                rest = before.slice(0, before.count - 1)
+            }
+        }
+        let (line, microseconds) = splitDuration(rest)
         guard var hit = parseRequest(line) else { return nil }
         hit.microseconds = microseconds
+        hit.ownMicroseconds = microseconds == nil ? nil : own
         return hit
     }
 
     /// A line without its trailing ` 12.345 ms` (a timed request's duration, after the closing
     /// quote, `None` or `>`), and the duration in microseconds; the line itself when it has none.
-    static func splitDuration(_ line: ByteLine) -> (ByteLine, Int?) {
+    static func splitDuration(_ line: ByteLine, after: UInt8? = nil) -> (ByteLine, Int?) {
         guard line.hasSuffix(" ms"), line.count > 9 else { return (line, nil) }
         let fractionAt = line.count - 6
         guard line[fractionAt - 1] == 0x2E, line.digitRun(from: fractionAt) == 3 else { return (line, nil) }
@@ -137,7 +150,11 @@ enum ActionLine {
         let whole = fractionAt - 1 - start
         guard whole > 0, whole <= 9, start >= 2, line[start - 1] == 0x20 else { return (line, nil) }
         let before = line[start - 2]
-        guard before == 0x22 || before == 0x27 || before == 0x65 || before == 0x3E else { return (line, nil) }
+        if let after {
+            guard before == after else { return (line, nil) }
+        } else {
+            guard before == 0x22 || before == 0x27 || before == 0x65 || before == 0x3E else { return (line, nil) }
+        }
         guard let milliseconds = Int(line.slice(start, fractionAt - 1).string), let fraction = Int(line.slice(fractionAt, fractionAt + 3).string) else {
             return (line, nil)
         }

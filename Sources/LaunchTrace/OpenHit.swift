@@ -17,6 +17,7 @@ struct OpenHit {
     var timestamp: String?
     /// How long the request ran, when the capture timed it.
     var microseconds: Int?
+    var ownMicroseconds: Int?
     var backtrace: [String] = []
     /// Opened by a stop report rather than an action echo.
     var fromStop = false

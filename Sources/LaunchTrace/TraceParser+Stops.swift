@@ -137,6 +137,7 @@ extension TraceParser {
         open.kind = hit.kind
         open.timestamp = timestamp
         open.microseconds = hit.microseconds
+        open.ownMicroseconds = hit.ownMicroseconds
         open.valueLine = number
         if let why = hit.unread {
             open.status = .error

@@ -243,6 +243,7 @@ struct TraceParser {
             timestamp: hit.timestamp, backtrace: hit.backtrace, phase: phase,
             nameID: name == nil ? nil : hit.nameID)
         load.microseconds = hit.microseconds
+        load.ownMicroseconds = hit.ownMicroseconds
         if let kind = hit.kind {
             // A whole request (imgtrace's callback printed it once, at the outermost API).
             merger.finish(into: &ready)

@@ -314,12 +314,14 @@
         private func closeRequest(ring: Int, returnPayload: [UInt8]?) {
             guard let seq = openRequest[ring] else { return }
             var nanoseconds: UInt64?
+            var nested: UInt64 = 0
             var result: UInt64 = 0
             if let payload = returnPayload {
                 guard payload.count == MemoryLayout<imgtrace_agent_return_payload>.size else { return }
                 let value = payload.withUnsafeBytes { $0.loadUnaligned(as: imgtrace_agent_return_payload.self) }
                 guard UInt64(littleEndian: value.request_seq) == seq else { return }
                 result = UInt64(littleEndian: value.result)
+                nested = UInt64(littleEndian: value.nested_nanoseconds)
                 // No call of a launch lasts a day: longer is a file's junk, written as no duration.
                 let took = UInt64(littleEndian: value.nanoseconds)
                 nanoseconds = took <= 86_400_000_000_000 ? took : nil
@@ -333,7 +335,7 @@
                 held[index].hit =
                     name.map { held[index].hit + "\"" + HitLine.escape($0) + "\"" } ?? held[index].hit + "<unread: no recorded lookup returned this image (\(HitLine.hex(object)))>"
             }
-            if let nanoseconds { held[index].hit = HitLine.withDuration(held[index].hit, nanoseconds: nanoseconds) }
+            if let nanoseconds { held[index].hit = HitLine.withDuration(held[index].hit, nanoseconds: nanoseconds, nested: nested) }
             held[index].openRing = nil
         }
 

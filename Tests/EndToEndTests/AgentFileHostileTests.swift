@@ -161,7 +161,7 @@
         /// version-2 file (no returns) reads.
         func testReturnsTimeOnlyTheRequestTheyName() throws {
             func payload(_ seq: UInt64, _ nanoseconds: UInt64) -> [UInt8] {
-                withUnsafeBytes(of: imgtrace_agent_return_payload(request_seq: seq, nanoseconds: nanoseconds, result: 0)) { Array($0) }
+                withUnsafeBytes(of: imgtrace_agent_return_payload(request_seq: seq, nanoseconds: nanoseconds, result: 0, nested_nanoseconds: 0)) { Array($0) }
             }
             let returned = IMGTRACE_AGENT_RETURN.rawValue
             let file = try agentFile(

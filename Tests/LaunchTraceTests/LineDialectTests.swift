@@ -150,14 +150,17 @@ final class LineDialectTests: XCTestCase {
             2026-11-26 10:05:11.187 [prog] (code) +[UIImage imageNamed:]: <unread: no readable string at 0x0000000000000010> 1.500 ms
             2026-11-26 10:05:11.188 [prog] (code) +[UIImage imageNamed:]: "tab" 12 ms
             [prog] (code) +[UIImage imageNamed:]: "star"
+            2026-11-26 10:05:11.189 [prog] (code) +[UIImage imageNamed:]: "nest" 5.000 ms, 0.200 ms own
+            2026-11-26 10:05:11.190 [prog] (code) +[UIImage imageNamed:]: "odd, 0.200 ms own"
 
             """#
         let (events, _) = try TraceReader.read(Array(log.utf8))
         // A duration written as a whole number is no duration of ours: that line is no request.
-        XCTAssertEqual(events.map { $0.name ?? "-" }, ["hero", "x 1.000 ms", "-", "-", "star"])
-        XCTAssertEqual(events.map(\.microseconds), [20_257, nil, 4, 1_500, nil])
-        XCTAssertEqual(events.map(\.status), [.ok, .ok, .nil, .error, .ok])
-        XCTAssertEqual(events.map(\.isOnMainThread), [true, true, false, true, true])
+        XCTAssertEqual(events.map { $0.name ?? "-" }, ["hero", "x 1.000 ms", "-", "-", "star", "nest", "odd, 0.200 ms own"])
+        XCTAssertEqual(events.map(\.microseconds), [20_257, nil, 4, 1_500, nil, 5_000, nil])
+        XCTAssertEqual(events.map(\.ownMicroseconds), [nil, nil, nil, nil, nil, 200, nil])
+        XCTAssertEqual(events.map(\.status), [.ok, .ok, .nil, .error, .ok, .ok, .ok])
+        XCTAssertEqual(events.map(\.isOnMainThread), [true, true, false, true, true, true, true])
     }
 
     /// Hex digits eight at a time agree with one at a time on every byte pattern nearby.

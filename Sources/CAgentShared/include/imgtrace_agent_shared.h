@@ -35,13 +35,15 @@ enum imgtrace_agent_record_kind {
     IMGTRACE_AGENT_DECODE = 6     // a decode method ran on an image object: 8 name bytes hold the object's address
 };
 
-/// A return record's 24 name bytes: which request returned, how long it ran (CLOCK_MONOTONIC,
-/// from the API's entry to its return to the caller, nested image calls included) and what it
-/// returned (a lookup's image object, which a later decode names).
+/// A return record's 32 name bytes: which request returned, how long it ran (CLOCK_MONOTONIC,
+/// from the API's entry to its return to the caller, nested image calls included), what it
+/// returned (a lookup's image object, which a later decode names), and how much of its time went
+/// to the image APIs it called (its own time is the difference).
 typedef struct {
     uint64_t request_seq;
     uint64_t nanoseconds;
     uint64_t result;
+    uint64_t nested_nanoseconds;
 } imgtrace_agent_return_payload;
 
 enum { IMGTRACE_AGENT_TRUNCATED = 1 };

@@ -181,6 +181,7 @@ public struct JSONReporter: AuditReporter {
         w.beginObject()
         w.field("timedLoads", time.timedLoads)
         w.field("microseconds", time.microseconds)
+        w.field("ownMicroseconds", time.ownMicroseconds)
         w.field("mainThreadMicroseconds", time.mainThreadMicroseconds)
         w.field("longestMainThreadMicroseconds", time.longestMainThreadMicroseconds)
         w.field("decodes", time.decodes)

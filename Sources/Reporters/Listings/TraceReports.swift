@@ -76,6 +76,8 @@ public final class TraceJSONReport {
         if let microseconds = load.microseconds {
             w.rawKey("\"microseconds\":")
             w.rawInt(microseconds)
+            w.rawKey("\"ownMicroseconds\":")
+            w.rawInt(load.ownMicroseconds ?? microseconds)
         }
     }
 
