@@ -102,7 +102,8 @@
             // Issue 43's returns: one that times its request, one naming another, one of 2^64 − 1 ns.
             let returned = UInt8(IMGTRACE_AGENT_RETURN.rawValue)
             let timed =
-                record(seq: 0, api: 0, kind: 0, name: "hero") + record(seq: 1, api: 0, kind: returned, name: "", payload: word(0) + word(20_257_000) + word(0x5555_0000) + word(1_000_000))
+                record(seq: 0, api: 0, kind: 0, name: "hero")
+                + record(seq: 1, api: 0, kind: returned, name: "", payload: word(0) + word(20_257_000) + word(0x5555_0000) + word(1_000_000))
                 + record(seq: 2, api: 0, kind: 0, name: "star") + record(seq: 3, api: 0, kind: returned, name: "", payload: word(9) + word(1) + word(0) + word(0))
                 + record(seq: 4, api: 0, kind: 0, name: "moon") + record(seq: 5, api: 0, kind: returned, name: "", payload: word(4) + word(.max) + word(0x5555_0000) + word(.max))
             return [
