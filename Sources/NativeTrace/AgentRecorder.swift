@@ -293,8 +293,9 @@
                 if isRequest { closeRequest(ring: record.ring, returnPayload: nil) }
                 var entry = HeldLine(seq: record.seq, hit: hit, stack: stack, openRing: isRequest ? record.ring : nil)
                 if kind == IMGTRACE_AGENT_NAME.rawValue { entry.name = record.name }
-                if kind == IMGTRACE_AGENT_DECODE.rawValue, record.name.count == 8 {
-                    entry.decodes = UInt64(littleEndian: record.name.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) })
+                if kind == IMGTRACE_AGENT_DECODE.rawValue {
+                    // The agent writes the object's 8 bytes; a file's other length names no object.
+                    entry.decodes = record.name.count == 8 ? UInt64(littleEndian: record.name.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }) : 0
                     // Its frames would be read as the next request's: a decode keeps none.
                     entry.stack = ""
                 }
