@@ -106,7 +106,14 @@
                 + record(seq: 1, api: 0, kind: returned, name: "", payload: word(0) + word(20_257_000) + word(0x5555_0000) + word(1_000_000))
                 + record(seq: 2, api: 0, kind: 0, name: "star") + record(seq: 3, api: 0, kind: returned, name: "", payload: word(9) + word(1) + word(0) + word(0))
                 + record(seq: 4, api: 0, kind: 0, name: "moon") + record(seq: 5, api: 0, kind: returned, name: "", payload: word(4) + word(.max) + word(0x5555_0000) + word(.max))
+            // Decodes: of the object hero's lookup returned, timed; and one of a short payload.
+            let decode = UInt8(IMGTRACE_AGENT_DECODE.rawValue)
+            let decodes =
+                timed + record(seq: 6, api: 1, kind: decode, name: "", payload: word(0x5555_0000))
+                + record(seq: 7, api: 1, kind: returned, name: "", payload: word(6) + word(624_000) + word(1) + word(0))
+                + record(seq: 8, api: 1, kind: decode, name: "", payload: [1, 2, 3])
             return [
+                ("decodes", file(head: UInt64(decodes.count), tail: 0, lost: 0, records: decodes)),
                 ("timed-requests", file(head: UInt64(timed.count), tail: 0, lost: 0, records: timed)),
                 ("three-records", file(head: UInt64(body.count), tail: 0, lost: 0, records: body)),
                 ("lost-all", file(head: UInt64(body.count), tail: 0, lost: .max, records: body)),
