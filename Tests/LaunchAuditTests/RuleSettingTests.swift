@@ -16,6 +16,17 @@ final class RuleSettingTests: XCTestCase {
         }
     }
 
+    /// A rule's help names only keys that exist: every `section.key` it quotes is a declared setting.
+    func testEveryKeyARulesHelpNamesIsASetting() {
+        let paths = Set(Rules.settings.map(\.path))
+        for rule in Rules.described {
+            let quoted = (rule.parameters + " " + rule.summary).split(separator: "`", omittingEmptySubsequences: false).enumerated().filter { $0.offset % 2 == 1 }
+            for (_, token) in quoted where ["thresholds.", "budgets.", "baseline."].contains(where: { token.hasPrefix($0) }) {
+                XCTAssertTrue(paths.contains(String(token)), "\(rule.id) names `\(token)`, which is no setting")
+            }
+        }
+    }
+
     func testAuditConfigStartsFromTheDeclaredDefaults() {
         for setting in Rules.settings {
             guard let value = setting.defaultValue else { continue }

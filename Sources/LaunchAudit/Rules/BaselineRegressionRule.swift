@@ -7,8 +7,9 @@ enum BaselineRegressionRule: AuditRule {
     static let id = "baseline-regression"
     static let summary = "A launch figure (decoded bytes, bytes on disk, images, loads) worse than the baseline allows with the config's `baseline:` tolerances."
     static let defaultSeverity = Severity.error
+    // The keys named from their declarations: the help once named four keys that did not exist.
     static let parameters =
-        "`--baseline FILE`; `baseline:` tolerances launchDecodedBytes and launchBytesOnDisk (fractions, \(decodedBytesTolerance.defaultText)), launchImages and launchLoads (counts, \(imagesTolerance.defaultText) and \(loadsTolerance.defaultText))"
+        "`--baseline FILE`; tolerances `\(decodedBytesTolerance.path)` and `\(bytesOnDiskTolerance.path)` (fractions, \(decodedBytesTolerance.defaultText)), `\(imagesTolerance.path)` and `\(loadsTolerance.path)` (counts, \(imagesTolerance.defaultText) and \(loadsTolerance.defaultText))"
     // How much each launch figure may grow over the baseline.
     static let decodedBytesTolerance = RuleSetting.fraction(
         "baseline", "launchDecodedBytesTolerance", default: 0.05, help: "decoded bytes at launch may grow by this fraction",
