@@ -341,7 +341,7 @@
         /// no request line (a decode the agent timed, a marker, frames).
         static func request(_ line: Substring) -> Substring? {
             guard line.hasPrefix("20"), !line.contains("] (decode) ") else { return nil }
-            guard let duration = line.firstMatch(of: #/ [0-9]+\.[0-9]{3} ms$/#) else { return line }
+            guard let duration = line.firstMatch(of: #/ [0-9]+\.[0-9]{3} ms(, [0-9]+\.[0-9]{3} ms own)?$/#) else { return line }
             return line[..<duration.range.lowerBound]
         }
 
@@ -632,7 +632,7 @@
             XCTAssertGreaterThan(decodes.count, 0, "Gridlock decodes its images after looking them up")
             let lookedUp = Set(recorded.compactMap { $0.firstMatch(of: #/\+\[NSImage imageNamed:\]: "([^"]+)"/#).map { String($0.1) } })
             for decode in decodes {
-                let name = try XCTUnwrap(decode.firstMatch(of: #/: "([^"]+)" [0-9]+\.[0-9]{3} ms$/#), "a named, timed decode: \(decode)").1
+                let name = try XCTUnwrap(decode.firstMatch(of: #/: "([^"]+)" [0-9]+\.[0-9]{3} ms(, [0-9]+\.[0-9]{3} ms own)?$/#), "a named, timed decode: \(decode)").1
                 XCTAssertTrue(lookedUp.contains(String(name)), "\(name) was looked up before it was decoded")
             }
             let agentNames = Set(agent.launch + agent.after), ptraceNames = Set(ptrace.launch + ptrace.after)
