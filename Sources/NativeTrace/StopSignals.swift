@@ -8,6 +8,8 @@
     /// The signals both recorders stop on, and the `--duration` timer.
     enum StopSignals {
         static func install() {
+            // The last recording's --duration timer is spent (`record --runs`); an interrupt stays.
+            if stopSignal == SIGALRM { stopSignal = 0 }
             var action = sigaction()
             action.__sigaction_handler.sa_handler = { signal in stopSignal = signal }
             action.sa_flags = 0  // no SA_RESTART: waitpid returns EINTR and the loop sees the request

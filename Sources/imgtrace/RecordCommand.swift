@@ -143,6 +143,8 @@ struct RecordCommand: ParsableCommand {
                 // The agent's notes are the same each launch: said once.
                 if run == 0 { for note in notes { PlatformIO.writeStandardError("imgtrace: warning: agent: \(note)\n") } }
                 try finish(end, log: outputs.count > 1 ? path : nil)
+                // Ctrl-C or SIGTERM ends every launch still to come, not only this one.
+                if end?.program == .interrupted { break }
             }
         }
     #endif

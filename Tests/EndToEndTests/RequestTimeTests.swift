@@ -61,6 +61,7 @@
             #include <setjmp.h>
             #include <stdio.h>
             #include <time.h>
+            #include <unistd.h>
             extern jmp_buf image_escape;
             extern __thread unsigned long long last_call_ns;
             const char *load_image(void *a, void *b, const char *name);
@@ -88,6 +89,8 @@
                 pthread_create(&thread, 0, worker, 0);
                 pthread_join(thread, 0);
                 fclose(truth);
+                /* "wait": a program that does not end by itself, as a GUI app (record stops it at --duration). */
+                if (argc > 2) sleep(30);
                 return 0;
             }
             """#
@@ -204,6 +207,17 @@
             let text = try BinaryRunner.run(["analyze"] + logs + ["--bundle", work.path, "--fail-on", "never"])
             XCTAssertTrue(text.stdoutText.contains("image time  the median of 3 timed launches: "), text.stdoutText)
             XCTAssertTrue(text.stdoutText.contains(", 3 launches)"), text.stdoutText)
+            // A program that does not end by itself: each launch is stopped at --duration, and the
+            // next one still runs (the last launch's timer does not stop it at once).
+            let waiting = try BinaryRunner.run(
+                [
+                    "record", "--agent", "--runs", "2", "--duration", "1", "--symbol", "load_image:3", "--no-launch-end", "--output", output.path, "--",
+                    program.path, work.appendingPathComponent("truth.tsv").path, "wait",
+                ])
+            XCTAssertEqual(waiting.status, 0, waiting.stderr)
+            for log in logs.prefix(2) {
+                XCTAssertTrue(waiting.stderr.contains("imgtrace: \(log): recorded 7 hits; the program was stopped when --duration 1 s ran out"), waiting.stderr)
+            }
             // Not without the agent: a debugger's stops would distort the times.
             let refused = try BinaryRunner.run(["record", "--runs", "3", "--output", output.path, "--", program.path])
             XCTAssertEqual(refused.status, 64)
