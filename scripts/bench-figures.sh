@@ -66,6 +66,7 @@ scripts/bench-catalog.sh 20000
 scripts/bench-memory.sh
 scripts/bench-record.sh 40000
 scripts/bench-launch.sh 5
+scripts/bench-image-time.sh 5
 sort -t "$(printf '\t')" -k1,1 "$collected" >"$figures"
 rm -f "$collected"
 write_readme

@@ -125,6 +125,7 @@ public struct AuditConfig: Sendable, Equatable {
         public var launchBytesOnDisk: Double = BaselineRegressionRule.bytesOnDiskTolerance.defaultFraction
         public var launchImages: Int = BaselineRegressionRule.imagesTolerance.defaultCount
         public var launchLoads: Int = BaselineRegressionRule.loadsTolerance.defaultCount
+        public var launchImageTime: Double = BaselineRegressionRule.imageTimeTolerance.defaultFraction
 
         public init() {}
     }

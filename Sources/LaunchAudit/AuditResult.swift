@@ -132,6 +132,9 @@ public struct PhaseMetrics: Sendable, Equatable {
     public var dataLoads = 0
     /// How long the image requests ran (launch phase only; zero timed loads for captures that do not time).
     public var time = ImageTime()
+    /// The main thread's image time (lookups and decodes) of the median timed launch, what a
+    /// baseline compares; nil when no launch was timed.
+    public var typicalMainThreadImageMicroseconds: Int?
 
     public init() {}
 }

@@ -66,7 +66,10 @@ public struct Baseline: Equatable, Sendable {
         var out = "{\n  \"schemaVersion\": \(Self.schemaVersion),\n  \"kind\": \"imgtrace-baseline\",\n"
         if scope != .launch { out += "  \"scope\": \"\(scope.rawValue)\",\n" }
         out += "  \"device\": " + Self.quoted(device) + ",\n  \"launch\": {"
-        out += Self.figures(launch).map { "\"\($0.0)\": \($0.1)" }.joined(separator: ", ") + "},\n  \"findings\": ["
+        var figures = Self.figures(launch)
+        // Only a timed capture has it (`record --agent`); a baseline without it compares no time.
+        if let time = launch.typicalMainThreadImageMicroseconds { figures.append(("mainThreadImageMicroseconds", time)) }
+        out += figures.map { "\"\($0.0)\": \($0.1)" }.joined(separator: ", ") + "},\n  \"findings\": ["
         // Budget, evidence and regression findings are judged afresh every run: none is recorded.
         let recorded = findings.filter { !Self.alwaysJudged.contains($0.rule) }
         out +=
@@ -133,6 +136,7 @@ public struct Baseline: Equatable, Sendable {
         metrics.repeated = try figure("repeated")
         metrics.unreadable = try figure("unreadable")
         metrics.largestImageDecodedBytes = try figure("largestImageDecodedBytes")
+        if launch["mainThreadImageMicroseconds"] != nil { metrics.typicalMainThreadImageMicroseconds = try figure("mainThreadImageMicroseconds") }
         var findings: [Entry] = []
         var seen = Set<String>()
         var duplicates = 0

@@ -209,6 +209,7 @@ public final class LaunchAuditor {
         metrics.launch = phaseMetrics(counts: logLaunch, unreadable: logUnreadable.launch)
         addDecodes(summary.decodes)
         metrics.launch.time = logTime
+        if logTime.isTimed { metrics.launch.typicalMainThreadImageMicroseconds = logTime.mainThreadMicroseconds.addingSaturating(logTime.mainThreadDecodeMicroseconds) }
         logTime = ImageTime()
         for (slot, microseconds) in logMainTime { uses[slot].mainThreadMicrosecondsPerLaunch.append(microseconds) }
         logMainTime = [:]
@@ -295,6 +296,8 @@ public final class LaunchAuditor {
         // A name loaded once in each of two launches is not a repeat.
         combined.launch.repeated = logs.reduce(0) { $0 + $1.metrics.launch.repeated }
         for log in logs { combined.launch.time.add(log.metrics.launch.time) }
+        let timedLaunches = logs.compactMap(\.metrics.launch.typicalMainThreadImageMicroseconds).sorted()
+        if !timedLaunches.isEmpty { combined.launch.typicalMainThreadImageMicroseconds = timedLaunches[(timedLaunches.count - 1) / 2] }
         if logs.contains(where: { $0.metrics.afterLaunch != nil }) {
             let after = logs.reduce(0) { $0 + ($1.metrics.afterLaunch?.unreadable ?? 0) }
             combined.afterLaunch = phaseMetrics(counts: uses.map(\.afterLaunchLoads), unreadable: after)

@@ -115,6 +115,44 @@ final class BaselineTests: XCTestCase {
     }
 
     /// A capture that saw nothing never becomes the reference: one line, exit 1, no file.
+    /// A timed capture's baseline keeps the median launch's main-thread image time (lookups and
+    /// decodes); a later timed launch beyond the tolerance is a regression, within it is not, and
+    /// an untimed capture compares no time.
+    func testMainThreadImageTimeIsGatedOnlyBetweenTimedCaptures() throws {
+        let dir = try BinaryRunner.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let app = root.appendingPathComponent("Examples/SampleApp.app").path
+        func timed(_ name: String, hero: String, decode: String) throws -> String {
+            let url = dir.appendingPathComponent(name)
+            try """
+            imgtrace-recording-start 2026-11-26 10:30:25.223
+            2026-11-26 10:30:25.389 [SampleApp] (code) +[UIImage imageNamed:]: "hero_banner" \(hero) ms
+            2026-11-26 10:30:25.410 [loader 4242] (code) +[UIImage imageNamed:]: "tab_home" 9.000 ms
+            2026-11-26 10:30:25.420 [SampleApp] (decode) -[NSImage _loadFromFile:]: "hero_banner" \(decode) ms
+            imgtrace-launch-end
+            imgtrace-recording-end hits=2 launch-end=reached program=exit:0 launch-ms=400
+
+            """.write(to: url, atomically: true, encoding: .utf8)
+            return url.path
+        }
+        let base = dir.appendingPathComponent("timed-baseline.json").path
+        let write = try BinaryRunner.run(["baseline", "write", try timed("a.log", hero: "10.000", decode: "2.000"), "--bundle", app, "--output", base])
+        XCTAssertEqual(write.status, 0, write.stderr)
+        // The main thread's 10 + 2 ms; the loader thread's 9 ms is not the main thread's.
+        XCTAssertTrue(try String(contentsOfFile: base, encoding: .utf8).contains("\"mainThreadImageMicroseconds\": 12000"))
+        func regressions(_ log: String) throws -> [String] {
+            let run = try BinaryRunner.run(["analyze", log, "--bundle", app, "--baseline", base, "--format", "json", "--fail-on", "never"])
+            XCTAssertEqual(run.status, 0, run.stderr)
+            let doc = try XCTUnwrap(JSONSerialization.jsonObject(with: run.stdout) as? [String: Any])
+            return (doc["findings"] as? [[String: Any]] ?? []).filter { $0["rule"] as? String == "baseline-regression" }.compactMap { $0["message"] as? String }
+        }
+        XCTAssertEqual(try regressions(try timed("b.log", hero: "14.000", decode: "2.000")), [], "16 ms within 50% of 12")
+        XCTAssertEqual(
+            try regressions(try timed("c.log", hero: "30.000", decode: "2.000")),
+            ["`launch.mainThreadImageMicroseconds` is worse than the baseline: 12.000 ms → 32.000 ms (allowed up to 18.000 ms)"])
+        XCTAssertEqual(try regressions(root.appendingPathComponent("Examples/launch.log").path).filter { $0.contains("Microseconds") }, [], "an untimed capture")
+    }
+
     func testNoEvidenceWritesNoBaseline() throws {
         let dir = try BinaryRunner.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -5,11 +5,12 @@ import ImgtraceSupport
 /// other, so `--fail-on`, ignores, severities and every report format treat it alike.
 enum BaselineRegressionRule: AuditRule {
     static let id = "baseline-regression"
-    static let summary = "A launch figure (decoded bytes, bytes on disk, images, loads) worse than the baseline allows with the config's `baseline:` tolerances."
+    static let summary =
+        "A launch figure (decoded bytes, bytes on disk, images, loads; main-thread image time when both captures were timed) worse than the baseline allows with the config's `baseline:` tolerances."
     static let defaultSeverity = Severity.error
     // The keys named from their declarations: the help once named four keys that did not exist.
     static let parameters =
-        "`--baseline FILE`; tolerances `\(decodedBytesTolerance.path)` and `\(bytesOnDiskTolerance.path)` (fractions, \(decodedBytesTolerance.defaultText)), `\(imagesTolerance.path)` and `\(loadsTolerance.path)` (counts, \(imagesTolerance.defaultText) and \(loadsTolerance.defaultText))"
+        "`--baseline FILE`; tolerances `\(decodedBytesTolerance.path)` and `\(bytesOnDiskTolerance.path)` (fractions, \(decodedBytesTolerance.defaultText)), `\(imagesTolerance.path)` and `\(loadsTolerance.path)` (counts, \(imagesTolerance.defaultText) and \(loadsTolerance.defaultText)); timed captures: `\(imageTimeTolerance.path)` (\(imageTimeTolerance.defaultText))"
     // How much each launch figure may grow over the baseline.
     static let decodedBytesTolerance = RuleSetting.fraction(
         "baseline", "launchDecodedBytesTolerance", default: 0.05, help: "decoded bytes at launch may grow by this fraction",
@@ -26,7 +27,14 @@ enum BaselineRegressionRule: AuditRule {
     // load 2 more without failing; no new image and 5% more bytes stay the limits.
     static let loadsTolerance = RuleSetting.count(
         "baseline", "launchLoadsTolerance", default: 2, help: "image loads at launch may grow by this many", \.baselineTolerance.launchLoads)
-    static var settings: [RuleSetting] { [decodedBytesTolerance, bytesOnDiskTolerance, imagesTolerance, loadsTolerance] }
+    // Image time moves with the machine and its load. Measured on repeated launches of one build
+    // (scripts/bench-image-time.sh, 5 launches each): the main thread's image time of Debian's
+    // GNUstep apps ranged over Gridlock 253.9–335.1 ms, Chess 331.2–392.1, Gomoku 160.8–222.4,
+    // so one launch may take 38% longer than another of the same build: 50% allowed.
+    static let imageTimeTolerance = RuleSetting.fraction(
+        "baseline", "launchImageTimeTolerance", default: 0.5,
+        help: "main-thread image time at launch (timed captures) may grow by this fraction", \.baselineTolerance.launchImageTime)
+    static var settings: [RuleSetting] { [decodedBytesTolerance, bytesOnDiskTolerance, imagesTolerance, loadsTolerance, imageTimeTolerance] }
     static let examples: [RuleExample] = [
         RuleExample(
             "one image more than the baseline", images: [.init("a@3x.png", 60, 60), .init("b@3x.png", 60, 60)],
@@ -60,7 +68,12 @@ enum BaselineRegressionRule: AuditRule {
             ("launch.images", old.images, new.images, old.images.addingSaturating(tolerance.launchImages)),
             ("launch.loads", old.loads, new.loads, old.loads.addingSaturating(tolerance.launchLoads)),
         ]
-        return checks.compactMap { name, before, after, allowed in
+        // Time only when both were timed: an untimed capture says nothing about it.
+        let time: [(String, Int, Int, Int)] =
+            if let before = old.typicalMainThreadImageMicroseconds, let after = new.typicalMainThreadImageMicroseconds {
+                [("launch.mainThreadImageMicroseconds", before, after, fraction(before, tolerance.launchImageTime))]
+            } else { [] }
+        return (checks + time).compactMap { name, before, after, allowed in
             after > allowed ? MetricRegression(metric: name, before: before, after: after, allowed: allowed) : nil
         }
     }
@@ -79,7 +92,7 @@ public struct MetricRegression: Equatable, Sendable {
 
     /// `before → after (allowed up to …)`, sizes in KiB/MiB.
     public var change: String {
-        let show = { (n: Int) in self.isBytes ? kibibytes(n) : "\(n)" }
+        let show = { (n: Int) in self.isBytes ? kibibytes(n) : self.metric.hasSuffix("Microseconds") ? ImageTime.milliseconds(n) : "\(n)" }
         return "\(show(before)) → \(show(after)) (allowed up to \(show(allowed)))"
     }
 }
