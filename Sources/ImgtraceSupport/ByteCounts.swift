@@ -12,6 +12,14 @@ package func kibibytes(_ bytes: Int) -> String {
     return "\(tenths / 10).\(tenths % 10) \(units[unit])"
 }
 
+/// A duration for logs and reports, in milliseconds to the microsecond: `20.257 ms`, `0.004 ms`.
+/// One spelling everywhere, so the trace reader reads back what the recorder and reports write.
+package func milliseconds(microseconds: Int) -> String {
+    let whole = max(0, microseconds)
+    let fraction = String(whole % 1000)
+    return "\(whole / 1000)." + String(repeating: "0", count: 3 - fraction.count) + fraction + " ms"
+}
+
 /// A count with its noun in the right number: `1 error`, `3 errors`, `1 repeated lookup`.
 /// Nouns ending in a hiss take `es` (`2 launches`); `plural` is for any other irregular one.
 package func counted(_ n: Int, _ singular: String, _ plural: String? = nil) -> String {

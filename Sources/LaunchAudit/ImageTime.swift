@@ -59,8 +59,5 @@ public struct ImageTime: Sendable, Equatable {
     }
 
     /// `12.345 ms`: microseconds as milliseconds, to the microsecond a capture gives.
-    public static func milliseconds(_ microseconds: Int) -> String {
-        let fraction = String(microseconds % 1000)
-        return "\(microseconds / 1000)." + String(repeating: "0", count: max(0, 3 - fraction.count)) + fraction + " ms"
-    }
+    public static func milliseconds(_ microseconds: Int) -> String { ImgtraceSupport.milliseconds(microseconds: microseconds) }
 }

@@ -38,11 +38,11 @@ public enum HitLine {
         return text
     }
 
-    /// `0.214 ms`, rounded to the microsecond without overflow: a file from elsewhere may hold any 64 bits.
+    /// `0.214 ms`, rounded to the microsecond without overflow: a file from elsewhere may hold any 64 bits
+    /// (the recorder believes no duration over a day).
     private static func milliseconds(_ nanoseconds: UInt64) -> String {
         let microseconds = nanoseconds / 1000 + (nanoseconds % 1000 >= 500 ? 1 : 0)
-        let fraction = String(microseconds % 1000)
-        return "\(microseconds / 1000)." + String(repeating: "0", count: 3 - fraction.count) + fraction + " ms"
+        return ImgtraceSupport.milliseconds(microseconds: Int(clamping: microseconds))
     }
 
     /// A thread name is the program's to choose: by Unicode scalar (CR LF is one Character),
