@@ -37,6 +37,7 @@
 #include <unistd.h>
 #include <unwind.h>
 
+#include "cfi_unwind.h"
 #include "imgtrace_agent_shared.h"
 
 #define MAX_TARGETS 32
@@ -487,28 +488,55 @@ __asm__(
 
 /// libgcc's unwinder needs a few KiB of stack, which a thread created with the smallest stack
 /// does not have left: it runs on a stack of the agent's, one per ring (so per recording
-/// thread), mapped at the thread's first stack walk.
+/// thread), mapped at the thread's first stack walk beside the thread's cache of unwind rules.
 #define UNWIND_STACK_BYTES (64 * 1024)
-static void *unwind_stacks[IMGTRACE_AGENT_RINGS];
+struct unwind_space {
+    struct cfi_cache rules;
+    char stack[UNWIND_STACK_BYTES];
+};
+static struct unwind_space *unwind_spaces[IMGTRACE_AGENT_RINGS];
 
-/// The request's stack: the API's entry, then the return addresses from its caller outwards,
-/// unwound in-process by the CFI (libgcc's unwinder, linked into the agent and hidden in it).
-/// The wrapped calls still running on this thread return into the agent's stub; their real
-/// return addresses go back on the stack for the walk (else it would end at the first), and the
-/// stub after. Returns the frames written to `out`.
+/// IMGTRACE_AGENT_UNWINDER=libgcc: every walk by libgcc's unwinder (the tests compare the two).
+static int unwind_with_libgcc;
+
+/// The return address saved at `slot`: the real one where a wrapped call still running on this
+/// thread has the agent's stub there.
+static uintptr_t real_return_address(const uintptr_t *slot) {
+    uintptr_t value = *slot;
+    if (value != (uintptr_t)imgtrace_agent_return) return value;
+    for (int i = shadow_top - 1; i >= 0; i--)
+        if ((const uintptr_t *)shadow[i].slot == slot) return (uintptr_t)shadow[i].address;
+    return value;
+}
+
+/// The request's stack: the API's entry, then the return addresses from its caller outwards.
+/// Each frame's unwind rule comes from its CFI, interpreted once and cached per thread
+/// (cfi_unwind.c); a frame that walker does not interpret is walked by libgcc's unwinder (linked
+/// into the agent and hidden in it), with the real return addresses of the wrapped calls still
+/// running put back on the stack for it (else it would end at the first), and the stub after.
+/// Returns the frames written to `out`.
 static int capture_frames(const struct request_stack *stack, uint64_t *out) {
     if (frames_wanted <= 0) return 0;
     out[0] = (uint64_t)(uintptr_t)stack->entry;
-    struct frame_walk walk = {out, 1, (uintptr_t)*stack->return_slot};
+    uintptr_t first = real_return_address((const uintptr_t *)stack->return_slot);
+    struct frame_walk walk = {out, 1, first};
     size_t ring_index = (size_t)(own_ring - shared->rings);
     if (frames_wanted > 1 && own_ring && ring_index < IMGTRACE_AGENT_RINGS) {
-        if (!unwind_stacks[ring_index]) {
-            void *mapped = mmap(NULL, UNWIND_STACK_BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-            unwind_stacks[ring_index] = mapped == MAP_FAILED ? NULL : mapped;
+        if (!unwind_spaces[ring_index]) {
+            void *mapped = mmap(NULL, sizeof(struct unwind_space), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+            unwind_spaces[ring_index] = mapped == MAP_FAILED ? NULL : mapped;
         }
-        if (unwind_stacks[ring_index]) {
+        struct unwind_space *space = unwind_spaces[ring_index];
+        if (space && !unwind_with_libgcc) {
+            // The trampoline's frame: the caller's %rbp just below its return address.
+            const uintptr_t *slot = (const uintptr_t *)stack->return_slot;
+            out[1] = first;
+            int count = cfi_walk(&space->rules, first, (uintptr_t)(slot + 1), slot[-1], out, 2, frames_wanted, real_return_address);
+            if (count >= 0) return count;
+        }
+        if (space) {
             for (int i = 0; i < shadow_top; i++) *shadow[i].slot = shadow[i].address;
-            imgtrace_agent_on_stack(walk_frames, &walk, (char *)unwind_stacks[ring_index] + UNWIND_STACK_BYTES);
+            imgtrace_agent_on_stack(walk_frames, &walk, space->stack + UNWIND_STACK_BYTES);
             for (int i = 0; i < shadow_top; i++) *shadow[i].slot = (void *)imgtrace_agent_return;
         }
     }
@@ -1124,6 +1152,8 @@ __attribute__((constructor)) static void agent_start(void) {
     if (apis) strncpy(shared->apis, apis, sizeof shared->apis - 1);
     parse_targets(apis);
     frames_wanted = frames_asked();
+    const char *unwinder = variable("IMGTRACE_AGENT_UNWINDER");
+    unwind_with_libgcc = unwinder && strcmp(unwinder, "libgcc") == 0;
     if (!variable("IMGTRACE_AGENT_CHILDREN")) {
         close(fd);
         remove_from_preload();
@@ -1131,6 +1161,7 @@ __attribute__((constructor)) static void agent_start(void) {
         unsetenv("IMGTRACE_AGENT_FILE");
         unsetenv("IMGTRACE_AGENT_APIS");
         unsetenv("IMGTRACE_AGENT_FRAMES");
+        unsetenv("IMGTRACE_AGENT_UNWINDER");
     }
     pthread_atfork(NULL, NULL, child_after_fork);
     find_runtime();

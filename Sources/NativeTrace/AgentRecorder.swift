@@ -61,6 +61,8 @@
         /// Names the frames the agent writes, from the libraries the program maps (each read once).
         private var namer: Unwinder?
         private var librariesRead = Set<String>()
+        /// Copies the rings while the program runs (nil when reading a file).
+        private var collector: RingCollector?
         /// Addresses in no library known when met: the maps are read again once for each.
         private var unplacedAddresses = Set<UInt64>()
 
@@ -112,8 +114,9 @@
             // The file may come from another machine: its pid and thread ids mean nothing here.
             recorder.fromFile = true
             recorder.pid = imgtrace_agent_pid(shared)
-            var buffer = [UInt8](repeating: 0, count: Int(IMGTRACE_AGENT_RING_BYTES))
-            recorder.drain(shared, into: &buffer, final: true)
+            let collector = RingCollector(shared)
+            collector.stop()
+            recorder.write(collector.take(), shared, final: true)
             var end = RecordingEnd(
                 hits: recorder.hits, launchEnd: launchEnd == nil ? .notWatched : (recorder.launchEndMarked ? .reached : .notReached),
                 program: .other("unknown"), lost: Int(clamping: imgtrace_agent_lost(shared)))
@@ -164,7 +167,9 @@
             // Where the program's life starts on the lines' clock: the launch end (launch-ms) is placed from it.
             output("imgtrace-recording-start " + clock.format(seconds: now.tv_sec, nanoseconds: now.tv_nsec))
             if let duration = request.duration { StopSignals.arm(duration) }
-            var buffer = [UInt8](repeating: 0, count: Int(IMGTRACE_AGENT_RING_BYTES))
+            let collector = RingCollector(shared)
+            collector.start(mapsOf: request.frames > 0 ? pid : nil)
+            self.collector = collector
             var nap: useconds_t = 50
             var programEnd: RecordingEnd.ProgramEnd?
             var stopReason: RecordingEnd.ProgramEnd?
@@ -183,15 +188,16 @@
                 // The libraries the program starts with, read while it runs (it may end before
                 // its records are drained).
                 if request.frames > 0, namer == nil, imgtrace_agent_ready(shared) != 0 { readLibraries() }
-                // Drain without a pause while records come; when none do, nap longer, up to 0.2 ms.
-                if drain(shared, into: &buffer) > 0 {
+                // Write without a pause while records come; when none do, nap longer, up to 0.2 ms.
+                if write(collector.take(), shared) > 0 {
                     nap = 50
                 } else if programEnd == nil {
                     usleep(nap)
                     nap = min(nap * 2, 200)
                 }
             }
-            drain(shared, into: &buffer, final: true)
+            collector.stop()
+            write(collector.take(), shared, final: true)
             notes = readNotes(shared)
             if imgtrace_agent_ready(shared) == 0, hits == 0 {
                 throw RecordError(
@@ -253,17 +259,15 @@
         /// Per ring, the held request its next return record closes.
         private var openRequest: [Int: UInt64] = [:]
 
-        /// Writes every record the rings hold, in their global order; returns how many. A request
+        /// Writes the records `pending` holds, in their global order; returns how many. A request
         /// whose return has not come yet is held with every line after it; `final` writes all.
         @discardableResult
-        private func drain(_ shared: UnsafeMutablePointer<imgtrace_agent_shared>, into buffer: inout [UInt8], final: Bool = false) -> Int {
+        private func write(_ pending: RingCollector.Pending, _ shared: UnsafeMutablePointer<imgtrace_agent_shared>, final: Bool = false) -> Int {
             var batch: [(seq: UInt64, ring: Int, header: imgtrace_agent_record, name: [UInt8], frames: [UInt64], tid: Int32)] = []
             let headerSize = MemoryLayout<imgtrace_agent_record>.size
-            for index in 0..<Int32(IMGTRACE_AGENT_RINGS) {
-                var tid: Int32 = 0
-                let bytes = buffer.withUnsafeMutableBufferPointer { imgtrace_agent_drain(shared, index, $0.baseAddress, $0.count, &tid) }
-                if tid == 0 { break }  // rings are claimed in order: the rest are unclaimed
-                buffer.withUnsafeBytes { raw in
+            for (index, ring) in pending.sorted(by: { $0.key < $1.key }) {
+                let bytes = ring.bytes.count
+                ring.bytes.withUnsafeBytes { raw in
                     var at = 0
                     while at + headerSize <= bytes {
                         var header = raw.loadUnaligned(fromByteOffset: at, as: imgtrace_agent_record.self)
@@ -273,7 +277,7 @@
                         let name = Array(raw[(at + headerSize)..<(at + headerSize + Int(header.length))])
                         let framesAt = at + ((headerSize + Int(header.length) + 7) & ~7)
                         let frames = (0..<Int(header.frames)).map { UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: framesAt + $0 * 8, as: UInt64.self)) }
-                        batch.append((header.seq, Int(index), header, name, frames, tid))
+                        batch.append((header.seq, index, header, name, frames, ring.tid))
                         at += size
                     }
                 }
@@ -393,7 +397,9 @@
         private func readLibraries() {
             let namer = self.namer ?? Unwinder(pid: pid)
             self.namer = namer
-            guard !fromFile, let maps = readProcFile("/proc/\(pid)/maps"), !maps.isEmpty else { return }
+            guard !fromFile, let maps = readProcFile("/proc/\(pid)/maps").flatMap({ $0.isEmpty ? nil : $0 }) ?? collector?.lastMaps() else {
+                return
+            }
             for (path, base) in MemoryMapping.loadBases(bytes: maps) where librariesRead.insert(path).inserted {
                 guard let image = ElfImage.mapped(path) else { continue }
                 namer.learn(image, bias: LibraryScanner.bias(of: image, load: .base(base)), names: true)
