@@ -42,12 +42,31 @@
         struct Open {
             var frame: UInt64
             var returnAddress: UInt64?
-            /// The APIs entered with this very frame: the first and the ones it tail-called.
-            var chain: Set<String>
+            /// The APIs entered with this very frame: the first and the ones it tail-called (a
+            /// few: arrays, which a request of one API leaves unallocated after the first).
+            var chain: [String]
             /// Their first instructions.
-            var entries: Set<UInt64>
+            var entries: [UInt64]
             /// A context's API (it gives the requests inside it their kind).
             var context: String?
+
+            init(frame: UInt64, returnAddress: UInt64?, api: String, entry: UInt64, context: String? = nil) {
+                self.frame = frame
+                self.returnAddress = returnAddress
+                chain = [api]
+                entries = [entry]
+                self.context = context
+            }
+
+            /// Opens again for a new request, in the same storage.
+            mutating func reopen(frame: UInt64, returnAddress: UInt64?, api: String, entry: UInt64) {
+                self.frame = frame
+                self.returnAddress = returnAddress
+                chain.removeAll(keepingCapacity: true)
+                chain.append(api)
+                entries.removeAll(keepingCapacity: true)
+                entries.append(entry)
+            }
         }
 
         private var requests: [pid_t: Open] = [:]
@@ -55,7 +74,9 @@
 
         /// The frame of the thread's open request or context: a deeper hit reads the stack up to it.
         func outermostFrame(_ tid: pid_t) -> UInt64? {
-            [requests[tid]?.frame, contexts[tid]?.frame].compactMap { $0 }.max()
+            let request = requests[tid]?.frame, context = contexts.isEmpty ? nil : contexts[tid]?.frame
+            guard let request, let context else { return request ?? context }
+            return max(request, context)
         }
 
         /// Whether entering `api` (at `entry`) with `frame` and `returnAddress` is inside `open`; a
@@ -71,8 +92,8 @@
                 return stack.module(owner) == apiModule
             }
             guard frame == open.frame, returnAddress == open.returnAddress, !open.chain.contains(api) else { return false }
-            open.chain.insert(api)
-            open.entries.insert(entry)
+            open.chain.append(api)
+            if !open.entries.contains(entry) { open.entries.append(entry) }
             return true
         }
 
@@ -81,12 +102,15 @@
         mutating func startRequest(
             _ tid: pid_t, api: String, entry: UInt64, frame: UInt64, returnAddress: UInt64?, stack: StackView
         ) -> String?? {
-            if var open = requests[tid], Self.enter(&open, api: api, entry: entry, frame: frame, returnAddress: returnAddress, stack: stack) {
-                requests[tid] = open
-                return nil
+            // The thread's open request is changed where it is stored: a copy would make its
+            // arrays copy themselves on every hit.
+            if requests[tid] != nil {
+                if Self.enter(&requests[tid]!, api: api, entry: entry, frame: frame, returnAddress: returnAddress, stack: stack) { return nil }
+                requests[tid]!.reopen(frame: frame, returnAddress: returnAddress, api: api, entry: entry)
+            } else {
+                requests[tid] = Open(frame: frame, returnAddress: returnAddress, api: api, entry: entry)
             }
-            requests[tid] = Open(frame: frame, returnAddress: returnAddress, chain: [api], entries: [entry])
-            guard var context = contexts[tid] else { return .some(nil) }
+            guard !contexts.isEmpty, var context = contexts[tid] else { return .some(nil) }
             if Self.enter(&context, api: api, entry: entry, frame: frame, returnAddress: returnAddress, stack: stack) {
                 contexts[tid] = context
                 return .some(context.context)
@@ -108,7 +132,7 @@
                 contexts[tid] = open
                 return false
             }
-            contexts[tid] = Open(frame: frame, returnAddress: returnAddress, chain: [api], entries: [entry], context: api)
+            contexts[tid] = Open(frame: frame, returnAddress: returnAddress, api: api, entry: entry, context: api)
             return true
         }
 

@@ -233,6 +233,7 @@
 
         private func ended(_ tid: pid_t) {
             threadNames[tid] = nil
+            if lastThread?.tid == tid { lastThread = nil }
             extents.forget(tid)
             tracee.threads.remove(tid)
         }
@@ -416,7 +417,17 @@
             unnamed.removeAll()
         }
 
+        /// The thread of the last hit: a launch's hits come mostly from one thread in a row.
+        private var lastThread: (tid: pid_t, label: String)?
+
         private func threadName(_ tid: pid_t) -> String {
+            if let lastThread, lastThread.tid == tid { return lastThread.label }
+            let label = knownThreadName(tid)
+            lastThread = (tid, label)
+            return label
+        }
+
+        private func knownThreadName(_ tid: pid_t) -> String {
             if let known = threadNames[tid] { return known }
             var name = readProcFile("/proc/\(tracee.pid)/task/\(tid)/comm").map { String(decoding: $0, as: UTF8.self) } ?? ""
             name = name.trimmingCharacters(in: .whitespacesAndNewlines)

@@ -11,30 +11,38 @@
         static let arguments: [Register] = [.rdi, .rsi, .rdx, .rcx, .r8, .r9]
     }
 
-    /// A stopped thread's general registers and `rip`.
+    /// A stopped thread's general registers and `rip`: the set as read (flags and segments
+    /// included), written back without a second read. A plain value: made on every hit, it
+    /// allocates nothing.
     struct Registers {
-        private var gpr: [UInt64]
-        var rip: UInt64
-        /// The set as read, flags and segments included: written back without a second read.
         private var raw: cptrace_regs
 
         init?(_ tid: pid_t) {
             var raw = cptrace_regs()
             guard cptrace_getregs(tid, &raw) == 0 else { return nil }
-            gpr = withUnsafeBytes(of: raw.gpr) { Array($0.bindMemory(to: UInt64.self)) }
-            rip = raw.rip
             self.raw = raw
         }
 
-        subscript(_ register: Register) -> UInt64 {
-            get { gpr[register.rawValue] }
-            set { gpr[register.rawValue] = newValue }
+        var rip: UInt64 {
+            get { raw.rip }
+            set { raw.rip = newValue }
         }
 
-        /// A register by its encoding number (what `EntryInstruction` decodes).
+        subscript(_ register: Register) -> UInt64 {
+            get { self[encoded: register.rawValue] }
+            set { self[encoded: register.rawValue] = newValue }
+        }
+
+        /// A register by its encoding number (what `EntryInstruction` decodes), 0 to 15.
         subscript(encoded number: Int) -> UInt64 {
-            get { gpr[number] }
-            set { gpr[number] = newValue }
+            get {
+                precondition((0..<16).contains(number))
+                return withUnsafeBytes(of: raw.gpr) { $0.load(fromByteOffset: number * 8, as: UInt64.self) }
+            }
+            set {
+                precondition((0..<16).contains(number))
+                withUnsafeMutableBytes(of: &raw.gpr) { $0.storeBytes(of: newValue, toByteOffset: number * 8, as: UInt64.self) }
+            }
         }
 
         /// Argument `number` (1-based) of a call stopped at its first instruction; numbers past the
@@ -45,10 +53,6 @@
 
         func store(_ tid: pid_t) {
             var raw = self.raw
-            withUnsafeMutableBytes(of: &raw.gpr) { buffer in
-                for (index, value) in gpr.prefix(16).enumerated() { buffer.storeBytes(of: value, toByteOffset: index * 8, as: UInt64.self) }
-            }
-            raw.rip = rip
             _ = cptrace_setregs(tid, &raw)
         }
     }

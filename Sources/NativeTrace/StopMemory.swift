@@ -7,73 +7,82 @@
     /// cost of a hit.
     struct StopMemory: MemoryReading {
         let pid: pid_t
-        private var ranges: [(address: UInt64, bytes: [UInt8])] = []
+        /// The bytes fetched: the name's range, then the stack's, in one buffer (one allocation a hit).
+        private var fetched: [UInt8] = []
+        private var ranges: (name: FetchedRange, stack: FetchedRange) = (.init(), .init())
+
+        /// Where a fetched range starts in memory and in `fetched`.
+        private struct FetchedRange {
+            var address: UInt64 = 0
+            var offset = 0
+            var count = 0
+        }
 
         /// Fetches up to 256 bytes of `name` (to its page's end), then `stackBytes` of the stack
         /// from `stackPointer`; what is not there is read when asked for, one by one.
         init(pid: pid_t, name: UInt64?, stackPointer: UInt64, stackBytes: Int) {
             self.pid = pid
-            // One buffer per range and no other allocation: this runs on every hit.
             let nameLength = name.map { $0 == 0 ? 0 : Int(min(256, 4096 - $0 % 4096)) } ?? 0
-            var nameBytes = [UInt8](repeating: 0, count: nameLength)
-            var stack = [UInt8](repeating: 0, count: stackBytes)
-            let total: Int = stack.withUnsafeMutableBytes { stackBuffer in
-                guard nameLength > 0, let name else { return cptrace_read(pid, stackPointer, stackBuffer.baseAddress, UInt(stackBytes)) }
-                return nameBytes.withUnsafeMutableBytes { nameBuffer in
-                    var addresses = (name, stackPointer)
-                    var buffers = (nameBuffer.baseAddress, stackBuffer.baseAddress)
-                    var lengths = (UInt(nameLength), UInt(stackBytes))
-                    return withUnsafePointer(to: &addresses) { addressPointer in
-                        withUnsafePointer(to: &buffers) { bufferPointer in
-                            withUnsafePointer(to: &lengths) { lengthPointer in
-                                addressPointer.withMemoryRebound(to: UInt64.self, capacity: 2) { addressList in
-                                    bufferPointer.withMemoryRebound(to: UnsafeMutableRawPointer?.self, capacity: 2) { bufferList in
-                                        lengthPointer.withMemoryRebound(to: UInt.self, capacity: 2) { cptrace_readv(pid, addressList, bufferList, $0, 2) }
-                                    }
+            var buffer = [UInt8](repeating: 0, count: nameLength + stackBytes)
+            let total: Int = buffer.withUnsafeMutableBytes { whole in
+                let stackBuffer = whole.baseAddress! + nameLength
+                guard nameLength > 0, let name else { return cptrace_read(pid, stackPointer, stackBuffer, UInt(stackBytes)) }
+                var addresses = (name, stackPointer)
+                var buffers = (whole.baseAddress, Optional(stackBuffer))
+                var lengths = (UInt(nameLength), UInt(stackBytes))
+                return withUnsafePointer(to: &addresses) { addressPointer in
+                    withUnsafePointer(to: &buffers) { bufferPointer in
+                        withUnsafePointer(to: &lengths) { lengthPointer in
+                            addressPointer.withMemoryRebound(to: UInt64.self, capacity: 2) { addressList in
+                                bufferPointer.withMemoryRebound(to: UnsafeMutableRawPointer?.self, capacity: 2) { bufferList in
+                                    lengthPointer.withMemoryRebound(to: UInt.self, capacity: 2) { cptrace_readv(pid, addressList, bufferList, $0, 2) }
                                 }
                             }
                         }
                     }
                 }
             }
-            // The bytes read fill the ranges in order, the name's first.
-            var left = max(total, 0)
-            func keep(_ address: UInt64, _ bytes: inout [UInt8]) {
-                guard !bytes.isEmpty, left > 0 else { return }
-                let got = min(left, bytes.count)
-                if got < bytes.count { bytes.removeLast(bytes.count - got) }
-                ranges.append((address, bytes))
-                left -= got
+            // The bytes read fill the ranges in order, the name's first (a short read ends in it).
+            let got = max(total, 0)
+            if nameLength > 0, let name { ranges.name = FetchedRange(address: name, offset: 0, count: min(got, nameLength)) }
+            let stackGot = nameLength > 0 ? max(0, got - nameLength) : got
+            ranges.stack = FetchedRange(address: stackPointer, offset: nameLength, count: min(stackGot, stackBytes))
+            fetched = buffer
+        }
+
+        /// The fetched range holding `address` with at least `count` bytes from it (0: any).
+        private func range(holding address: UInt64, count: Int) -> FetchedRange? {
+            func holds(_ range: FetchedRange) -> Bool {
+                guard range.count > 0, address >= range.address else { return false }
+                let start = address - range.address
+                return start < UInt64(range.count) && range.count - Int(start) >= count
             }
-            keep(name ?? 0, &nameBytes)
-            keep(stackPointer, &stack)
+            return holds(ranges.name) ? ranges.name : holds(ranges.stack) ? ranges.stack : nil
         }
 
         /// From the fetched bytes when the string ends in them; else page by page.
         func cString(at address: UInt64, limit: Int) -> [UInt8]? {
-            for range in ranges where address >= range.address && address - range.address < UInt64(range.bytes.count) {
-                let start = Int(address - range.address)
-                let end = min(range.bytes.count, start + limit)
-                if let nul = range.bytes[start..<end].firstIndex(of: 0) { return Array(range.bytes[start..<nul]) }
-                if end - start == limit { return Array(range.bytes[start..<end]) }
+            if let range = range(holding: address, count: 1) {
+                let start = range.offset + Int(address - range.address)
+                let end = min(range.offset + range.count, start + limit)
+                if let nul = fetched[start..<end].firstIndex(of: 0) { return Array(fetched[start..<nul]) }
+                if end - start == limit { return Array(fetched[start..<end]) }
             }
             return pagedCString(at: address, limit: limit)
         }
 
         func loadWord(_ address: UInt64) -> UInt64? {
-            for range in ranges where address >= range.address && address - range.address <= UInt64(range.bytes.count) {
-                let start = Int(address - range.address)
-                if range.bytes.count - start >= 8 {
-                    return range.bytes.withUnsafeBytes { UInt64(littleEndian: $0.loadUnaligned(fromByteOffset: start, as: UInt64.self)) }
-                }
+            if let range = range(holding: address, count: 8) {
+                let start = range.offset + Int(address - range.address)
+                return fetched.withUnsafeBytes { UInt64(littleEndian: $0.loadUnaligned(fromByteOffset: start, as: UInt64.self)) }
             }
             return MemoryOf(pid: pid).loadWord(address)
         }
 
         func read(_ address: UInt64, count: Int) -> [UInt8]? {
-            for range in ranges where address >= range.address && address - range.address <= UInt64(range.bytes.count) {
-                let start = Int(address - range.address)
-                if range.bytes.count - start >= count { return Array(range.bytes[start..<(start + count)]) }
+            if let range = range(holding: address, count: max(count, 1)) {
+                let start = range.offset + Int(address - range.address)
+                return Array(fetched[start..<(start + count)])
             }
             return MemoryOf(pid: pid).read(address, count: count)
         }

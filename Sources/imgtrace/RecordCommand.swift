@@ -136,7 +136,7 @@ struct RecordCommand: ParsableCommand {
                 var end: RecordingEnd?
                 var notes: [String] = []
                 try ReportFile.write(to: path, for: .terminal) { sink in
-                    let recorder = AgentRecorder(request) { line in sink.write(line + "\n") }
+                    let recorder = AgentRecorder(request) { line in sink.writeLine(line) }
                     end = try recorder.run()
                     notes = recorder.notes
                 }
@@ -213,7 +213,7 @@ struct RecordCommand: ParsableCommand {
             try OutputTargets.check(outputs: [("--output", output)], inputs: arguments.prefix(1).map { (what: "program", path: $0) })
             var end: RecordingEnd?
             try ReportFile.write(to: output, for: .terminal) { sink in
-                let recorder = Recorder(request) { line in sink.write(line + "\n") }
+                let recorder = Recorder(request) { line in sink.writeLine(line) }
                 end = try recorder.run()
             }
             try finish(end)

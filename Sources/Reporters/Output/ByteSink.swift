@@ -58,6 +58,14 @@ public final class ByteSink {
         if buffer.count >= limit, !collects { flush() }
     }
 
+    private static let lineBreak: [UInt8] = [0x0A]
+
+    /// Writes `text` and a line break (a recorder writes one line a hit: no concatenated copy).
+    public func writeLine(_ text: String) {
+        write(text)
+        write(Self.lineBreak)
+    }
+
     /// Writes bytes the reporter composed itself and vouches for (a workflow command line whose
     /// values it escaped): they pass unguarded.
     package func writeTrusted(_ text: String) {
