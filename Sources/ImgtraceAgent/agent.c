@@ -33,6 +33,7 @@
 #include <mach-o/dyld.h>
 #include <mach/mach.h>
 #endif
+#include <sched.h>
 #include <time.h>
 #include <unistd.h>
 #include <unwind.h>
@@ -213,6 +214,36 @@ struct request_stack {
 
 static int capture_frames(const struct request_stack *stack, uint64_t *out);
 
+static uint64_t monotonic_nanoseconds(void);
+
+/// A full ring while a recorder drains it is a burst faster than the recorder copies (it was
+/// busy): the thread waits for room, up to 20 ms, rather than lose the record. A ring nobody
+/// drains (the file mode, a recorder gone) has its tail still for 2 ms: the thread stops
+/// waiting, and waits again only once the tail moves.
+#define ROOM_WAIT_NANOSECONDS 20000000ull
+#define DRAINER_SILENCE_NANOSECONDS 2000000ull
+static __thread uint64_t undrained_tail = UINT64_MAX;
+
+static int wait_for_room(imgtrace_agent_ring *r, uint64_t head, uint64_t needed) {
+    uint64_t tail = __atomic_load_n(&r->tail, __ATOMIC_ACQUIRE);
+    if (tail == undrained_tail) return 0;
+    uint64_t began = monotonic_nanoseconds(), moved = began;
+    for (;;) {
+        sched_yield();
+        uint64_t now_tail = __atomic_load_n(&r->tail, __ATOMIC_ACQUIRE), now = monotonic_nanoseconds();
+        if (IMGTRACE_AGENT_RING_BYTES - (head - now_tail) >= needed) return 1;
+        if (now_tail != tail) {
+            tail = now_tail;
+            moved = now;
+        }
+        if (now - moved > DRAINER_SILENCE_NANOSECONDS) {
+            undrained_tail = tail;
+            return 0;
+        }
+        if (now - began > ROOM_WAIT_NANOSECONDS) return 0;
+    }
+}
+
 /// Writes one record and returns its sequence number plus one (0: lost). A name is copied from
 /// the program's memory without trusting its address (an unreadable one is recorded as its
 /// address, `IMGTRACE_AGENT_UNREADABLE` with 8 bytes); one longer than the ring's limit is cut
@@ -232,7 +263,7 @@ static uint64_t record(uint32_t api, uint32_t kind, const char *name, const stru
     uint32_t left = IMGTRACE_AGENT_RING_BYTES - at;
     // A record never wraps: what is left at the ring's end is skipped (marked when a header fits).
     uint64_t skip = left < most ? left : 0;
-    if (IMGTRACE_AGENT_RING_BYTES - (head - __atomic_load_n(&r->tail, __ATOMIC_ACQUIRE)) < skip + most) {
+    if (IMGTRACE_AGENT_RING_BYTES - (head - __atomic_load_n(&r->tail, __ATOMIC_ACQUIRE)) < skip + most && !wait_for_room(r, head, skip + most)) {
         __atomic_fetch_add(&shared->lost, 1, __ATOMIC_RELAXED);
         errno = saved_errno;
         return 0;

@@ -143,24 +143,7 @@
         /// fills no ring: the recorder copies the rings on a thread of its own, and every
         /// request is written with its stack.
         func testABurstOfRequestsWithFramesLosesNothing() throws {
-            let burst = #"""
-                const char *image_named(void *cls, void *sel, const char *name);
-                __attribute__((noinline)) void draw(const char *name) { image_named(0, 0, name); __asm__ volatile(""); }
-                __attribute__((noinline)) void layout(const char *name) { draw(name); __asm__ volatile(""); }
-                int main(void) {
-                    const char *names[] = {"AppIcon", "tab_home", "hero_banner", "icon@2x"};
-                    for (int i = 0; i < 30000; i++) layout(names[i % 4]);
-                    return 0;
-                }
-                """#
-            let program: URL
-            do {
-                _ = try CCompiler.compile(Self.library, to: "libburst.so", in: work, flags: ["-O2", "-shared", "-fPIC"])
-                program = try CCompiler.compile(
-                    burst, to: "burst", in: work, flags: ["-O1", "-Wl,--no-as-needed", "-L\(work.path)", "-l:libburst.so", "-Wl,-rpath,\(work.path)"])
-            } catch let error as CCompiler.Unavailable {
-                throw XCTSkip(error.description)
-            }
+            let program = try burstProgram()
             let log = work.appendingPathComponent("burst.log")
             let run = try BinaryRunner.run(["record", "--agent", "--symbol", "image_named:3", "--no-launch-end", "--output", log.path, "--", program.path])
             XCTAssertEqual(run.status, 0, run.stderr)
@@ -169,6 +152,51 @@
             let stacks = try stacks(log, keepAddresses: false)
             XCTAssertEqual(stacks.count, 30000)
             XCTAssertEqual(stacks.filter { $0.contains("`layout\n") && $0.contains("`main\n") }.count, 30000, "every request with its frames")
+        }
+
+        /// Into a file nobody drains (IMGTRACE_AGENT_FILE), the same burst fills the ring: the
+        /// program waits for room once (2 ms without the tail moving), then goes on and the
+        /// records that found no room are counted lost, never waited for one by one.
+        func testAFullRingNobodyDrainsIsCountedNotWaitedFor() throws {
+            let program = try burstProgram()
+            let agent = BinaryRunner.executable.deletingLastPathComponent().appendingPathComponent("libImgtraceAgent.so")
+            let file = work.appendingPathComponent("burst.agent")
+            let run = try BinaryRunner.run(
+                [], environment: ["LD_PRELOAD": agent.path, "IMGTRACE_AGENT_FILE": file.path, "IMGTRACE_AGENT_APIS": "symbol image_named 3", "LOOP_COUNT": "60000"],
+                timeout: 60, program: program)
+            XCTAssertEqual(run.status, 0, run.stderr)
+            XCTAssertFalse(run.timedOut)
+            let log = work.appendingPathComponent("burst-file.log")
+            let read = try BinaryRunner.run(["agent-log", file.path, "--output", log.path])
+            XCTAssertEqual(read.status, 0, read.stderr)
+            let end = try XCTUnwrap(String(contentsOf: log, encoding: .utf8).split(separator: "\n").last)
+            let hits = try XCTUnwrap(end.firstMatch(of: #/hits=([0-9]+)/#).flatMap { Int($0.1) })
+            let lost = try XCTUnwrap(end.firstMatch(of: #/lost=([0-9]+)/#).flatMap { Int($0.1) }, String(end))
+            XCTAssertGreaterThan(hits, 1000)
+            XCTAssertGreaterThan(lost, 10000, "a ring of 4 MiB holds fewer than 60,000 requests: \(end)")
+        }
+
+        /// A loop of requests through two callers (LOOP_COUNT of them, 30,000 by default).
+        private func burstProgram() throws -> URL {
+            let burst = #"""
+                const char *image_named(void *cls, void *sel, const char *name);
+                __attribute__((noinline)) void draw(const char *name) { image_named(0, 0, name); __asm__ volatile(""); }
+                __attribute__((noinline)) void layout(const char *name) { draw(name); __asm__ volatile(""); }
+                #include <stdlib.h>
+                int main(void) {
+                    const char *names[] = {"AppIcon", "tab_home", "hero_banner", "icon@2x"};
+                    int count = getenv("LOOP_COUNT") ? atoi(getenv("LOOP_COUNT")) : 30000;
+                    for (int i = 0; i < count; i++) layout(names[i % 4]);
+                    return 0;
+                }
+                """#
+            do {
+                _ = try CCompiler.compile(Self.library, to: "libburst.so", in: work, flags: ["-O2", "-shared", "-fPIC"])
+                return try CCompiler.compile(
+                    burst, to: "burst", in: work, flags: ["-O1", "-Wl,--no-as-needed", "-L\(work.path)", "-l:libburst.so", "-Wl,-rpath,\(work.path)"])
+            } catch let error as CCompiler.Unavailable {
+                throw XCTSkip(error.description)
+            }
         }
     }
 #endif
