@@ -72,7 +72,8 @@ let package = Package(
                 "ImgtraceSupport", "LaunchTrace",
                 .target(name: "CElfutils", condition: .when(platforms: [.linux])),
                 .target(name: "CPtrace", condition: .when(platforms: [.linux])),
-                .target(name: "CAgentShared", condition: .when(platforms: [.linux])),
+                // The agent's layout and API list: `agent-path` writes the list on every platform.
+                "CAgentShared",
             ]),
         // Where code asks for images: Swift through swift-syntax, Objective-C through a small lexer.
         .target(
@@ -84,8 +85,7 @@ let package = Package(
         .executableTarget(
             name: "imgtrace",
             dependencies: [
-                "LaunchTrace", "AssetCatalog", "AppBundle", "LaunchAudit", "Reporters", "CodeReferences",
-                .target(name: "NativeTrace", condition: .when(platforms: [.linux])),
+                "LaunchTrace", "AssetCatalog", "AppBundle", "LaunchAudit", "Reporters", "CodeReferences", "NativeTrace",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -41,7 +41,7 @@
 #include "cfi_unwind.h"
 #include "imgtrace_agent_shared.h"
 
-#define MAX_TARGETS 32
+#define MAX_TARGETS IMGTRACE_AGENT_MAX_APIS
 
 typedef void *(*generic_fn)(void *, void *, void *, void *, void *, void *);
 
@@ -1030,6 +1030,9 @@ static void image_added(const struct mach_header *header, intptr_t slide) {
 
 // MARK: Start
 
+/// Whether the line's first word (`length` bytes) is `kind`, one of the API list's words.
+static int word_is(const char *line, size_t length, const char *kind) { return strlen(kind) == length && strncmp(line, kind, length) == 0; }
+
 static void parse_targets(const char *text) {
     char line[400];
     while (text && *text && target_count < MAX_TARGETS) {
@@ -1043,13 +1046,19 @@ static void parse_targets(const char *text) {
         struct target *t = &targets[target_count];
         memset(t, 0, sizeof *t);
         char sign = 0;
-        if (strncmp(line, "symbol ", 7) == 0) {
+        const char *spec = strchr(line, ' ');
+        if (!spec) continue;
+        size_t word = (size_t)(spec - line);
+        spec++;
+        if (word_is(line, word, IMGTRACE_AGENT_API_SYMBOL)) {
             t->kind = TARGET_SYMBOL;
-            if (sscanf(line + 7, "%127s %d", t->symbol, &t->argument) != 2 || t->argument < 1 || t->argument > 6) continue;
-        } else if (strncmp(line, "objc ", 5) == 0 || strncmp(line, "end ", 4) == 0 || strncmp(line, "context ", 8) == 0 ||
-                   strncmp(line, "decode ", 7) == 0) {
-            t->kind = line[0] == 'e' ? TARGET_LAUNCH_END : line[0] == 'c' ? TARGET_CONTEXT : line[0] == 'd' ? TARGET_DECODE : TARGET_METHOD;
-            const char *spec = strchr(line, ' ') + 1;
+            if (sscanf(spec, "%127s %d", t->symbol, &t->argument) != 2 || t->argument < 1 || t->argument > 6) continue;
+        } else if (word_is(line, word, IMGTRACE_AGENT_API_OBJC) || word_is(line, word, IMGTRACE_AGENT_API_END) ||
+                   word_is(line, word, IMGTRACE_AGENT_API_CONTEXT) || word_is(line, word, IMGTRACE_AGENT_API_DECODE)) {
+            t->kind = word_is(line, word, IMGTRACE_AGENT_API_END)       ? TARGET_LAUNCH_END
+                      : word_is(line, word, IMGTRACE_AGENT_API_CONTEXT) ? TARGET_CONTEXT
+                      : word_is(line, word, IMGTRACE_AGENT_API_DECODE)  ? TARGET_DECODE
+                                                                        : TARGET_METHOD;
             if (sscanf(spec, "%c[%127s %255[^]]]", &sign, t->class_name, t->selector) != 3 || (sign != '+' && sign != '-')) continue;
             t->class_method = sign == '+';
         } else {

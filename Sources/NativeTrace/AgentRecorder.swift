@@ -96,18 +96,10 @@
             let text = String(decoding: UnsafeRawBufferPointer(start: apis, count: strnlen(apis, Int(IMGTRACE_AGENT_NOTES_BYTES))), as: UTF8.self)
             var names: [String] = []
             var launchEnd: String?
-            for line in text.split(whereSeparator: { $0 == "\n" || $0 == ";" }) {
-                let words = line.split(separator: " ", maxSplits: 1).map(String.init)
-                guard words.count == 2 else { continue }
-                var name = words[0] == "symbol" ? words[1].split(separator: " ").first.map(String.init) ?? "" : words[1]
-                if CaptureScript.unsafeSymbol(name) != nil { name = "api#\(names.count)" }
-                switch words[0] {
-                case "objc", "context", "symbol", "decode": names.append(name)
-                case "end":
-                    names.append(name)
-                    launchEnd = name
-                default: continue
-                }
+            for entry in AgentAPIList.parse(text[...]).entries {
+                let name = CaptureScript.unsafeSymbol(entry.apiName) != nil ? "api#\(names.count)" : entry.apiName
+                names.append(name)
+                if case .launchEnd = entry { launchEnd = name }
             }
             let request = Request(program: [], objcMethods: names, symbols: [], launchEnd: nil, duration: nil, agentPath: "")
             let recorder = AgentRecorder(request, output: output)
@@ -128,25 +120,25 @@
         /// What the agent told: the APIs it could not wrap and why.
         public private(set) var notes: [String] = []
 
-        /// The targets as the agent reads them from IMGTRACE_AGENT_APIS, one per line.
-        var apiList: String {
-            var lines = request.objcMethods.map { "objc " + $0 }
-            lines += request.symbols.map { "symbol \($0.name) \($0.argument)" }
-            lines += request.contexts.map { "context " + $0 }
-            lines += request.decoders.map { "decode " + $0 }
-            if let end = request.launchEnd {
-                // A C function ends the launch through the GOT like any symbol: the agent only
-                // marks Objective-C methods; such an end is watched by name alone.
-                if end.hasPrefix("+[") || end.hasPrefix("-[") { lines.append("end " + end) }
-            }
-            return lines.joined(separator: "\n")
+        /// The targets as the agent reads them from IMGTRACE_AGENT_APIS.
+        var apiList: AgentAPIList {
+            var entries = request.objcMethods.map(AgentAPIList.Entry.method)
+            entries += request.symbols.map { .symbol($0.name, argument: $0.argument) }
+            entries += request.contexts.map(AgentAPIList.Entry.context)
+            entries += request.decoders.map(AgentAPIList.Entry.decode)
+            // A C function ends the launch through the GOT like any symbol: the agent only marks
+            // Objective-C methods; such an end is watched by name alone.
+            if let end = request.launchEnd, end.hasPrefix("+[") || end.hasPrefix("-[") { entries.append(.launchEnd(end)) }
+            return AgentAPIList(entries)
         }
 
         /// Runs the program to its end (or `duration`, or SIGINT/SIGTERM to imgtrace), writes the
         /// log's last line and returns it.
         public func run() throws -> RecordingEnd {
             guard let path = request.program.first else { throw RecordError(description: "no program to run") }
-            guard apiNames.count <= 32 else { throw RecordError(description: "the agent wraps at most 32 APIs; \(apiNames.count) were asked for") }
+            guard apiNames.count <= AgentAPIList.limit else {
+                throw RecordError(description: "the agent wraps at most \(AgentAPIList.limit) APIs; \(apiNames.count) were asked for")
+            }
             try Tracee.checkExecutable(path)
             guard FileManager.default.isReadableFile(atPath: request.agentPath) else {
                 throw RecordError(
@@ -221,7 +213,7 @@
             let preload = environment["LD_PRELOAD"].map { request.agentPath + ":" + $0 } ?? request.agentPath
             environment["LD_PRELOAD"] = preload
             environment["IMGTRACE_AGENT_FD"] = String(fd)
-            environment["IMGTRACE_AGENT_APIS"] = apiList
+            environment["IMGTRACE_AGENT_APIS"] = apiList.text()
             environment["IMGTRACE_AGENT_FRAMES"] = request.frames > 0 ? String(request.frames) : nil
             if request.children { environment["IMGTRACE_AGENT_CHILDREN"] = "1" } else { environment["IMGTRACE_AGENT_CHILDREN"] = nil }
             let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]

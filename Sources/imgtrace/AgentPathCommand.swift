@@ -2,10 +2,7 @@ import ArgumentParser
 import Foundation
 import ImgtraceSupport
 import LaunchTrace
-
-#if os(Linux)
-    import NativeTrace
-#endif
+import NativeTrace
 
 /// Where the in-process agent library is: beside the imgtrace executable, or IMGTRACE_AGENT_PATH.
 enum AgentLibrary {
@@ -65,11 +62,11 @@ struct AgentPathCommand: ParsableCommand {
             let preload = "LD_PRELOAD"
         #endif
         let targets = CaptureAPI.agentTargets
+        let entries: [AgentAPIList.Entry] =
+            targets.names.map { .method($0) } + targets.contexts.map { .context($0) } + CaptureAPI.agentDecoders.map { .decode($0) }
+            + [.launchEnd(RecordCommand.defaultLaunchEnd)]
         // `;` ends each target: an environment variable in an Xcode scheme is one line.
-        let apis =
-            (targets.names.map { "objc " + $0 } + targets.contexts.map { "context " + $0 } + CaptureAPI.agentDecoders.map { "decode " + $0 }
-            + ["end " + RecordCommand.defaultLaunchEnd])
-            .joined(separator: ";")
+        let apis = AgentAPIList(entries).text(separator: ";")
         print("\(preload)=\(Self.shellWord(path))\nIMGTRACE_AGENT_FILE=\(Self.shellWord(env))\nIMGTRACE_AGENT_APIS=\(Self.shellWord(apis))")
     }
 

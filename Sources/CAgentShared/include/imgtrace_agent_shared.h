@@ -1,7 +1,8 @@
 // The shared memory between the in-process agent (libImgtraceAgent) and `imgtrace record
 // --agent`: one header, then one ring per thread. Each ring has one producer (its thread, in the
 // agent) and one consumer (imgtrace), so a record costs a copy and two atomic stores: no lock, no
-// system call. A full ring drops the record and counts it in `lost`; it never blocks the app.
+// system call. A full ring the recorder drains is waited for (docs/agent.md); one nobody drains
+// drops the record and counts it in `lost`.
 #ifndef IMGTRACE_AGENT_SHARED_H
 #define IMGTRACE_AGENT_SHARED_H
 
@@ -21,6 +22,20 @@
 #define IMGTRACE_AGENT_NAME_BYTES 4096
 /// Stack frames a record keeps at most (`IMGTRACE_AGENT_FRAMES` asks for fewer; 0 by default).
 #define IMGTRACE_AGENT_MAX_FRAMES 32
+/// The API list (IMGTRACE_AGENT_APIS, kept in the file's `apis`): one target a line (or `;`),
+/// `KIND TARGET`, read by the agent and written and read by imgtrace from these words alone.
+/// At most this many targets are wrapped.
+#define IMGTRACE_AGENT_MAX_APIS 32
+/// `objc -[Class selector]`: a method whose third argument is the image's name.
+#define IMGTRACE_AGENT_API_OBJC "objc"
+/// `symbol name N`: a C function whose argument N (1 to 6) is the name as a C string.
+#define IMGTRACE_AGENT_API_SYMBOL "symbol"
+/// `context -[Class selector]`: a method that gives the requests inside it their kind.
+#define IMGTRACE_AGENT_API_CONTEXT "context"
+/// `decode -[Class selector]`: a method that decodes an image object a lookup returned.
+#define IMGTRACE_AGENT_API_DECODE "decode"
+/// `end -[Class selector]`: the method whose first return ends the launch.
+#define IMGTRACE_AGENT_API_END "end"
 /// Bytes of text the agent leaves for imgtrace: what it patched, what it skipped and why.
 #define IMGTRACE_AGENT_NOTES_BYTES 8192
 
