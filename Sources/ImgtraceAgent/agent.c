@@ -38,6 +38,7 @@
 #include <unistd.h>
 #include <unwind.h>
 
+#include "agent_parts.h"
 #include "cfi_unwind.h"
 #include "imgtrace_agent_shared.h"
 
@@ -133,72 +134,6 @@ static imgtrace_agent_ring *ring(void) {
     __atomic_store_n(&claimed->tid, tid, __ATOMIC_RELEASE);
     own_ring = claimed;
     return claimed;
-}
-
-/// Pages the kernel copied from lately: a name on one of them is copied directly. The kernel's copy
-/// costs a system call (2.5 µs a request measured, 20 times the rest of a record), and a launch
-/// asks for its names from a few pages of string constants and the heap again and again. An entry
-/// is a page number (36 bits: user addresses are below 2^48) and the epoch it was proven in (28
-/// bits, 31 days of 10 ms epochs before a tag repeats); an epoch lasts 10 ms, so a page the
-/// program unmaps stops being trusted within 10 ms of its last proof.
-#define READABLE_PAGES 256
-static uintptr_t readable_pages[READABLE_PAGES];
-static uint64_t readable_epoch_start;
-static uintptr_t readable_epoch = 1;
-
-static uintptr_t current_epoch(void) {
-    struct timespec now;
-    clock_gettime(CLOCK_MONOTONIC_COARSE, &now);
-    uint64_t ns = (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
-    uint64_t start = __atomic_load_n(&readable_epoch_start, __ATOMIC_RELAXED);
-    if (ns - start > 10000000u) {
-        __atomic_store_n(&readable_epoch_start, ns, __ATOMIC_RELAXED);
-        __atomic_add_fetch(&readable_epoch, 1, __ATOMIC_RELAXED);
-    }
-    return __atomic_load_n(&readable_epoch, __ATOMIC_RELAXED) & 0xFFFFFFF;
-}
-
-static uintptr_t readable_entry(uintptr_t page, uintptr_t epoch) { return (page >> 12) << 28 | epoch; }
-
-/// Copies up to `count` bytes at `from`, an address the program handed over, without trusting it:
-/// the kernel reads it (unless the page was proven readable this epoch), so an unmapped or
-/// unreadable address is a short count, never a fault on the program's thread. Page by page, so a
-/// `string` (it ends at its NUL) ending before an unmapped page is read whole.
-static size_t copy_untrusted(char *to, const char *from, size_t count, int string) {
-    size_t done = 0;
-    uintptr_t epoch = current_epoch();
-    while (done < count) {
-        uintptr_t at = (uintptr_t)from + done;
-        size_t piece = 4096 - (at & 4095);
-        if (piece > count - done) piece = count - done;
-        uintptr_t page = at & ~(uintptr_t)4095;
-        uintptr_t *slot = &readable_pages[(page >> 12) % READABLE_PAGES];
-        if (__atomic_load_n(slot, __ATOMIC_RELAXED) == readable_entry(page, epoch)) {
-            // Only what a string needs: most names are a few dozen bytes.
-            const char *nul = string ? memchr((const void *)at, 0, piece) : NULL;
-            size_t used = nul ? (size_t)(nul - (const char *)at) + 1 : piece;
-            memcpy(to + done, (const void *)at, used);
-            done += used;
-            if (nul) break;
-            continue;
-        } else {
-#if defined(__linux__)
-            struct iovec local = {to + done, piece}, remote = {(void *)at, piece};
-            ssize_t got = process_vm_readv(getpid(), &local, 1, &remote, 1, 0);
-            if (got <= 0) break;
-            done += (size_t)got;
-            if ((size_t)got < piece) break;
-#else
-            vm_size_t got = 0;
-            if (vm_read_overwrite(mach_task_self(), (vm_address_t)at, piece, (vm_address_t)(to + done), &got) != KERN_SUCCESS || got == 0) break;
-            done += got;
-            if (got < piece) break;
-#endif
-            __atomic_store_n(slot, readable_entry(page, epoch), __ATOMIC_RELAXED);
-        }
-        if (string && memchr(to + done - piece, 0, piece)) break;
-    }
-    return done;
 }
 
 /// Addresses below this are small integers (a sentinel, an id, a wrong argument number), never a
@@ -540,6 +475,19 @@ static uintptr_t real_return_address(const uintptr_t *slot) {
     return value;
 }
 
+/// A cached walk's arguments and result, for running it on the agent's stack.
+struct cached_walk {
+    struct cfi_cache *rules;
+    uintptr_t pc, sp, frame_pointer;
+    uint64_t *out;
+    int count;
+};
+
+static void run_cached_walk(void *argument) {
+    struct cached_walk *walk = argument;
+    walk->count = cfi_walk(walk->rules, walk->pc, walk->sp, walk->frame_pointer, walk->out, 2, frames_wanted, real_return_address);
+}
+
 /// The request's stack: the API's entry, then the return addresses from its caller outwards.
 /// Each frame's unwind rule comes from its CFI, interpreted once and cached per thread
 /// (cfi_unwind.c); a frame that walker does not interpret is walked by libgcc's unwinder (linked
@@ -559,11 +507,14 @@ static int capture_frames(const struct request_stack *stack, uint64_t *out) {
         }
         struct unwind_space *space = unwind_spaces[ring_index];
         if (space && !unwind_with_libgcc) {
-            // The trampoline's frame: the caller's %rbp just below its return address.
+            // The trampoline's frame: the caller's %rbp just below its return address. The walk
+            // runs on the agent's stack too: finding an FDE takes more than a thread created
+            // with the smallest stack has left.
             const uintptr_t *slot = (const uintptr_t *)stack->return_slot;
             out[1] = first;
-            int count = cfi_walk(&space->rules, first, (uintptr_t)(slot + 1), slot[-1], out, 2, frames_wanted, real_return_address);
-            if (count >= 0) return count;
+            struct cached_walk walk = {&space->rules, first, (uintptr_t)(slot + 1), slot[-1], out, -1};
+            imgtrace_agent_on_stack(run_cached_walk, &walk, space->stack + UNWIND_STACK_BYTES);
+            if (walk.count >= 0) return walk.count;
         }
         if (space) {
             for (int i = 0; i < shadow_top; i++) *shadow[i].slot = shadow[i].address;
@@ -702,75 +653,6 @@ static void *const wrappers[MAX_TARGETS] = {
 #define TRAMPOLINES 0
 #endif
 
-// MARK: Type encodings
-
-/// Skips one type of an Objective-C type encoding (and the offset digits after it). Sets `*fits`
-/// to 0 for a type that does not travel in one integer register: floats, structs, unions, arrays.
-static const char *skip_type(const char *p, int *fits) {
-    while (*p && strchr("rnNoORVA", *p)) p++;
-    switch (*p) {
-    case '\0': return p;
-    case '^': {
-        int ignored = 1;
-        p = skip_type(p + 1, &ignored);  // a pointer fits whatever it points at
-        break;
-    }
-    case '@':
-        p++;
-        if (*p == '?') p++;
-        else if (*p == '"') {
-            const char *end = strchr(p + 1, '"');
-            p = end ? end + 1 : p + strlen(p);
-        }
-        break;
-    case '{': case '(': case '[': {
-        char open = *p, close = open == '{' ? '}' : open == '(' ? ')' : ']';
-        int level = 0;
-        for (; *p; p++) {
-            if (*p == open) level++;
-            else if (*p == close && --level == 0) { p++; break; }
-        }
-        *fits = 0;
-        break;
-    }
-    case 'f': case 'd': case 'D': case 'b':
-        *fits = 0;
-        p++;
-        if (p[-1] == 'b') while (*p >= '0' && *p <= '9') p++;
-        break;
-    default:
-        p++;
-    }
-    while (*p >= '0' && *p <= '9') p++;
-    return p;
-}
-
-/// Whether a method of this encoding can be wrapped; `reason` says why not. The trampolines pass
-/// any argument on: a struct result is refused (a large one is returned through a hidden first
-/// argument, which moves the name), and the name must be an object. The C wrappers need a pointer,
-/// integer or void result and self, _cmd and at most four pointer or integer arguments.
-static int encoding_fits(const char *encoding, int needs_name, const char **reason) {
-    int fits = 1;
-    const char *p = skip_type(encoding, &fits);
-    if (!fits && (TRAMPOLINES == 0 || *encoding == '{' || *encoding == '(' || *encoding == '[')) {
-        *reason = TRAMPOLINES ? "its result is a struct" : "its result is a float or a struct";
-        return 0;
-    }
-    int arguments = 0;
-    while (*p) {
-        int one = 1;
-        const char *next = skip_type(p, &one);
-        if (next == p) break;
-        if (!one && !TRAMPOLINES) { *reason = "an argument is a float or a struct"; return 0; }
-        if (arguments == 2 && needs_name && *p != '@') { *reason = "its first argument is not an object"; return 0; }
-        arguments++;
-        p = next;
-    }
-    if (arguments > 6 && !TRAMPOLINES) { *reason = "it takes more than four arguments"; return 0; }
-    if (needs_name && arguments < 3) { *reason = "it takes no name argument"; return 0; }
-    return 1;
-}
-
 // MARK: Objective-C
 
 /// GCC's runtime: whether `holder` (a class, or a metaclass for class methods) has never been sent
@@ -821,7 +703,7 @@ static void patch_method(int index) {
     const char *encoding = rt_getTypeEncoding(method);
     const char *reason = "no type encoding";
     t->done = 1;
-    if (!encoding || !encoding_fits(encoding, t->kind == TARGET_METHOD, &reason)) {
+    if (!encoding || !encoding_fits(encoding, t->kind == TARGET_METHOD, TRAMPOLINES, &reason)) {
         char why[200];
         snprintf(why, sizeof why, "%s (%s)", reason, encoding ? encoding : "none");
         note("skipped %s: %s", spec, why);

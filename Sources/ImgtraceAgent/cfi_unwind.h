@@ -31,7 +31,7 @@ typedef uintptr_t (*cfi_slot_reader)(const uintptr_t *slot);
 /// into `out` from `out[count]`. Returns the new count, or -1 when a frame's CFI is beyond what
 /// this walker interprets (expressions, signal frames, a register other than %rsp or %rbp for
 /// the CFA): the caller then walks with libgcc's unwinder.
-int cfi_walk(struct cfi_cache *cache, uintptr_t pc, uintptr_t sp, uintptr_t frame_pointer, uint64_t *out, int count,
+__attribute__((visibility("hidden"))) int cfi_walk(struct cfi_cache *cache, uintptr_t pc, uintptr_t sp, uintptr_t frame_pointer, uint64_t *out, int count,
              int wanted, cfi_slot_reader read_slot);
 
 #endif

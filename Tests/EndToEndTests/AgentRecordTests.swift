@@ -223,6 +223,11 @@
             let defined = try XCTUnwrap(Shell.output("nm -D --defined-only \(agent.path)"))
             XCTAssertTrue(defined.contains("imgtrace_agent_drain"), defined)
             XCTAssertFalse(defined.contains("_Unwind") || defined.contains("__register_frame") || defined.contains("__gcc"), defined)
+            // Nothing else of its own is exported either: a name the program or a library also
+            // defines would change what the program's symbols resolve to.
+            let exported = defined.split(separator: "\n").compactMap { $0.split(separator: " ").last.map(String.init) }
+            let unexpected = exported.filter { !$0.hasPrefix("imgtrace_agent_") && !["dlopen", "_edata", "_end", "__bss_start", "_init", "_fini"].contains($0) }
+            XCTAssertEqual(unexpected, [], defined)
         }
 
         func testTheUIKitModelGivesEachRequestOnceWithItsKindOnBothThreads() throws {
