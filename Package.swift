@@ -95,6 +95,10 @@ let package = Package(
         .executableTarget(name: "CatalogBench", dependencies: ["AssetCatalog", "ImgtraceSupport", "TestSupport"], path: "Benchmarks/CatalogBench"),
         // Writes the committed example app and log (scripts/make-example.sh).
         .executableTarget(name: "ExampleMaker", dependencies: ["TestSupport"], path: "scripts/ExampleMaker"),
+        // Holds function bodies to 60 lines but for a listed few (scripts/shape-exceptions.txt).
+        .executableTarget(
+            name: "ShapeCheck", dependencies: [.product(name: "SwiftParser", package: "swift-syntax"), .product(name: "SwiftSyntax", package: "swift-syntax")],
+            path: "scripts/ShapeCheck"),
         // Fuzz targets for every reader (scripts/fuzz.sh); built plainly it replays Fuzz/Regressions.
         .executableTarget(
             name: "imgtrace-fuzz",

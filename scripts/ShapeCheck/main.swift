@@ -1,0 +1,112 @@
+// Holds the code's shape (issue 44): no function, initializer, accessor or closure-free body in
+// `Sources` longer than 60 lines, except those listed with their reason in
+// scripts/shape-exceptions.txt. Functions are found by swift-syntax, not by counting braces.
+//
+//   swift run -q ShapeCheck Sources scripts/shape-exceptions.txt            check (CI)
+//   swift run -q ShapeCheck Sources scripts/shape-exceptions.txt --list     every long body, as the list wants it
+import Foundation
+import SwiftParser
+import SwiftSyntax
+
+/// The most lines a body may have.
+let longestBody = 60
+
+/// A declaration with a body: its file, name and body's line count.
+struct LongBody: Hashable {
+    var file: String
+    var name: String
+    var lines: Int
+    var key: String { "\(file) \(name)" }
+}
+
+final class BodyFinder: SyntaxVisitor {
+    let file: String
+    let converter: SourceLocationConverter
+    var found: [LongBody] = []
+    private var scope: [String] = []
+
+    init(file: String, tree: SourceFileSyntax) {
+        self.file = file
+        converter = SourceLocationConverter(fileName: file, tree: tree)
+        super.init(viewMode: .sourceAccurate)
+    }
+
+    private func measure(_ name: String, _ body: some SyntaxProtocol) {
+        let start = converter.location(for: body.positionAfterSkippingLeadingTrivia).line
+        let end = converter.location(for: body.endPositionBeforeTrailingTrivia).line
+        let lines = end - start + 1
+        if lines > longestBody { found.append(LongBody(file: file, name: (scope + [name]).joined(separator: "."), lines: lines)) }
+    }
+
+    private func enter(_ name: String) -> SyntaxVisitorContinueKind {
+        scope.append(name)
+        return .visitChildren
+    }
+
+    override func visit(_ node: ClassDeclSyntax) -> SyntaxVisitorContinueKind { enter(node.name.text) }
+    override func visitPost(_ node: ClassDeclSyntax) { scope.removeLast() }
+    override func visit(_ node: StructDeclSyntax) -> SyntaxVisitorContinueKind { enter(node.name.text) }
+    override func visitPost(_ node: StructDeclSyntax) { scope.removeLast() }
+    override func visit(_ node: EnumDeclSyntax) -> SyntaxVisitorContinueKind { enter(node.name.text) }
+    override func visitPost(_ node: EnumDeclSyntax) { scope.removeLast() }
+    override func visit(_ node: ExtensionDeclSyntax) -> SyntaxVisitorContinueKind { enter(node.extendedType.trimmedDescription) }
+    override func visitPost(_ node: ExtensionDeclSyntax) { scope.removeLast() }
+
+    override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind {
+        if let body = node.body { measure(node.name.text, body) }
+        return .visitChildren
+    }
+
+    override func visit(_ node: InitializerDeclSyntax) -> SyntaxVisitorContinueKind {
+        if let body = node.body { measure("init", body) }
+        return .visitChildren
+    }
+
+    override func visit(_ node: AccessorDeclSyntax) -> SyntaxVisitorContinueKind {
+        if let body = node.body { measure(node.accessorSpecifier.text, body) }
+        return .visitChildren
+    }
+
+    override func visit(_ node: PatternBindingSyntax) -> SyntaxVisitorContinueKind {
+        // A computed property's getter without `get { }`.
+        if case .getter(let body)? = node.accessorBlock?.accessors { measure(node.pattern.trimmedDescription, body) }
+        return .visitChildren
+    }
+}
+
+let arguments = CommandLine.arguments.dropFirst()
+guard arguments.count >= 2 else {
+    FileHandle.standardError.write(Data("usage: ShapeCheck SOURCES EXCEPTIONS [--list]\n".utf8))
+    exit(64)
+}
+let root = arguments[arguments.startIndex], exceptionsPath = arguments[arguments.startIndex + 1]
+let listing = arguments.contains("--list")
+
+var files: [String] = []
+if let walker = FileManager.default.enumerator(atPath: root) {
+    for case let path as String in walker where path.hasSuffix(".swift") { files.append(root + "/" + path) }
+}
+var long: [LongBody] = []
+for file in files.sorted() {
+    guard let text = try? String(contentsOfFile: file, encoding: .utf8) else { continue }
+    let tree = Parser.parse(source: text)
+    let finder = BodyFinder(file: file, tree: tree)
+    finder.walk(tree)
+    long += finder.found
+}
+if listing {
+    for body in long { print("\(body.key) — (\(body.lines) lines) reason") }
+    exit(0)
+}
+// `FILE NAME — reason`: the reason is for the reader; the file and name are what is checked.
+let listed = Set(
+    ((try? String(contentsOfFile: exceptionsPath, encoding: .utf8)) ?? "").split(separator: "\n").compactMap { line -> String? in
+        guard !line.hasPrefix("#"), let dash = line.range(of: " — ") else { return nil }
+        return String(line[..<dash.lowerBound])
+    })
+let unlisted = long.filter { !listed.contains($0.key) }
+let stale = listed.subtracting(long.map(\.key))
+for body in unlisted { print("\(body.file): \(body.name) has a body of \(body.lines) lines (at most \(longestBody)): split it, or list it with a reason in \(exceptionsPath)") }
+for key in stale.sorted() { print("\(exceptionsPath): \(key) is no longer over \(longestBody) lines: take it off the list") }
+print("shape-check: \(long.count) bodies over \(longestBody) lines, \(long.count - unlisted.count) of them listed")
+exit(unlisted.isEmpty && stale.isEmpty ? 0 : 1)
