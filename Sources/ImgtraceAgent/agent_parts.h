@@ -1,12 +1,79 @@
-// The agent's parts that share nothing with the rest: copying from an address the program
-// handed over (untrusted_copy.c) and reading Objective-C type encodings (type_encoding.c). Hidden:
-// the program sees none of these symbols.
+// What the agent's files share: the target table (agent.c reads it from IMGTRACE_AGENT_APIS), the
+// shared region, the wrappers, notes for imgtrace, and the parts that need nothing else (copying
+// from an address the program handed over, Objective-C type encodings). Hidden: the program sees
+// none of these symbols.
 #ifndef IMGTRACE_AGENT_PARTS_H
 #define IMGTRACE_AGENT_PARTS_H
 
+#include <pthread.h>
 #include <stddef.h>
+#include <stdint.h>
+
+#include "imgtrace_agent_shared.h"
 
 #define AGENT_HIDDEN __attribute__((visibility("hidden")))
+
+#define MAX_TARGETS IMGTRACE_AGENT_MAX_APIS
+
+typedef void *(*generic_fn)(void *, void *, void *, void *, void *, void *);
+
+/// A context is a method that is not a request by itself but says what kind the requests made
+/// inside it are (a nib placeholder, a trait change): its index goes into their records. A decode
+/// is a method that decodes an image object a lookup returned earlier (the toolkit decodes at first
+/// use, not at lookup): it is timed like a request and names its object.
+enum target_kind { TARGET_METHOD, TARGET_LAUNCH_END, TARGET_SYMBOL, TARGET_CONTEXT, TARGET_DECODE };
+
+struct target {
+    enum target_kind kind;
+    int class_method;         // `+[…]`
+    char class_name[128];
+    char selector[256];
+    char symbol[128];         // TARGET_SYMBOL
+    int argument;             // 1-based argument holding the C string name (symbols)
+    void *original;           // the implementation or function the wrapper calls
+    int done;                 // wrapped, or refused: never looked at again
+};
+
+/// The region shared with imgtrace (NULL: the agent is off).
+AGENT_HIDDEN extern imgtrace_agent_shared *shared;
+/// What IMGTRACE_AGENT_APIS asked for, in its order (a record's `api` is an index here).
+AGENT_HIDDEN extern struct target targets[MAX_TARGETS];
+AGENT_HIDDEN extern int target_count;
+/// Held while targets are patched (the constructor, dlopen, a class loaded late).
+AGENT_HIDDEN extern pthread_mutex_t patch_lock;
+/// The wrapper of each target index.
+AGENT_HIDDEN extern void *const wrappers[MAX_TARGETS];
+
+/// Stack frames each record keeps (IMGTRACE_AGENT_FRAMES): 0 unwinds nothing.
+AGENT_HIDDEN extern int frames_wanted;
+/// Image APIs this thread is inside now (a request is the outermost).
+AGENT_HIDDEN extern __thread int depth;
+/// This thread's ring, claimed at its first record.
+AGENT_HIDDEN extern __thread imgtrace_agent_ring *own_ring;
+/// IMGTRACE_AGENT_UNWINDER=libgcc: every walk by libgcc's unwinder (the tests compare the two).
+AGENT_HIDDEN extern int unwind_with_libgcc;
+/// Whether every argument travels untouched through the wrappers (the x86-64 trampolines), or
+/// only pointers and integers (the C wrappers).
+AGENT_HIDDEN extern const int agent_trampolines;
+
+/// The stack of the request being recorded on this thread: where its caller's return address
+/// is, and the API's entry (frame 0). NULL slot: no stack (the launch end, other platforms).
+struct request_stack {
+    void *const *return_slot;
+    void *entry;
+};
+
+/// A wrapped API was entered: its record, if it is a request (agent.c).
+AGENT_HIDDEN void enter_request(int index, void *const *arguments, void *const *return_slot);
+/// A wrapped API is over: `returned` with `result`, or left by longjmp (agent.c).
+AGENT_HIDDEN void leave_request(int index, int returned, void *result);
+/// The request's frames into `out`: the entry, then the return addresses (wrappers.c).
+AGENT_HIDDEN int capture_frames(const struct request_stack *stack, uint64_t *out);
+
+/// A line for imgtrace in the region's notes (`format` takes two strings).
+AGENT_HIDDEN void note(const char *format, const char *a, const char *b);
+/// Wraps the C function targets in the GOT of every loaded module (got_patch.c).
+AGENT_HIDDEN void patch_symbols(void);
 
 /// Copies up to `count` bytes at `from`, an address the program handed over, without trusting it:
 /// the kernel reads it (unless the page was proven readable lately), so an unmapped or unreadable

@@ -266,25 +266,29 @@
                 image->file = [name retain];
                 return image;
             }
+            /* Each call's own clock reads, written down by its caller once it returned: the
+               writing is no part of the call the agent times. */
+            static unsigned long long last_took, last_nested, last_decode;
             + (id)imageNamed:(NSString *)name {
                 unsigned long long start = now_ns();
                 id image = [self _catalogImageWithName:name bundle:nil];
                 unsigned long long nested = now_ns() - start;
                 busy(200);
-                unsigned long long took = now_ns() - start;
-                fprintf(truth, "lookup\t%s\t%llu\nown\t%s\t%llu\n", [name UTF8String], took / 1000, [name UTF8String], (took - nested) / 1000);
+                last_took = now_ns() - start;
+                last_nested = nested;
                 return image;
             }
             - (BOOL)_loadFromFile:(NSString *)path {
                 unsigned long long start = now_ns();
                 busy(part(path, 2));
-                fprintf(truth, "decode\t%s\t%llu\n", [path UTF8String], (now_ns() - start) / 1000);
+                last_decode = now_ns() - start;
                 return YES;
             }
             - (void)draw {
                 if (!loaded) {
                     loaded = 1;
                     [self _loadFromFile:file];
+                    fprintf(truth, "decode\t%s\t%llu\n", [file UTF8String], last_decode / 1000);
                 }
             }
             @end
@@ -292,9 +296,14 @@
                 truth = fopen(argv[1], "w");
                 NSAutoreleasePool *pool = [NSAutoreleasePool new];
                 /* The first lookup pays the runtime's first sends (its own time, as the agent counts it). */
-                [NSImage imageNamed:@"warm-0-0"];
-                NSImage *hero = [NSImage imageNamed:@"hero-3000-5000"];
-                NSImage *icon = [NSImage imageNamed:@"icon-100-800"];
+                NSArray *names = [NSArray arrayWithObjects:@"warm-0-0", @"hero-3000-5000", @"icon-100-800", nil];
+                NSImage *images[3];
+                for (int i = 0; i < 3; i++) {
+                    NSString *name = [names objectAtIndex:i];
+                    images[i] = [NSImage imageNamed:name];
+                    fprintf(truth, "lookup\t%s\t%llu\nown\t%s\t%llu\n", [name UTF8String], last_took / 1000, [name UTF8String], (last_took - last_nested) / 1000);
+                }
+                NSImage *hero = images[1], *icon = images[2];
                 [icon draw];
                 [hero draw];
                 [hero draw];

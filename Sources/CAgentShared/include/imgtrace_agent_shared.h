@@ -110,8 +110,6 @@ typedef struct {
     imgtrace_agent_ring rings[IMGTRACE_AGENT_RINGS];
 } imgtrace_agent_shared;
 
-#endif
-
 #include <stddef.h>
 
 /// imgtrace's side. Creates the shared memory (a memfd the program inherits) with its header
@@ -142,3 +140,5 @@ enum {
 /// stays in this process, and the file is never written (a second read gets the same records).
 /// NULL when it is not one, with `*problem` saying why.
 imgtrace_agent_shared *imgtrace_agent_open_file(const char *path, int *problem);
+
+#endif
