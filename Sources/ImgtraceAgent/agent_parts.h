@@ -70,6 +70,37 @@ AGENT_HIDDEN void leave_request(int index, int returned, void *result);
 /// The request's frames into `out`: the entry, then the return addresses (wrappers.c).
 AGENT_HIDDEN int capture_frames(const struct request_stack *stack, uint64_t *out);
 
+/// Whether the agent records (it started, and this is not a child it was not asked to follow).
+AGENT_HIDDEN extern int enabled;
+/// The context target this thread is inside (-1: none): its requests' kind.
+AGENT_HIDDEN extern __thread int context;
+/// Set once every ring is taken: this thread's records are counted lost.
+AGENT_HIDDEN extern __thread int no_ring;
+
+/// Addresses below this are small integers (a sentinel, an id, a wrong argument number), never a
+/// string: no read is tried.
+#define LOWEST_NAME_ADDRESS 65536u
+
+/// An Objective-C object, class, selector or method, as the runtime's C functions take them.
+typedef void *objc_ptr;
+
+/// Writes one record and returns its sequence number plus one (0: lost) (records.c).
+AGENT_HIDDEN uint64_t record(uint32_t api, uint32_t kind, const char *name, const struct request_stack *stack);
+/// The monotonic clock in nanoseconds (wall-clock steps would make durations negative).
+AGENT_HIDDEN uint64_t monotonic_nanoseconds(void);
+/// Records a request whose name is an object, by its own UTF8String (objc_patch.c).
+AGENT_HIDDEN uint64_t record_object_name(uint32_t api, objc_ptr name, const struct request_stack *stack);
+/// Finds the Objective-C runtime, if the process has one (objc_patch.c).
+AGENT_HIDDEN void find_runtime(void);
+/// Wraps the method targets in the classes the runtime has now (objc_patch.c).
+AGENT_HIDDEN void patch_methods(void);
+
+#if defined(__APPLE__)
+struct mach_header;
+/// dyld announces each image: the classes it brings are wrapped as it arrives (objc_patch.c).
+AGENT_HIDDEN void image_added(const struct mach_header *header, intptr_t slide);
+#endif
+
 /// A line for imgtrace in the region's notes (`format` takes two strings).
 AGENT_HIDDEN void note(const char *format, const char *a, const char *b);
 /// Wraps the C function targets in the GOT of every loaded module (got_patch.c).
