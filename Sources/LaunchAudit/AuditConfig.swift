@@ -50,6 +50,8 @@ public struct AuditConfig: Sendable, Equatable {
         public var maxLaunchBytesOnDisk: Int?
         public var maxImageDecodedBytes: Int?
         public var maxMissingImages: Int?
+        /// The most milliseconds the main thread may spend in image lookups and decodes at launch.
+        public var maxMainThreadImageMilliseconds: Int?
         /// The fewest readable loads a real launch has; fewer means the capture saw too little.
         public var minLaunchLoads: Int?
 

@@ -8,10 +8,13 @@ public struct BudgetBreach: Sendable, Equatable {
     public var actual: Int
     /// Whether the figures are bytes (for wording).
     public var isBytes: Bool
+    /// Whether the figures are microseconds (a time budget, set in milliseconds).
+    public var isMicroseconds = false
 
-    /// `12.0 MiB > 10.0 MiB` for byte budgets, `41 > 40` for counts.
+    /// `12.0 MiB > 10.0 MiB` for byte budgets, `41 > 40` for counts, `212.400 ms > 200.000 ms` for time.
     public var figures: String {
-        isBytes ? "\(kibibytes(actual)) > \(kibibytes(limit))" : "\(actual) > \(limit)"
+        if isMicroseconds { return "\(ImageTime.milliseconds(actual)) > \(ImageTime.milliseconds(limit))" }
+        return isBytes ? "\(kibibytes(actual)) > \(kibibytes(limit))" : "\(actual) > \(limit)"
     }
 }
 
@@ -26,10 +29,19 @@ extension AuditConfig.Budgets {
             ("maxImageDecodedBytes", maxImageDecodedBytes, metrics.largestImageDecodedBytes, true),
             ("maxMissingImages", maxMissingImages, metrics.missing, false),
         ]
-        return checks.compactMap { name, limit, actual, bytes in
+        var breaches = checks.compactMap { name, limit, actual, bytes -> BudgetBreach? in
             guard let limit, actual > limit else { return nil }
             return BudgetBreach(budget: name, limit: limit, actual: actual, isBytes: bytes)
         }
+        // Main-thread image time: only a timed capture measured it (record --agent).
+        if let milliseconds = maxMainThreadImageMilliseconds, let actual = metrics.typicalMainThreadImageMicroseconds {
+            let limit = milliseconds > Int.max / 1000 ? Int.max : milliseconds * 1000
+            guard actual > limit else { return breaches }
+            var breach = BudgetBreach(budget: "maxMainThreadImageMilliseconds", limit: limit, actual: actual, isBytes: false)
+            breach.isMicroseconds = true
+            breaches.append(breach)
+        }
+        return breaches
     }
 }
 

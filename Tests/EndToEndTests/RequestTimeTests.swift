@@ -207,6 +207,21 @@
             let text = try BinaryRunner.run(["analyze"] + logs + ["--bundle", work.path, "--fail-on", "never"])
             XCTAssertTrue(text.stdoutText.contains("image time  the median of 3 timed launches: "), text.stdoutText)
             XCTAssertTrue(text.stdoutText.contains(", 3 launches)"), text.stdoutText)
+            // A budget for the main thread's image time: the median launch is over 5 ms (its
+            // 20 ms request), so it fails; 10 s is never reached.
+            let config = work.appendingPathComponent("budget.yml")
+            for (budget, fires) in [(5, true), (10_000, false)] {
+                try "budgets:\n  maxMainThreadImageMilliseconds: \(budget)\n".write(to: config, atomically: true, encoding: .utf8)
+                let budgeted = try BinaryRunner.run(["analyze"] + logs + ["--bundle", work.path, "--config", config.path, "--format", "json", "--fail-on", "never"])
+                XCTAssertEqual(budgeted.status, 0, budgeted.stderr)
+                let findings = try XCTUnwrap(JSONSerialization.jsonObject(with: budgeted.stdout) as? [String: Any])["findings"] as? [[String: Any]] ?? []
+                let breach = findings.first { $0["rule"] as? String == "budget-exceeded" }
+                XCTAssertEqual(breach != nil, fires, "\(budget) ms: \(findings)")
+                if let breach {
+                    XCTAssertTrue((breach["message"] as? String)?.contains(" ms > 5.000 ms") == true, "\(breach)")
+                    XCTAssertGreaterThanOrEqual((breach["values"] as? [String: Any])?["actual"] as? Int ?? 0, 20_000)
+                }
+            }
             // A program that does not end by itself: each launch is stopped at --duration, and the
             // next one still runs (the last launch's timer does not stop it at once).
             let waiting = try BinaryRunner.run(
