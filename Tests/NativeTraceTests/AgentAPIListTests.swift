@@ -12,11 +12,14 @@ final class AgentAPIListTests: XCTestCase {
         ])
         XCTAssertEqual(
             list.text(),
-            "objc +[UIImage imageNamed:]\nsymbol image_named 3\ncontext -[UINibDecoder decodeObjectForKey:]\ndecode -[NSImage _loadFromFile:]\nend -[NSApplication finishLaunching]")
+            "objc +[UIImage imageNamed:]\nsymbol image_named 3\ncontext -[UINibDecoder decodeObjectForKey:]\ndecode -[NSImage _loadFromFile:]\nend -[NSApplication finishLaunching]"
+        )
         XCTAssertEqual(AgentAPIList.parse(list.text()[...]), list)
         // An Xcode scheme's variable is one line: `;` separates the targets there.
         XCTAssertEqual(AgentAPIList.parse(list.text(separator: ";")[...]), list)
-        XCTAssertEqual(list.entries.map(\.apiName), ["+[UIImage imageNamed:]", "image_named", "-[UINibDecoder decodeObjectForKey:]", "-[NSImage _loadFromFile:]", "-[NSApplication finishLaunching]"])
+        XCTAssertEqual(
+            list.entries.map(\.apiName),
+            ["+[UIImage imageNamed:]", "image_named", "-[UINibDecoder decodeObjectForKey:]", "-[NSImage _loadFromFile:]", "-[NSApplication finishLaunching]"])
     }
 
     func testLinesTheAgentWouldSkipAreSkipped() {
