@@ -9,19 +9,7 @@
     /// shape a compiler makes: unoptimized (%rbp frames), optimized (no frame pointer, a frame
     /// sized at run time, several exits, tail calls), optimized with frame pointers; on the main
     /// thread, a second one and inside a signal handler.
-    final class AgentUnwindTests: XCTestCase {
-        private var work: URL!
-
-        override func setUpWithError() throws {
-            work = try BinaryRunner.temporaryDirectory()
-            let agent = BinaryRunner.executable.deletingLastPathComponent().appendingPathComponent("libImgtraceAgent.so")
-            guard FileManager.default.fileExists(atPath: agent.path) else { throw XCTSkip("libImgtraceAgent.so is not built (swift build)") }
-        }
-
-        override func tearDownWithError() throws {
-            if let work { try? FileManager.default.removeItem(at: work) }
-        }
-
+    final class AgentUnwindTests: AgentWorkspaceTestCase {
         static let library = #"""
             __attribute__((noinline)) const char *image_named(void *cls, void *sel, const char *name) { __asm__ volatile(""); return name; }
             """#
@@ -160,7 +148,7 @@
         /// records that found no room are counted lost, never waited for one by one.
         func testAFullRingNobodyDrainsIsCountedNotWaitedFor() throws {
             let program = try burstProgram()
-            let agent = BinaryRunner.executable.deletingLastPathComponent().appendingPathComponent("libImgtraceAgent.so")
+            let agent = try XCTUnwrap(BinaryRunner.agentLibrary)
             let file = work.appendingPathComponent("burst.agent")
             let run = try BinaryRunner.run(
                 [], environment: ["LD_PRELOAD": agent.path, "IMGTRACE_AGENT_FILE": file.path, "IMGTRACE_AGENT_APIS": "symbol image_named 3", "LOOP_COUNT": "60000"],

@@ -10,19 +10,7 @@
     /// worker is a tail call through the PLT, wrapped too: a nested API), on the main thread and
     /// on a second one, live and from the agent's own file (`agent-log`). A call left by `longjmp`
     /// has no return: it keeps no duration and the next request still gets its own.
-    final class RequestTimeTests: XCTestCase {
-        private var work: URL!
-
-        override func setUpWithError() throws {
-            work = try BinaryRunner.temporaryDirectory()
-            let agent = BinaryRunner.executable.deletingLastPathComponent().appendingPathComponent("libImgtraceAgent.so")
-            guard FileManager.default.fileExists(atPath: agent.path) else { throw XCTSkip("libImgtraceAgent.so is not built (swift build)") }
-        }
-
-        override func tearDownWithError() throws {
-            if let work { try? FileManager.default.removeItem(at: work) }
-        }
-
+    final class RequestTimeTests: AgentWorkspaceTestCase {
         /// The image library: `load_image` hands over to `load_inner`, which waits the
         /// microseconds after the name's dash; a name starting with `!` leaves by longjmp.
         static let library = #"""

@@ -87,6 +87,12 @@ public enum BinaryRunner {
     }
 
     /// A fresh temporary folder.
+    /// The in-process agent library beside the built imgtrace; nil when it was not built.
+    public static var agentLibrary: URL? {
+        let library = executable.deletingLastPathComponent().appendingPathComponent("libImgtraceAgent.so")
+        return FileManager.default.fileExists(atPath: library.path) ? library : nil
+    }
+
     public static func temporaryDirectory() throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("imgtrace-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
