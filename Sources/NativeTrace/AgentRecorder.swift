@@ -162,6 +162,29 @@
             let collector = RingCollector(shared)
             collector.start(mapsOf: request.frames > 0 ? pid : nil)
             self.collector = collector
+            let (programEnd, stopReason) = follow(shared, collector)
+            collector.stop()
+            write(collector.take(), shared, final: true)
+            notes = readNotes(shared)
+            if imgtrace_agent_ready(shared) == 0, hits == 0 {
+                throw RecordError(
+                    description:
+                        "\(path): the agent did not start in the program (a static or set-user-ID program ignores LD_PRELOAD); the program \((stopReason ?? programEnd).sentence)"
+                )
+            }
+            var end = RecordingEnd(
+                hits: hits, launchEnd: request.launchEnd == nil ? .notWatched : (launchEndMarked ? .reached : .notReached),
+                program: stopReason ?? programEnd, lost: Int(clamping: imgtrace_agent_lost(shared)))
+            if let startedAt, let launchEndedAt, launchEndedAt >= startedAt { end.launchMilliseconds = (launchEndedAt - startedAt) / 1_000_000 }
+            end.cutNames = cutNames
+            output(end.text)
+            return end
+        }
+
+        /// Writes the program's records as they come until it ends (or is stopped: `stopReason`).
+        private func follow(
+            _ shared: UnsafeMutablePointer<imgtrace_agent_shared>, _ collector: RingCollector
+        ) -> (programEnd: RecordingEnd.ProgramEnd, stopReason: RecordingEnd.ProgramEnd?) {
             var nap: useconds_t = 50
             var programEnd: RecordingEnd.ProgramEnd?
             var stopReason: RecordingEnd.ProgramEnd?
@@ -188,22 +211,7 @@
                     nap = min(nap * 2, 200)
                 }
             }
-            collector.stop()
-            write(collector.take(), shared, final: true)
-            notes = readNotes(shared)
-            if imgtrace_agent_ready(shared) == 0, hits == 0 {
-                throw RecordError(
-                    description:
-                        "\(path): the agent did not start in the program (a static or set-user-ID program ignores LD_PRELOAD); the program \((stopReason ?? programEnd!).sentence)"
-                )
-            }
-            var end = RecordingEnd(
-                hits: hits, launchEnd: request.launchEnd == nil ? .notWatched : (launchEndMarked ? .reached : .notReached),
-                program: stopReason ?? programEnd!, lost: Int(clamping: imgtrace_agent_lost(shared)))
-            if let startedAt, let launchEndedAt, launchEndedAt >= startedAt { end.launchMilliseconds = (launchEndedAt - startedAt) / 1_000_000 }
-            end.cutNames = cutNames
-            output(end.text)
-            return end
+            return (programEnd ?? .other("unknown"), stopReason)
         }
 
         // MARK: Starting

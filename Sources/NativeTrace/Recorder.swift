@@ -307,21 +307,7 @@
                     unwinder?.checkAgainstLibdw = request.checkUnwinding
                 }
             case .hit(let api, let argument, let objc):
-                // At a function's first instruction the caller's frame starts just above the return
-                // address. One read fetches the name, the return address and (with frames) the stack.
-                // A hit deeper than the thread's open request may walk the stack up to it.
-                let openFrame = extents.outermostFrame(tid).map { $0 > regs[.rsp] ? Int(min($0 - regs[.rsp], 1 << 18)) + 8 : 0 } ?? 0
-                let memory = StopMemory(
-                    pid: tid, name: regs.argument(argument), stackPointer: regs[.rsp], stackBytes: max(request.backtrace > 0 ? 2048 : 16, openFrame))
-                // The trap left rip after its byte; a walk starts at the function's first
-                // instruction, where the CFI describes a frame not yet set up.
-                var atEntry = regs
-                atEntry.rip = address
-                let frame = regs[.rsp] &+ 8, returnAddress = memory.word(at: regs[.rsp])
-                let stack = StackView(registers: atEntry, memory: memory, unwinder: unwinder)
-                if let context = extents.startRequest(tid, api: api, entry: address, frame: frame, returnAddress: returnAddress, stack: stack) {
-                    recordHit(tid, atEntry, api: api, argument: argument, objc: objc, kind: kind(ofOutermost: context ?? api), memory: memory)
-                }
+                hit(tid, regs, at: address, api: api, argument: argument, objc: objc)
             case .context(let api):
                 let memory = StopMemory(pid: tid, name: nil, stackPointer: regs[.rsp], stackBytes: 16)
                 var atEntry = regs
@@ -345,6 +331,25 @@
                 return
             }
             breakpoints.stepOver(tid, address, breakpoint, &regs)
+        }
+
+        /// A name API was entered: a request of its own unless it is inside the thread's open one.
+        private func hit(_ tid: pid_t, _ regs: Registers, at address: UInt64, api: String, argument: Int, objc: Bool) {
+            // At a function's first instruction the caller's frame starts just above the return
+            // address. One read fetches the name, the return address and (with frames) the stack.
+            // A hit deeper than the thread's open request may walk the stack up to it.
+            let openFrame = extents.outermostFrame(tid).map { $0 > regs[.rsp] ? Int(min($0 - regs[.rsp], 1 << 18)) + 8 : 0 } ?? 0
+            let memory = StopMemory(
+                pid: tid, name: regs.argument(argument), stackPointer: regs[.rsp], stackBytes: max(request.backtrace > 0 ? 2048 : 16, openFrame))
+            // The trap left rip after its byte; a walk starts at the function's first
+            // instruction, where the CFI describes a frame not yet set up.
+            var atEntry = regs
+            atEntry.rip = address
+            let frame = regs[.rsp] &+ 8, returnAddress = memory.word(at: regs[.rsp])
+            let stack = StackView(registers: atEntry, memory: memory, unwinder: unwinder)
+            if let context = extents.startRequest(tid, api: api, entry: address, frame: frame, returnAddress: returnAddress, stack: stack) {
+                recordHit(tid, atEntry, api: api, argument: argument, objc: objc, kind: kind(ofOutermost: context ?? api), memory: memory)
+            }
         }
 
         private static func realTimeNanoseconds() -> Int {
