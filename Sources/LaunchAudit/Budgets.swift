@@ -19,29 +19,17 @@ public struct BudgetBreach: Sendable, Equatable {
 }
 
 extension AuditConfig.Budgets {
-    /// The budgets `metrics` exceed, in a fixed order.
+    /// The budgets `metrics` exceed, in a fixed order (the rule's table: each key spelled once).
     public func breaches(of metrics: PhaseMetrics) -> [BudgetBreach] {
-        let checks: [(String, Int?, Int, Bool)] = [
-            ("maxLaunchLoads", maxLaunchLoads, metrics.loads, false),
-            ("maxLaunchImages", maxLaunchImages, metrics.images, false),
-            ("maxLaunchDecodedBytes", maxLaunchDecodedBytes, metrics.decodedBytes, true),
-            ("maxLaunchBytesOnDisk", maxLaunchBytesOnDisk, metrics.bytesOnDisk, true),
-            ("maxImageDecodedBytes", maxImageDecodedBytes, metrics.largestImageDecodedBytes, true),
-            ("maxMissingImages", maxMissingImages, metrics.missing, false),
-        ]
-        var breaches = checks.compactMap { name, limit, actual, bytes -> BudgetBreach? in
-            guard let limit, actual > limit else { return nil }
-            return BudgetBreach(budget: name, limit: limit, actual: actual, isBytes: bytes)
+        BudgetExceededRule.budgets.compactMap { budget in
+            guard let set = budget.limit(self), let actual = budget.actual(metrics) else { return nil }
+            // A time budget is set in milliseconds; the figure is in microseconds.
+            let limit = budget.unit == .milliseconds ? (set > Int.max / 1000 ? Int.max : set * 1000) : set
+            guard actual > limit else { return nil }
+            var breach = BudgetBreach(budget: budget.setting.key, limit: limit, actual: actual, isBytes: budget.unit == .bytes)
+            breach.isMicroseconds = budget.unit == .milliseconds
+            return breach
         }
-        // Main-thread image time: only a timed capture measured it (record --agent).
-        if let milliseconds = maxMainThreadImageMilliseconds, let actual = metrics.typicalMainThreadImageMicroseconds {
-            let limit = milliseconds > Int.max / 1000 ? Int.max : milliseconds * 1000
-            guard actual > limit else { return breaches }
-            var breach = BudgetBreach(budget: "maxMainThreadImageMilliseconds", limit: limit, actual: actual, isBytes: false)
-            breach.isMicroseconds = true
-            breaches.append(breach)
-        }
-        return breaches
     }
 }
 

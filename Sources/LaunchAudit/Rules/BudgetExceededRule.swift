@@ -9,25 +9,54 @@ enum BudgetExceededRule: AuditRule {
         "A launch figure above its budget in the config (`budgets.maxLaunchImages`, `maxLaunchDecodedBytes`, …); the worst launch decides, but for main-thread image time (`maxMainThreadImageMilliseconds`, timed captures), the median launch."
     static let defaultSeverity = Severity.error
     static let parameters = "`budgets`: " + settings.map(\.key).joined(separator: ", ")
-    /// The most distinct images a launch may load.
-    static let maxLaunchImages = RuleSetting.count(
-        "budgets", "maxLaunchImages", unset: "no budget", help: "at most this many distinct images loaded at launch", \.budgets.maxLaunchImages)
-    /// One budget per launch figure, none set by default.
-    static let settings: [RuleSetting] = [
-        .count("budgets", "maxLaunchLoads", unset: "no budget", help: "at most this many image loads at launch", \.budgets.maxLaunchLoads),
-        maxLaunchImages,
-        .count("budgets", "maxLaunchDecodedBytes", unset: "no budget", help: "at most this many decoded bytes of the images loaded at launch", \.budgets.maxLaunchDecodedBytes),
-        .count("budgets", "maxLaunchBytesOnDisk", unset: "no budget", help: "at most this many bytes on disk of the images loaded at launch", \.budgets.maxLaunchBytesOnDisk),
-        .count(
-            "budgets", "maxImageDecodedBytes", unset: "no budget", help: "at most this many decoded bytes for the largest image loaded at launch", \.budgets.maxImageDecodedBytes),
-        .count("budgets", "maxMissingImages", unset: "no budget", help: "at most this many names loaded at launch that resolve to nothing", \.budgets.maxMissingImages),
-        maxMainThreadImageMilliseconds,
+    /// One budget: its setting (the key, spelled only there) and the launch figure it bounds.
+    struct LaunchBudget: Sendable {
+        enum Unit: Sendable { case count, bytes, milliseconds }
+        let setting: RuleSetting
+        let unit: Unit
+        let limit: @Sendable (AuditConfig.Budgets) -> Int?
+        /// The launch's figure (microseconds for a time budget); nil when the capture has none.
+        let actual: @Sendable (PhaseMetrics) -> Int?
+    }
+
+    private static func budget(
+        _ key: String, _ unit: LaunchBudget.Unit, _ help: String, _ path: WritableKeyPath<AuditConfig, Int?> & Sendable,
+        actual: @escaping @Sendable (PhaseMetrics) -> Int?
+    ) -> LaunchBudget {
+        LaunchBudget(
+            setting: .count("budgets", key, unset: "no budget", help: help, path), unit: unit,
+            limit: { budgets in
+                var config = AuditConfig()
+                config.budgets = budgets
+                return config[keyPath: path]
+            }, actual: actual)
+    }
+
+    /// One budget per launch figure, none set by default, in the order the report gives them.
+    static let budgets: [LaunchBudget] = [
+        budget("maxLaunchLoads", .count, "at most this many image loads at launch", \.budgets.maxLaunchLoads) { $0.loads },
+        maxLaunchImagesBudget,
+        budget("maxLaunchDecodedBytes", .bytes, "at most this many decoded bytes of the images loaded at launch", \.budgets.maxLaunchDecodedBytes) { $0.decodedBytes },
+        budget("maxLaunchBytesOnDisk", .bytes, "at most this many bytes on disk of the images loaded at launch", \.budgets.maxLaunchBytesOnDisk) { $0.bytesOnDisk },
+        budget("maxImageDecodedBytes", .bytes, "at most this many decoded bytes for the largest image loaded at launch", \.budgets.maxImageDecodedBytes) {
+            $0.largestImageDecodedBytes
+        },
+        budget("maxMissingImages", .count, "at most this many names loaded at launch that resolve to nothing", \.budgets.maxMissingImages) { $0.missing },
+        maxMainThreadImageBudget,
     ]
+    /// The most distinct images a launch may load.
+    private static let maxLaunchImagesBudget = budget("maxLaunchImages", .count, "at most this many distinct images loaded at launch", \.budgets.maxLaunchImages) {
+        $0.images
+    }
     /// The main thread's image time at launch, lookups and decodes (a capture that times requests: `record --agent`).
-    static let maxMainThreadImageMilliseconds = RuleSetting.count(
-        "budgets", "maxMainThreadImageMilliseconds", unset: "no budget",
-        help: "at most this many milliseconds of image lookups and decodes on the main thread at launch (timed captures: record --agent)",
-        \.budgets.maxMainThreadImageMilliseconds)
+    private static let maxMainThreadImageBudget = budget(
+        "maxMainThreadImageMilliseconds", .milliseconds,
+        "at most this many milliseconds of image lookups and decodes on the main thread at launch (timed captures: record --agent)",
+        \.budgets.maxMainThreadImageMilliseconds
+    ) { $0.typicalMainThreadImageMicroseconds }
+    static let settings: [RuleSetting] = budgets.map(\.setting)
+    static var maxLaunchImages: RuleSetting { maxLaunchImagesBudget.setting }
+    static var maxMainThreadImageMilliseconds: RuleSetting { maxMainThreadImageBudget.setting }
     static let examples: [RuleExample] = [
         RuleExample(
             "more images than the budget", images: [.init("a@3x.png", 60, 60), .init("b@3x.png", 60, 60)],
