@@ -18,11 +18,11 @@ public struct BudgetBreach: Sendable, Equatable {
     }
 }
 
-extension AuditConfig.Budgets {
+extension AuditConfig {
     /// The budgets `metrics` exceed, in a fixed order (the rule's table: each key spelled once).
-    public func breaches(of metrics: PhaseMetrics) -> [BudgetBreach] {
+    public func budgetBreaches(of metrics: PhaseMetrics) -> [BudgetBreach] {
         BudgetExceededRule.budgets.compactMap { budget in
-            guard let set = budget.limit(self), let actual = budget.actual(metrics) else { return nil }
+            guard let set = self[keyPath: budget.limit], let actual = budget.actual(metrics) else { return nil }
             // A time budget is set in milliseconds; the figure is in microseconds.
             let limit = budget.unit == .milliseconds ? (set > Int.max / 1000 ? Int.max : set * 1000) : set
             guard actual > limit else { return nil }

@@ -361,7 +361,7 @@ public final class LaunchAuditor {
         return AuditResult(
             device: device, logs: logs, metrics: combined, uses: ordered, unreadable: hits,
             findings: findings.ranked(), bundleNames: top, inventoryImages: inventory.images.count,
-            budgetBreaches: BudgetExceededRule.worstBreaches(logs, config.budgets, combined: combined.launch), failOn: config.failOn,
+            budgetBreaches: BudgetExceededRule.worstBreaches(logs, config, combined: combined.launch), failOn: config.failOn,
             warnings: warnings)
     }
 

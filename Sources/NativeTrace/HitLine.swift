@@ -6,34 +6,27 @@ public enum HitLine {
     /// `2026-11-22 20:41:07.123 [thread] api: "name"`, or `… api: None` for a nil name.
     /// `kind` (the agent knows it) goes before the API: `… [thread] (nib) api: "name"`.
     public static func format(timestamp: String, thread: String, api: String, name: [UInt8]?, kind: String? = nil) -> String {
-        // Built as bytes, each part copied whole: a recording writes one line per hit while the program waits.
+        // Built as bytes: a recording writes one line per hit while the program waits.
         var line: [UInt8] = []
-        let threadLabel = label(thread)
-        line.reserveCapacity(timestamp.utf8.count + threadLabel.utf8.count + api.utf8.count + (kind?.utf8.count ?? 0) + (name?.count ?? 0) * 4 + 24)
-        appendUTF8(timestamp, to: &line)
-        appendUTF8(" [", to: &line)
-        appendUTF8(threadLabel, to: &line)
-        appendUTF8("] ", to: &line)
+        line.reserveCapacity(timestamp.utf8.count + thread.utf8.count + api.utf8.count + (name?.count ?? 0) + 24)
+        line += timestamp.utf8
+        line += " [".utf8
+        line += label(thread).utf8
+        line += "] ".utf8
         if let kind {
             line.append(UInt8(ascii: "("))
-            appendUTF8(kind, to: &line)
-            appendUTF8(") ", to: &line)
+            line += kind.utf8
+            line += ") ".utf8
         }
-        appendUTF8(api, to: &line)
+        line += api.utf8
         if let name {
-            appendUTF8(": \"", to: &line)
-            appendUTF8(escape(name), to: &line)
+            line += ": \"".utf8
+            line += escape(name).utf8
             line.append(UInt8(ascii: "\""))
         } else {
-            appendUTF8(": None", to: &line)
+            line += ": None".utf8
         }
         return String(decoding: line, as: UTF8.self)
-    }
-
-    /// Appends a string's UTF-8 from its storage in one copy (the generic append goes byte by byte).
-    private static func appendUTF8(_ text: String, to line: inout [UInt8]) {
-        var text = text
-        text.withUTF8 { line.append(contentsOf: $0) }
     }
 
     /// A request's line with how long its API ran, in milliseconds to the microsecond, and, when

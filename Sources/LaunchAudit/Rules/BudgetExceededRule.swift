@@ -14,7 +14,8 @@ enum BudgetExceededRule: AuditRule {
         enum Unit: Sendable { case count, bytes, milliseconds }
         let setting: RuleSetting
         let unit: Unit
-        let limit: @Sendable (AuditConfig.Budgets) -> Int?
+        /// Where the config keeps the limit.
+        let limit: WritableKeyPath<AuditConfig, Int?> & Sendable
         /// The launch's figure (microseconds for a time budget); nil when the capture has none.
         let actual: @Sendable (PhaseMetrics) -> Int?
     }
@@ -23,13 +24,7 @@ enum BudgetExceededRule: AuditRule {
         _ key: String, _ unit: LaunchBudget.Unit, _ help: String, _ path: WritableKeyPath<AuditConfig, Int?> & Sendable,
         actual: @escaping @Sendable (PhaseMetrics) -> Int?
     ) -> LaunchBudget {
-        LaunchBudget(
-            setting: .count("budgets", key, unset: "no budget", help: help, path), unit: unit,
-            limit: { budgets in
-                var config = AuditConfig()
-                config.budgets = budgets
-                return config[keyPath: path]
-            }, actual: actual)
+        LaunchBudget(setting: .count("budgets", key, unset: "no budget", help: help, path), unit: unit, limit: path, actual: actual)
     }
 
     /// One budget per launch figure, none set by default, in the order the report gives them.
@@ -75,7 +70,7 @@ enum BudgetExceededRule: AuditRule {
     ]
 
     static func check(_ context: RuleContext) -> [Finding] {
-        worstBreaches(context.logs, context.config.budgets, combined: context.metrics.launch).map { breach in
+        worstBreaches(context.logs, context.config, combined: context.metrics.launch).map { breach in
             Finding(
                 rule: id, severity: defaultSeverity, identity: breach.budget, device: context.device.fingerprintKey,
                 subject: breach.budget, message: "budget \(SafeText.quoted(breach.budget)) exceeded: \(breach.figures)",
@@ -87,15 +82,15 @@ enum BudgetExceededRule: AuditRule {
 
     /// Budgets apply to one launch: the worst log decides each, but time, which is noisy: the
     /// median timed launch decides it (`combined`, the launches together).
-    static func worstBreaches(_ logs: [LogReport], _ budgets: AuditConfig.Budgets, combined: PhaseMetrics) -> [BudgetBreach] {
+    static func worstBreaches(_ logs: [LogReport], _ config: AuditConfig, combined: PhaseMetrics) -> [BudgetBreach] {
         var worst: [String: BudgetBreach] = [:]
         var order: [String] = []
         for log in logs {
-            for breach in budgets.breaches(of: log.metrics.launch) where !breach.isMicroseconds {
+            for breach in config.budgetBreaches(of: log.metrics.launch) where !breach.isMicroseconds {
                 if worst[breach.budget] == nil { order.append(breach.budget) }
                 if breach.actual > worst[breach.budget]?.actual ?? -1 { worst[breach.budget] = breach }
             }
         }
-        return order.compactMap { worst[$0] } + budgets.breaches(of: combined).filter(\.isMicroseconds)
+        return order.compactMap { worst[$0] } + config.budgetBreaches(of: combined).filter(\.isMicroseconds)
     }
 }
