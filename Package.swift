@@ -12,7 +12,7 @@ let package = Package(
         .library(name: "AssetCatalog", targets: ["AssetCatalog"]),
         .library(name: "ImageHeaders", targets: ["ImageHeaders"]),
         .library(name: "AppBundle", targets: ["AppBundle"]),
-        .library(name: "LaunchAudit", targets: ["LaunchAudit"]),
+        .library(name: "LaunchAudit", targets: ["LaunchAudit", "AuditModel", "AuditPolicy", "AuditRules", "UnusedAudit"]),
         .library(name: "Reporters", targets: ["Reporters"]),
         // Loaded into the app by `imgtrace record --agent` (LD_PRELOAD) or DYLD_INSERT_LIBRARIES.
         .library(name: "ImgtraceAgent", type: .dynamic, targets: ["ImgtraceAgent"]),
@@ -43,10 +43,19 @@ let package = Package(
         .target(
             name: "ProjectModel",
             dependencies: ["ImgtraceSupport", .product(name: "SwiftParser", package: "swift-syntax"), .product(name: "SwiftSyntax", package: "swift-syntax")]),
+        // The audit, by concern (docs/architecture.md): what a finding and a launch's figures are;
+        // the team's settings and device profiles; the rules; `unused`; and the engine over them.
+        .target(name: "AuditModel", dependencies: ["ImgtraceSupport", "LaunchTrace", "AppBundle", .product(name: "Crypto", package: "swift-crypto")]),
+        .target(name: "AuditPolicy", dependencies: ["ImgtraceSupport", "LaunchTrace", "AppBundle", "AuditModel"]),
+        .target(name: "AuditRules", dependencies: ["ImgtraceSupport", "LaunchTrace", "AppBundle", "ImageHeaders", "AuditModel", "AuditPolicy"]),
+        .target(
+            name: "UnusedAudit",
+            dependencies: ["ImgtraceSupport", "LaunchTrace", "AppBundle", "ImageHeaders", "CodeReferences", "AuditModel", "AuditPolicy", "AuditRules"]),
         .target(
             name: "LaunchAudit",
             dependencies: [
-                "ImgtraceSupport", "LaunchTrace", "AppBundle", "ImageHeaders", "CodeReferences", "ProjectModel", .product(name: "Crypto", package: "swift-crypto"),
+                "ImgtraceSupport", "LaunchTrace", "AppBundle", "ImageHeaders", "CodeReferences", "ProjectModel", "AuditModel", "AuditPolicy",
+                "AuditRules", "UnusedAudit",
             ]),
         // The native tracer (`imgtrace record`): Linux only, on libelf/libdw and a ptrace wrapper.
         .systemLibrary(
@@ -81,16 +90,25 @@ let package = Package(
             dependencies: [
                 "ImgtraceSupport", .product(name: "SwiftParser", package: "swift-syntax"), .product(name: "SwiftSyntax", package: "swift-syntax"),
             ]),
-        .target(name: "Reporters", dependencies: ["ImgtraceSupport", "LaunchTrace", "AssetCatalog", "AppBundle", "LaunchAudit", "CodeReferences"]),
+        .target(
+            name: "Reporters",
+            dependencies: [
+                "ImgtraceSupport", "LaunchTrace", "AssetCatalog", "AppBundle", "AuditModel", "AuditPolicy", "AuditRules", "UnusedAudit", "LaunchAudit", "CodeReferences",
+            ]),
         .executableTarget(
             name: "imgtrace",
             dependencies: [
-                "LaunchTrace", "AssetCatalog", "AppBundle", "LaunchAudit", "Reporters", "CodeReferences", "NativeTrace",
+                "LaunchTrace", "AssetCatalog", "AppBundle", "AuditModel", "AuditPolicy", "AuditRules", "UnusedAudit", "LaunchAudit", "Reporters", "CodeReferences", "NativeTrace",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         // Each stage gets `Tests/<Stage>Tests` with its first tests (a target needs sources).
         .target(name: "TestSupport", dependencies: ["ImgtraceSupport"], path: "Tests/TestSupport"),
+        // Runs the rules' examples (SwiftLint keeps its test helpers apart from its rules too).
+        .target(
+            name: "AuditTestSupport",
+            dependencies: ["AppBundle", "AuditModel", "AuditPolicy", "AuditRules", "CodeReferences", "LaunchAudit", "LaunchTrace", "UnusedAudit"],
+            path: "Tests/AuditTestSupport"),
         // Benchmarks print figures; they are never timed unit tests (scripts/bench-*.sh).
         .executableTarget(name: "CatalogBench", dependencies: ["AssetCatalog", "ImgtraceSupport", "TestSupport"], path: "Benchmarks/CatalogBench"),
         // Writes the committed example app and log (scripts/make-example.sh).
@@ -103,7 +121,8 @@ let package = Package(
         .executableTarget(
             name: "imgtrace-fuzz",
             dependencies: [
-                "LaunchTrace", "AssetCatalog", "ImageHeaders", "AppBundle", "LaunchAudit", "Reporters",
+                "LaunchTrace", "AssetCatalog", "ImageHeaders", "AppBundle", "AuditModel", "AuditPolicy", "AuditRules", "UnusedAudit", "LaunchAudit", "Reporters",
+                "AuditTestSupport",
                 "ImgtraceSupport", "TestSupport", "CodeReferences", "ProjectModel",
                 .target(name: "NativeTrace", condition: .when(platforms: [.linux])),
                 .target(name: "CAgentShared", condition: .when(platforms: [.linux])),
@@ -122,13 +141,23 @@ let package = Package(
         .testTarget(
             name: "LaunchAuditTests",
             dependencies: [
-                "LaunchAudit", "LaunchTrace", "AppBundle", "CodeReferences", "ImgtraceSupport", "TestSupport", "ProjectModel",
+                "LaunchAudit", "AuditModel", "AuditPolicy", "AuditRules", "UnusedAudit", "AuditTestSupport", "LaunchTrace", "AppBundle", "CodeReferences", "ImgtraceSupport",
+                "TestSupport",
+                "ProjectModel",
                 .product(name: "Yams", package: "Yams"),
+                // The engine's public API is counted from its syntax tree (EngineSurfaceTests).
+                .product(name: "SwiftParser", package: "swift-syntax"), .product(name: "SwiftSyntax", package: "swift-syntax"),
             ]),
         .testTarget(name: "ProjectModelTests", dependencies: ["ProjectModel", "ImgtraceSupport", "TestSupport"]),
         .testTarget(name: "CodeReferencesTests", dependencies: ["CodeReferences", "TestSupport"]),
         .testTarget(name: "NativeTraceTests", dependencies: ["NativeTrace", "ImgtraceSupport", "TestSupport"]),
-        .testTarget(name: "ReportersTests", dependencies: ["Reporters", "LaunchAudit", "LaunchTrace", "ImgtraceSupport", "TestSupport"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "Reporters", "imgtrace", "CAgentShared"], exclude: ["Golden"]),
+        .testTarget(
+            name: "ReportersTests",
+            dependencies: [
+                "Reporters", "LaunchAudit", "AuditModel", "AuditPolicy", "AuditRules", "UnusedAudit", "AuditTestSupport", "LaunchTrace", "ImgtraceSupport", "TestSupport",
+            ]),
+        .testTarget(
+            name: "EndToEndTests", dependencies: ["TestSupport", "Reporters", "imgtrace", "CAgentShared", "AuditModel", "AuditPolicy", "AuditRules", "UnusedAudit", "LaunchAudit"],
+            exclude: ["Golden"]),
     ]
 )

@@ -1,10 +1,14 @@
 import AppBundle
 import AssetCatalog
+import AuditModel
+import AuditPolicy
+import AuditRules
 import ImgtraceSupport
 import LaunchAudit
 import LaunchTrace
 import Reporters
 import TestSupport
+import UnusedAudit
 
 /// The whole of `imgtrace analyze` on one log, against an app built once in memory: the names
 /// in the log reach the resolver, the rules and every report format.

@@ -1,5 +1,9 @@
 import AppBundle
 import AssetCatalog
+import AuditModel
+import AuditPolicy
+import AuditRules
+import AuditTestSupport
 import CodeReferences
 import Foundation
 import ImageHeaders
@@ -8,6 +12,7 @@ import LaunchAudit
 import LaunchTrace
 import ProjectModel
 import Reporters
+import UnusedAudit
 
 /// Every fuzz target, one per reader that takes bytes from outside.
 enum Targets {

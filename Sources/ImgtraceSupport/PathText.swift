@@ -21,4 +21,18 @@ package enum PathText {
         if path.hasPrefix("/") || directory == "." || directory.isEmpty { return path }
         return (directory.hasSuffix("/") ? directory : directory + "/") + path
     }
+
+    /// The part after the last `/`, the whole path without one. By UTF-8 byte, as the file
+    /// system splits paths (a `/` before a combining mark still separates folders), and at
+    /// memory speed on a name of megabytes; a trailing slash is not trimmed.
+    package static func fileName(_ path: String) -> String {
+        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return path }
+        return String(path[path.utf8.index(after: slash)...])
+    }
+
+    /// The part before the last `/`, empty without one (a name's folder inside a bundle).
+    package static func folder(_ path: String) -> String {
+        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return "" }
+        return String(path[..<slash])
+    }
 }

@@ -1,9 +1,13 @@
 import AppBundle
+import AuditModel
+import AuditPolicy
+import AuditRules
 import CodeReferences
 import Foundation
 import ImgtraceSupport
 import LaunchTrace
 import ProjectModel
+import UnusedAudit
 
 extension AuditSession {
     /// Judges what the app ships against its code, interface files, plists and the request's
@@ -148,5 +152,13 @@ extension AuditSession {
             let set = try ProjectSet.read(root: bundle, given: request.projects)
             return set.projects.isEmpty ? nil : (index, index == 0 ? "" : PathText.lastComponent(bundle) + "/", set)
         }
+    }
+}
+
+extension UnusedFix {
+    /// The patch for `result`, which must be an `unused` run (`patch(for:treeRoot:)`).
+    public static func patch(for result: AuditResult, treeRoot: String) throws -> Patch {
+        guard let unused = result.unused else { throw InputError(path: treeRoot, reason: "--fix needs an `unused` run") }
+        return try patch(for: unused, treeRoot: treeRoot)
     }
 }

@@ -1,6 +1,10 @@
 import AppBundle
+import AuditModel
+import AuditPolicy
+import AuditRules
 import ImgtraceSupport
 import LaunchTrace
+import UnusedAudit
 
 /// Resolves a stream of loads against an inventory and judges them.
 ///
@@ -75,7 +79,7 @@ public final class LaunchAuditor {
         var modules = Set<String>()
         for bundle in inventory.bundles where bundle.kind != .systemImages && bundle.kind != .sourceCatalog && bundle.kind != .folder {
             if let executable = bundle.info?.executable { modules.insert(executable) }
-            let folder = lastPathComponent(bundle.name)
+            let folder = PathText.fileName(bundle.name)
             if let dot = folder.lastIndex(of: "."), dot > folder.startIndex { modules.insert(String(folder[..<dot])) }
         }
         return modules

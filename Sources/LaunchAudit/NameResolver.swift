@@ -1,6 +1,10 @@
 import AppBundle
+import AuditModel
+import AuditPolicy
+import AuditRules
 import ImgtraceSupport
 import LaunchTrace
+import UnusedAudit
 
 /// Resolves names the way UIKit (and AppKit, for macOS, GNUstep and system images) looks them up:
 /// asset catalogs before loose files; the app, then its nested bundles, then system image folders;
@@ -23,7 +27,7 @@ struct NameResolver: Sendable {
     /// Catalog names inside a namespace (`Icons/star`), by their last component (`star`).
     private let namespaced: [String: [String]]
 
-    public init(inventory: BundleInventory, device: DeviceProfile) {
+    init(inventory: BundleInventory, device: DeviceProfile) {
         self.inventory = inventory
         self.device = device
         let searchable = inventory.bundles.filter { $0.kind != .systemImages } + inventory.bundles.filter { $0.kind == .systemImages }
@@ -41,14 +45,14 @@ struct NameResolver: Sendable {
                 let stem = NameResolver.stem(of: image)
                 stems[stem, default: []].append(index)
                 lower[stem.lowercased(), default: []].append(index)
-                let parsed = LooseImageName(fileName: lastPathComponent(image.path))
-                let directory = parentDirectory(image.path)
+                let parsed = LooseImageName(fileName: PathText.fileName(image.path))
+                let directory = PathText.folder(image.path)
                 paths[(directory.isEmpty ? "" : directory + "/") + parsed.base, default: []].append(index)
             }
         }
         catalogByName = catalogs
         var spaced: [String: [String]] = [:]
-        for name in catalogs.keys where name.contains("/") { spaced[lastPathComponent(name), default: []].append(name) }
+        for name in catalogs.keys where name.contains("/") { spaced[PathText.fileName(name), default: []].append(name) }
         namespaced = spaced
         looseByStem = stems
         looseByPath = paths
@@ -65,7 +69,7 @@ struct NameResolver: Sendable {
     }
 
     /// What `name` loads when asked for through an API of `kind`.
-    public func resolve(_ name: String, kind: RequestKind) -> Resolution {
+    func resolve(_ name: String, kind: RequestKind) -> Resolution {
         switch kind {
         case .symbol:
             return Resolution(image: nil, how: "an SF Symbol: system artwork, never the app's to ship", cause: .systemArtwork)
@@ -75,7 +79,7 @@ struct NameResolver: Sendable {
             if let found = lookUp(name, catalogsOnly: true) { return found }
             if let loose = lookUp(name), let image = loose.image, image.source == .file {
                 return Resolution(
-                    image: nil, how: "not found: CoreUI looks in asset catalogs only, and \(SafeText.quoted(lastPathComponent(image.path))) is a loose file",
+                    image: nil, how: "not found: CoreUI looks in asset catalogs only, and \(SafeText.quoted(PathText.fileName(image.path))) is a loose file",
                     cause: .notInCatalog)
             }
             return missing(name)
@@ -111,20 +115,20 @@ struct NameResolver: Sendable {
         var literal: LooseImageName?
 
         init(_ name: String) {
-            let last = lastPathComponent(name)
+            let last = PathText.fileName(name)
             let parsedExtension = LooseImageName(fileName: last).fileExtension
             fileExtension = parsedExtension
             base = parsedExtension.isEmpty ? name : String(name.dropLast(parsedExtension.count + 1))
-            let literalName = LooseImageName(fileName: lastPathComponent(base) + ".png")
+            let literalName = LooseImageName(fileName: PathText.fileName(base) + ".png")
             literal =
-                literalName.scale != 1 || literalName.idiom != .universal || lastPathComponent(base).hasSuffix("@1x")
+                literalName.scale != 1 || literalName.idiom != .universal || PathText.fileName(base).hasSuffix("@1x")
                 ? literalName : nil
         }
 
         /// The stem the literal file has: folder + base without `@Nx~device`.
         var literalStem: String? {
             guard let literal else { return nil }
-            let directory = parentDirectory(base)
+            let directory = PathText.folder(base)
             return (directory.isEmpty ? "" : directory + "/") + literal.base
         }
     }
@@ -140,7 +144,7 @@ struct NameResolver: Sendable {
                 ignoredPNG = !catalogHits.isEmpty
             }
             if let best = best(catalogHits.map { inventory.images[$0] }, appKit: appKitNames) {
-                var how = "catalog \(SafeText.quoted(lastPathComponent(best.path))) facet \(SafeText.quoted(best.name)), \(best.idiom) \(scaleText(best.scale))"
+                var how = "catalog \(SafeText.quoted(PathText.fileName(best.path))) facet \(SafeText.quoted(best.name)), \(best.idiom) \(scaleText(best.scale))"
                 if let appearance = best.appearance { how += ", \(appearance)" }
                 how += fitText(best, catalog: true) + whereText(bundle)
                 if ignoredPNG { how += " (the `.png` in the name is ignored)" }
@@ -187,7 +191,7 @@ struct NameResolver: Sendable {
         let parts = path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
         guard let appIndex = parts.lastIndex(where: { $0.hasSuffix(".app") }) else {
             // Not inside an app: it may still be a system image folder's file.
-            if let found = lookUp(lastPathComponent(path), in: systemImageBundles) {
+            if let found = lookUp(PathText.fileName(path), in: systemImageBundles) {
                 return found
             }
             if !path.hasPrefix("/"), let found = lookUp(path) { return found }
@@ -196,11 +200,11 @@ struct NameResolver: Sendable {
                 cause: .outsideBundle)
         }
         let relative = parts[(appIndex + 1)...].joined(separator: "/")
-        let parsed = LooseImageName(fileName: lastPathComponent(relative))
-        let directory = parentDirectory(relative)
+        let parsed = LooseImageName(fileName: PathText.fileName(relative))
+        let directory = PathText.folder(relative)
         let key = (directory.isEmpty ? "" : directory + "/") + parsed.base
         let hits = (looseByPath[key] ?? []).map { inventory.images[$0] }.filter { $0.fileExtension == parsed.fileExtension }
-        let exact = hits.filter { $0.scale == parsed.scale && $0.idiom == parsed.idiom && lastPathComponent($0.path) == lastPathComponent(relative) }
+        let exact = hits.filter { $0.scale == parsed.scale && $0.idiom == parsed.idiom && PathText.fileName($0.path) == PathText.fileName(relative) }
         let chosen = parsed.scale != 1 || parsed.idiom != .universal ? exact.first : best(hits, appKit: false)
         if let image = chosen ?? exact.first {
             return Resolution(image: image, how: looseText(image, bundle: image.bundle) + " (by path)")
@@ -266,7 +270,7 @@ struct NameResolver: Sendable {
             + (looseByStem[request.base] ?? []).map { inventory.images[$0] }.filter { extensionMatches($0, request) }
         if !images.isEmpty {
             let other = Set(images.map(\.idiom)).sorted().map(\.name).joined(separator: ", ")
-            let example = images.map { lastPathComponent($0.source == .file ? $0.path : $0.id) }.sorted().first ?? name
+            let example = images.map { PathText.fileName($0.source == .file ? $0.path : $0.id) }.sorted().first ?? name
             return Resolution(image: nil, how: "not found for a \(device.idiom): only \(SafeText.quoted(example)) (\(other)) exists", cause: .otherIdiom)
         }
         if request.fileExtension.isEmpty,
@@ -277,14 +281,14 @@ struct NameResolver: Sendable {
             return Resolution(
                 image: nil,
                 how:
-                    "not found: \(SafeText.quoted(lastPathComponent(hit.path))) exists — formats other than PNG need their extension (\(SafeText.quoted(name + "." + hit.fileExtension)))",
+                    "not found: \(SafeText.quoted(PathText.fileName(hit.path))) exists — formats other than PNG need their extension (\(SafeText.quoted(name + "." + hit.fileExtension)))",
                 cause: .needsExtension)
         }
         let wanted = request.fileExtension.lowercased() == "png" ? request.base : name
         let differentCase = ((lowered[wanted.lowercased()] ?? []) + (lowered[request.base.lowercased()] ?? [])).map { inventory.images[$0] }
             .filter { $0.name != wanted && NameResolver.stem(of: $0) != request.base }
         if let hit = differentCase.min(by: { $0.id < $1.id }) {
-            let shown = hit.source == .assetCatalog || hit.source == .sourceCatalog ? hit.name : lastPathComponent(hit.path)
+            let shown = hit.source == .assetCatalog || hit.source == .sourceCatalog ? hit.name : PathText.fileName(hit.path)
             return Resolution(
                 image: nil, how: "not found: \(SafeText.quoted(shown)) exists — case differs (device file systems are case-sensitive)",
                 cause: .caseDiffers)
@@ -296,13 +300,13 @@ struct NameResolver: Sendable {
                 image: nil, how: "not found: the name includes \(SafeText.quoted(literalSuffix(literal))); ask for \(SafeText.quoted(stem)) and let the system pick the variant",
                 cause: .scaleInName)
         }
-        let last = lastPathComponent(name)
+        let last = PathText.fileName(name)
         if let spaced = namespaced[name]?.min() {
             return Resolution(image: nil, how: "not found: the catalog has \(SafeText.quoted(spaced)) — its folder provides a namespace", cause: .namespace)
         }
         if last != name, catalogByName[last] != nil || looseByStem[last] != nil {
             return Resolution(
-                image: nil, how: "not found: no folder or namespace \(SafeText.quoted(parentDirectory(name) + "/")); \(SafeText.quoted(last)) exists without it", cause: .namespace)
+                image: nil, how: "not found: no folder or namespace \(SafeText.quoted(PathText.folder(name) + "/")); \(SafeText.quoted(last)) exists without it", cause: .namespace)
         }
         let nested = inventory.bundles.filter { $0.id != BundleID.top && $0.kind != .systemImages }.count
         let systems = inventory.bundles.filter { $0.kind == .systemImages }.count
@@ -337,29 +341,8 @@ struct NameResolver: Sendable {
 
     private func looseText(_ image: BundleImage, bundle: String) -> String {
         let source = image.source == .systemImages ? "system image" : "loose"
-        var how = "\(source) \(SafeText.quoted(lastPathComponent(image.path)))"
+        var how = "\(source) \(SafeText.quoted(PathText.fileName(image.path)))"
         if let localization = image.localization { how += " from \(SafeText.quoted(localization + ".lproj"))" }
         return how + fitText(image, catalog: false) + whereText(bundle)
     }
-}
-
-// By UTF-8 byte, as the file system splits paths (a `/` before a combining mark still
-// separates folders), and at memory speed on a name of megabytes.
-func lastPathComponent(_ path: String) -> String {
-    guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return path }
-    return String(path[path.utf8.index(after: slash)...])
-}
-
-func parentDirectory(_ path: String) -> String {
-    guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return "" }
-    return String(path[..<slash])
-}
-
-/// An image as a finding's message names it: a file by its file name, a catalog rendition by
-/// its facet with the catalog and traits beside it (`` `logo` (Assets.car, universal @3x) ``),
-/// so the first quoted word is always the name a developer searches for.
-func quotedImage(_ image: BundleImage) -> String {
-    guard image.source == .assetCatalog else { return "\(SafeText.quoted(lastPathComponent(image.id)))" }
-    let appearance = image.appearance.map { ", \($0)" } ?? ""
-    return "\(SafeText.quoted(image.name)) (\(lastPathComponent(image.path)), \(image.idiom) @\(image.scale)x\(appearance))"
 }

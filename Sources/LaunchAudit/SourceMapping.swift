@@ -1,5 +1,9 @@
 import AppBundle
+import AuditModel
+import AuditPolicy
+import AuditRules
 import CodeReferences
+import UnusedAudit
 
 extension AuditResult {
     /// `path:line` of a place in the code.
@@ -14,7 +18,7 @@ extension AuditResult {
     /// tree holds (catalog entry or loose file), else an interface document that names one of
     /// its names. Findings with neither keep their bundle or log location. The index's reading
     /// problems become warnings, so a source root that maps nothing does not pass silently.
-    public mutating func locateSources(in index: SourceIndex, root: String, inventory: BundleInventory, code: CodeIndex? = nil) {
+    package mutating func locateSources(in index: SourceIndex, root: String, inventory: BundleInventory, code: CodeIndex? = nil) {
         sourceRoot = root
         // The code that asks for each name: an image API's argument first, then a generated
         // symbol, then a pattern it fits; a bare literal is too uncertain to point at.

@@ -1,5 +1,9 @@
+import AuditModel
+import AuditPolicy
+import AuditRules
 import ImgtraceSupport
 import LaunchAudit
+import UnusedAudit
 
 /// Everything a launch-audit report can be made from. Each format takes what it needs.
 public struct ReportInput {

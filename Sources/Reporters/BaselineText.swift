@@ -1,5 +1,9 @@
+import AuditModel
+import AuditPolicy
+import AuditRules
 import ImgtraceSupport
 import LaunchAudit
+import UnusedAudit
 
 extension BaselineComparison {
     /// The comparison for people: what is new, what is fixed, which figures got worse.

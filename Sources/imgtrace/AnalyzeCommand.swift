@@ -1,9 +1,13 @@
 import ArgumentParser
+import AuditModel
+import AuditPolicy
+import AuditRules
 import Foundation
 import ImgtraceSupport
 import LaunchAudit
 import LaunchTrace
 import Reporters
+import UnusedAudit
 
 /// `imgtrace analyze LOG… --bundle PATH`: resolve every load, judge it, report, and set the exit code.
 struct AnalyzeCommand: ParsableCommand {

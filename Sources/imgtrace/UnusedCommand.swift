@@ -1,8 +1,12 @@
 import ArgumentParser
+import AuditModel
+import AuditPolicy
+import AuditRules
 import Foundation
 import ImgtraceSupport
 import LaunchAudit
 import Reporters
+import UnusedAudit
 
 /// `imgtrace unused --bundle App [--source-root DIR] [LOG…]`: what the app ships but never uses.
 struct UnusedCommand: ParsableCommand {

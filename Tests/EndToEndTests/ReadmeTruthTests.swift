@@ -1,7 +1,11 @@
+import AuditModel
+import AuditPolicy
+import AuditRules
 import Foundation
 import LaunchAudit
 import Reporters
 import TestSupport
+import UnusedAudit
 import XCTest
 
 /// The README says only what is true: its usage block lists exactly the options each command's

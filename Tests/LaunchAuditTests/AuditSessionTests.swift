@@ -1,8 +1,12 @@
+import AuditModel
+import AuditPolicy
+import AuditRules
 import Foundation
 import ImgtraceSupport
 import LaunchAudit
 import LaunchTrace
 import TestSupport
+import UnusedAudit
 import XCTest
 
 /// The audit as a library: what an embedder gets from `AuditSession.run` without the CLI.

@@ -1,6 +1,10 @@
+import AuditModel
+import AuditPolicy
+import AuditRules
 import Foundation
 import ImgtraceSupport
 import LaunchAudit
+import UnusedAudit
 import XCTest
 
 /// Baselines are read by imgtrace's own small JSON reader (memory about twice the text): it

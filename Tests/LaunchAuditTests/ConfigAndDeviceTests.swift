@@ -1,5 +1,9 @@
+import AuditModel
+import AuditPolicy
+import AuditRules
 import ImgtraceSupport
 import LaunchAudit
+import UnusedAudit
 import XCTest
 
 final class ConfigAndDeviceTests: XCTestCase {

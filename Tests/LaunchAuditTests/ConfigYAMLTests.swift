@@ -1,3 +1,7 @@
+import AuditModel
+@testable import AuditPolicy
+import AuditRules
+import UnusedAudit
 import XCTest
 import Yams
 

@@ -1,8 +1,12 @@
 import AppBundle
+import AuditModel
+import AuditPolicy
+import AuditRules
 import Foundation
 import LaunchAudit
 import LaunchTrace
 import TestSupport
+import UnusedAudit
 import XCTest
 
 /// `analyze` on real bundles: Gridlock's two real launch traces, and, for every corpus bundle,

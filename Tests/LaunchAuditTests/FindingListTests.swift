@@ -1,5 +1,9 @@
 import AppBundle
+import AuditModel
+import AuditPolicy
+import AuditRules
 import LaunchTrace
+import UnusedAudit
 import XCTest
 
 @testable import LaunchAudit
@@ -38,7 +42,7 @@ final class FindingListTests: XCTestCase {
         // Each name rule's findings over the same launch names, judged by the same config.
         let context = RuleContext(
             device: .default, config: config, inventory: example.inventory, uses: result.uses.filter { $0.launchLoads > 0 },
-            unreadable: result.unreadable, logs: result.logs, metrics: result.metrics, systemBundles: [])
+            unreadable: result.unreadable, logs: result.logs, metrics: result.metrics, systemBundles: [], baseline: nil)
         for rule in [MissingImageRule.self, RepeatedLoadRule.self] as [any NameRule.Type] {
             var expected = rule.check(context).filter { !$0.names.contains("gone_3") }
             for i in expected.indices { expected[i].severity = config.severities[rule.id] ?? expected[i].severity }

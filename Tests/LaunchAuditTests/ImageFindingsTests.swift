@@ -1,4 +1,9 @@
+import AuditModel
+import AuditPolicy
+import AuditRules
+import AuditTestSupport
 import LaunchAudit
+import UnusedAudit
 import XCTest
 
 /// One finding per image: the image-cost rules fold into one finding whose fix is the best

@@ -1,5 +1,9 @@
 import AppBundle
+import AuditModel
+import AuditPolicy
+import AuditRules
 @testable import LaunchAudit
+@testable import UnusedAudit
 import XCTest
 
 /// UIKit's and AppKit's lookup rules, one at a time, on inventories built in code.

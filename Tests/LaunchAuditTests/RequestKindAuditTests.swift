@@ -1,5 +1,10 @@
+import AuditModel
+import AuditPolicy
+import AuditRules
+import AuditTestSupport
 @testable import LaunchAudit
 import LaunchTrace
+import UnusedAudit
 import XCTest
 
 /// Each kind of request resolves and is judged as what it is: SF Symbols are system artwork,

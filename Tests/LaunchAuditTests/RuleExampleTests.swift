@@ -1,4 +1,9 @@
+import AuditModel
+import AuditPolicy
+import AuditRules
+import AuditTestSupport
 import LaunchAudit
+import UnusedAudit
 import XCTest
 
 /// Every rule's examples are its tests: each fires exactly where it says it does.

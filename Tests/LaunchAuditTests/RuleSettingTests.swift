@@ -1,4 +1,8 @@
+import AuditModel
+import AuditPolicy
+import AuditRules
 import LaunchAudit
+import UnusedAudit
 import XCTest
 
 /// Every value a team tunes is a rule's declared setting: the config file reads each one by its

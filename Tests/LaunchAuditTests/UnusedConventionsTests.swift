@@ -1,8 +1,12 @@
 import AppBundle
+import AuditModel
+import AuditPolicy
+import AuditRules
 import CodeReferences
 import Foundation
 import LaunchAudit
 import TestSupport
+import UnusedAudit
 import XCTest
 
 /// What keeps an image of a built app alive when no source tree is searched: the names the

@@ -1,7 +1,11 @@
+import AuditModel
+import AuditPolicy
+import AuditRules
 import CodeReferences
 import Foundation
 import LaunchAudit
 import TestSupport
+import UnusedAudit
 import XCTest
 
 /// A source file `unused` cannot read whole is never silent: too costly to parse, too large to

@@ -1,7 +1,11 @@
+import AuditModel
+import AuditPolicy
+import AuditRules
 import Foundation
 import LaunchAudit
 import ProjectModel
 import TestSupport
+import UnusedAudit
 import XCTest
 
 /// `unused` on a source tree with its Xcode project: what no target ships is apart, each verdict

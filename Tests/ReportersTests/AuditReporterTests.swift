@@ -1,6 +1,11 @@
+import AuditModel
+import AuditPolicy
+import AuditRules
+import AuditTestSupport
 import Foundation
 import LaunchAudit
 import Reporters
+import UnusedAudit
 import XCTest
 
 #if canImport(FoundationXML)

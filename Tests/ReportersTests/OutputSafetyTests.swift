@@ -1,8 +1,13 @@
+import AuditModel
+import AuditPolicy
+import AuditRules
+import AuditTestSupport
 import Foundation
 import ImgtraceSupport
 import LaunchAudit
 import Reporters
 import TestSupport
+import UnusedAudit
 import XCTest
 
 #if canImport(FoundationXML)

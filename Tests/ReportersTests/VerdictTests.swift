@@ -1,5 +1,10 @@
+import AuditModel
+import AuditPolicy
+import AuditRules
+import AuditTestSupport
 import LaunchAudit
 import Reporters
+import UnusedAudit
 import XCTest
 
 /// The verdict reads as the gate decided: a run that `--fail-on never` does not judge never

@@ -1,5 +1,9 @@
+import AuditModel
+import AuditPolicy
+import AuditRules
 import ImgtraceSupport
 import LaunchAudit
+import UnusedAudit
 
 /// `imgtrace analyze --format html`: one self-contained page (inline CSS, inline SVG charts drawn
 /// here, a few lines of inline script to sort the table; nothing fetched from the network).

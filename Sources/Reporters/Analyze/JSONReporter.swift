@@ -1,7 +1,11 @@
 import AppBundle
+import AuditModel
+import AuditPolicy
+import AuditRules
 import ImgtraceSupport
 import LaunchAudit
 import LaunchTrace
+import UnusedAudit
 
 /// `imgtrace analyze --format json`: `{"schemaVersion":1,"device":{…},"inputs":{…},"metrics":{…},
 /// "verdict":{…},"names":[…],"loads":[…],"findings":[…]}`, the contract in the README. The loads

@@ -1,5 +1,9 @@
+import AuditModel
+import AuditPolicy
+import AuditRules
 import ImgtraceSupport
 import LaunchAudit
+import UnusedAudit
 
 /// `imgtrace analyze --format text`: a launch audit read top to bottom — the verdict and key
 /// figures, then findings by severity with their fixes, then every image loaded at launch by cost.

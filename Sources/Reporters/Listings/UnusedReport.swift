@@ -1,5 +1,9 @@
+import AuditModel
+import AuditPolicy
+import AuditRules
 import ImgtraceSupport
 import LaunchAudit
+import UnusedAudit
 
 /// What the reports of `imgtrace unused` show beside the findings: what was searched, the bytes
 /// to save, and every shipped image with its verdict and what kept it. Each format's reporter

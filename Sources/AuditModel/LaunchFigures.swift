@@ -1,0 +1,214 @@
+import AppBundle
+import LaunchTrace
+
+/// Every load of one requested name (or of a nil or empty name), across all logs.
+public struct NameUse: Sendable {
+    /// The name as the app passed it; nil for nil-name hits.
+    public var name: String?
+    /// `ok`, `nil` or `empty`.
+    public var status: LoadStatus
+    public var kind: RequestKind
+    public var resolution: Resolution
+    /// APIs it was loaded through, sorted.
+    public var apis: [String]
+    public var launchLoads: Int
+    /// Of `launchLoads`, those a nib or storyboard made (`UIImageNibPlaceholder`).
+    public var nibLaunchLoads: Int32 = 0
+    /// Of `launchLoads`, those the toolkit's own code made: a backtrace with no frame of the
+    /// app's modules, or, without a backtrace, a name in `toolkit.names`.
+    public var toolkitLaunchLoads: Int32 = 0
+    public var afterLaunchLoads: Int
+    /// How long its launch requests ran, when the capture timed them.
+    public var launchTime = ImageTime()
+    /// Its main-thread time (lookups and decodes) in each timed launch that asked for it, in log order: the spread
+    /// between launches of one build (`record --agent --runs N`).
+    public var mainThreadMicrosecondsPerLaunch: [Int] = []
+
+    /// The median of `mainThreadMicrosecondsPerLaunch` (the upper middle of an even count), or
+    /// the whole main-thread time when no launch was timed apart.
+    public var typicalMainThreadMicroseconds: Int {
+        guard !mainThreadMicrosecondsPerLaunch.isEmpty else { return launchTime.mainThreadMicroseconds }
+        return mainThreadMicrosecondsPerLaunch.sorted()[mainThreadMicrosecondsPerLaunch.count / 2]
+    }
+    /// The most launch loads in any one log: repeats are judged per launch.
+    public var maxLaunchLoadsPerLog: Int
+    /// The first load (launch window first, then after launch).
+    public var firstLine: LogLine
+    /// Launch-window lines after the first. Most names load once: they hold no array at all.
+    private var laterLaunchLines: [LogLine] = []
+
+    /// Launch-window lines, at most `Finding.maxLines`.
+    public var launchLines: [LogLine] {
+        get { launchLoads == 0 ? [] : [firstLine] + laterLaunchLines }
+        set {
+            if let first = newValue.first { firstLine = first }
+            laterLaunchLines = Array(newValue.dropFirst())
+        }
+    }
+
+    /// Counts a launch load at `line`, the first of them becoming `firstLine`.
+    package mutating func addLaunchLoad(at line: LogLine) {
+        if launchLoads == 0 {
+            firstLine = line
+        } else if laterLaunchLines.count < Finding.maxLines - 1 {
+            laterLaunchLines.append(line)
+        }
+        launchLoads += 1
+    }
+
+    public init(
+        name: String?, status: LoadStatus, kind: RequestKind, resolution: Resolution, apis: [String] = [],
+        launchLoads: Int = 0, afterLaunchLoads: Int = 0, maxLaunchLoadsPerLog: Int = 0, firstLine: LogLine, launchLines: [LogLine] = []
+    ) {
+        self.name = name
+        self.status = status
+        self.kind = kind
+        self.resolution = resolution
+        self.apis = apis
+        self.launchLoads = launchLoads
+        self.afterLaunchLoads = afterLaunchLoads
+        self.maxLaunchLoadsPerLog = maxLaunchLoadsPerLog
+        self.firstLine = firstLine
+        if !launchLines.isEmpty { self.launchLines = launchLines }
+    }
+
+    /// Whether only the toolkit's own code asked for this name at launch: its missing or
+    /// repeated lookups are the toolkit's, never the app's fault.
+    public var isToolkits: Bool { launchLoads > 0 && Int(toolkitLaunchLoads) == launchLoads }
+
+    /// A finding's identity for this use: the name shown, and for CoreUI lookups their kind, so
+    /// that a name asked for by code and by SwiftUI or a trait change gives two identities.
+    public var findingIdentity: String {
+        switch kind {
+        case .catalog: return displayName + " (SwiftUI)"
+        case .trait: return displayName + " (trait change)"
+        default: return displayName
+        }
+    }
+
+    /// How the name is shown: the name, or `(nil)` / `(empty)`.
+    public var displayName: String {
+        switch status {
+        case .nil: return "(nil)"
+        case .empty: return "(empty)"
+        default: return name ?? "(nil)"
+        }
+    }
+}
+
+/// Hits that printed no readable name, by status.
+public struct UnreadableHits: Sendable, Equatable {
+    public var status: LoadStatus
+    public var count: Int
+    public var lines: [LogLine]
+
+    package init(status: LoadStatus, count: Int, lines: [LogLine]) {
+        self.status = status
+        self.count = count
+        self.lines = lines
+    }
+}
+
+/// Figures for one phase (launch or after launch) of one log or of all logs together.
+public struct PhaseMetrics: Sendable, Equatable {
+    /// Every hit, readable or not.
+    public var loads = 0
+    /// Distinct names asked for (nil and empty count as one name each).
+    public var names = 0
+    /// Distinct images resolved to.
+    public var images = 0
+    /// Sum over those images of decoded bytes.
+    public var decodedBytes = 0
+    /// Sum over those images of bytes on disk.
+    public var bytesOnDisk = 0
+    /// Distinct names that resolved to nothing (paths outside the bundle excluded).
+    public var missing = 0
+    /// Loads beyond the first of each name.
+    public var repeated = 0
+    /// Hits that printed no readable name.
+    public var unreadable = 0
+    /// The largest decoded size of one image.
+    public var largestImageDecodedBytes = 0
+    /// Of `images` and `decodedBytes`, the part in `--system-images` folders: the toolkit's, not the app's.
+    public var systemImages = 0
+    public var systemDecodedBytes = 0
+    /// Distinct SF Symbols asked for (system artwork: in `loads` and `names`, never missing).
+    public var symbols = 0
+    /// `NSDataAsset` loads: data, not images, so in no other figure.
+    public var dataLoads = 0
+    /// How long the image requests ran (launch phase only; zero timed loads for captures that do not time).
+    public var time = ImageTime()
+    /// The main thread's image time (lookups and decodes) of the median timed launch, what a
+    /// baseline compares; nil when no launch was timed.
+    public var typicalMainThreadImageMicroseconds: Int?
+
+    public init() {}
+}
+
+/// Launch and after-launch figures.
+public struct AuditMetrics: Sendable, Equatable {
+    public var launch = PhaseMetrics()
+    /// Present when a launch-end marker was found in a log.
+    public var afterLaunch: PhaseMetrics?
+
+    public init() {}
+}
+
+/// One analysed log.
+public struct LogReport: Sendable {
+    /// The path as given.
+    public var path: String
+    public var summary: TraceSummary
+    public var metrics: AuditMetrics
+
+    package init(path: String, summary: TraceSummary, metrics: AuditMetrics) {
+        self.path = path
+        self.summary = summary
+        self.metrics = metrics
+    }
+}
+
+/// Something an input made imgtrace notice that is not a finding: a file in the bundle it could
+/// not read, a link it did not follow, a log line it could not make sense of. Every report shows them.
+public struct AuditWarning: Sendable, Equatable {
+    /// Which input it is about.
+    public var origin: WarningOrigin
+    /// The log line, for log warnings that have one.
+    public var line: Int?
+    public var message: String
+
+    public init(origin: WarningOrigin, line: Int? = nil, message: String) {
+        self.origin = origin
+        self.line = line
+        self.message = message
+    }
+
+    /// `bundle: Info.plist: …`, `launch.log: line 12: …`.
+    public var text: String { "\(origin.label): " + (line.map { "line \($0): " } ?? "") + message }
+}
+
+/// The input a warning is about.
+public enum WarningOrigin: Sendable, Equatable {
+    /// The app's inputs: `--bundle` and `--system-images`.
+    case bundle
+    /// Log `index` (0-based, in the order given), at `path` as given.
+    case log(index: Int, path: String)
+    /// The `--source-root` tree, at `path` as given.
+    case sourceRoot(path: String)
+    /// The `--baseline` file, at `path` as given.
+    case baseline(path: String)
+
+    /// How reports name it: `bundle`, else the path as given (the JSON contract's `source`).
+    public var label: String {
+        switch self {
+        case .bundle: return "bundle"
+        case .log(_, let path), .sourceRoot(let path), .baseline(let path): return path
+        }
+    }
+
+    /// The file a code-scanning report attaches it to: `bundlePath` for the bundle, else its own path.
+    public func file(bundlePath: String) -> String {
+        if case .bundle = self { return bundlePath }
+        return label
+    }
+}

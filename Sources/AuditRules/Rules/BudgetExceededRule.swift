@@ -1,0 +1,98 @@
+import AppBundle
+import AuditModel
+import AuditPolicy
+import ImgtraceSupport
+
+/// A budget of `.imgtrace.yml` that the launch exceeded: a finding like any other, so
+/// `--fail-on`, ignores, severities and every report format treat it alike.
+package enum BudgetExceededRule: AuditRule {
+    package static let id = "budget-exceeded"
+    package static let summary =
+        "A launch figure above its budget in the config (`budgets.maxLaunchImages`, `maxLaunchDecodedBytes`, …); the worst launch decides, but for main-thread image time (`maxMainThreadImageMilliseconds`, timed captures), the median launch."
+    package static let defaultSeverity = Severity.error
+    package static let parameters = "`budgets`: " + settings.map(\.key).joined(separator: ", ")
+    /// One budget: its setting (the key, spelled only there) and the launch figure it bounds.
+    struct LaunchBudget: Sendable {
+        enum Unit: Sendable { case count, bytes, milliseconds }
+        let setting: RuleSetting
+        let unit: Unit
+        /// Where the config keeps the limit.
+        let limit: WritableKeyPath<AuditConfig, Int?> & Sendable
+        /// The launch's figure (microseconds for a time budget); nil when the capture has none.
+        let actual: @Sendable (PhaseMetrics) -> Int?
+    }
+
+    private static func budget(
+        _ key: String, _ unit: LaunchBudget.Unit, _ help: String, _ path: WritableKeyPath<AuditConfig, Int?> & Sendable,
+        actual: @escaping @Sendable (PhaseMetrics) -> Int?
+    ) -> LaunchBudget {
+        LaunchBudget(setting: .count("budgets", key, unset: "no budget", help: help, path), unit: unit, limit: path, actual: actual)
+    }
+
+    /// One budget per launch figure, none set by default, in the order the report gives them.
+    static let budgets: [LaunchBudget] = [
+        budget("maxLaunchLoads", .count, "at most this many image loads at launch", \.budgets.maxLaunchLoads) { $0.loads },
+        maxLaunchImagesBudget,
+        budget("maxLaunchDecodedBytes", .bytes, "at most this many decoded bytes of the images loaded at launch", \.budgets.maxLaunchDecodedBytes) { $0.decodedBytes },
+        budget("maxLaunchBytesOnDisk", .bytes, "at most this many bytes on disk of the images loaded at launch", \.budgets.maxLaunchBytesOnDisk) { $0.bytesOnDisk },
+        budget("maxImageDecodedBytes", .bytes, "at most this many decoded bytes for the largest image loaded at launch", \.budgets.maxImageDecodedBytes) {
+            $0.largestImageDecodedBytes
+        },
+        budget("maxMissingImages", .count, "at most this many names loaded at launch that resolve to nothing", \.budgets.maxMissingImages) { $0.missing },
+        maxMainThreadImageBudget,
+    ]
+    /// The most distinct images a launch may load.
+    private static let maxLaunchImagesBudget = budget("maxLaunchImages", .count, "at most this many distinct images loaded at launch", \.budgets.maxLaunchImages) {
+        $0.images
+    }
+    /// The main thread's image time at launch, lookups and decodes (a capture that times requests: `record --agent`).
+    private static let maxMainThreadImageBudget = budget(
+        "maxMainThreadImageMilliseconds", .milliseconds,
+        "at most this many milliseconds of image lookups and decodes on the main thread at launch (timed captures: record --agent)",
+        \.budgets.maxMainThreadImageMilliseconds
+    ) { $0.typicalMainThreadImageMicroseconds }
+    package static let settings: [RuleSetting] = budgets.map(\.setting)
+    package static var maxLaunchImages: RuleSetting { maxLaunchImagesBudget.setting }
+    package static var maxMainThreadImageMilliseconds: RuleSetting { maxMainThreadImageBudget.setting }
+    package static let examples: [RuleExample] = [
+        RuleExample(
+            "more images than the budget", images: [.init("a@3x.png", 60, 60), .init("b@3x.png", 60, 60)],
+            loads: [.named("a"), .named("b")], settings: [maxLaunchImages.set(1)], fires: true),
+        RuleExample("within the budget", images: [.init("a@3x.png", 60, 60)], loads: [.named("a")], settings: [maxLaunchImages.set(1)], fires: false),
+        RuleExample(
+            "more main-thread image time than the budget", images: [.init("a@3x.png", 60, 60), .init("b@3x.png", 60, 60)],
+            loads: [.timed("a", microseconds: 30_000), .timed("b", microseconds: 25_000)], settings: [maxMainThreadImageMilliseconds.set(50)], fires: true),
+        RuleExample(
+            "image time on another thread does not count", images: [.init("a@3x.png", 60, 60), .init("b@3x.png", 60, 60)],
+            loads: [.timed("a", microseconds: 30_000), .timed("b", microseconds: 25_000, thread: "loader 7")],
+            settings: [maxMainThreadImageMilliseconds.set(50)], fires: false),
+        RuleExample(
+            "a log without durations has no image time to budget", images: [.init("a@3x.png", 60, 60)], loads: [.named("a")],
+            settings: [maxMainThreadImageMilliseconds.set(0)], fires: false),
+    ]
+
+    package static func check(_ context: RuleContext) -> [Finding] {
+        worstBreaches(context.logs, context.config, combined: context.metrics.launch).map { breach in
+            Finding(
+                rule: id, severity: defaultSeverity, identity: breach.budget, device: context.device.fingerprintKey,
+                subject: breach.budget, message: "budget \(SafeText.quoted(breach.budget)) exceeded: \(breach.figures)",
+                fix: "Bring the launch back under the budget, or raise `budgets.\(breach.budget)` in .imgtrace.yml if the growth is intended.",
+                values: ["budget": .string(breach.budget), "limit": .int(breach.limit), "actual": .int(breach.actual)],
+                cost: breach.isBytes ? max(0, breach.actual - breach.limit) : 0, occurrences: 1)
+        }
+    }
+
+    /// Budgets apply to one launch: the worst log decides each, but time, which is noisy: the
+    /// median timed launch decides it (`combined`, the launches together).
+    package static func worstBreaches(_ logs: [LogReport], _ config: AuditConfig, combined: PhaseMetrics) -> [BudgetBreach] {
+        var worst: [String: BudgetBreach] = [:]
+        var order: [String] = []
+        for log in logs {
+            for breach in config.budgetBreaches(of: log.metrics.launch) where !breach.isMicroseconds {
+                if worst[breach.budget] == nil { order.append(breach.budget) }
+                if breach.actual > worst[breach.budget]?.actual ?? -1 { worst[breach.budget] = breach }
+            }
+        }
+        return order.compactMap { worst[$0] } + config.budgetBreaches(of: combined).filter(\.isMicroseconds)
+    }
+}

@@ -1,0 +1,38 @@
+import AuditModel
+import AuditPolicy
+import AuditRules
+import ImgtraceSupport
+
+/// What `imgtrace unused` judged and searched.
+public struct UnusedSummary: Sendable {
+    /// Every shipped image set or loose image, with its verdict and what kept it.
+    public var assets: [UnusedImages.Asset]
+    /// The Swift and the Objective-C files searched; nil when no source root was given.
+    public var swiftFiles: Int?
+    public var objcFiles: Int?
+    /// The property lists, JSON and `.strings` files searched for names (weak references).
+    public var dataFiles: Int?
+    /// The references in code and data files that name a shipped image (names, symbols,
+    /// patterns, literals), each counted once.
+    public var references: Int?
+    /// Images of a source tree that no shipping target of its projects copies: not findings,
+    /// and in no figure (nil when no project was read).
+    public var notShipped: [UnusedImages.Asset]?
+    /// The project files read to know what each target ships (tree paths), empty when none.
+    public var projects: [String] = []
+    /// Images the config's ignores cover: out of the findings and of every figure.
+    public var ignored = 0
+
+    package init(assets: [UnusedImages.Asset], swiftFiles: Int?, objcFiles: Int?, dataFiles: Int?, references: Int?) {
+        self.assets = assets
+        self.swiftFiles = swiftFiles
+        self.objcFiles = objcFiles
+        self.dataFiles = dataFiles
+        self.references = references
+    }
+
+    /// Bytes in the app of the images judged unused: what deleting them saves.
+    public var bytesToSave: Int {
+        assets.filter { $0.verdict == .unused }.map(\.bytesOnDisk).saturatingSum()
+    }
+}
