@@ -90,8 +90,10 @@ public struct Finding: Sendable, Equatable {
     public var subject: String
     /// One sentence that names what and how much.
     public var message: String
-    /// What to do about it.
-    public var fix: String
+    /// What to do about it, as data (`fix` is its sentence).
+    public var fixKind: FixKind
+    /// What to do about it, in words.
+    public var fix: String { fixKind.sentence }
     /// The names the app asked for, sorted.
     public var names: [String]
     /// Ids of the images involved, sorted.
@@ -131,13 +133,14 @@ public struct Finding: Sendable, Equatable {
         public var rule: String
         public var severity: Severity
         public var claim: String
-        public var fix: String
+        public var fixKind: FixKind
+        public var fix: String { fixKind.sentence }
 
-        package init(rule: String, severity: Severity, claim: String, fix: String) {
+        package init(rule: String, severity: Severity, claim: String, fix: FixKind) {
             self.rule = rule
             self.severity = severity
             self.claim = claim
-            self.fix = fix
+            self.fixKind = fix
         }
     }
 
@@ -153,7 +156,7 @@ public struct Finding: Sendable, Equatable {
     public static let maxLines = 100
 
     public init(
-        rule: String, severity: Severity, identity: String, device: String, subject: String? = nil, message: String, fix: String,
+        rule: String, severity: Severity, identity: String, device: String, subject: String? = nil, message: String, fix: FixKind,
         names: [String] = [], assets: [String] = [], paths: [String] = [], lines: [LogLine] = [],
         values: FindingValues = [:], cost: Int = 0, occurrences: Int = 0
     ) {
@@ -161,7 +164,7 @@ public struct Finding: Sendable, Equatable {
         self.severity = severity
         self.fingerprint = Finding.fingerprint(rule: rule, identity: identity, device: device)
         self.message = message
-        self.fix = fix
+        self.fixKind = fix
         // Already in order (the usual case: one name, a use's lines): keep the caller's storage,
         // shared rather than copied, for an audit can hold a finding per name.
         self.names = Finding.ordered(names, strictly: false)

@@ -64,7 +64,8 @@ public struct DeviceProfile: Sendable, Equatable {
             id: "iphone-14-pro-15-16", formerId: "iphone-16", models: ["iPhone 14 Pro", "iPhone 15", "iPhone 15 Pro", "iPhone 16"], pointWidth: 393, pointHeight: 852, scale: 3,
             idiom: "phone"),
         .init(
-            id: "iphone-16-pro-17", formerId: "iphone-17-pro", models: ["iPhone 16 Pro", "iPhone 17", "iPhone 17 Pro"], pointWidth: 402, pointHeight: 874, scale: 3, idiom: "phone"),
+            id: "iphone-16-pro-17", formerId: "iphone-17-pro", models: ["iPhone 16 Pro", "iPhone 17", "iPhone 17 Pro"], pointWidth: 402, pointHeight: 874,
+            scale: 3, idiom: "phone"),
         .init(id: "iphone-air", models: ["iPhone Air"], pointWidth: 420, pointHeight: 912, scale: 3, idiom: "phone"),
         .init(
             id: "iphone-12-13-pro-max-14-plus", formerId: "iphone-14-plus", models: ["iPhone 12 Pro Max", "iPhone 13 Pro Max", "iPhone 14 Plus"], pointWidth: 428, pointHeight: 926,

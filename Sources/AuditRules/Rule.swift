@@ -104,7 +104,7 @@ public struct RuleContext: Sendable {
     /// quotes it when another rule's finding about the same image carries it (`ImageFindings`).
     public func finding(
         _ rule: any AuditRule.Type, severity: Severity? = nil, image: BundleImage, uses: [NameUse], subject: String? = nil,
-        quoted: String? = nil, claim: String, fix: String, values: FindingValues, cost: Int
+        quoted: String? = nil, claim: String, fix: FixKind, values: FindingValues, cost: Int
     ) -> Finding {
         var finding = Finding(
             rule: rule.id, severity: severity ?? rule.defaultSeverity, identity: image.id, device: device.fingerprintKey,

@@ -23,14 +23,24 @@ public final class LaunchAuditor {
     /// The app's module names (executables of the app and its nested bundles): a backtrace
     /// frame in one of them makes a load the app's.
     private let appModules: Set<String>
-    /// Per slot, launch loads without a backtrace: the toolkit's if the name is in
-    /// `toolkit.names`, which `finish` asks once per name that has any.
-    private var launchLoadsWithoutFrames: [Int32] = []
     /// Whether any backtrace showed a frame of the app's modules. Backtraces in which the app
     /// never appears (the log of another program, a bundle whose executable is named otherwise)
     /// cannot tell whose a load is: then only `toolkit.names` decides.
     private var sawAppFrame = false
     private var loadsJudgedByFrames = 0
+
+    /// What the audit counts of one slot while it reads, beside the slot's `NameUse`.
+    private struct SlotTally {
+        /// The APIs that asked for it, and the last one (consecutive loads mostly share it).
+        var apis: Set<String> = []
+        var lastAPI: String?
+        /// Launch loads without a backtrace: the toolkit's if the name is in `toolkit.names`,
+        /// which `finish` asks once per name that has any.
+        var launchLoadsWithoutFrames: Int32 = 0
+        /// Loads of the current log, in the launch window and after it.
+        var logLaunch = 0
+        var logAfter = 0
+    }
 
     private struct Key: Hashable {
         var kind: RequestKind
@@ -43,16 +53,15 @@ public final class LaunchAuditor {
     private var index: [Key: Int] = [:]
     private var indexesEveryName = false
     private var unindexedNames = 0
+    /// Per slot (a distinct name of a kind and status): what the result keeps of it, and what
+    /// only the audit needs while it reads (`tallies`, same slots).
     private var uses: [NameUse] = []
-    private var apiSets: [Set<String>] = []
+    private var tallies: [SlotTally] = []
     /// Each distinct resolution text once (`Resolution.how`), shared by every name it explains.
     private var explanations: [String: String] = [:]
-    private var lastAPI: [String?] = []
     /// Slot per (reader name id × 2 + path bit), for the current log; -1 when unseen.
     private var slotForNameID: [Int] = []
     private var lastKind: (api: String?, load: LoadKind?, kind: RequestKind)?
-    private var logLaunch: [Int] = []
-    private var logAfter: [Int] = []
     private var unreadable: [LoadStatus: UnreadableHits] = [:]
     private var logUnreadable = (launch: 0, after: 0)
     /// The current log's timed launch requests, in all and per name (slot: main-thread time).
@@ -89,9 +98,9 @@ public final class LaunchAuditor {
     public func beginLog(_ path: String) {
         currentLog = logs.count
         currentPath = path
-        for i in logLaunch.indices {
-            logLaunch[i] = 0
-            logAfter[i] = 0
+        for i in tallies.indices {
+            tallies[i].logLaunch = 0
+            tallies[i].logAfter = 0
         }
         logUnreadable = (0, 0)
         slotForNameID.removeAll(keepingCapacity: true)
@@ -133,6 +142,46 @@ public final class LaunchAuditor {
         }
         let name = load.status == .ok ? load.name : nil
         let kind = name.map { requestKind(load.kind, api: load.api, name: $0) } ?? .name
+        let slot = slot(for: load, name: name, kind: kind, at: here)
+        if let api = load.api, tallies[slot].lastAPI != api {
+            tallies[slot].lastAPI = api
+            tallies[slot].apis.insert(api)
+        }
+        if launch {
+            uses[slot].addLaunchLoad(at: here)
+            if load.kind == .nib { uses[slot].nibLaunchLoads += 1 }
+            // Without the app's module names a backtrace cannot show an app frame: it decides nothing.
+            var owner = LoadOwner.unknown
+            if !load.backtrace.isEmpty, !appModules.isEmpty {
+                // A nib, a SwiftUI view or a trait change names the app's image, whoever looks it up.
+                let anyAppFrame = load.kind == .nib || load.kind == .swiftui || load.kind == .trait
+                owner = LoadOwner.of(load.backtrace, appModules: appModules, rule: anyAppFrame ? .anyAppFrame : .immediateCaller)
+            }
+            switch owner {
+            case .toolkit:
+                uses[slot].toolkitLaunchLoads += 1
+                loadsJudgedByFrames += 1
+            case .app:
+                sawAppFrame = true
+                loadsJudgedByFrames += 1
+            case .unknown:
+                tallies[slot].launchLoadsWithoutFrames += 1
+            }
+            tallies[slot].logLaunch += 1
+            if let microseconds = load.microseconds {
+                uses[slot].launchTime.add(microseconds, own: load.ownMicroseconds, onMainThread: load.isOnMainThread)
+                logTime.add(microseconds, own: load.ownMicroseconds, onMainThread: load.isOnMainThread)
+                logMainTime[slot, default: 0] += load.isOnMainThread ? microseconds : 0
+            }
+        } else {
+            uses[slot].afterLaunchLoads += 1
+            tallies[slot].logAfter += 1
+        }
+        return uses[slot].resolution
+    }
+
+    /// The slot of the load's name (of its kind and status), made and resolved on its first load.
+    private func slot(for load: ImageLoad, name: String?, kind: RequestKind, at here: LogLine) -> Int {
         // The reader's interned id finds the slot without hashing the name (a 1 GB log has millions of hits).
         // Names and paths (nearly every load) get a slot per id; other kinds go through the dictionary.
         let fastIndex = kind.ordinal < 2 ? load.nameID.map { $0 * 2 + kind.ordinal } : nil
@@ -159,58 +208,20 @@ public final class LaunchAuditor {
                 resolution = found
             }
             uses.append(NameUse(name: name, status: load.status, kind: kind, resolution: resolution, firstLine: here))
-            apiSets.append([])
-            lastAPI.append(nil)
-            launchLoadsWithoutFrames.append(0)
-            logLaunch.append(0)
-            logAfter.append(0)
+            tallies.append(SlotTally())
         }
         if let fastIndex {
             if fastIndex >= slotForNameID.count { slotForNameID += repeatElement(-1, count: fastIndex + 1 - slotForNameID.count + 1024) }
             slotForNameID[fastIndex] = slot
         }
-        if let api = load.api, lastAPI[slot] != api {
-            lastAPI[slot] = api
-            apiSets[slot].insert(api)
-        }
-        if launch {
-            uses[slot].addLaunchLoad(at: here)
-            if load.kind == .nib { uses[slot].nibLaunchLoads += 1 }
-            // Without the app's module names a backtrace cannot show an app frame: it decides nothing.
-            var owner = LoadOwner.unknown
-            if !load.backtrace.isEmpty, !appModules.isEmpty {
-                // A nib, a SwiftUI view or a trait change names the app's image, whoever looks it up.
-                let anyAppFrame = load.kind == .nib || load.kind == .swiftui || load.kind == .trait
-                owner = LoadOwner.of(load.backtrace, appModules: appModules, rule: anyAppFrame ? .anyAppFrame : .immediateCaller)
-            }
-            switch owner {
-            case .toolkit:
-                uses[slot].toolkitLaunchLoads += 1
-                loadsJudgedByFrames += 1
-            case .app:
-                sawAppFrame = true
-                loadsJudgedByFrames += 1
-            case .unknown:
-                launchLoadsWithoutFrames[slot] += 1
-            }
-            logLaunch[slot] += 1
-            if let microseconds = load.microseconds {
-                uses[slot].launchTime.add(microseconds, own: load.ownMicroseconds, onMainThread: load.isOnMainThread)
-                logTime.add(microseconds, own: load.ownMicroseconds, onMainThread: load.isOnMainThread)
-                logMainTime[slot, default: 0] += load.isOnMainThread ? microseconds : 0
-            }
-        } else {
-            uses[slot].afterLaunchLoads += 1
-            logAfter[slot] += 1
-        }
-        return uses[slot].resolution
+        return slot
     }
 
     /// Ends the current log with its summary.
     public func endLog(_ summary: TraceSummary) {
-        for i in uses.indices where logLaunch[i] > uses[i].maxLaunchLoadsPerLog { uses[i].maxLaunchLoadsPerLog = logLaunch[i] }
+        for i in uses.indices where tallies[i].logLaunch > uses[i].maxLaunchLoadsPerLog { uses[i].maxLaunchLoadsPerLog = tallies[i].logLaunch }
         var metrics = AuditMetrics()
-        metrics.launch = phaseMetrics(counts: logLaunch, unreadable: logUnreadable.launch)
+        metrics.launch = phaseMetrics(unreadable: logUnreadable.launch) { tallies[$0].logLaunch }
         addDecodes(summary.decodes)
         metrics.launch.time = logTime
         if logTime.isTimed { metrics.launch.typicalMainThreadImageMicroseconds = logTime.mainThreadMicroseconds.addingSaturating(logTime.mainThreadDecodeMicroseconds) }
@@ -218,7 +229,7 @@ public final class LaunchAuditor {
         for (slot, microseconds) in logMainTime { uses[slot].mainThreadMicrosecondsPerLaunch.append(microseconds) }
         logMainTime = [:]
         if summary.launchEnd != nil {
-            metrics.afterLaunch = phaseMetrics(counts: logAfter, unreadable: logUnreadable.after)
+            metrics.afterLaunch = phaseMetrics(unreadable: logUnreadable.after) { tallies[$0].logAfter }
         }
         logs.append(LogReport(path: currentPath, summary: summary, metrics: metrics))
     }
@@ -236,20 +247,23 @@ public final class LaunchAuditor {
         }
     }
 
-    private func phaseMetrics(counts: [Int], unreadable: Int) -> PhaseMetrics {
+    /// The figures of one phase, `count(slot)` being each slot's loads in it.
+    private func phaseMetrics(unreadable: Int, count: (Int) -> Int) -> PhaseMetrics {
         var m = PhaseMetrics()
         var seen = Set<String>()
         m.unreadable = unreadable
         m.loads = unreadable
-        for (i, use) in uses.enumerated() where counts[i] > 0 {
+        for (i, use) in uses.enumerated() {
+            let loads = count(i)
+            guard loads > 0 else { continue }
             if use.kind == .data {
                 // Data, not an image: apart from every image figure.
-                m.dataLoads += counts[i]
+                m.dataLoads += loads
                 continue
             }
-            m.loads += counts[i]
+            m.loads += loads
             m.names += 1
-            m.repeated += counts[i] - 1
+            m.repeated += loads - 1
             if use.kind == .symbol { m.symbols += 1 }
             guard let image = use.resolution.image else {
                 // A name only the toolkit asked for is not missing from the app.
@@ -276,18 +290,16 @@ public final class LaunchAuditor {
         let framesUntrusted = loadsJudgedByFrames > 0 && !sawAppFrame
         for i in uses.indices {
             if framesUntrusted {
-                launchLoadsWithoutFrames[i] += uses[i].toolkitLaunchLoads
+                tallies[i].launchLoadsWithoutFrames += uses[i].toolkitLaunchLoads
                 uses[i].toolkitLaunchLoads = 0
             }
-            uses[i].apis = apiSets[i].sorted()
-            if launchLoadsWithoutFrames[i] > 0, let name = uses[i].name, toolkit.contains(name) {
-                uses[i].toolkitLaunchLoads += launchLoadsWithoutFrames[i]
+            uses[i].apis = tallies[i].apis.sorted()
+            if tallies[i].launchLoadsWithoutFrames > 0, let name = uses[i].name, toolkit.contains(name) {
+                uses[i].toolkitLaunchLoads += tallies[i].launchLoadsWithoutFrames
             }
         }
         // What only reading needed goes before the rules run.
-        apiSets = []
-        lastAPI = []
-        launchLoadsWithoutFrames = []
+        tallies = []
         slotForNameID = []
         index = [:]
         // Report order first, in place: launch-window names then form a prefix the rules see
@@ -296,7 +308,7 @@ public final class LaunchAuditor {
         let launchCount = uses.firstIndex { $0.launchLoads == 0 } ?? uses.count
         var combined = AuditMetrics()
         let totalUnreadable = logs.reduce(0) { $0 + $1.metrics.launch.unreadable }
-        combined.launch = phaseMetrics(counts: uses.map(\.launchLoads), unreadable: totalUnreadable)
+        combined.launch = phaseMetrics(unreadable: totalUnreadable) { uses[$0].launchLoads }
         // A name loaded once in each of two launches is not a repeat.
         combined.launch.repeated = logs.reduce(0) { $0 + $1.metrics.launch.repeated }
         for log in logs { combined.launch.time.add(log.metrics.launch.time) }
@@ -304,7 +316,7 @@ public final class LaunchAuditor {
         if !timedLaunches.isEmpty { combined.launch.typicalMainThreadImageMicroseconds = timedLaunches[(timedLaunches.count - 1) / 2] }
         if logs.contains(where: { $0.metrics.afterLaunch != nil }) {
             let after = logs.reduce(0) { $0 + ($1.metrics.afterLaunch?.unreadable ?? 0) }
-            combined.afterLaunch = phaseMetrics(counts: uses.map(\.afterLaunchLoads), unreadable: after)
+            combined.afterLaunch = phaseMetrics(unreadable: after) { uses[$0].afterLaunchLoads }
             combined.afterLaunch?.repeated = logs.reduce(0) { $0 + ($1.metrics.afterLaunch?.repeated ?? 0) }
         }
         let hits = unreadable.values.sorted { $0.status < $1.status }

@@ -281,7 +281,8 @@ struct NameResolver: Sendable {
             return Resolution(
                 image: nil,
                 how:
-                    "not found: \(SafeText.quoted(PathText.fileName(hit.path))) exists — formats other than PNG need their extension (\(SafeText.quoted(name + "." + hit.fileExtension)))",
+                    "not found: \(SafeText.quoted(PathText.fileName(hit.path))) exists — formats other than PNG need their extension "
+                    + "(\(SafeText.quoted(name + "." + hit.fileExtension)))",
                 cause: .needsExtension)
         }
         let wanted = request.fileExtension.lowercased() == "png" ? request.base : name

@@ -75,7 +75,8 @@ extension AuditResult {
                 AuditWarning(
                     origin: .sourceRoot(path: root),
                     message:
-                        "no finding maps to a file in this source root (\(index.catalogSlots.count) catalog slots, \(index.imageFiles.count) image files, \(index.interfaceImages.count) interface images); findings keep their bundle locations"
+                        "no finding maps to a file in this source root (\(index.catalogSlots.count) catalog slots, \(index.imageFiles.count) image files, "
+                        + "\(index.interfaceImages.count) interface images); findings keep their bundle locations"
                 ))
         }
     }

@@ -42,7 +42,7 @@ extension UnusedRule {
 
     /// The finding every verdict shares: the image, its files and bytes, what kept it; the
     /// identity is the image set (bundle and name), the same on every device and launch.
-    package static func finding(for asset: UnusedImages.Asset, device: DeviceProfile, claim: String, fix: String) -> Finding {
+    package static func finding(for asset: UnusedImages.Asset, device: DeviceProfile, claim: String, fix: FixKind) -> Finding {
         let download = asset.inCatalog ? ", \(kibibytes(asset.deviceBytes)) downloaded by \(device.id)" : ""
         let shippedBy = asset.targets.isEmpty ? "" : "; shipped by \(asset.targets.joined(separator: ", "))"
         var finding = Finding(
@@ -98,7 +98,7 @@ package enum UnusedImageRule: UnusedRule {
             var candidate = finding(
                 for: asset, device: device,
                 claim: "is shipped, and no nib, plist, catalog or string in the app's executables names it and no launch loads it; the source code was not searched",
-                fix: "Run again with `--source-root` to search the code before deleting it: a short Swift literal is not visible in the built app.")
+                fix: .searchCodeFirst)
             candidate.severity = .note
             return candidate
         case .searchedExcept(let unread):
@@ -107,7 +107,7 @@ package enum UnusedImageRule: UnusedRule {
             var candidate = finding(
                 for: asset, device: device,
                 claim: "is shipped and nothing that was read names it, but \(counted(unread.count, "source file")) could not be read (\(files)): not judged",
-                fix: "Make the source files readable (see the warnings) and run again before deleting it.")
+                fix: .makeSourcesReadable)
             candidate.severity = .note
             return candidate
         case .searched:
@@ -115,7 +115,7 @@ package enum UnusedImageRule: UnusedRule {
         }
         return finding(
             for: asset, device: device, claim: "is shipped but never used: nothing names it and no launch loads it",
-            fix: "Delete it from the app. If something outside the code names it (a server, a file the app downloads), list it in `ignore.names`.")
+            fix: .deleteUnusedImage)
     }
 }
 
@@ -137,7 +137,7 @@ package enum DynamicOnlyRule: UnusedRule {
     package static func finding(for asset: UnusedImages.Asset, device: DeviceProfile, code: CodeSearch) -> Finding {
         finding(
             for: asset, device: device, claim: "is loaded at run time, but no code, interface file or plist names it",
-            fix: "Keep it. To let tools that read only the code see it, name it once in code (an asset symbol or a literal), or list it where those tools are told to keep it.")
+            fix: .keepDynamicImage)
     }
 }
 
@@ -160,7 +160,7 @@ package enum NeverLoadedRule: UnusedRule {
     package static func finding(for asset: UnusedImages.Asset, device: DeviceProfile, code: CodeSearch) -> Finding {
         finding(
             for: asset, device: device, claim: "is named but no given launch loads it",
-            fix: "Nothing to change if a screen the launches did not reach uses it; if the code that names it is dead, delete both.")
+            fix: .checkNeverLoaded)
     }
 }
 

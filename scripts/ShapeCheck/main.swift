@@ -1,6 +1,8 @@
 // Holds the code's shape (issue 44): no function, initializer, accessor or closure-free body in
 // `Sources` longer than 60 lines, except those listed with their reason in
-// scripts/shape-exceptions.txt. Functions are found by swift-syntax, not by counting braces.
+// scripts/shape-exceptions.txt; and no line longer than .swift-format's `lineLength` unless the
+// overflow is inside a string literal (a sentence swift-format cannot break either). Functions
+// and literals are found by swift-syntax, not by counting braces or quotes.
 //
 //   swift run -q ShapeCheck Sources scripts/shape-exceptions.txt            check (CI)
 //   swift run -q ShapeCheck Sources scripts/shape-exceptions.txt --list     every long body, as the list wants it
@@ -74,6 +76,42 @@ final class BodyFinder: SyntaxVisitor {
     }
 }
 
+/// Lines longer than `limit` whose overflow is code, not the inside of a string literal.
+func overlongLines(_ file: String, _ text: String, _ tree: SourceFileSyntax, limit: Int) -> [String] {
+    let converter = SourceLocationConverter(fileName: file, tree: tree)
+    // Per line, the columns string literal text covers.
+    var literalSpans: [Int: [ClosedRange<Int>]] = [:]
+    for token in tree.tokens(viewMode: .sourceAccurate) where token.tokenKind.isStringText {
+        let start = converter.location(for: token.positionAfterSkippingLeadingTrivia)
+        let end = converter.location(for: token.endPositionBeforeTrailingTrivia)
+        guard start.line == end.line, end.column > start.column else { continue }
+        literalSpans[start.line, default: []].append(start.column...(end.column - 1))
+    }
+    var found: [String] = []
+    for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() where line.count > limit {
+        // The column where the line first passes the limit must be a literal's.
+        let inLiteral = literalSpans[index + 1, default: []].contains { $0.contains(limit + 1) || $0.lowerBound <= limit && $0.upperBound > limit }
+        if !inLiteral { found.append("\(file):\(index + 1): \(line.count) columns (at most \(limit)): break the line") }
+    }
+    return found
+}
+
+extension TokenKind {
+    var isStringText: Bool {
+        if case .stringSegment = self { return true }
+        return false
+    }
+}
+
+/// `lineLength` from the .swift-format beside the sources' folder.
+func configuredLineLength(besides root: String) -> Int {
+    let path = URL(fileURLWithPath: root).deletingLastPathComponent().appendingPathComponent(".swift-format").path
+    guard let data = FileManager.default.contents(atPath: path),
+        let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any], let length = object["lineLength"] as? Int
+    else { return 100 }
+    return length
+}
+
 let arguments = CommandLine.arguments.dropFirst()
 guard arguments.count >= 2 else {
     FileHandle.standardError.write(Data("usage: ShapeCheck SOURCES EXCEPTIONS [--list]\n".utf8))
@@ -87,12 +125,15 @@ if let walker = FileManager.default.enumerator(atPath: root) {
     for case let path as String in walker where path.hasSuffix(".swift") { files.append(root + "/" + path) }
 }
 var long: [LongBody] = []
+var overlong: [String] = []
+let lineLength = configuredLineLength(besides: root)
 for file in files.sorted() {
     guard let text = try? String(contentsOfFile: file, encoding: .utf8) else { continue }
     let tree = Parser.parse(source: text)
     let finder = BodyFinder(file: file, tree: tree)
     finder.walk(tree)
     long += finder.found
+    overlong += overlongLines(file, text, tree, limit: lineLength)
 }
 if listing {
     for body in long { print("\(body.key) — (\(body.lines) lines) reason") }
@@ -108,5 +149,8 @@ let unlisted = long.filter { !listed.contains($0.key) }
 let stale = listed.subtracting(long.map(\.key))
 for body in unlisted { print("\(body.file): \(body.name) has a body of \(body.lines) lines (at most \(longestBody)): split it, or list it with a reason in \(exceptionsPath)") }
 for key in stale.sorted() { print("\(exceptionsPath): \(key) is no longer over \(longestBody) lines: take it off the list") }
-print("shape-check: \(long.count) bodies over \(longestBody) lines, \(long.count - unlisted.count) of them listed")
-exit(unlisted.isEmpty && stale.isEmpty ? 0 : 1)
+for line in overlong { print(line) }
+print(
+    "shape-check: \(long.count) bodies over \(longestBody) lines, \(long.count - unlisted.count) of them listed; \(overlong.count) lines over \(lineLength) columns outside a string literal"
+)
+exit(unlisted.isEmpty && stale.isEmpty && overlong.isEmpty ? 0 : 1)

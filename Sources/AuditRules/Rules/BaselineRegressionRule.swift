@@ -12,7 +12,9 @@ package enum BaselineRegressionRule: AuditRule {
     package static let defaultSeverity = Severity.error
     // The keys named from their declarations: the help once named four keys that did not exist.
     package static let parameters =
-        "`--baseline FILE`; tolerances `\(decodedBytesTolerance.path)` and `\(bytesOnDiskTolerance.path)` (fractions, \(decodedBytesTolerance.defaultText)), `\(imagesTolerance.path)` and `\(loadsTolerance.path)` (counts, \(imagesTolerance.defaultText) and \(loadsTolerance.defaultText)); timed captures: `\(imageTimeTolerance.path)` (\(imageTimeTolerance.defaultText))"
+        "`--baseline FILE`; tolerances `\(decodedBytesTolerance.path)` and `\(bytesOnDiskTolerance.path)` (fractions, \(decodedBytesTolerance.defaultText)), "
+        + "`\(imagesTolerance.path)` and `\(loadsTolerance.path)` (counts, \(imagesTolerance.defaultText) and \(loadsTolerance.defaultText)); "
+        + "timed captures: `\(imageTimeTolerance.path)` (\(imageTimeTolerance.defaultText))"
     // How much each launch figure may grow over the baseline.
     package static let decodedBytesTolerance = RuleSetting.fraction(
         "baseline", "launchDecodedBytesTolerance", help: "decoded bytes at launch may grow by this fraction",
@@ -50,8 +52,7 @@ package enum BaselineRegressionRule: AuditRule {
             Finding(
                 rule: id, severity: defaultSeverity, identity: regression.metric, device: context.device.fingerprintKey, subject: regression.metric,
                 message: "\(SafeText.quoted(regression.metric)) is worse than the baseline: \(regression.change)",
-                fix:
-                    "Find what the launch added since the baseline; if the growth is intended, write a new baseline (`imgtrace baseline write`) or widen the `baseline:` tolerance.",
+                fix: .explainRegression,
                 values: [
                     "metric": .string(regression.metric), "before": .int(regression.before), "after": .int(regression.after),
                     "allowed": .int(regression.allowed),

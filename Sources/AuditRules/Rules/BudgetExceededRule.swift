@@ -76,7 +76,7 @@ package enum BudgetExceededRule: AuditRule {
             Finding(
                 rule: id, severity: defaultSeverity, identity: breach.budget, device: context.device.fingerprintKey,
                 subject: breach.budget, message: "budget \(SafeText.quoted(breach.budget)) exceeded: \(breach.figures)",
-                fix: "Bring the launch back under the budget, or raise `budgets.\(breach.budget)` in .imgtrace.yml if the growth is intended.",
+                fix: .underBudget(key: breach.budget),
                 values: ["budget": .string(breach.budget), "limit": .int(breach.limit), "actual": .int(breach.actual)],
                 cost: breach.isBytes ? max(0, breach.actual - breach.limit) : 0, occurrences: 1)
         }

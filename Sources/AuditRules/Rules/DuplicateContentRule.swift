@@ -46,10 +46,8 @@ package enum DuplicateContentRule: AuditRule {
                 rule: id, severity: toolkits ? .note : defaultSeverity, identity: identity, device: context.device.fingerprintKey,
                 message: "\(shown) load the same content (\(pixelText(images[0])), \(kibibytes(decoded)) decoded) under \(Set(names).count) names",
                 fix: toolkits
-                    ? "The toolkit's own code asks for \(appNames.isEmpty ? "these names" : "the other name") itself (no app frame in the backtrace, or a name in `toolkit.names`): nothing to change in the app."
-                    : images.allSatisfy(context.isSystem)
-                        ? "These are the toolkit's own images, not the app's: nothing to ship differently; if the app asks for both names itself, use one."
-                        : images.count > 1 ? "Ship the picture once and use one name for it." : "Use one spelling of the name so it is cached once.",
+                    ? .toolkitDuplicates(appNamedOne: !appNames.isEmpty)
+                    : images.allSatisfy(context.isSystem) ? .toolkitImagesDuplicate : images.count > 1 ? .shipPictureOnce : .useOneSpelling,
                 names: names, assets: images.map(\.id), paths: images.map(\.path), lines: uses.flatMap(\.launchLines),
                 values: ["names": .int(Set(names).count), "decodedBytes": .int(decoded)], cost: cost,
                 occurrences: uses.reduce(0) { $0 + $1.launchLoads })

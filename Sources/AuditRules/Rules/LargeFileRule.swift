@@ -25,7 +25,7 @@ package enum LargeFileRule: AuditRule {
             return context.finding(
                 self, image: image, uses: uses,
                 claim: "is \(kibibytes(image.bytesOnDisk)) on disk, over \(kibibytes(limit))",
-                fix: "Recompress it (HEIF or a lower JPEG quality), or shrink it to the size it is shown.",
+                fix: .recompress,
                 values: ["bytesOnDisk": .int(image.bytesOnDisk), "limitBytes": .int(limit)], cost: image.bytesOnDisk)
         }
     }

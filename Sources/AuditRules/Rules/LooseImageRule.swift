@@ -23,7 +23,7 @@ package enum LooseImageRule: AuditRule {
             return context.finding(
                 self, image: image, uses: uses, subject: image.name,
                 quoted: SafeText.quoted(image.name), claim: "is a loose file (\(counted(variants.count, "variant")), \(kibibytes(shipped)) shipped to every device)",
-                fix: "Move it into an asset catalog so the App Store ships each device only its own scale.",
+                fix: .moveIntoCatalog,
                 values: ["variants": .int(variants.count), "bytesShipped": .int(shipped)], cost: shipped - image.bytesOnDisk)
         }
     }

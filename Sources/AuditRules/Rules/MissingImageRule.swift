@@ -27,34 +27,26 @@ package enum MissingImageRule: NameRule {
             loads: [.named("GSArrowCursor")], fires: true),
     ]
 
-    /// The fix of a name only the toolkit's own code asked for: not the app's to change.
-    package static let toolkitFix =
-        "Nothing to change in the app: the toolkit's own code asked for it (no app frame in the backtrace, or a name in `toolkit.names`); --system-images with the toolkit's images resolves it."
-
-    /// The same when the toolkit's images were given and this one is not among them.
-    package static let toolkitFixWithSystemImages =
-        "Nothing to change in the app: the toolkit's own code asked for it (no app frame in the backtrace, or a name in `toolkit.names`), and the --system-images folders given do not hold it either."
-
     package static func finding(for use: NameUse, in context: NameRuleContext) -> Finding? {
         let resolution = use.resolution
         guard resolution.image == nil, resolution.cause?.isNotTheApps != true else { return nil }
-        let fix: String
+        let fix: FixKind
         switch resolution.cause {
-        case .caseDiffers: fix = "Match the name's case to the asset's exactly."
-        case .needsExtension: fix = "Pass the file extension, or move the image into an asset catalog."
-        case .scaleInName: fix = "Ask for the name without the scale or device suffix."
-        case .otherIdiom: fix = "Add a universal or \(context.device.idiom) variant."
-        case .namespace: fix = "Use the name with the catalog folder's namespace, or turn the namespace off."
-        case .nilName, .emptyName: fix = "Find the code path that passes no name (the log lines show where in the launch)."
-        case .notInCatalog: fix = "Move the image into an asset catalog: SwiftUI's `Image(\"name\")` and trait changes look nowhere else."
-        default: fix = "Add the image to the app, or remove the load."
+        case .caseDiffers: fix = .matchCase
+        case .needsExtension: fix = .passExtension
+        case .scaleInName: fix = .dropScaleSuffix
+        case .otherIdiom: fix = .addIdiomVariant(idiom: "\(context.device.idiom)")
+        case .namespace: fix = .useCatalogNamespace
+        case .nilName, .emptyName: fix = .findNilName
+        case .notInCatalog: fix = .moveIntoCatalogForSwiftUI
+        default: fix = .addImageOrRemoveLoad
         }
         let toolkits = use.isToolkits
         var finding = Finding(
             rule: id, severity: toolkits ? .note : defaultSeverity, identity: use.findingIdentity, device: context.device.fingerprintKey,
             subject: use.displayName,
             message: "\(SafeText.quoted(use.displayName)) loads nothing (\(use.launchLoads)× at launch\(toolkits ? ", by the toolkit's own code" : "")): \(resolution.how)",
-            fix: toolkits ? (context.systemBundles.isEmpty ? toolkitFix : toolkitFixWithSystemImages) : fix, names: use.name.map { [$0] } ?? [], lines: use.launchLines,
+            fix: toolkits ? .toolkitMissing(systemImagesGiven: !context.systemBundles.isEmpty) : fix, names: use.name.map { [$0] } ?? [], lines: use.launchLines,
             values: ["loads": .int(use.launchLoads), "cause": .string((resolution.cause ?? .notFound).rawValue)],
             occurrences: use.launchLoads)
         finding.gates = !toolkits

@@ -53,17 +53,17 @@ package enum NoEvidenceRule: AuditRule {
         log.metrics.launch.loads - log.metrics.launch.unreadable
     }
 
-    private static func problem(_ log: LogReport, minimum: Int?) -> (String, String, String)? {
+    private static func problem(_ log: LogReport, minimum: Int?) -> (String, String, FixKind)? {
         let summary = log.summary
         // What the auditor itself counted: a summary may be partial, the loads are not.
         let loads = log.metrics.launch.loads + (log.metrics.afterLaunch?.loads ?? 0)
-        let capture = "Capture with `imgtrace lldb-script` (breakpoints that print each name and continue), and save all of the debugger's output."
+        let capture = FixKind.captureWithLldbScript
         // A debugger that crashed before the launch end saw part of a launch, like a cut-off recording.
         if let crash = summary.debuggerCrashLine, summary.launchEnd.map({ $0.line > crash }) ?? true {
             return (
                 "debugger-crashed",
                 "the debugger crashed at line \(crash), before the launch end: the log holds only part of a launch, and what it printed after is its crash report, not loads",
-                "Capture again; if the debugger crashes each time, record another way (`imgtrace record --agent` on Linux, lldb instead of gdb)."
+                .captureAgainAfterDebuggerCrash
             )
         }
         // So did a capture that ends with the program stopped before the launch end.
@@ -71,7 +71,7 @@ package enum NoEvidenceRule: AuditRule {
             return (
                 "capture-stopped",
                 "the program stopped at line \(stop), before the launch end, and the log ends there: it holds only part of a launch",
-                "Read the stop report at that line: a crash is the app's to fix first. Otherwise capture again and continue the program after an unexpected stop (`process continue`); on Linux, `imgtrace record` stops nothing."
+                .readStopReport
             )
         }
         if loads == 0, let recording = summary.recording {
@@ -79,12 +79,12 @@ package enum NoEvidenceRule: AuditRule {
             if recording.program.endedByItself {
                 return (
                     "program-ended", "the program \(recording.program.sentence) before any image load: nothing was captured",
-                    "Read the program's own output (record passes it through): a GUI program needs a display (run it under `xvfb-run -a`), and a program must start before its launch can be recorded."
+                    .readProgramOutput
                 )
             }
             return (
                 "stopped-early", "the program \(recording.program.sentence) before any image load: nothing was captured",
-                "Record for longer (a larger --duration, or none so the program runs to its end)."
+                .recordLonger
             )
         }
         if loads == 0, summary.bytes == 0 || summary.lines == 0 {
@@ -96,13 +96,13 @@ package enum NoEvidenceRule: AuditRule {
                 let list = pending.map { "\($0.id)\($0.symbol.map { " (\(SafeText.quoted($0)))" } ?? "")" }.joined(separator: ", ")
                 return (
                     "pending", "breakpoint\(pending.count == 1 ? "" : "s") \(list) never resolved (pending) and no image load was seen",
-                    "The symbol is not in the process as written: check its spelling and class (`+[UIImage imageNamed:]`, `+[NSImage imageNamed:]`), that the app really links UIKit or AppKit, and that the binary is not stripped of it; set the breakpoint by name so it resolves when the library loads."
+                    .resolvePendingBreakpoint
                 )
             }
             if let function = summary.undefinedFunctions.first {
                 return (
                     "undefined", "the debugger says \(SafeText.quoted(function)) is not defined and no image load was seen",
-                    "Answer `y` to gdb's \"Make breakpoint pending\" (or `set breakpoint pending on`, as `imgtrace lldb-script --format gdb` does), and check the symbol's spelling."
+                    .makeBreakpointPending
                 )
             }
             if summary.typedPrintsOutsideStops > 0, let line = summary.firstTypedPrintLine {
@@ -110,8 +110,10 @@ package enum NoEvidenceRule: AuditRule {
                 // prompt, not a breakpoint's echoed action (two spaces), and no stop says where it ran.
                 return (
                     "typed-prints",
-                    "no breakpoint hit printed anything: the \(counted(summary.typedPrintsOutsideStops, "print command")) (the first at line \(line)) \(summary.typedPrintsOutsideStops == 1 ? "was" : "were") typed at the prompt (`(lldb) po …`, one space), not a breakpoint's action (lldb echoes those as `(lldb)  po …`, two spaces), and no stop report shows the process was at an image API",
-                    "Make the breakpoint print the name itself (`breakpoint command add -o 'po $arg3' 1`, or `imgtrace lldb-script`), or keep lldb's stop reports (`* thread #1, stop reason = breakpoint 1.1`) in the log when you type `po $arg3` at each stop."
+                    "no breakpoint hit printed anything: the \(counted(summary.typedPrintsOutsideStops, "print command")) (the first at line \(line)) "
+                        + "\(summary.typedPrintsOutsideStops == 1 ? "was" : "were") typed at the prompt (`(lldb) po …`, one space), not a breakpoint's action "
+                        + "(lldb echoes those as `(lldb)  po …`, two spaces), and no stop report shows the process was at an image API",
+                    .printFromBreakpoint
                 )
             }
             return ("no-hits", "no breakpoint hit printed anything: no image loads were found", capture)
@@ -122,14 +124,15 @@ package enum NoEvidenceRule: AuditRule {
             return (
                 "cut-off",
                 "the recording ended before the launch did (the program \(recording.program.sentence) before the launch-end function returned): it holds only part of a launch",
-                "Record until the launch end is reached (a longer --duration, or none), or give --no-launch-end when the program has no launch end to wait for."
+                .recordUntilLaunchEnd
             )
         }
         if notACapture(log) {
             return (
                 "not-a-capture",
-                "nothing in the log shows a capture: no debugger line, stop, breakpoint or marker, and none of its \(counted(loads, "line")) read as names is an image the app ships",
-                "Give the debugger's console output of a capture (`imgtrace lldb-script` writes one); a plain list of names counts only when some are images the app ships."
+                "nothing in the log shows a capture: no debugger line, stop, breakpoint or marker, and none of its \(counted(loads, "line")) "
+                    + "read as names is an image the app ships",
+                .giveCaptureOutput
             )
         }
         let unreadable = log.metrics.launch.unreadable + (log.metrics.afterLaunch?.unreadable ?? 0)
@@ -137,14 +140,14 @@ package enum NoEvidenceRule: AuditRule {
             let advice = summary.warnings.first?.message ?? "every hit printed no name"
             return (
                 "unreadable", "none of the \(counted(loads, "hit")) printed a name (\(advice))",
-                "Print the name with the portable register: `po $arg3` or `p (char *)[(id)$arg3 UTF8String]` (`imgtrace lldb-script` writes it); `$r2`/`$x2`/`$rdx` only exist on their own architecture."
+                .printWithPortableRegister
             )
         }
         if let minimum, readableLaunchLoads(log) < minimum {
             return (
                 "too-few",
                 "only \(counted(readableLaunchLoads(log), "readable load")) at launch, fewer than the \(minimum) a real launch has (`budgets.minLaunchLoads`)",
-                "Check the capture covers the whole launch (the breakpoints were set before the app started, and the log was not cut)."
+                .captureWholeLaunch
             )
         }
         return nil

@@ -26,7 +26,7 @@ package enum OversizedMemoryRule: AuditRule {
             return context.finding(
                 self, image: image, uses: uses,
                 claim: "decodes to \(kibibytes(decoded)) (\(pixelText(image))), over the \(kibibytes(limit)) limit",
-                fix: "Downsample to the displayed size, split it, or load it after launch.",
+                fix: .downsample,
                 values: ["decodedBytes": .int(decoded), "limitBytes": .int(limit)], cost: decoded)
         }
     }

@@ -30,7 +30,7 @@ package enum OversizedPixelsRule: AuditRule {
                 self, image: image, uses: uses,
                 claim:
                     "is \(pixelText(image)) at @\(image.scale)x (\(Int(saturating: pw))×\(Int(saturating: ph)) pt), larger than the \(device.pointWidth)×\(device.pointHeight) pt screen either way",
-                fix: "Ship it at the size it is shown, or downsample with ImageIO (CGImageSourceCreateThumbnailAtIndex) before display.",
+                fix: .shipAtShownSize,
                 values: [
                     "pixelWidth": .int(w), "pixelHeight": .int(h), "pointWidth": .number(pw), "pointHeight": .number(ph),
                     "decodedBytes": .int(decoded),

@@ -41,21 +41,20 @@ package enum RepeatedLoadRule: NameRule {
         let severity: Severity = count >= context.config.thresholds.repeatedLoadWarning ? .warning : defaultSeverity
         let decoded = use.resolution.image?.decodedBytes.map { " (\(kibibytes($0)) each)" } ?? ""
         let message: String
-        let fix: String
+        let fix: FixKind
         if use.isToolkits {
             message = "\(SafeText.quoted(name)) is looked up \(count) times in one launch, by the toolkit's own code"
-            fix = "Nothing to change in the app: the toolkit's own code asked for it each time (no app frame in the backtrace, or a name in `toolkit.names`)."
+            fix = .toolkitRepeats
         } else if use.resolution.image.map(context.isSystem) == true {
             message = "\(SafeText.quoted(name)) is looked up \(count) times in one launch"
-            fix = "A system image, most likely asked for by the toolkit's own code (menus, cursors): nothing to change unless the app's code asks for it."
+            fix = .systemImageRepeats
         } else if use.kind == .trait {
             // Not a cache hit: the image asset decodes its image again for the new traits.
             message = "\(SafeText.quoted(name)) is decoded again \(count) times on trait changes in one launch\(decoded)"
-            fix =
-                "Each trait change (dark mode, size class) re-decodes the images on screen once; more than one per change means views resolve it again: keep one UIImage and let its image asset switch."
+            fix = .keepOneImageAcrossTraits
         } else if use.kind == .catalog {
             message = "\(SafeText.quoted(name)) is looked up in the asset catalog \(count) times in one launch (SwiftUI's `Image`)"
-            fix = "Each evaluation of a view body asks CoreUI again: expected while views update; if it grows with rows, build the row's Image once outside the body."
+            fix = .buildImageOutsideViewBody
         } else {
             let hits = count == 2 ? "1 cache hit" : "\(count - 1) cache hits"
             var what = "one decode and \(hits)"
@@ -63,11 +62,10 @@ package enum RepeatedLoadRule: NameRule {
             if use.resolution.image == nil { what = "each one a failed search" }
             if Int(use.nibLaunchLoads) * 2 >= use.launchLoads {
                 message = "\(SafeText.quoted(name)) is looked up \(count) times in one launch by nibs or storyboards: \(what)"
-                fix =
-                    "Every instance of a nib decodes its image views' images again: a cell built from a nib for each row asks for each row. Register the nib and dequeue reusable cells, so instances are reused."
+                fix = .reuseNibInstances
             } else {
                 message = "\(SafeText.quoted(name)) is looked up \(count) times in one launch: \(what)"
-                fix = "Look the image up once (a static or a property) instead of per cell or per view."
+                fix = .lookUpOnce
             }
         }
         var finding = Finding(

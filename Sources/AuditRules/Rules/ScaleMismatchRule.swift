@@ -51,7 +51,7 @@ package enum ScaleMismatchRule: AuditRule {
                     self, image: image, uses: uses,
                     claim: "is loaded by its path as the @\(image.scale)x file on a @\(scale)x screen, though \(SafeText.quoted(sibling)) ships beside it:"
                         + " the code names the file, so the device's variant is never picked",
-                    fix: "Load it by name (`UIImage(named: \"\(image.name)\")`), so UIKit picks the @\(scale)x variant.",
+                    fix: .loadByName(name: image.name, deviceScale: scale),
                     values: ["imageScale": .int(image.scale), "deviceScale": .int(scale), "kind": .string("file")],
                     cost: upscaled ? 0 : max(0, decoded - Int(ideal)))
             }
@@ -66,9 +66,7 @@ package enum ScaleMismatchRule: AuditRule {
             let ideal = Double(decoded) * Double(scale * scale) / Double(image.scale * image.scale)
             return context.finding(
                 self, image: image, uses: uses, claim: claim,
-                fix: upscaled
-                    ? "Add a @\(scale)x variant, or use a vector (PDF/SVG) in an asset catalog."
-                    : "Add a @\(scale)x variant so the device decodes only what it shows.",
+                fix: upscaled ? .addScaleVariantOrVector(scale: scale) : .addScaleVariant(scale: scale),
                 values: ["imageScale": .int(image.scale), "deviceScale": .int(scale)],
                 cost: upscaled ? 0 : max(0, decoded - Int(ideal)))
         }

@@ -39,10 +39,7 @@ package enum SlowImageRule: NameRule {
         if time.timedLoads > 1 {
             message += " (\(time.timedLoads) timed requests, \(ImageTime.milliseconds(time.mainThreadMicroseconds)) on the main thread together)"
         }
-        let fix =
-            use.isToolkits
-            ? "Nothing to change in the app: the toolkit's own code asked for it."
-            : "Decode it off the main thread (UIImage's prepareForDisplay or byPreparingForDisplay, or a background queue), make it smaller, or load it after the first frame if the first frame does not show it."
+        let fix: FixKind = use.isToolkits ? .toolkitSlow : .decodeOffMainThread
         var finding = Finding(
             rule: id, severity: use.isToolkits ? .note : defaultSeverity, identity: use.findingIdentity, device: context.device.fingerprintKey,
             subject: name, message: message, fix: fix,

@@ -31,7 +31,7 @@ package enum TraceUnreadableRule: AuditRule {
             return Finding(
                 rule: id, severity: defaultSeverity, identity: hits.status.rawValue, device: "",
                 message: message,
-                fix: "Capture again with `imgtrace lldb-script` (its callback reads each name from the string's memory, through lldb's NSString summary where it can).",
+                fix: .captureAgainReadingMemory,
                 lines: hits.lines, values: ["hits": .int(hits.count), "status": .string(hits.status.rawValue)],
                 occurrences: hits.count)
         }

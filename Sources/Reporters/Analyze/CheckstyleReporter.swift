@@ -41,7 +41,7 @@ public struct CheckstyleReporter: AuditReporter {
                     let finding = findings[position]
                     let place = location(finding)
                     (severity, line, column) = (finding.severity == .note ? "info" : finding.severity.rawValue, place.line, place.column)
-                    (message, source) = (finding.message + " — fix: " + finding.fix, "imgtrace." + finding.rule)
+                    (message, source) = (FindingText.withFix(finding), "imgtrace." + finding.rule)
                 } else {
                     let warning = result.warnings[-1 - position]
                     (severity, line, column, message, source) = ("warning", warning.line, nil, warning.message, "imgtrace.input")

@@ -62,12 +62,15 @@ public struct GitHubReporter: AuditReporter {
             if let line = location.line { properties += ",line=\(line)" }
             if let column = location.column { properties += ",col=\(column)" }
             properties += ",title=\(property("imgtrace \(finding.rule)"))"
-            out += "::\(command) \(properties)::\(message(finding.message + " — fix: " + finding.fix))\n"
+            out += "::\(command) \(properties)::\(message(FindingText.withFix(finding)))\n"
         }
         showInputWarnings()
         for command in ["error", "warning", "notice"] where hidden[command, default: 0] > 0 {
             out +=
-                "::notice title=imgtrace::\(message("\(counted(hidden[command]!, "more \(command) finding")) \(hidden[command]! == 1 ? "is" : "are") not annotated (GitHub shows \(annotationsPerType) per type per step); see the job summary or the SARIF report"))\n"
+                "::notice title=imgtrace::"
+                + message(
+                    "\(counted(hidden[command]!, "more \(command) finding")) \(hidden[command]! == 1 ? "is" : "are") not annotated "
+                        + "(GitHub shows \(annotationsPerType) per type per step); see the job summary or the SARIF report") + "\n"
         }
         let verdict = Verdict(result)
         out += "imgtrace: \(verdict.word): \(verdict.countsText)\n"

@@ -33,7 +33,7 @@ public struct GitLabReporter: AuditReporter {
             }
             let location = FindingLocation(finding, bundlePath: bundlePath, logPaths: logPaths, sourceRoot: result.sourceRoot)
             w.beginObject()
-            w.field("description", finding.message + " — fix: " + finding.fix)
+            w.field("description", FindingText.withFix(finding))
             w.field("check_name", finding.rule)
             w.field("fingerprint", fingerprint)
             w.field("severity", severity(finding.severity))

@@ -41,7 +41,8 @@ public struct HTMLReporter: AuditReporter {
         var out =
             head(title: result.reportTitle + ": " + (result.bundleNames.first ?? "")) + """
                 <h1>\(result.reportTitle)</h1>
-                <div class="sub"><code>\(h(result.bundleNames.first ?? "?"))</code> on <b>\(h(d.id))</b> (\(dimensions(d.pointWidth, d.pointHeight)) pt @\(d.scale)x, \(h(d.idiom.name)))\(logs)</div>
+                <div class="sub"><code>\(h(result.bundleNames.first ?? "?"))</code> on <b>\(h(d.id))</b> \
+                (\(dimensions(d.pointWidth, d.pointHeight)) pt @\(d.scale)x, \(h(d.idiom.name)))\(logs)</div>
 
                 """
         let c = result.severityCounts

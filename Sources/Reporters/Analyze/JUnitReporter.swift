@@ -46,9 +46,10 @@ public struct JUnitReporter: AuditReporter {
                 let name = location.path + (location.line.map { ":\($0)" } ?? "")
                 suite += "    <testcase classname=\"imgtrace.\(xmlEscaped(rule.id))\" name=\"\(xmlEscaped(name)) (\(finding.fingerprint))\">\n"
                 if fails(finding.severity) && finding.gates {
-                    suite += "      <failure type=\"\(finding.severity.rawValue)\" message=\"\(xmlEscaped(finding.message))\">\(xmlEscaped("fix: " + finding.fix))</failure>\n"
+                    suite +=
+                        "      <failure type=\"\(finding.severity.rawValue)\" message=\"\(xmlEscaped(finding.message))\">\(xmlEscaped(FindingText.fixOnly(finding)))</failure>\n"
                 } else {
-                    suite += "      <system-out>\(xmlEscaped("\(finding.severity.rawValue): \(finding.message) — fix: \(finding.fix)"))</system-out>\n"
+                    suite += "      <system-out>\(xmlEscaped(finding.severity.rawValue + ": " + FindingText.withFix(finding)))</system-out>\n"
                 }
                 suite += "    </testcase>\n"
                 if suite.utf8.count >= 1 << 16 {

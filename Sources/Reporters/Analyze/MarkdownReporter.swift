@@ -34,7 +34,8 @@ public struct MarkdownReporter: AuditReporter {
         var out = "## \(result.reportTitle): \(heading)\n\n"
         let d = result.device
         out +=
-            "\(MarkdownText.code(result.bundleNames.first ?? "?", inTable: false)) on **\(MarkdownText.code(d.id, inTable: false))** \(MarkdownText.sentence("(\(dimensions(d.pointWidth, d.pointHeight)) pt @\(d.scale)x)", inTable: false))"
+            "\(MarkdownText.code(result.bundleNames.first ?? "?", inTable: false)) on **\(MarkdownText.code(d.id, inTable: false))** "
+            + MarkdownText.sentence("(\(dimensions(d.pointWidth, d.pointHeight)) pt @\(d.scale)x)", inTable: false)
         out += result.logs.count == 1 ? ", 1 log" : ", \(result.logs.count) logs"
         if result.unused == nil, result.logs.contains(where: { $0.summary.launchEnd == nil && $0.summary.recording?.launchEnd != .notReached }) {
             out += "; no launch-end marker, so the whole log is the launch"

@@ -107,7 +107,7 @@ public struct SARIFReporter: AuditReporter {
             w.field("level", finding.severity.rawValue)
             w.key("message")
             w.beginObject()
-            w.field("text", finding.message + " — fix: " + finding.fix)
+            w.field("text", FindingText.withFix(finding))
             w.endObject()
             w.key("locations")
             w.beginArray()

@@ -56,7 +56,9 @@ enum TimeLanes {
                 // A bar is at least a pixel wide: a 2 µs lookup is still seen.
                 let w = max(1, width * bar.milliseconds / end)
                 svg +=
-                    "<rect x=\"\(HTMLReporter.fixed(x(bar.start)))\" y=\"\(Int(y + 4))\" width=\"\(HTMLReporter.fixed(w))\" height=\"18\" fill=\"\(bar.decode ? "#7fb8f0" : "#0071e3")\"><title>\(HTMLReporter.h(bar.label)): \(ImageTime.milliseconds(Int(bar.milliseconds * 1000))) at \(HTMLReporter.fixed(bar.start - origin)) ms</title></rect>"
+                    "<rect x=\"\(HTMLReporter.fixed(x(bar.start)))\" y=\"\(Int(y + 4))\" width=\"\(HTMLReporter.fixed(w))\" height=\"18\" "
+                    + "fill=\"\(bar.decode ? "#7fb8f0" : "#0071e3")\"><title>\(HTMLReporter.h(bar.label)): "
+                    + "\(ImageTime.milliseconds(Int(bar.milliseconds * 1000))) at \(HTMLReporter.fixed(bar.start - origin)) ms</title></rect>"
             }
         }
         svg += "<line x1=\"\(Int(left))\" y1=\"\(Int(plotBottom))\" x2=\"\(Int(left + width))\" y2=\"\(Int(plotBottom))\" stroke=\"#8e8e93\"/>"

@@ -19,6 +19,12 @@ struct FindingEntry {
 
     var first: Finding { findings[0] }
 
+    /// Notes join a group when their rule and their kind of fix (with its figures) are the same.
+    private struct GroupKey: Hashable {
+        var rule: String
+        var fix: FixKind
+    }
+
     /// Findings in report order, a rule's notes grouped where the first of them stood.
     static func forReading(_ findings: FindingList) -> [FindingEntry] {
         var entries: [FindingEntry] = []
@@ -33,15 +39,15 @@ struct FindingEntry {
         if severity == nil || severity == .note {
             for index in findings.indices where findings.severity(at: index) == .note { notesByRule[findings.rule(at: index), default: 0] += 1 }
         }
-        // Notes of a rule with enough of them go by (rule, fix): a group per fix, as a small id per
-        // finding (only those notes' findings are built here to read their fix).
+        // Notes of a rule with enough of them go by (rule, fix kind): a group per kind of fix, as a
+        // small id per finding (only those notes' findings are built here to read their fix).
         var groupOf = [Int32](repeating: -1, count: notesByRule.values.contains { $0 >= groupedNotes } ? findings.count : 0)
-        var groupIDs: [String: Int32] = [:]
+        var groupIDs: [GroupKey: Int32] = [:]
         var groupSizes: [Int] = []
         for index in findings.indices where !groupOf.isEmpty && findings.severity(at: index) == .note {
             let rule = findings.rule(at: index)
             guard notesByRule[rule, default: 0] >= groupedNotes else { continue }
-            let key = rule + "\u{0}" + findings[index].fix
+            let key = GroupKey(rule: rule, fix: findings[index].fixKind)
             let id = groupIDs[key] ?? Int32(groupSizes.count)
             if id == groupSizes.count {
                 groupIDs[key] = id
