@@ -18,10 +18,14 @@ public protocol DescribedRule {
     static var settings: [RuleSetting] { get }
     /// Small apps and launches that fire the rule, and ones that must not.
     static var examples: [RuleExample] { get }
+    /// Whether its findings are fixed where the code asks for the name (`--source-root` points
+    /// them at that line), not in the asset: how a name is asked for, not what the image is.
+    static var isFixedInCode: Bool { get }
 }
 
 extension DescribedRule {
     public static var settings: [RuleSetting] { [] }
+    public static var isFixedInCode: Bool { false }
 }
 
 /// One check over an audited launch (`imgtrace analyze`).

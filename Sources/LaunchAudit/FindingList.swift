@@ -39,6 +39,38 @@ public struct FindingList: RandomAccessCollection, MutableCollection, Expressibl
     private var built: [Finding] = []
     private var uses: [NameUse] = []
     private var nameContext: NameRuleContext?
+    /// Where in the source tree name findings are fixed (`--source-root`), by position: kept
+    /// beside their ranks, so mapping a million names does not build a million findings.
+    private var namePlaces: [Int32: SourcePlaces] = [:]
+
+    /// Where a finding is fixed in the source tree.
+    package struct SourcePlaces: Sendable {
+        var source: SourceLocation?
+        var code: SourceLocation?
+        /// Further lines of code that name it, as `alsoNamedAt` says them.
+        var alsoNamedAt: String?
+
+        func apply(to finding: inout Finding) {
+            if let source { finding.source = source }
+            if let code { finding.code = code }
+            if let alsoNamedAt { finding.values["alsoNamedAt"] = .string(alsoNamedAt) }
+        }
+    }
+
+    /// How many findings are held whole (the others are ranks built again when read).
+    package var wholeCount: Int { built.count }
+
+    /// Gives the finding at `position` its places in the source tree, without building it when
+    /// it is a name finding.
+    package mutating func locate(at position: Int, source: SourceLocation?, code: SourceLocation?, alsoNamedAt: String?) {
+        let places = SourcePlaces(source: source, code: code, alsoNamedAt: alsoNamedAt)
+        let entry = entries[position]
+        if entry.built >= 0 {
+            places.apply(to: &built[Int(entry.built)])
+        } else if source != nil || code != nil || alsoNamedAt != nil {
+            namePlaces[Int32(position)] = places
+        }
+    }
 
     public init(arrayLiteral findings: Finding...) { self.init(findings) }
 
@@ -66,6 +98,7 @@ public struct FindingList: RandomAccessCollection, MutableCollection, Expressibl
             else { preconditionFailure("a name finding's rule no longer fires for its name") }
             finding.severity = entry.severity
             finding.gates = entry.gates
+            namePlaces[Int32(position)]?.apply(to: &finding)
             return finding
         }
         set {

@@ -11,8 +11,8 @@ extension AuditResult {
         place.path + (place.position.map { ":\($0.line)" } ?? "")
     }
 
-    /// The rules whose findings are fixed where the code asks for the name.
-    static let fixedInCode: Set<String> = [MissingImageRule.id, RepeatedLoadRule.id, UncachedRepeatRule.id]
+    /// The rules whose findings are fixed where the code asks for the name (each rule says).
+    static let fixedInCode = Set(Rules.described.filter { $0.isFixedInCode }.map { $0.id })
 
     /// Gives every finding the place in the source tree where it is fixed: its first asset the
     /// tree holds (catalog entry or loose file), else an interface document that names one of
@@ -44,11 +44,13 @@ extension AuditResult {
         for i in findings.indices {
             let finding = findings[i]
             let fromAssets = finding.assets.lazy.compactMap { images[$0].flatMap(index.location(of:)) }.first
-            findings[i].source =
-                fromAssets ?? finding.names.lazy.compactMap { index.interfaceLocation(of: $0, compiledIn: inventory.references) }.first
+            let source = fromAssets ?? finding.names.lazy.compactMap { index.interfaceLocation(of: $0, compiledIn: inventory.references) }.first
             // Only findings about how a name is asked for are fixed in the code; an image's size or
             // packaging is fixed in the asset.
-            guard Self.fixedInCode.contains(finding.rule) else { continue }
+            guard Self.fixedInCode.contains(finding.rule) else {
+                findings.locate(at: i, source: source, code: nil, alsoNamedAt: nil)
+                continue
+            }
             // The line that names it exactly (an image API's argument, then any literal equal to
             // it) outranks a pattern it merely fits; the others are further evidence.
             var places = finding.names.flatMap { asked[$0] ?? [] } + finding.names.flatMap { literals[$0] ?? [] }
@@ -59,12 +61,12 @@ extension AuditResult {
             }
             var seen = Set<String>()
             places = places.filter { seen.insert(Self.label($0)).inserted }
-            findings[i].code = places.first
+            var alsoNamedAt: String?
             if places.count > 1 {
                 let others = places.dropFirst()
-                let shown = others.prefix(3).map(Self.label).joined(separator: ", ")
-                findings[i].values["alsoNamedAt"] = .string(shown + (others.count > 3 ? " and \(others.count - 3) more" : ""))
+                alsoNamedAt = others.prefix(3).map(Self.label).joined(separator: ", ") + (others.count > 3 ? " and \(others.count - 3) more" : "")
             }
+            findings.locate(at: i, source: source, code: places.first, alsoNamedAt: alsoNamedAt)
         }
         // A tree given as both --bundle and --source-root is read twice: its problems are told once.
         let told = Set(warnings.map(\.message))

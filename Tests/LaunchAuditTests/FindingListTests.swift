@@ -72,6 +72,19 @@ final class FindingListTests: XCTestCase {
         XCTAssertEqual(result.findings[at].rule, MissingImageRule.id)
     }
 
+    func testSourcePlacesKeepANameFindingARank() {
+        var (result, _) = audit(logs: 1)
+        let at = result.findings.firstIndex { $0.rule == MissingImageRule.id }!
+        let whole = result.findings.wholeCount
+        let code = SourceLocation(path: "App/View.swift", position: TextPosition(line: 12, column: 5))
+        result.findings.locate(at: at, source: nil, code: code, alsoNamedAt: "App/Other.swift:3")
+        XCTAssertEqual(result.findings.wholeCount, whole, "a located name finding is still built when read, not held whole")
+        XCTAssertEqual(result.findings[at].code, code)
+        XCTAssertEqual(result.findings[at].values["alsoNamedAt"], .string("App/Other.swift:3"))
+        XCTAssertNil(result.findings[at].source)
+        XCTAssertNil(result.findings[at + 1].code)
+    }
+
     func testANameIsOneUseWhetherItsLoadsCarryAReaderIDOrNot() {
         let example = RuleExample("", images: [.init("a@3x.png", 10, 10)], loads: [], fires: false)
         let auditor = LaunchAuditor(inventory: example.inventory, device: .default)

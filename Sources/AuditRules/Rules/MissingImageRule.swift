@@ -8,6 +8,7 @@ package enum MissingImageRule: NameRule {
     package static let id = "missing-image"
     package static let summary = "A name that resolves to nothing in the app, its frameworks or the given system images, with the likely cause."
     package static let defaultSeverity = Severity.error
+    package static let isFixedInCode = true
     package static let parameters = "none; paths outside the bundle (documents, caches) are listed, not flagged"
     package static let examples: [RuleExample] = [
         RuleExample("a name nothing ships", images: [.init("logo@3x.png", 300, 90)], loads: [.named("Logo2")], fires: true),

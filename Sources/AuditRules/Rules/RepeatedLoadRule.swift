@@ -8,6 +8,7 @@ package enum RepeatedLoadRule: NameRule {
     package static let id = "repeated-load"
     package static let summary = "The same name loaded more than once in one launch; imageNamed: caches, so each repeat is a cheap lookup, but a sign of per-cell or per-view work."
     package static let defaultSeverity = Severity.note
+    package static let isFixedInCode = true
     package static let parameters = "warning at `\(warningAt.path)` lookups (default \(warningAt.defaultText))"
     /// From this many lookups of one name in one launch, a repeat is a warning.
     package static let warningAt = RuleSetting.count(

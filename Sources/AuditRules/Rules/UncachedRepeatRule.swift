@@ -8,6 +8,7 @@ package enum UncachedRepeatRule: AuditRule {
     package static let id = "uncached-repeat"
     package static let summary = "The same file loaded more than once through imageWithContentsOfFile: or initWithContentsOfFile:; each load reads and decodes it again."
     package static let defaultSeverity = Severity.warning
+    package static let isFixedInCode = true
     package static let parameters = "none"
     package static let examples: [RuleExample] = [
         RuleExample(
