@@ -185,6 +185,14 @@ public struct AuditWarning: Sendable, Equatable {
 
     /// `bundle: Info.plist: …`, `launch.log: line 12: …`.
     public var text: String { "\(origin.label): " + (line.map { "line \($0): " } ?? "") + message }
+
+    /// What reading the bundles noticed, each a warning about the bundle.
+    package static func ofBundle(_ messages: [String]) -> [AuditWarning] { messages.map { AuditWarning(origin: .bundle, message: $0) } }
+
+    /// What reading log `index` noticed, each at its line.
+    package static func ofLog(_ log: LogReport, index: Int) -> [AuditWarning] {
+        log.summary.warnings.map { AuditWarning(origin: .log(index: index, path: log.path), line: $0.line, message: $0.message) }
+    }
 }
 
 /// The input a warning is about.

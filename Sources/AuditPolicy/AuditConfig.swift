@@ -25,6 +25,15 @@ public struct AuditConfig: Sendable, Equatable {
 
     public init() {}
 
+    /// The team's say over a finding, the same in every command: its rule's severity as the
+    /// config sets it, a note whatever the rule when the toolkit's own code asked (it never
+    /// fails the app), and whether the ignores keep it out of the report (false: drop it).
+    public func judge(_ finding: inout Finding) -> Bool {
+        if let severity = severities[finding.rule] { finding.severity = severity }
+        if !finding.gates { finding.severity = .note }
+        return !ignore.covers(finding)
+    }
+
     // The defaults are declared here once; each rule's `RuleSetting` names its key and reads its
     // default from here, so `imgtrace rules --verbose`, the README and the reader agree.
 

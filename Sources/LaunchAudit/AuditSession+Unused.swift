@@ -58,19 +58,18 @@ extension AuditSession {
         assets = assets.filter { asset in
             guard let rule = Rules.unused.first(where: { $0.verdict == asset.verdict }) else { return true }
             var finding = rule.finding(for: asset, device: device, code: search)
-            if let severity = settings.severities[finding.rule] { finding.severity = severity }
-            if settings.ignore.covers(finding) {
+            guard settings.judge(&finding) else {
                 ignored += 1
                 return false
             }
             findings.append(finding)
             return true
         }
-        var warnings = inventory.warnings.map { AuditWarning(origin: .bundle, message: $0) }
+        var warnings = AuditWarning.ofBundle(inventory.warnings)
         if let code, let root = settings.sourceRoot { warnings += sourceWarnings(code, root: root) }
         warnings += baselineWarnings(baseline, path: request.baselinePath)
         for (index, log) in logs.enumerated() {
-            warnings += log.summary.warnings.map { AuditWarning(origin: .log(index: index, path: log.path), line: $0.line, message: $0.message) }
+            warnings += AuditWarning.ofLog(log, index: index)
             if log.summary.hits == 0 {
                 warnings.append(
                     AuditWarning(

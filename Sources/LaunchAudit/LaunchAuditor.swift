@@ -332,10 +332,7 @@ public final class LaunchAuditor {
             if !finding.assets.isEmpty, finding.assets.allSatisfy(systemImages.contains), finding.severity < .note {
                 finding.severity = .note
             }
-            if let severity = config.severities[finding.rule] { finding.severity = severity }
-            // The toolkit's own lookups are notes whatever the rule's severity: they never fail the app.
-            if !finding.gates { finding.severity = .note }
-            return !config.ignore.covers(finding)
+            return config.judge(&finding)
         }
         var whole: [Finding] = []
         // Logs that are no capture at all (`no-evidence`) give no name a finding of its own.
@@ -356,7 +353,7 @@ public final class LaunchAuditor {
         let ordered = uses
         uses = []
         let top = inventory.bundles.filter { $0.kind != .systemImages }.map(\.name)
-        var warnings = inventory.warnings.map { AuditWarning(origin: .bundle, message: $0) }
+        var warnings = AuditWarning.ofBundle(inventory.warnings)
         if !inventory.images.contains(where: { !systemBundles.contains($0.bundle) }) {
             warnings.append(
                 AuditWarning(
@@ -372,7 +369,7 @@ public final class LaunchAuditor {
                 ))
         }
         for (index, log) in logs.enumerated() {
-            warnings += log.summary.warnings.map { AuditWarning(origin: .log(index: index, path: log.path), line: $0.line, message: $0.message) }
+            warnings += AuditWarning.ofLog(log, index: index)
         }
         return AuditResult(
             device: device, logs: logs, metrics: combined, uses: ordered, unreadable: hits,

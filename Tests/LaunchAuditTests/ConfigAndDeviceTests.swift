@@ -164,4 +164,19 @@ final class ConfigAndDeviceTests: XCTestCase {
         XCTAssertEqual(result.budgetBreaches.first?.actual, 40_000)
         XCTAssertTrue(result.fails)
     }
+
+    /// One judgement for both commands: the config's severity, the toolkit's note, the ignores.
+    func testTheConfigJudgesAFindingTheSameWayInEveryCommand() throws {
+        let config = try ConfigFile.parse("severity:\n  missing-image: warning\nignore:\n  globs: [\"Onboarding*\"]\n", path: "c.yml")
+        var app = Finding(rule: "missing-image", severity: .error, identity: "a", device: "d", message: "m", fix: .matchCase, names: ["logo"])
+        XCTAssertTrue(config.judge(&app))
+        XCTAssertEqual(app.severity, .warning)
+        var toolkits = app
+        toolkits.gates = false
+        XCTAssertTrue(config.judge(&toolkits))
+        XCTAssertEqual(toolkits.severity, .note, "the toolkit's own lookups are notes whatever the config says")
+        var ignored = Finding(
+            rule: "unused-image", severity: .warning, identity: "b", device: "d", message: "m", fix: .deleteUnusedImage, names: ["Onboarding1"])
+        XCTAssertFalse(config.judge(&ignored))
+    }
 }
