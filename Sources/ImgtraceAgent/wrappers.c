@@ -20,16 +20,21 @@ int unwind_with_libgcc;
 // real one on a per-thread shadow stack; the original then returns into the agent, which calls
 // `imgtrace_agent_leave` (result registers saved) and jumps back to the real caller.
 // Static TLS comes out of every thread's stack: 256 entries (4 KiB) left a thread created with
-// PTHREAD_STACK_MIN no stack at all, even with the agent merely preloaded. 32 nested wrapped calls
-// (784 bytes) is deeper than any image path; a deeper one is counted as returned at once.
-#define SHADOW_DEPTH 32
+// PTHREAD_STACK_MIN no stack at all, even with the agent merely preloaded. On a CPU whose extended
+// state is 11 KiB (AMX), the lazy binding of the program's first call into libc saves all of it
+// on that stack: a 16 KiB thread using 8 KiB then had room for 512 bytes of static TLS, not the
+// 864 that 32 entries made. 16 nested wrapped calls (272 bytes) is still twice the deepest image
+// path of docs/apple-image-paths.md's graph; a deeper one is counted as returned at once.
+#define SHADOW_DEPTH 16
 static __thread struct {
     void *address;
     /// Where the return address was on the stack: an entry whose slot is not above a new call's
     /// was left without returning (longjmp, an exception caught outside).
     void **slot;
-    int index;
 } shadow[SHADOW_DEPTH];
+/// Each entry's API, apart: beside two pointers it would pad every entry to 24 bytes.
+static __thread unsigned char shadow_api[SHADOW_DEPTH];
+_Static_assert(IMGTRACE_AGENT_MAX_APIS <= 256, "an API's index fits the shadow's byte");
 static __thread int shadow_top;
 
 __attribute__((visibility("hidden"))) extern char imgtrace_agent_return[];
@@ -42,13 +47,13 @@ __attribute__((visibility("hidden"), used)) void *imgtrace_agent_enter(int index
     while (shadow_top > 0 && (shadow[shadow_top - 1].slot < return_slot ||
                               (shadow[shadow_top - 1].slot == return_slot && *return_slot != (void *)imgtrace_agent_return))) {
         shadow_top--;
-        leave_request(shadow[shadow_top].index, 0, NULL);
+        leave_request(shadow_api[shadow_top], 0, NULL);
     }
     enter_request(index, registers, return_slot);
     if (shadow_top < SHADOW_DEPTH) {
         shadow[shadow_top].address = *return_slot;
         shadow[shadow_top].slot = return_slot;
-        shadow[shadow_top].index = index;
+        shadow_api[shadow_top] = (unsigned char)index;
         shadow_top++;
         *return_slot = (void *)imgtrace_agent_return;
     } else if (targets[index].kind == TARGET_METHOD || targets[index].kind == TARGET_SYMBOL || targets[index].kind == TARGET_DECODE) {
@@ -59,7 +64,7 @@ __attribute__((visibility("hidden"), used)) void *imgtrace_agent_enter(int index
 
 __attribute__((visibility("hidden"), used)) void *imgtrace_agent_leave(void *result) {
     shadow_top--;
-    leave_request(shadow[shadow_top].index, 1, result);
+    leave_request(shadow_api[shadow_top], 1, result);
     return shadow[shadow_top].address;
 }
 

@@ -313,6 +313,12 @@ final class ModernUIKitCaptureTests: XCTestCase {
             for arguments in [[], ["threads"]] {
                 let (log, record) = try capture(commands, app: app, arguments: arguments, gdb: true)
                 let console = try output(log)
+                // gdb 13 on a CPU with AMX cannot set up a call into the program ("Couldn't write
+                // extended state status", even for `call f(1)` in a C program): no callback can
+                // read a name there, whatever the script says.
+                if console.contains("Couldn't write extended state status") {
+                    throw XCTSkip("this machine's gdb cannot call a function in the program (\"Couldn't write extended state status\"): no name can be read")
+                }
                 let read = try read(log)
                 XCTAssertEqual(read.kinds, perKind(record), "\(level) \(arguments): \(console)")
                 XCTAssertEqual(read.skipped, 0, console)
