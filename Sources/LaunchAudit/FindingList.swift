@@ -98,7 +98,7 @@ public struct FindingList: RandomAccessCollection, MutableCollection, Expressibl
             else { preconditionFailure("a name finding's rule no longer fires for its name") }
             finding.severity = entry.severity
             finding.gates = entry.gates
-            namePlaces[Int32(position)]?.apply(to: &finding)
+            if !namePlaces.isEmpty { namePlaces[Int32(position)]?.apply(to: &finding) }
             return finding
         }
         set {
