@@ -16,8 +16,9 @@ extension Rules {
 }
 
 extension ConfigSchema {
-    /// imgtrace's own: every rule's settings and id.
-    public static var imgtrace: ConfigSchema { ConfigSchema(settings: Rules.settings, ruleIDs: Set(Rules.described.map { $0.id })) }
+    /// imgtrace's own: every rule's settings and id. Built once, and only by a run that reads a
+    /// config: gathering the rules casts each rule's type at run time.
+    public static let imgtrace = ConfigSchema(settings: Rules.settings, ruleIDs: Set(Rules.described.map { $0.id }))
 }
 
 extension ConfigFile {
@@ -25,7 +26,10 @@ extension ConfigFile {
     public static var sectionKeys: [String: [String]] { sectionKeys(.imgtrace) }
 
     /// The settings of the config a run reads, by imgtrace's rules (`settings(explicit:schema:)`).
-    public static func settings(explicit: String?) throws -> AuditConfig { try settings(explicit: explicit, schema: .imgtrace) }
+    public static func settings(explicit: String?) throws -> AuditConfig {
+        guard let path = path(explicit: explicit) else { return AuditConfig() }
+        return try load(path: path, schema: .imgtrace)
+    }
 
     /// `text` read as imgtrace's config (`parse(_:path:schema:)`).
     public static func parse(_ text: String, path: String) throws -> AuditConfig { try parse(text, path: path, schema: .imgtrace) }

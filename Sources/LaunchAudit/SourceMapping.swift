@@ -11,8 +11,9 @@ extension AuditResult {
         place.path + (place.position.map { ":\($0.line)" } ?? "")
     }
 
-    /// The rules whose findings are fixed where the code asks for the name (each rule says).
-    static let fixedInCode = Set(Rules.described.filter { $0.isFixedInCode }.map { $0.id })
+    /// The rules whose findings are fixed where the code asks for the name (each rule says;
+    /// `unused`'s verdicts are about assets, never fixed in code).
+    static let fixedInCode = Set(Rules.all.filter { $0.isFixedInCode }.map { $0.id })
 
     /// Gives every finding the place in the source tree where it is fixed: its first asset the
     /// tree holds (catalog entry or loose file), else an interface document that names one of
