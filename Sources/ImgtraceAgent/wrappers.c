@@ -23,8 +23,9 @@ int unwind_with_libgcc;
 // PTHREAD_STACK_MIN no stack at all, even with the agent merely preloaded. On a CPU whose extended
 // state is 11 KiB (AMX), the lazy binding of the program's first call into libc saves all of it
 // on that stack: a 16 KiB thread using 8 KiB then had room for 512 bytes of static TLS, not the
-// 864 that 32 entries made. 16 nested wrapped calls (272 bytes) is still twice the deepest image
-// path of docs/apple-image-paths.md's graph; a deeper one is counted as returned at once.
+// 864 that 32 entries made. 16 nested wrapped calls (272 bytes) is still twice the deepest chain
+// of Apple's image paths (7: a nib's placeholder through _UIAssetManager's wrappers to CoreUI); a
+// deeper one is counted as returned at once.
 #define SHADOW_DEPTH 16
 static __thread struct {
     void *address;
