@@ -15,6 +15,8 @@ public struct AuditConfig: Sendable, Equatable {
     public var failOn: Severity? = .error
     public var thresholds = Thresholds()
     public var budgets = Budgets()
+    /// What a capture must show to be judged (`no-evidence`'s setting).
+    public var evidence = Evidence()
     public var ignore = Ignores()
     /// Severity per rule id, replacing the rule's default.
     public var severities: [String: Severity] = [:]
@@ -63,6 +65,13 @@ public struct AuditConfig: Sendable, Equatable {
         public var maxMissingImages: Int?
         /// The most milliseconds the main thread may spend in image lookups and decodes at launch.
         public var maxMainThreadImageMilliseconds: Int?
+
+        public init() {}
+    }
+
+    /// What a capture must show before the audit judges it (`no-evidence`). Its one key is
+    /// written `budgets.minLaunchLoads` in the config file, where teams set it beside the budgets.
+    public struct Evidence: Sendable, Equatable {
         /// The fewest readable loads a real launch has; fewer means the capture saw too little.
         public var minLaunchLoads: Int?
 

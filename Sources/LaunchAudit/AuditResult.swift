@@ -5,8 +5,41 @@ import AuditRules
 import LaunchTrace
 import UnusedAudit
 
-/// The outcome of an audit: every name resolved, findings, metrics, the device judged for.
-public struct AuditResult: Sendable {
+/// What the result of either command holds: findings, and what they were judged for and with.
+/// `analyze`'s result is an `AuditResult`, `unused`'s an `UnusedResult`; reporters take both
+/// through one protocol (`AuditReporter`), and what they share is written once against this.
+public protocol CommandResult: Sendable {
+    /// The device the images were judged for.
+    var device: DeviceProfile { get }
+    /// Why the device was chosen when none was asked for (`chosen for a GNUstep app: …`).
+    var deviceReason: String? { get }
+    /// The launch logs read, in input order.
+    var logs: [LogReport] { get }
+    /// Findings in report order, ignores and severity overrides applied.
+    var findings: FindingList { get set }
+    /// The top bundle's name first, then the others the inventory read.
+    var bundleNames: [String] { get }
+    /// The number of images (files and renditions) in the inventory.
+    var inventoryImages: Int { get }
+    /// The lowest severity that fails the run; nil = never.
+    var failOn: Severity? { get }
+    /// Every warning from reading the inputs, bundle first, in input order.
+    var warnings: [AuditWarning] { get set }
+    /// The source root findings' `source` locations are relative to, as given.
+    var sourceRoot: String? { get set }
+    /// The launch window's figures a baseline records and compares (`unused` measures none: zeros).
+    var launchFigures: PhaseMetrics { get }
+
+    /// The rules whose findings this kind of result holds.
+    static var reportedRules: [any DescribedRule.Type] { get }
+    /// What the report is called in formats that name it.
+    static var reportTitle: String { get }
+    /// Which baselines this kind of result writes and is measured against.
+    static var baselineScope: Baseline.Scope { get }
+}
+
+/// `imgtrace analyze`'s result: every name resolved, findings, the launch's figures.
+public struct AuditResult: CommandResult {
     public var device: DeviceProfile
     public var logs: [LogReport]
     /// Figures over all logs together (loads summed, images counted once).
@@ -14,35 +47,52 @@ public struct AuditResult: Sendable {
     /// Every name loaded, launch-window names first, each group by cost (decoded bytes) then name.
     public var uses: [NameUse]
     public var unreadable: [UnreadableHits]
-    /// Findings in report order, ignores and severity overrides applied.
     public var findings: FindingList
-    /// The top bundle's name and the number of images in the inventory.
     public var bundleNames: [String]
     public var inventoryImages: Int
     /// Budgets from the config that the launch window exceeded.
     public var budgetBreaches: [BudgetBreach]
-    /// The lowest severity that fails the run; nil = never.
     public var failOn: Severity?
-    /// Every warning from reading the bundle(s) and the log(s), bundle first, in input order.
     public var warnings: [AuditWarning] = []
-    /// Why the device was chosen when none was asked for (`chosen for a GNUstep app: …`).
     public var deviceReason: String?
-    /// The source root findings' `source` locations are relative to, as given.
     public var sourceRoot: String?
-    /// Present when the result is of `imgtrace unused`: every shipped image judged, and what was
-    /// searched. Its findings are then the images judged unused, dynamic-only or never loaded.
-    public var unused: UnusedSummary?
+
+    public var launchFigures: PhaseMetrics { metrics.launch }
+    public static var reportedRules: [any DescribedRule.Type] { Rules.all }
+    public static var reportTitle: String { "imgtrace launch audit" }
+    public static var baselineScope: Baseline.Scope { .launch }
 }
 
-extension AuditResult {
+/// `imgtrace unused`'s result: every shipped image judged against the code, interface files,
+/// plists and launches, and what was searched. Its findings are the images judged unused,
+/// dynamic-only or never loaded.
+public struct UnusedResult: CommandResult {
+    public var device: DeviceProfile
+    public var deviceReason: String?
+    public var logs: [LogReport]
+    public var findings: FindingList
+    public var bundleNames: [String]
+    public var inventoryImages: Int
+    public var failOn: Severity?
+    public var warnings: [AuditWarning]
+    public var sourceRoot: String?
+    /// Every shipped image with its verdict, and what was searched.
+    public var summary: UnusedSummary
+
+    /// `unused` reads launches for the names they load, and measures none.
+    public var launchFigures: PhaseMetrics { PhaseMetrics() }
+    public static var reportedRules: [any DescribedRule.Type] { Rules.unused }
+    public static var reportTitle: String { "imgtrace unused images" }
+    public static var baselineScope: Baseline.Scope { .unused }
+}
+
+extension CommandResult {
     /// The rules whose findings this result can hold: `analyze`'s, or `unused`'s verdicts.
-    public var reportedRules: [any DescribedRule.Type] { unused == nil ? Rules.all : Rules.unused }
+    public var reportedRules: [any DescribedRule.Type] { Self.reportedRules }
 
     /// What the report is called in formats that name it.
-    public var reportTitle: String { unused == nil ? "imgtrace launch audit" : "imgtrace unused images" }
-}
+    public var reportTitle: String { Self.reportTitle }
 
-extension AuditResult {
     /// Findings at or above the config's `failOn` severity.
     public var failingFindings: [Finding] {
         guard let level = failOn else { return [] }

@@ -13,8 +13,8 @@ extension AuditSession {
     /// Judges what the app ships against its code, interface files, plists and the request's
     /// launches (`imgtrace unused`): a result whose findings are the `Rules.unused` verdicts,
     /// with the config's ignores, severities and fail level and the request's baseline applied.
-    public static func unused(_ request: AuditRequest) throws -> AuditOutcome {
-        let baseline = try request.baselinePath.map { try Baseline.load(path: $0, scope: .unused) }
+    public static func unused(_ request: AuditRequest) throws -> AuditOutcome<UnusedResult> {
+        let baseline = try request.baselinePath.map { try Baseline.load(path: $0, scope: UnusedResult.baselineScope) }
         let settings = try config(for: request)
         let inventory = try readInventory(request, readingCodeStrings: true)
         let (device, reason) = try chooseDevice(request, settings, inventory)
@@ -26,70 +26,25 @@ extension AuditSession {
             }
             code = CodeIndex.scan(root: root)
         }
-        var loaded: Set<String>?
-        var logs: [LogReport] = []
-        for log in request.logs {
-            var names = loaded ?? []
-            let summary = try TraceReader.read(contentsOf: log, options: TraceOptions(launchEnd: settings.launchEnd)) { load in
-                if load.status == .ok, let name = load.name { names.insert(name) }
-            }
-            loaded = names
-            logs.append(LogReport(path: log, summary: summary, metrics: AuditMetrics()))
-        }
+        let (logs, loaded) = try readLaunches(request, settings)
         let (judged, namingReferences) = UnusedImages.judgement(inventory: inventory, code: code, loaded: loaded, device: device)
         let projects = try readProjects(request, inventory)
-        // With a project, an image no shipping target copies is not in the app: apart, in no figure.
-        var assets: [UnusedImages.Asset] = [], notShipped: [UnusedImages.Asset] = []
-        let prefixes = request.bundles.indices.map { $0 == 0 ? "" : PathText.lastComponent(request.bundles[$0]) + "/" }
-        for var asset in judged {
-            let path = asset.paths.first ?? ""
-            let inputIndex = prefixes.indices.last { $0 > 0 && path.hasPrefix(prefixes[$0]) } ?? 0
-            guard let input = projects.first(where: { $0.index == inputIndex }) else {
-                assets.append(asset)
-                continue
-            }
-            asset.targets = Array(Set(asset.paths.flatMap { input.set.targets(shipping: String($0.dropFirst(input.prefix.count))) })).sorted()
-            if asset.targets.isEmpty { notShipped.append(asset) } else { assets.append(asset) }
-        }
-        var findings: [Finding] = []
-        var ignored = 0
-        let search = CodeSearch(code)
-        // An ignored image leaves the findings and every figure: one story per report.
-        assets = assets.filter { asset in
-            guard let rule = Rules.unused.first(where: { $0.verdict == asset.verdict }) else { return true }
-            var finding = rule.finding(for: asset, device: device, code: search)
-            guard settings.judge(&finding) else {
-                ignored += 1
-                return false
-            }
-            findings.append(finding)
-            return true
-        }
+        let (shipped, notShipped) = sortByShipping(judged, request, projects)
+        let (assets, findings, ignored) = judge(shipped, settings, device: device, code: CodeSearch(code))
         var warnings = AuditWarning.ofBundle(inventory.warnings)
         if let code, let root = settings.sourceRoot { warnings += sourceWarnings(code, root: root) }
-        warnings += baselineWarnings(baseline, path: request.baselinePath)
-        for (index, log) in logs.enumerated() {
-            warnings += AuditWarning.ofLog(log, index: index)
-            if log.summary.hits == 0 {
-                warnings.append(
-                    AuditWarning(
-                        origin: .log(index: index, path: log.path),
-                        message: "no image load in this log: it keeps no image alive (is it a launch captured with `imgtrace lldb-script` or `record`?)"))
-            }
-        }
-        var result = AuditResult(
-            device: device, logs: logs, metrics: AuditMetrics(), uses: [], unreadable: [],
-            findings: FindingList(findings.sorted(by: Finding.reportOrder)),
-            bundleNames: inventory.bundles.filter { $0.kind != .systemImages }.map(\.name), inventoryImages: inventory.images.count,
-            budgetBreaches: [], failOn: settings.failOn, warnings: warnings)
-        result.deviceReason = reason
-        result.unused = UnusedSummary(
+        warnings += baselineWarnings(baseline, path: request.baselinePath) + launchWarnings(logs)
+        var summary = UnusedSummary(
             assets: assets, swiftFiles: code?.swiftFiles, objcFiles: code?.objcFiles, dataFiles: code?.dataFiles, references: code.map { _ in namingReferences })
-        result.unused?.ignored = ignored
+        summary.ignored = ignored
         if !projects.isEmpty {
-            result.unused?.notShipped = notShipped
-            result.unused?.projects = projects.flatMap { input in input.set.projects.map { input.prefix + $0.path } }
+            summary.notShipped = notShipped
+            summary.projects = projects.flatMap { input in input.set.projects.map { input.prefix + $0.path } }
         }
+        var result = UnusedResult(
+            device: device, deviceReason: reason, logs: logs, findings: FindingList(findings.sorted(by: Finding.reportOrder)),
+            bundleNames: inventory.bundles.filter { $0.kind != .systemImages }.map(\.name), inventoryImages: inventory.images.count,
+            failOn: settings.failOn, warnings: warnings, summary: summary)
         for index in sourceTrees(request, inventory) where !projects.contains(where: { $0.index == index }) {
             let bundle = request.bundles[index]
             result.warnings.append(
@@ -103,6 +58,76 @@ extension AuditSession {
         }
         let comparison = baseline.map { BaselineComparison(baseline: $0, result: result, tolerance: settings.baselineTolerance) }
         return AuditOutcome(result: result, settings: settings, baseline: comparison)
+    }
+
+    /// Each launch's summary, and every name they loaded (nil when no launch was given).
+    private static func readLaunches(_ request: AuditRequest, _ settings: AuditConfig) throws -> (logs: [LogReport], loaded: Set<String>?) {
+        var loaded: Set<String>?
+        var logs: [LogReport] = []
+        for log in request.logs {
+            var names = loaded ?? []
+            let summary = try TraceReader.read(contentsOf: log, options: TraceOptions(launchEnd: settings.launchEnd)) { load in
+                if load.status == .ok, let name = load.name { names.insert(name) }
+            }
+            loaded = names
+            logs.append(LogReport(path: log, summary: summary, metrics: AuditMetrics()))
+        }
+        return (logs, loaded)
+    }
+
+    /// The judged images the app ships, and apart those of a source tree with a project that
+    /// no shipping target copies: they are not in the app, so in no figure.
+    private static func sortByShipping(
+        _ judged: [UnusedImages.Asset], _ request: AuditRequest, _ projects: [(index: Int, prefix: String, set: ProjectSet)]
+    ) -> (shipped: [UnusedImages.Asset], notShipped: [UnusedImages.Asset]) {
+        var assets: [UnusedImages.Asset] = [], notShipped: [UnusedImages.Asset] = []
+        let prefixes = request.bundles.indices.map { $0 == 0 ? "" : PathText.lastComponent(request.bundles[$0]) + "/" }
+        for var asset in judged {
+            let path = asset.paths.first ?? ""
+            let inputIndex = prefixes.indices.last { $0 > 0 && path.hasPrefix(prefixes[$0]) } ?? 0
+            guard let input = projects.first(where: { $0.index == inputIndex }) else {
+                assets.append(asset)
+                continue
+            }
+            asset.targets = Array(Set(asset.paths.flatMap { input.set.targets(shipping: String($0.dropFirst(input.prefix.count))) })).sorted()
+            if asset.targets.isEmpty { notShipped.append(asset) } else { assets.append(asset) }
+        }
+        return (assets, notShipped)
+    }
+
+    /// The findings of the shipped images with the config's judgement applied; an ignored
+    /// image leaves the findings and every figure (one story per report), and is counted.
+    private static func judge(
+        _ shipped: [UnusedImages.Asset], _ settings: AuditConfig, device: DeviceProfile, code search: CodeSearch
+    ) -> (assets: [UnusedImages.Asset], findings: [Finding], ignored: Int) {
+        var findings: [Finding] = []
+        var ignored = 0
+        let assets = shipped.filter { asset in
+            guard let rule = Rules.unused.first(where: { $0.verdict == asset.verdict }) else { return true }
+            var finding = rule.finding(for: asset, device: device, code: search)
+            guard settings.judge(&finding) else {
+                ignored += 1
+                return false
+            }
+            findings.append(finding)
+            return true
+        }
+        return (assets, findings, ignored)
+    }
+
+    /// Each log's reading warnings, and one for a log without a single image load.
+    private static func launchWarnings(_ logs: [LogReport]) -> [AuditWarning] {
+        var warnings: [AuditWarning] = []
+        for (index, log) in logs.enumerated() {
+            warnings += AuditWarning.ofLog(log, index: index)
+            if log.summary.hits == 0 {
+                warnings.append(
+                    AuditWarning(
+                        origin: .log(index: index, path: log.path),
+                        message: "no image load in this log: it keeps no image alive (is it a launch captured with `imgtrace lldb-script` or `record`?)"))
+            }
+        }
+        return warnings
     }
 
     /// One warning per source file read in part or not at all.
@@ -151,13 +176,5 @@ extension AuditSession {
             let set = try ProjectSet.read(root: bundle, given: request.projects)
             return set.projects.isEmpty ? nil : (index, index == 0 ? "" : PathText.lastComponent(bundle) + "/", set)
         }
-    }
-}
-
-extension UnusedFix {
-    /// The patch for `result`, which must be an `unused` run (`patch(for:treeRoot:)`).
-    public static func patch(for result: AuditResult, treeRoot: String) throws -> Patch {
-        guard let unused = result.unused else { throw InputError(path: treeRoot, reason: "--fix needs an `unused` run") }
-        return try patch(for: unused, treeRoot: treeRoot)
     }
 }

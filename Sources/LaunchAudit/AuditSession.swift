@@ -40,9 +40,10 @@ public struct AuditRequest: Sendable {
     }
 }
 
-/// The audit with its verdict.
-public struct AuditOutcome: Sendable {
-    public var result: AuditResult
+/// A command's result with its verdict: `AuditOutcome<AuditResult>` from `run`,
+/// `AuditOutcome<UnusedResult>` from `unused`.
+public struct AuditOutcome<Result: CommandResult>: Sendable {
+    public var result: Result
     /// The settings the audit ran with (config file and overrides together).
     public var settings: AuditConfig
     /// The audit measured against the baseline, when one was given.
@@ -62,7 +63,7 @@ public enum AuditSession {
     public static func run(
         _ request: AuditRequest,
         onLoad: @escaping (ImageLoad, Int, Resolution?) -> Void = { _, _, _ in }
-    ) throws -> AuditOutcome {
+    ) throws -> AuditOutcome<AuditResult> {
         let baseline = try request.baselinePath.map { try Baseline.load(path: $0) }
         let settings = try config(for: request)
         var inventory = try readInventory(request)
@@ -103,7 +104,7 @@ public enum AuditSession {
         var settings = try ConfigFile.settings(explicit: request.configPath)
         if let failOn = request.failOn { settings.failOn = failOn }
         if let launchEnd = request.launchEnd { settings.launchEnd = launchEnd }
-        if let minLoads = request.minLaunchLoads { settings.budgets.minLaunchLoads = minLoads }
+        if let minLoads = request.minLaunchLoads { settings.evidence.minLaunchLoads = minLoads }
         if let root = request.sourceRoot { settings.sourceRoot = root }
         return settings
     }

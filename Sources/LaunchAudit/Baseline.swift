@@ -49,10 +49,11 @@ public struct Baseline: Equatable, Sendable {
     /// Rules whose findings a baseline never accepts: they fail every run they appear in.
     public static let alwaysJudged: Set<String> = [NoEvidenceRule.id, BudgetExceededRule.id, BaselineRegressionRule.id]
 
-    public init(_ result: AuditResult) {
-        if result.unused != nil { scope = .unused }
+    /// What a baseline records of `result`, in the scope of the command that made it.
+    public init<Result: CommandResult>(_ result: Result) {
+        scope = Result.baselineScope
         device = result.device.id
-        launch = result.metrics.launch
+        launch = result.launchFigures
         findings = result.findings.map { Entry($0) }
             .sorted { $0.fingerprint < $1.fingerprint }
     }
@@ -210,10 +211,10 @@ public struct BaselineComparison: Sendable {
     public var fails: Bool { failOn != nil && (!failingNew.isEmpty || (regressionsFail && !regressions.isEmpty)) }
 
     /// Only the result's new findings are built: one with a finding per name keeps no second list of them.
-    public init(baseline: Baseline, result: AuditResult, tolerance: AuditConfig.BaselineTolerance) {
+    public init<Result: CommandResult>(baseline: Baseline, result: Result, tolerance: AuditConfig.BaselineTolerance) {
         let findings = result.findings
         self.init(
-            old: baseline, newDevice: result.device.id, newLaunch: result.metrics.launch, newRanks: findings.ranks,
+            old: baseline, newDevice: result.device.id, newLaunch: result.launchFigures, newRanks: findings.ranks,
             entry: { index in
                 Baseline.Entry(findings[index])
             }, failOn: result.failOn, tolerance: tolerance)

@@ -286,8 +286,37 @@ public final class LaunchAuditor {
 
     /// Runs every rule and returns the result; the audit ends (its names move into the result).
     public func finish() -> AuditResult {
-        let toolkit = config.toolkit.matcher
         let framesUntrusted = loadsJudgedByFrames > 0 && !sawAppFrame
+        settleToolkitLoads(framesUntrusted: framesUntrusted)
+        // What only reading needed goes before the rules run.
+        tallies = []
+        slotForNameID = []
+        index = [:]
+        // Report order first, in place: launch-window names then form a prefix the rules see
+        // without a copy, and a name finding's place stays valid in the result.
+        uses.permute(by: reportOrder(uses))
+        let launchCount = uses.firstIndex { $0.launchLoads == 0 } ?? uses.count
+        let combined = combinedMetrics()
+        let hits = unreadable.values.sorted { $0.status < $1.status }
+        let context = RuleContext(
+            device: device, config: config, inventory: inventory,
+            uses: launchCount == uses.count ? uses : Array(uses[..<launchCount]), unreadable: hits, logs: logs,
+            metrics: combined, systemBundles: systemBundles, baseline: baseline)
+        let findings = runRules(context, launchCount: launchCount)
+        let ordered = uses
+        uses = []
+        let top = inventory.bundles.filter { $0.kind != .systemImages }.map(\.name)
+        return AuditResult(
+            device: device, logs: logs, metrics: combined, uses: ordered, unreadable: hits,
+            findings: findings, bundleNames: top, inventoryImages: inventory.images.count,
+            budgetBreaches: BudgetExceededRule.worstBreaches(logs, config, combined: combined.launch), failOn: config.failOn,
+            warnings: warnings(framesUntrusted: framesUntrusted))
+    }
+
+    /// Each name's API list, and its loads without frames counted as the toolkit's when the
+    /// config names it; when no frame was the app's, frames told nothing, so none are the toolkit's by them.
+    private func settleToolkitLoads(framesUntrusted: Bool) {
+        let toolkit = config.toolkit.matcher
         for i in uses.indices {
             if framesUntrusted {
                 tallies[i].launchLoadsWithoutFrames += uses[i].toolkitLaunchLoads
@@ -298,14 +327,11 @@ public final class LaunchAuditor {
                 uses[i].toolkitLaunchLoads += tallies[i].launchLoadsWithoutFrames
             }
         }
-        // What only reading needed goes before the rules run.
-        tallies = []
-        slotForNameID = []
-        index = [:]
-        // Report order first, in place: launch-window names then form a prefix the rules see
-        // without a copy, and a name finding's place stays valid in the result.
-        uses.permute(by: reportOrder(uses))
-        let launchCount = uses.firstIndex { $0.launchLoads == 0 } ?? uses.count
+    }
+
+    /// The figures over every log together: loads summed, images counted once, the median
+    /// launch's main-thread time.
+    private func combinedMetrics() -> AuditMetrics {
         var combined = AuditMetrics()
         let totalUnreadable = logs.reduce(0) { $0 + $1.metrics.launch.unreadable }
         combined.launch = phaseMetrics(unreadable: totalUnreadable) { uses[$0].launchLoads }
@@ -319,11 +345,12 @@ public final class LaunchAuditor {
             combined.afterLaunch = phaseMetrics(unreadable: after) { uses[$0].afterLaunchLoads }
             combined.afterLaunch?.repeated = logs.reduce(0) { $0 + ($1.metrics.afterLaunch?.repeated ?? 0) }
         }
-        let hits = unreadable.values.sorted { $0.status < $1.status }
-        let context = RuleContext(
-            device: device, config: config, inventory: inventory,
-            uses: launchCount == uses.count ? uses : Array(uses[..<launchCount]), unreadable: hits, logs: logs,
-            metrics: combined, systemBundles: systemBundles, baseline: baseline)
+        return combined
+    }
+
+    /// Every rule the config does not ignore, over `context`: a name rule per launch name (its
+    /// findings kept as rank and place), the others once; an image's findings folded into one.
+    private func runRules(_ context: RuleContext, launchCount: Int) -> FindingList {
         let nameContext = context.nameContext
         var findings = FindingList.Builder(uses: uses, context: nameContext)
         // Images in --system-images folders are the toolkit's: findings only about them are notes.
@@ -340,7 +367,6 @@ public final class LaunchAuditor {
         for rule in Rules.all where !config.ignore.rules.contains(rule.id) {
             if let nameRule = rule as? any NameRule.Type {
                 guard namesJudged else { continue }
-                // Kept as rank and place, built again when read.
                 for slot in 0..<launchCount {
                     guard var finding = nameRule.finding(for: context.uses[slot], in: nameContext), judged(&finding) else { continue }
                     findings.add(nameFinding: finding, use: slot)
@@ -350,9 +376,12 @@ public final class LaunchAuditor {
             }
         }
         for finding in ImageFindings.folded(whole, device: device.fingerprintKey) { findings.add(finding) }
-        let ordered = uses
-        uses = []
-        let top = inventory.bundles.filter { $0.kind != .systemImages }.map(\.name)
+        return findings.ranked()
+    }
+
+    /// The bundle's warnings (with an app of no image, and backtraces that never reached the
+    /// app's code), then each log's.
+    private func warnings(framesUntrusted: Bool) -> [AuditWarning] {
         var warnings = AuditWarning.ofBundle(inventory.warnings)
         if !inventory.images.contains(where: { !systemBundles.contains($0.bundle) }) {
             warnings.append(
@@ -371,11 +400,7 @@ public final class LaunchAuditor {
         for (index, log) in logs.enumerated() {
             warnings += AuditWarning.ofLog(log, index: index)
         }
-        return AuditResult(
-            device: device, logs: logs, metrics: combined, uses: ordered, unreadable: hits,
-            findings: findings.ranked(), bundleNames: top, inventoryImages: inventory.images.count,
-            budgetBreaches: BudgetExceededRule.worstBreaches(logs, config, combined: combined.launch), failOn: config.failOn,
-            warnings: warnings)
+        return warnings
     }
 
     /// Positions of `uses` in report order: launch-window names first, each group by decoded

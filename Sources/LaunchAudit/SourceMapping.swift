@@ -5,7 +5,8 @@ import AuditRules
 import CodeReferences
 import UnusedAudit
 
-extension AuditResult {
+/// What mapping findings back to the source tree needs of every result alike.
+enum SourceMapping {
     /// `path:line` of a place in the code.
     static func label(_ place: SourceLocation) -> String {
         place.path + (place.position.map { ":\($0.line)" } ?? "")
@@ -15,12 +16,11 @@ extension AuditResult {
     /// `unused`'s verdicts are about assets, never fixed in code).
     static let fixedInCode = Set(Rules.all.filter { $0.isFixedInCode }.map { $0.id })
 
-    /// Gives every finding the place in the source tree where it is fixed: its first asset the
-    /// tree holds (catalog entry or loose file), else an interface document that names one of
-    /// its names. Findings with neither keep their bundle or log location. The index's reading
-    /// problems become warnings, so a source root that maps nothing does not pass silently.
-    package mutating func locateSources(in index: SourceIndex, root: String, inventory: BundleInventory, code: CodeIndex? = nil) {
-        sourceRoot = root
+    /// Where the code names images: an image API's argument (`asked`), a bare literal, and the
+    /// patterns built at run time, the most specific first.
+    static func codePlaces(
+        _ code: CodeIndex?
+    ) -> (asked: [String: [SourceLocation]], literals: [String: [SourceLocation]], globs: [(reference: CodeReference, glob: UnusedImages.Glob)]) {
         // The code that asks for each name: an image API's argument first, then a generated
         // symbol, then a pattern it fits; a bare literal is too uncertain to point at.
         var asked: [String: [SourceLocation]] = [:]
@@ -41,6 +41,18 @@ extension AuditResult {
                 a.literal != b.literal ? a.literal > b.literal : (a.reference.file, a.reference.line, a.reference.column) < (b.reference.file, b.reference.line, b.reference.column)
             }
         let globs = ranked.map { (reference: $0.reference, glob: UnusedImages.Glob($0.reference.name)) }
+        return (asked, literals, globs)
+    }
+}
+
+extension CommandResult {
+    /// Gives every finding the place in the source tree where it is fixed: its first asset the
+    /// tree holds (catalog entry or loose file), else an interface document that names one of
+    /// its names. Findings with neither keep their bundle or log location. The index's reading
+    /// problems become warnings, so a source root that maps nothing does not pass silently.
+    package mutating func locateSources(in index: SourceIndex, root: String, inventory: BundleInventory, code: CodeIndex? = nil) {
+        sourceRoot = root
+        let (asked, literals, globs) = SourceMapping.codePlaces(code)
         let images = Dictionary(inventory.images.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         for i in findings.indices {
             let finding = findings[i]
@@ -48,7 +60,7 @@ extension AuditResult {
             let source = fromAssets ?? finding.names.lazy.compactMap { index.interfaceLocation(of: $0, compiledIn: inventory.references) }.first
             // Only findings about how a name is asked for are fixed in the code; an image's size or
             // packaging is fixed in the asset.
-            guard Self.fixedInCode.contains(finding.rule) else {
+            guard SourceMapping.fixedInCode.contains(finding.rule) else {
                 findings.locate(at: i, source: source, code: nil, alsoNamedAt: nil)
                 continue
             }
@@ -61,11 +73,11 @@ extension AuditResult {
                 }
             }
             var seen = Set<String>()
-            places = places.filter { seen.insert(Self.label($0)).inserted }
+            places = places.filter { seen.insert(SourceMapping.label($0)).inserted }
             var alsoNamedAt: String?
             if places.count > 1 {
                 let others = places.dropFirst()
-                alsoNamedAt = others.prefix(3).map(Self.label).joined(separator: ", ") + (others.count > 3 ? " and \(others.count - 3) more" : "")
+                alsoNamedAt = others.prefix(3).map(SourceMapping.label).joined(separator: ", ") + (others.count > 3 ? " and \(others.count - 3) more" : "")
             }
             findings.locate(at: i, source: source, code: places.first, alsoNamedAt: alsoNamedAt)
         }

@@ -5,10 +5,11 @@ import ImgtraceSupport
 import LaunchAudit
 import UnusedAudit
 
-/// Everything a launch-audit report can be made from. Each format takes what it needs.
-public struct ReportInput {
-    /// The audit.
-    public var result: AuditResult
+/// Everything a report of either command can be made from: `ReportInput<AuditResult>` for
+/// `analyze`, `ReportInput<UnusedResult>` for `unused`. Each format takes what it needs.
+public struct ReportInput<Result: CommandResult> {
+    /// The command's result.
+    public var result: Result
     /// The audit measured against a baseline, when one was given.
     public var baseline: BaselineComparison?
     /// The built app, as given on the command line: locations of bundle findings start here.
@@ -19,7 +20,7 @@ public struct ReportInput {
     public var toolVersion: String
     /// ANSI colour, for formats that have it (the text report on a terminal).
     public var color: Bool
-    /// Every load with its resolution, for formats that list loads (`needsLoadRecords`).
+    /// `analyze`: every load with its resolution, for formats that list loads (`needsLoadRecords`).
     public var loads: LoadRecords?
     /// Where relative input paths are relative to, for formats that need absolute paths (`xcode`).
     public var workingDirectory: String
@@ -29,7 +30,7 @@ public struct ReportInput {
     public var listingWidth = 120
 
     public init(
-        result: AuditResult, baseline: BaselineComparison? = nil, bundlePath: String, logPaths: [String],
+        result: Result, baseline: BaselineComparison? = nil, bundlePath: String, logPaths: [String],
         toolVersion: String = "", color: Bool = false, loads: LoadRecords? = nil, workingDirectory: String = "/"
     ) {
         self.result = result
@@ -43,9 +44,11 @@ public struct ReportInput {
     }
 }
 
-/// One output format of `imgtrace analyze`. Every format is one type behind this protocol and
-/// listed once in `AuditReporters.all`, which `--format`, `--report`, shell completion, `imgtrace
-/// help` and the README's table all read.
+/// One output format of `imgtrace analyze` and `imgtrace unused`. Every format is one type
+/// behind this protocol and listed once in `AuditReporters.all`, which `--format`, `--report`,
+/// shell completion, `imgtrace help` and the README's table all read. A format lays out each
+/// command's result in its own method; one that shows any result's findings alike is a
+/// `FindingsReporter` and writes one.
 public protocol AuditReporter: Sendable {
     /// The name users type: `--format ID`, `--report ID:PATH`.
     var id: String { get }
@@ -59,8 +62,42 @@ public protocol AuditReporter: Sendable {
     var showsLoadRows: Bool { get }
     /// Who reads this format: the guard every byte of it passes (docs/output-safety.md).
     var consumer: OutputConsumer { get }
-    /// Writes the report. Write errors are the sink's to record (`ByteSink.finish()` throws them).
-    func render(_ input: ReportInput, to sink: ByteSink)
+    /// Writes `analyze`'s report. Write errors are the sink's to record (`ByteSink.finish()` throws them).
+    func render(_ input: ReportInput<AuditResult>, to sink: ByteSink)
+    /// Writes `unused`'s report.
+    func render(_ input: ReportInput<UnusedResult>, to sink: ByteSink)
+}
+
+/// A format that shows the findings of either command the same way (SARIF, a CI tool's
+/// annotations): one method renders both results.
+public protocol FindingsReporter: AuditReporter {
+    /// Writes the report of `input`'s findings, whichever command made them.
+    func renderFindings<Result: CommandResult>(_ input: ReportInput<Result>, to sink: ByteSink)
+}
+
+extension FindingsReporter {
+    public func render(_ input: ReportInput<AuditResult>, to sink: ByteSink) { renderFindings(input, to: sink) }
+    public func render(_ input: ReportInput<UnusedResult>, to sink: ByteSink) { renderFindings(input, to: sink) }
+}
+
+/// A command's result any format can render: code generic over the command (writing every
+/// `--report`, the job summary) reaches the format's method for this result through it.
+public protocol ReportableResult: CommandResult {
+    /// Renders `input` in `reporter`'s format.
+    static func render(_ input: ReportInput<Self>, in reporter: any AuditReporter, to sink: ByteSink)
+}
+
+extension AuditResult: ReportableResult {
+    public static func render(_ input: ReportInput<Self>, in reporter: any AuditReporter, to sink: ByteSink) { reporter.render(input, to: sink) }
+}
+
+extension UnusedResult: ReportableResult {
+    public static func render(_ input: ReportInput<Self>, in reporter: any AuditReporter, to sink: ByteSink) { reporter.render(input, to: sink) }
+}
+
+extension ReportInput where Result: ReportableResult {
+    /// Writes this input's report in `reporter`'s format.
+    public func render(in reporter: any AuditReporter, to sink: ByteSink) { Result.render(self, in: reporter, to: sink) }
 }
 
 extension AuditReporter {
@@ -68,7 +105,7 @@ extension AuditReporter {
     public var showsLoadRows: Bool { false }
 }
 
-/// The registry of `imgtrace analyze` formats, in the order help lists them.
+/// The registry of report formats, in the order help lists them.
 public enum AuditReporters {
     public static let all: [any AuditReporter] = [
         TextReporter(), JSONReporter(), MarkdownReporter(), HTMLReporter(), SARIFReporter(),

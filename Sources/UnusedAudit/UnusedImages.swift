@@ -95,92 +95,36 @@ public enum UnusedImages {
     public static func judgement(inventory: BundleInventory, code: CodeIndex?, loaded: Set<String>?, device: DeviceProfile = .default)
         -> (assets: [Asset], namingReferences: Int)
     {
-        // References by the key both spellings share, built once.
-        var byName: [String: [CodeReference]] = [:]
-        var bySymbol: [String: [CodeReference]] = [:]
-        var patterns: [CodeReference] = []
-        for reference in code?.references ?? [] {
-            switch reference.kind {
-            case .named, .weak:
-                // `"tab.png"` and `"icons/tab@2x.png"` name the image `tab` as well.
-                for key in keys(reference.name) { byName[key, default: []].append(reference) }
-            case .symbol: bySymbol[AssetSymbol.key(reference.name), default: []].append(reference)
-            case .dynamic: if let pattern = namePattern(reference) { patterns.append(pattern) }
-            case .system: continue
-            }
-        }
-        var interfaceFiles: [String: [String]] = [:]
-        var launchImageBases: [(bundle: String, base: String, file: String)] = []
-        for reference in inventory.references {
-            for key in keys(reference.name) { interfaceFiles[key, default: []].append(reference.file) }
-            if reference.kind == .launchImage { launchImageBases.append((reference.bundle, stripped(reference.name).lowercased(), reference.file)) }
-        }
-        // Each file's strings, lowered once, for the names nothing else keeps.
-        let codeStrings = inventory.codeStrings.map { (file: $0.file, strings: Set($0.strings.flatMap(keys))) }
-        // A path (`imageWithContentsOfFile:`) loads the file it ends with.
-        let loadedNames = Set((loaded ?? []).map { stripped(PathText.fileName($0)).lowercased() })
-        let iconNames = Set(inventory.bundles.flatMap { ($0.info?.iconNames ?? []) + ($0.info?.iconFiles ?? []) }.map { $0.lowercased() })
-
-        // Each pattern compiled once and found by its fixed ends: trying every pattern on every
-        // spelling cost patterns × images (20,000 × 2,000: minutes).
-        let patternIndex = PatternIndex(patterns.map { $0.name.lowercased() })
+        let index = ReferenceIndex(inventory: inventory, code: code, loaded: loaded)
         var groups: [String: [BundleImage]] = [:]
         for image in inventory.images { groups[image.bundle + "\u{0}" + image.name, default: []].append(image) }
         var naming = Set<CodeReference>()
         let assets = groups.keys.sorted().map { key -> Asset in
             let images = groups[key]!
-            let first = images[0]
-            let name = first.name
+            let name = images[0].name
             let last = PathText.fileName(name)
             let spellings = Set([name, last, stripped(name), stripped(last)].map { $0.lowercased() })
-            var kept: [Evidence] = []
-            if images.contains(where: { $0.details["set"] == "appiconset" || $0.details["set"] == "launchimage" }) || spellings.contains(where: iconNames.contains) {
-                kept.append(.build("the app's icon or launch image (the build and Info.plist use it)"))
-            }
-            // Xcode 26's Icon Composer documents (`AppIcon.icon/Assets/…`): the build compiles their layers into the icon.
-            if let document = images.lazy.compactMap({ $0.path.split(separator: "/").dropLast().first { $0.hasSuffix(".icon") } }).first {
-                kept.append(.build("a layer of `\(document)`, the Icon Composer document the build makes the app icon from"))
-            }
-            if code != nil, let folder = images.lazy.compactMap(unsearchedFolder).first {
-                kept.append(.build("in `\(folder)/`, a dependency or build folder whose code --source-root does not search"))
-            }
-            if first.bundle == BundleID.top, stripped(name).lowercased() == "itunesartwork" {
-                kept.append(.build("the artwork iTunes and the device show for an ad hoc build (read by name)"))
-            }
+            var kept = keptByTheBuild(images, spellings: spellings, index: index, codeSearched: code != nil)
             var weak: [CodeReference] = []
             // Sorted: the evidence is listed in the report, the same on every run.
             for spelling in spellings.sorted() {
-                for reference in byName[spelling] ?? [] {
+                for reference in index.byName[spelling] ?? [] {
                     if reference.kind == .named { kept.append(.code(reference)) } else { weak.append(reference) }
                 }
-                for file in interfaceFiles[spelling] ?? [] { kept.append(.interface(file: file)) }
+                for file in index.interfaceFiles[spelling] ?? [] { kept.append(.interface(file: file)) }
             }
-            let symbolKeys = Set([AssetSymbol.key(AssetSymbol.symbol(for: name)), AssetSymbol.key(last)])
-            // A launch image's family (`Default-568h@2x.png`, `Default-Portrait~ipad.png`) shares its base name.
-            for launch in launchImageBases where launch.bundle == first.bundle {
-                let lowered = stripped(name).lowercased()
-                if lowered == launch.base || [("-" as Character), "~"].contains(where: { lowered.hasPrefix(launch.base + String($0)) }) {
-                    kept.append(.interface(file: launch.file))
-                }
-            }
-            // A set in a provides-namespace folder (`Onboarding/Gear`) has the symbol `.Onboarding.gear`:
-            // a bare `.gear` is something else (an SF Symbol, an enum case) and keeps nothing.
-            let namespace = AssetSymbol.key(name.split(separator: "/").dropLast().joined())
-            let inCatalog = images.allSatisfy { $0.source == .assetCatalog || $0.source == .sourceCatalog }
-            for symbolKey in symbolKeys.sorted() {
-                let symbols = (bySymbol[symbolKey] ?? []).filter { reference in
-                    !inCatalog || namespace.isEmpty || AssetSymbol.key(reference.qualifier ?? "").hasSuffix(namespace)
-                }
+            kept += launchImageFamily(images[0], index: index)
+            for symbols in namingSymbols(images, index: index) {
                 naming.formUnion(symbols)
                 kept += symbols.prefix(3).map(Evidence.code)
             }
-            let inCode = codeStrings.filter { file in spellings.contains(where: file.strings.contains) }.map(\.file)
+            let inCode = index.codeStrings.filter { file in spellings.contains(where: file.strings.contains) }.map(\.file)
             let statically = !kept.isEmpty || !weak.isEmpty || !inCode.isEmpty
-            let matchingPatterns = patternIndex.matching(spellings).map { patterns[$0] }
+            let matchingPatterns = index.patternIndex.matching(spellings).map { index.patterns[$0] }
             naming.formUnion(weak)
             naming.formUnion(matchingPatterns)
             naming.formUnion(kept.compactMap { if case .code(let reference) = $0 { return reference } else { return nil } })
-            let wasLoaded = spellings.contains(where: loadedNames.contains)
+            let wasLoaded = spellings.contains(where: index.loadedNames.contains)
             if wasLoaded { kept.append(.loaded) }
             kept += matchingPatterns.prefix(3).map(Evidence.pattern)
             kept += weak.prefix(3).map(Evidence.weak)
@@ -195,17 +139,107 @@ public enum UnusedImages {
             } else {
                 verdict = .used
             }
-            let paths = Array(Set(images.map(\.path))).sorted()
-            // A catalog's renditions share its `.car`: count each image's own bytes, once per file otherwise.
-            var seen = Set<String>()
-            let bytes = images.reduce(0) { total, image in seen.insert(image.id).inserted ? total.addingSaturating(image.bytesOnDisk) : total }
-            let compiled = images.allSatisfy { $0.source == .assetCatalog }
-            return Asset(
-                name: name, bundle: first.bundle, paths: paths, imageIDs: images.map(\.id).sorted(), bytesOnDisk: bytes,
-                deviceBytes: compiled ? downloaded(images, by: device) : bytes, inCatalog: compiled,
-                verdict: verdict, keptBy: verdict == .unused ? [] : kept)
+            return asset(images, verdict: verdict, keptBy: verdict == .unused ? [] : kept, device: device)
         }
         return (assets, naming.count)
+    }
+
+    /// What the judgement looks names up in, built once: the code's references by the key both
+    /// spellings share, the interface files and launch images, each executable's strings, the
+    /// names the launches loaded and the app's icon names.
+    private struct ReferenceIndex {
+        var byName: [String: [CodeReference]] = [:]
+        var bySymbol: [String: [CodeReference]] = [:]
+        var patterns: [CodeReference] = []
+        /// Each pattern compiled once and found by its fixed ends: trying every pattern on every
+        /// spelling cost patterns × images (20,000 × 2,000: minutes).
+        let patternIndex: PatternIndex
+        var interfaceFiles: [String: [String]] = [:]
+        var launchImageBases: [(bundle: String, base: String, file: String)] = []
+        /// Each file's strings, lowered once, for the names nothing else keeps.
+        let codeStrings: [(file: String, strings: Set<String>)]
+        let loadedNames: Set<String>
+        let iconNames: Set<String>
+
+        init(inventory: BundleInventory, code: CodeIndex?, loaded: Set<String>?) {
+            for reference in code?.references ?? [] {
+                switch reference.kind {
+                case .named, .weak:
+                    // `"tab.png"` and `"icons/tab@2x.png"` name the image `tab` as well.
+                    for key in keys(reference.name) { byName[key, default: []].append(reference) }
+                case .symbol: bySymbol[AssetSymbol.key(reference.name), default: []].append(reference)
+                case .dynamic: if let pattern = namePattern(reference) { patterns.append(pattern) }
+                case .system: continue
+                }
+            }
+            patternIndex = PatternIndex(patterns.map { $0.name.lowercased() })
+            for reference in inventory.references {
+                for key in keys(reference.name) { interfaceFiles[key, default: []].append(reference.file) }
+                if reference.kind == .launchImage { launchImageBases.append((reference.bundle, stripped(reference.name).lowercased(), reference.file)) }
+            }
+            codeStrings = inventory.codeStrings.map { (file: $0.file, strings: Set($0.strings.flatMap(keys))) }
+            // A path (`imageWithContentsOfFile:`) loads the file it ends with.
+            loadedNames = Set((loaded ?? []).map { stripped(PathText.fileName($0)).lowercased() })
+            iconNames = Set(inventory.bundles.flatMap { ($0.info?.iconNames ?? []) + ($0.info?.iconFiles ?? []) }.map { $0.lowercased() })
+        }
+    }
+
+    /// What keeps an image by the build itself: the app icon or launch image, a layer of an
+    /// Icon Composer document, a dependency folder the code search skips, iTunes artwork.
+    private static func keptByTheBuild(_ images: [BundleImage], spellings: Set<String>, index: ReferenceIndex, codeSearched: Bool) -> [Evidence] {
+        let name = images[0].name
+        var kept: [Evidence] = []
+        if images.contains(where: { $0.details["set"] == "appiconset" || $0.details["set"] == "launchimage" }) || spellings.contains(where: index.iconNames.contains) {
+            kept.append(.build("the app's icon or launch image (the build and Info.plist use it)"))
+        }
+        // Xcode 26's Icon Composer documents (`AppIcon.icon/Assets/…`): the build compiles their layers into the icon.
+        if let document = images.lazy.compactMap({ $0.path.split(separator: "/").dropLast().first { $0.hasSuffix(".icon") } }).first {
+            kept.append(.build("a layer of `\(document)`, the Icon Composer document the build makes the app icon from"))
+        }
+        if codeSearched, let folder = images.lazy.compactMap(unsearchedFolder).first {
+            kept.append(.build("in `\(folder)/`, a dependency or build folder whose code --source-root does not search"))
+        }
+        if images[0].bundle == BundleID.top, stripped(name).lowercased() == "itunesartwork" {
+            kept.append(.build("the artwork iTunes and the device show for an ad hoc build (read by name)"))
+        }
+        return kept
+    }
+
+    /// A launch image's family (`Default-568h@2x.png`, `Default-Portrait~ipad.png`) shares its base name.
+    private static func launchImageFamily(_ first: BundleImage, index: ReferenceIndex) -> [Evidence] {
+        let lowered = stripped(first.name).lowercased()
+        return index.launchImageBases.filter { launch in
+            launch.bundle == first.bundle
+                && (lowered == launch.base || [("-" as Character), "~"].contains(where: { lowered.hasPrefix(launch.base + String($0)) }))
+        }.map { .interface(file: $0.file) }
+    }
+
+    /// The generated symbols that name the image (Xcode's asset symbols, R.swift, SwiftGen). A set
+    /// in a provides-namespace folder (`Onboarding/Gear`) has the symbol `.Onboarding.gear`: a bare
+    /// `.gear` is something else (an SF Symbol, an enum case) and keeps nothing. One list per
+    /// spelling of the symbol, each of which the report quotes up to three of.
+    private static func namingSymbols(_ images: [BundleImage], index: ReferenceIndex) -> [[CodeReference]] {
+        let name = images[0].name
+        let symbolKeys = Set([AssetSymbol.key(AssetSymbol.symbol(for: name)), AssetSymbol.key(PathText.fileName(name))])
+        let namespace = AssetSymbol.key(name.split(separator: "/").dropLast().joined())
+        let inCatalog = images.allSatisfy { $0.source == .assetCatalog || $0.source == .sourceCatalog }
+        return symbolKeys.sorted().map { symbolKey in
+            (index.bySymbol[symbolKey] ?? []).filter { reference in
+                !inCatalog || namespace.isEmpty || AssetSymbol.key(reference.qualifier ?? "").hasSuffix(namespace)
+            }
+        }
+    }
+
+    /// One image set's or loose image's entry: its files, its bytes in the app and downloaded.
+    private static func asset(_ images: [BundleImage], verdict: Verdict, keptBy: [Evidence], device: DeviceProfile) -> Asset {
+        let paths = Array(Set(images.map(\.path))).sorted()
+        // A catalog's renditions share its `.car`: count each image's own bytes, once per file otherwise.
+        var seen = Set<String>()
+        let bytes = images.reduce(0) { total, image in seen.insert(image.id).inserted ? total.addingSaturating(image.bytesOnDisk) : total }
+        let compiled = images.allSatisfy { $0.source == .assetCatalog }
+        return Asset(
+            name: images[0].name, bundle: images[0].bundle, paths: paths, imageIDs: images.map(\.id).sorted(), bytesOnDisk: bytes,
+            deviceBytes: compiled ? downloaded(images, by: device) : bytes, inCatalog: compiled, verdict: verdict, keptBy: keptBy)
     }
 
     /// The bytes of the renditions a device downloads of one catalog image: its idiom's (or the
@@ -222,7 +256,6 @@ public enum UnusedImages {
         return fitting.filter { $0.scale == scale }.map(\.bytesOnDisk).saturatingSum()
     }
 
-    /// `tab@2x.png` → `tab`: the name without a scale suffix or an image extension.
     /// The folder of `image`'s path that the code index does not enter (`Pods`, `node_modules`), if any.
     static func unsearchedFolder(_ image: BundleImage) -> String? {
         image.path.split(separator: "/").dropLast().first { CodeIndex.skippedFolders.contains(String($0)) }.map(String.init)
@@ -238,6 +271,7 @@ public enum UnusedImages {
         return keys
     }
 
+    /// `tab@2x.png` → `tab`: the name without a scale suffix or an image extension.
     static func stripped(_ name: String) -> String { strippedSpellings(name).text }
 
     /// The name without its extension, device and scale suffixes, as given and lowered.

@@ -77,7 +77,7 @@ struct AuditInputs: ParsableArguments {
     func audit(
         baseline: String? = nil, sourceRoot: String? = nil,
         onLoad: @escaping (ImageLoad, Int, Resolution?) -> Void = { _, _, _ in }
-    ) throws -> AuditOutcome {
+    ) throws -> AuditOutcome<AuditResult> {
         try AuditSession.run(request(baseline: baseline, sourceRoot: sourceRoot), onLoad: onLoad)
     }
 }

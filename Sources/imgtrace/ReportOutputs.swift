@@ -39,19 +39,19 @@ struct ReportOutputs: ParsableArguments {
     /// Writes every report: files first, standard output last, so a failure leaves no report
     /// half-printed; in GitHub Actions the Markdown report also goes to the job summary; someone
     /// at a terminal whose report went elsewhere hears the verdict.
-    func write(_ input: ReportInput, fails: Bool) throws {
+    func write<Result: ReportableResult>(_ input: ReportInput<Result>, fails: Bool) throws {
         var input = input
         for report in reports {
-            try ReportFile.write(to: report.path, for: report.format.reporter.consumer) { report.format.reporter.render(input, to: $0) }
+            try ReportFile.write(to: report.path, for: report.format.reporter.consumer) { input.render(in: report.format.reporter, to: $0) }
         }
         input.color = useColor
-        try ReportFile.write(to: output, for: format.reporter.consumer, colour: useColor) { format.reporter.render(input, to: $0) }
+        try ReportFile.write(to: output, for: format.reporter.consumer, colour: useColor) { input.render(in: format.reporter, to: $0) }
         if chosen.contains(where: { $0.id == GitHubReporter().id }),
             let summary = ProcessInfo.processInfo.environment["GITHUB_STEP_SUMMARY"], !summary.isEmpty
         {
             let markdown = MarkdownReporter()
             let collected = ByteSink(collecting: markdown.consumer)
-            markdown.render(input, to: collected)
+            input.render(in: markdown, to: collected)
             // The job summary is a copy beside the run's own report: a file it cannot go to is
             // said, and the run still ends with its verdict.
             do {

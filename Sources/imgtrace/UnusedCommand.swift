@@ -98,7 +98,7 @@ struct UnusedCommand: ParsableCommand {
         let outcome = try AuditSession.unused(request)
         if let fix {
             // Computed before anything is written: a tree it cannot patch is one error, no partial output.
-            let patch = try UnusedFix.patch(for: outcome.result, treeRoot: bundles[0])
+            let patch = try UnusedFix.patch(for: outcome.result.summary, treeRoot: bundles[0])
             // A patch is the files' exact bytes for git, not text for a reader: it passes unguarded.
             try ReportFile.write(to: fix, for: .json) { $0.writeTrusted(patch.text) }
         }

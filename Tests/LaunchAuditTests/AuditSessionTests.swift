@@ -38,7 +38,7 @@ final class AuditSessionTests: XCTestCase {
         request.minLaunchLoads = 1_000
         let outcome = try AuditSession.run(request)
         XCTAssertTrue(outcome.result.findings.contains { $0.rule == "no-evidence" })
-        XCTAssertEqual(outcome.settings.budgets.minLaunchLoads, 1_000)
+        XCTAssertEqual(outcome.settings.evidence.minLaunchLoads, 1_000)
     }
 
     func testABaselineOfTheSameRunHasNothingNew() throws {

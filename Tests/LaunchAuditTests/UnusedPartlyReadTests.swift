@@ -22,7 +22,7 @@ final class UnusedPartlyReadTests: XCTestCase {
 
     /// `unused` on the tree, and its warnings about the sources (the tree has no project, which
     /// another warning says).
-    private func unused() throws -> (result: AuditResult, warnings: [String]) {
+    private func unused() throws -> (result: UnusedResult, warnings: [String]) {
         var request = AuditRequest(logs: [], bundles: [app.path])
         request.sourceRoot = app.path
         let result = try AuditSession.unused(request).result

@@ -70,7 +70,7 @@ final class UnusedProjectTests: XCTestCase {
             #"<document><objects><imageView id="a1" image="tab_home"/></objects><resources><image name="tab_home" width="20" height="20"/></resources></document>"#)
     }
 
-    private func run(config: String? = nil) throws -> AuditOutcome {
+    private func run(config: String? = nil) throws -> AuditOutcome<UnusedResult> {
         var request = AuditRequest(logs: [], bundles: [root.path])
         request.sourceRoot = root.path
         if let config {
@@ -83,7 +83,7 @@ final class UnusedProjectTests: XCTestCase {
 
     func testWhatNoTargetShipsIsApartAndEachVerdictNamesItsTargets() throws {
         try makeTree()
-        let unused = try XCTUnwrap(try run().result.unused)
+        let unused = try run().result.summary
         let verdicts = Dictionary(uniqueKeysWithValues: unused.assets.map { ($0.name, $0.verdict) })
         XCTAssertEqual(unused.assets.filter { $0.verdict == .unused }.map(\.name).sorted(), ["Onboarding/Gear", "orphan", "w"], "\(verdicts)")
         // The xib keeps its image, the printf pattern with a length modifier and a scale keeps
@@ -106,7 +106,7 @@ final class UnusedProjectTests: XCTestCase {
     func testTheFixPatchDeletesWhatIsUnusedAndGitAppliesIt() throws {
         try makeTree()
         let before = try ProjectSet.read(root: root.path)
-        let patch = try UnusedFix.patch(for: try run().result, treeRoot: root.path)
+        let patch = try UnusedFix.patch(for: try run().result.summary, treeRoot: root.path)
         XCTAssertEqual(patch.images, ["Onboarding/Gear", "orphan", "w"])
         XCTAssertEqual(
             patch.deletedFiles,
@@ -139,7 +139,7 @@ final class UnusedProjectTests: XCTestCase {
         XCTAssertEqual(after.targets(shipping: "App/Assets.xcassets/hero.imageset/hero.png"), ["App"])
         XCTAssertFalse(FileManager.default.fileExists(atPath: root.appendingPathComponent("App/Assets.xcassets/orphan.imageset").path + "/orphan.png"))
         // A second run finds nothing more to delete.
-        XCTAssertEqual(try run().result.unused?.assets.filter { $0.verdict == .unused }.map(\.name), [])
+        XCTAssertEqual(try run().result.summary.assets.filter { $0.verdict == .unused }.map(\.name), [])
     }
 
     func testFixNeedsTheCodeSearched() throws {
@@ -147,7 +147,7 @@ final class UnusedProjectTests: XCTestCase {
         var request = AuditRequest(logs: [], bundles: [root.path])
         request.sourceRoot = nil
         let result = try AuditSession.unused(request).result
-        XCTAssertThrowsError(try UnusedFix.patch(for: result, treeRoot: root.path)) { error in
+        XCTAssertThrowsError(try UnusedFix.patch(for: result.summary, treeRoot: root.path)) { error in
             XCTAssertTrue("\(error)".contains("--fix needs --source-root"), "\(error)")
         }
     }
@@ -155,7 +155,7 @@ final class UnusedProjectTests: XCTestCase {
     func testIgnoredImagesLeaveEveryFigure() throws {
         try makeTree()
         let outcome = try run(config: "ignore:\n  globs: [\"Onboarding/*\"]\n  names: [orphan]\n")
-        let unused = try XCTUnwrap(outcome.result.unused)
+        let unused = outcome.result.summary
         XCTAssertEqual(outcome.result.findings.map(\.subject), ["w"])
         XCTAssertEqual(unused.assets.filter { $0.verdict == .unused }.map(\.name), ["w"])
         XCTAssertEqual(unused.ignored, 2)
@@ -168,7 +168,7 @@ final class UnusedProjectTests: XCTestCase {
         var request = AuditRequest(logs: [], bundles: [root.appendingPathComponent("One.xcassets").path, root.appendingPathComponent("Two.xcassets").path])
         request.sourceRoot = root.path
         try write("App.swift", "let a = UIImage(named: \"second\")\n")
-        let assets = try XCTUnwrap(AuditSession.unused(request).result.unused?.assets)
+        let assets = try AuditSession.unused(request).result.summary.assets
         XCTAssertEqual(assets.map { "\($0.name) \($0.verdict.rawValue)" }.sorted(), ["first unused-image", "second used"])
     }
 
@@ -203,7 +203,7 @@ final class UnusedProjectTests: XCTestCase {
         try imageSet("App/Assets.xcassets", "orphan")
         try write("App/A.swift", "let a = 1\n")
         let result = try run().result
-        XCTAssertNil(result.unused?.notShipped)
+        XCTAssertNil(result.summary.notShipped)
         XCTAssertTrue(result.warnings.contains { $0.message.hasPrefix("no Xcode project found in this source tree") || $0.message.contains("no Xcode project found") })
     }
 }

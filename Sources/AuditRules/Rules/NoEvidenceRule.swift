@@ -14,7 +14,7 @@ package enum NoEvidenceRule: AuditRule {
     /// The fewest readable loads a real launch has.
     package static let minimumLoads = RuleSetting.count(
         "budgets", "minLaunchLoads", unset: "none", help: "fewer readable launch loads than this is a no-evidence error (the capture saw too little)",
-        \.budgets.minLaunchLoads)
+        \.evidence.minLaunchLoads)
     package static var settings: [RuleSetting] { [minimumLoads] }
     package static let examples: [RuleExample] = [
         RuleExample("an empty log", images: [.init("tab@3x.png", 75, 75)], loads: [], fires: true),
@@ -25,7 +25,7 @@ package enum NoEvidenceRule: AuditRule {
 
     package static func check(_ context: RuleContext) -> [Finding] {
         context.logs.enumerated().compactMap { index, log -> Finding? in
-            guard let (kind, message, fix) = problem(log, minimum: context.config.budgets.minLaunchLoads) else { return nil }
+            guard let (kind, message, fix) = problem(log, minimum: context.config.evidence.minLaunchLoads) else { return nil }
             let name = context.logs.count > 1 ? "log #\(index + 1) (\(SafeText.quoted(log.path))): " : ""
             return Finding(
                 rule: id, severity: defaultSeverity, identity: "\(kind)#\(index + 1)", device: "",

@@ -7,7 +7,7 @@ import UnusedAudit
 
 /// `imgtrace analyze --format checkstyle`: `checkstyle/file[@name]/error[@line,@severity,@message,@source]`,
 /// for Jenkins warnings-ng and Danger. Files sorted by name, errors in report order.
-public struct CheckstyleReporter: AuditReporter {
+public struct CheckstyleReporter: FindingsReporter {
     public let id = "checkstyle"
     public let fileExtension = "xml"
     public let consumer = OutputConsumer.xml
@@ -15,13 +15,13 @@ public struct CheckstyleReporter: AuditReporter {
 
     public init() {}
 
-    public func render(_ input: ReportInput, to sink: ByteSink) {
+    public func renderFindings<Result: CommandResult>(_ input: ReportInput<Result>, to sink: ByteSink) {
         Self.write(input.result, bundlePath: input.bundlePath, logPaths: input.logPaths) { sink.write($0) }
     }
 
     /// The document in pieces: findings are grouped by file as positions, each built again when
     /// its line is written, so a million findings are never held as text.
-    static func write(_ result: AuditResult, bundlePath: String, logPaths: [String], emit: (String) -> Void) {
+    static func write<Result: CommandResult>(_ result: Result, bundlePath: String, logPaths: [String], emit: (String) -> Void) {
         let findings = result.findings
         func location(_ finding: Finding) -> FindingLocation {
             FindingLocation(finding, bundlePath: bundlePath, logPaths: logPaths, sourceRoot: result.sourceRoot)

@@ -8,7 +8,7 @@ import UnusedAudit
 /// `imgtrace analyze --format github`: GitHub Actions workflow commands. GitHub shows only 10
 /// annotations of each type per step, so the most severe and costliest come first and the rest
 /// are counted in one notice (the job summary and SARIF have them all).
-public struct GitHubReporter: AuditReporter {
+public struct GitHubReporter: FindingsReporter {
     public let id = "github"
     public let fileExtension = "txt"
     public let consumer = OutputConsumer.githubCommands
@@ -18,7 +18,7 @@ public struct GitHubReporter: AuditReporter {
 
     /// Each workflow command is written as trusted (its values are escaped here); anything else
     /// passes the runner guard like every other format.
-    public func render(_ input: ReportInput, to sink: ByteSink) {
+    public func renderFindings<Result: CommandResult>(_ input: ReportInput<Result>, to sink: ByteSink) {
         let document = Self.document(input.result, bundlePath: input.bundlePath, logPaths: input.logPaths)
         for line in document.utf8.split(separator: 0x0A, omittingEmptySubsequences: false).dropLast() {
             let text = String(decoding: line, as: UTF8.self) + "\n"
@@ -28,7 +28,7 @@ public struct GitHubReporter: AuditReporter {
 
     public static let annotationsPerType = 10
 
-    static func document(_ result: AuditResult, bundlePath: String, logPaths: [String]) -> String {
+    static func document<Result: CommandResult>(_ result: Result, bundlePath: String, logPaths: [String]) -> String {
         var out = ""
         var shown: [String: Int] = [:]
         var hidden: [String: Int] = [:]

@@ -6,7 +6,7 @@ import LaunchAudit
 import UnusedAudit
 
 /// `imgtrace analyze --format gitlab`: a GitLab Code Quality report (`artifacts: reports: codequality`).
-public struct GitLabReporter: AuditReporter {
+public struct GitLabReporter: FindingsReporter {
     public let id = "gitlab"
     public let fileExtension = "json"
     public let consumer = OutputConsumer.json
@@ -14,12 +14,12 @@ public struct GitLabReporter: AuditReporter {
 
     public init() {}
 
-    public func render(_ input: ReportInput, to sink: ByteSink) {
+    public func renderFindings<Result: CommandResult>(_ input: ReportInput<Result>, to sink: ByteSink) {
         Self.write(input.result, bundlePath: input.bundlePath, logPaths: input.logPaths, to: sink)
     }
 
     /// Written in 64 KiB pieces as the issues are made.
-    static func write(_ result: AuditResult, bundlePath: String, logPaths: [String], to sink: ByteSink) {
+    static func write<Result: CommandResult>(_ result: Result, bundlePath: String, logPaths: [String], to sink: ByteSink) {
         var w = JSONText()
         w.beginArray()
         var used = Set<String>()

@@ -18,23 +18,20 @@ public struct HTMLReporter: AuditReporter {
 
     public init() {}
 
-    public func render(_ input: ReportInput, to sink: ByteSink) {
-        Self.write(input.result, loads: input.loads, allImages: input.allImages) { sink.write($0) }
+    public func render(_ input: ReportInput<AuditResult>, to sink: ByteSink) {
+        Self.write(input.result, loads: input.loads) { sink.write($0) }
+    }
+
+    public func render(_ input: ReportInput<UnusedResult>, to sink: ByteSink) {
+        Self.write(input.result, allImages: input.allImages) { sink.write($0) }
     }
 
     static let chartRows = 25
     static let timelineRows = 30
 
-    static func document(_ result: AuditResult, loads: LoadRecords? = nil) -> String {
-        var out = ""
-        write(result, loads: loads) { out += $0 }
-        return out
-    }
-
-    /// The page in pieces, the findings table row by row: a million findings are never held as text.
-    static func write(_ result: AuditResult, loads: LoadRecords? = nil, allImages: Bool = false, emit: (String) -> Void) {
-        // Launch-window names come first in `uses`.
-        let launch = result.uses.prefix { $0.launchLoads > 0 }
+    /// The page's top, either command's: the heading and the verdict card up to its figures,
+    /// `verdictLines` (what else judged the run) before the warnings and `notes` after them.
+    private static func top(_ result: some CommandResult, verdictLines: String, notes: String) -> String {
         let d = result.device
         // The logs after a `·`, when there are any (`unused` may have none).
         let logs = result.logs.isEmpty ? "" : " · " + result.logs.map { "<code>\(h($0.path))</code>" }.joined(separator: ", ")
@@ -51,38 +48,35 @@ public struct HTMLReporter: AuditReporter {
         out += "<div class=\"card\" style=\"margin-top:16px\"><span class=\"verdict \(badgeClass)\">\(h(verdict.badge))</span> "
         out += "\(counted(c[.error] ?? 0, "error")), \(counted(c[.warning] ?? 0, "warning")), \(counted(c[.note] ?? 0, "note"))"
         out += result.failOn.map { " · fails at \($0.rawValue)" } ?? " · never fails on findings"
-        for breach in result.budgetBreaches { out += "<div class=\"error\">budget <code>\(h(breach.budget))</code> exceeded: \(breach.actual) &gt; \(breach.limit)</div>" }
+        out += verdictLines
         for warning in result.warnings { out += "<div class=\"warning\">warning: \(prose(warning.text))</div>" }
-        if result.unused == nil, result.logs.contains(where: { $0.summary.launchEnd == nil }) {
-            out += "<div class=\"sub\">No launch-end marker: the whole log is the launch.</div>"
+        return out + notes
+    }
+
+    /// The figures of a card, each a value over its label.
+    private static func figures(_ figures: [(value: String, label: String)]) -> String {
+        "<div class=\"figures\">" + figures.map { "<div class=\"figure\"><b>\(h($0.value))</b><span>\(h($0.label))</span></div>" }.joined() + "</div>"
+    }
+
+    /// `analyze`'s page in pieces, the findings table row by row: a million findings are never held as text.
+    static func write(_ result: AuditResult, loads: LoadRecords? = nil, emit: (String) -> Void) {
+        // Launch-window names come first in `uses`.
+        let launch = result.uses.prefix { $0.launchLoads > 0 }
+        let breaches = result.budgetBreaches.map {
+            "<div class=\"error\">budget <code>\(h($0.budget))</code> exceeded: \($0.actual) &gt; \($0.limit)</div>"
         }
-        if let unused = result.unused {
-            out += "<div class=\"figures\">"
-            for figure in UnusedReport.figures(unused, device: d) {
-                out += "<div class=\"figure\"><b>\(h(figure.value))</b><span>\(h(figure.label))</span></div>"
-            }
-            out += "</div><div class=\"sub\">\(prose(UnusedReport.searched(unused, launches: result.logs.count)))</div>"
-            if let shipping = UnusedReport.shipping(unused) { out += "<div class=\"sub\">\(prose(shipping))</div>" }
-            out += "</div>\n<h2>Findings</h2>"
-            if result.findings.isEmpty { out += "<div class=\"card\">No findings.</div>" }
-            emit(out)
-            if !result.findings.isEmpty { findingsTable(result, emit: emit) }
-            emit(unusedTable(unused, all: allImages) + tail(result))
-            return
-        }
+        let wholeLog =
+            result.logs.contains(where: { $0.summary.launchEnd == nil }) ? "<div class=\"sub\">No launch-end marker: the whole log is the launch.</div>" : ""
+        var out = top(result, verdictLines: breaches.joined(), notes: wholeLog)
         let m = result.metrics.launch
-        out += "<div class=\"figures\">"
-        var figures = [
+        var launchFigures = [
             ("\(m.loads)", "loads at launch"), ("\(m.images)", "distinct images"), (kibibytes(m.decodedBytes), "decoded"),
             (kibibytes(m.bytesOnDisk), "on disk"), ("\(m.missing)", "missing names"), ("\(m.repeated)", "repeated lookups"),
         ]
         if m.time.isTimed {
-            figures.append((ImageTime.milliseconds(m.time.mainThreadMicroseconds + m.time.mainThreadDecodeMicroseconds), "image time on the main thread"))
+            launchFigures.append((ImageTime.milliseconds(m.time.mainThreadMicroseconds + m.time.mainThreadDecodeMicroseconds), "image time on the main thread"))
         }
-        for (value, label) in figures {
-            out += "<div class=\"figure\"><b>\(h(value))</b><span>\(h(label))</span></div>"
-        }
-        out += "</div></div>\n"
+        out += figures(launchFigures) + "</div>\n"
         out += "<h2>Timeline of loads (launch order)</h2><div class=\"card scroll\">\(timeline(launch, result))</div>\n"
         if let lanes = TimeLanes.svg(result, loads: loads) { out += "<h2>Image time per thread (milliseconds)</h2><div class=\"card scroll\">\(lanes)</div>\n" }
         out += "<h2>Decoded memory per image</h2><div class=\"card scroll\">\(memoryChart(launch))</div>\n"
@@ -95,8 +89,23 @@ public struct HTMLReporter: AuditReporter {
             findingsTable(result, emit: emit)
         }
         out += loadsTable(result, loads)
-        out += tail(result)
+        out += tail(result, readCode: result.sourceRoot != nil)
         emit(out)
+    }
+
+    /// `unused`'s page: the figures and what was searched, the findings, then the images not
+    /// plainly used (every image with `allImages`) in a sortable table.
+    static func write(_ result: UnusedResult, allImages: Bool = false, emit: (String) -> Void) {
+        let unused = result.summary
+        var out = top(result, verdictLines: "", notes: "")
+        out += figures(UnusedReport.figures(unused, device: result.device))
+        out += "<div class=\"sub\">\(prose(UnusedReport.searched(unused, launches: result.logs.count)))</div>"
+        if let shipping = UnusedReport.shipping(unused) { out += "<div class=\"sub\">\(prose(shipping))</div>" }
+        out += "</div>\n<h2>Findings</h2>"
+        if result.findings.isEmpty { out += "<div class=\"card\">No findings.</div>" }
+        emit(out)
+        if !result.findings.isEmpty { findingsTable(result, emit: emit) }
+        emit(unusedTable(unused, all: allImages) + tail(result, readCode: result.sourceRoot != nil || unused.swiftFiles != nil))
     }
 
     /// The page up to its heading: the document, its styles and the opened `main`.
@@ -135,9 +144,9 @@ public struct HTMLReporter: AuditReporter {
     }
 
     /// The page after its last section: what it was made from, and the table-sorting script.
-    static func tail(_ result: AuditResult) -> String {
+    static func tail(_ result: some CommandResult, readCode: Bool) -> String {
         var inputs = result.logs.isEmpty ? "the app" : result.logs.count == 1 ? "the log and the app" : "the logs and the app"
-        if result.sourceRoot != nil || result.unused?.swiftFiles != nil { inputs += " and its source code" }
+        if readCode { inputs += " and its source code" }
         return "<p class=\"sub\">Generated by imgtrace from \(inputs); no data leaves this file.</p>\n" + script
     }
 
@@ -258,7 +267,7 @@ public struct HTMLReporter: AuditReporter {
     }
 
     /// The findings, a rule's many notes as one row, each with its fix and where to edit it.
-    static func findingsTable(_ result: AuditResult, emit: (String) -> Void) {
+    static func findingsTable(_ result: some CommandResult, emit: (String) -> Void) {
         emit("<table class=\"findings\"><thead><tr><th>severity</th><th>rule</th><th>finding and fix</th><th class=\"n\">cost</th></tr></thead><tbody>")
         FindingEntry.forEach(in: result.findings) { entry in
             var out = ""

@@ -19,17 +19,110 @@ public struct JSONReporter: AuditReporter {
 
     public init() {}
 
-    public func render(_ input: ReportInput, to sink: ByteSink) {
-        write(input.result, baseline: input.baseline, loads: input.loads, to: sink)
+    public func render(_ input: ReportInput<AuditResult>, to sink: ByteSink) {
+        let result = input.result
+        var w = Self.head(result, budgets: result.budgetBreaches, baseline: input.baseline) { w in
+            w.key("metrics")
+            Self.writeMetrics(result.metrics, &w)
+        }
+        // Names and findings grow with the log: they go out in 64 KiB pieces, never held whole.
+        w.key("names")
+        w.beginArray()
+        for use in result.uses {
+            Self.writeUse(use, &w)
+            if w.byteCount >= 1 << 16 { sink.write(w.takeBytes()) }
+        }
+        w.endArray()
+        w.key("loads")
+        var head = w.takeBytes()
+        head.append(UInt8(ascii: "["))
+        sink.write(head)
+        input.loads?.replay(into: sink)
+        var tail = JSONText()
+        tail.beginArray()
+        sink.write(Array("],\"findings\":".utf8))
+        for finding in result.findings {
+            Self.writeFinding(finding, &tail)
+            if tail.byteCount >= 1 << 16 { sink.write(tail.takeBytes()) }
+        }
+        tail.endArray()
+        sink.write(tail.takeBytes())
+        sink.write(Array("}\n".utf8))
     }
 
-    private func write(_ result: AuditResult, baseline: BaselineComparison?, loads: LoadRecords?, to sink: ByteSink) {
+    public func render(_ input: ReportInput<UnusedResult>, to sink: ByteSink) {
+        let result = input.result, unused = result.summary
+        var w = Self.head(result, budgets: [], baseline: input.baseline) { _ in }
+        // What was searched and every shipped image, in place of names and loads.
+        w.key("unused")
+        w.beginObject()
+        w.field("bytesToSave", unused.bytesToSave)
+        w.field("swiftFiles", unused.swiftFiles)
+        w.field("objcFiles", unused.objcFiles)
+        w.field("dataFiles", unused.dataFiles)
+        w.field("references", unused.references)
+        w.field("launches", result.logs.count)
+        w.endObject()
+        UnusedReport.writeImages(unused, &w)
+        w.key("findings")
+        w.beginArray()
+        for finding in result.findings { Self.writeFinding(finding, &w) }
+        w.endArray()
+        w.endObject()
+        sink.write(w.bytes + [0x0A])
+    }
+
+    /// The object's fields every command writes, opened and left open: the device, the inputs,
+    /// the warnings, the command's `figures`, the verdict with its `budgets`, the baseline's news.
+    private static func head(
+        _ result: some CommandResult, budgets: [BudgetBreach], baseline: BaselineComparison?, figures: (inout JSONText) -> Void
+    ) -> JSONText {
         var w = JSONText()
         w.beginObject()
         w.field("schemaVersion", 1)
         w.key("device")
-        Self.writeDevice(result.device, &w)
+        writeDevice(result.device, &w)
         w.field("deviceReason", result.deviceReason)
+        writeInputs(result, &w)
+        w.objects("warnings", result.warnings) { w, warning in
+            w.field("source", warning.origin.label)
+            w.field("line", warning.line)
+            w.field("message", warning.message)
+        }
+        figures(&w)
+        w.key("verdict")
+        w.beginObject()
+        w.field("fails", result.fails)
+        w.field("failOn", result.failOn?.rawValue ?? "never")
+        w.key("findings")
+        w.beginObject()
+        for severity in Severity.allCases { w.field(severity.rawValue, result.severityCounts[severity] ?? 0) }
+        w.endObject()
+        w.objects("budgets", budgets) { w, breach in
+            w.field("budget", breach.budget)
+            w.field("limit", breach.limit)
+            w.field("actual", breach.actual)
+        }
+        w.endObject()
+        if let baseline {
+            w.key("baseline")
+            w.beginObject()
+            w.field("fails", baseline.fails)
+            w.field("newFindings", strings: baseline.newFindings.map(\.fingerprint))
+            w.field("fixedFindings", strings: baseline.fixed.map(\.fingerprint))
+            w.objects("regressions", baseline.regressions) { w, regression in
+                w.field("metric", regression.metric)
+                w.field("before", regression.before)
+                w.field("after", regression.after)
+                w.field("allowed", regression.allowed)
+            }
+            w.endObject()
+        }
+        return w
+    }
+
+    /// The `inputs` field: the bundles, the source root and each log with its own figures.
+    private static func writeInputs(_ result: some CommandResult, _ w: inout JSONText) {
         w.key("inputs")
         w.beginObject()
         w.field("bundles", strings: result.bundleNames)
@@ -51,89 +144,10 @@ public struct JSONReporter: AuditReporter {
                 w.null()
             }
             w.key("metrics")
-            Self.writeMetrics(log.metrics, &w)
+            writeMetrics(log.metrics, &w)
             w.field("warnings", strings: log.summary.warnings.map { ($0.line.map { "line \($0): " } ?? "") + $0.message })
         }
         w.endObject()
-        w.objects("warnings", result.warnings) { w, warning in
-            w.field("source", warning.origin.label)
-            w.field("line", warning.line)
-            w.field("message", warning.message)
-        }
-        if result.unused == nil {
-            w.key("metrics")
-            Self.writeMetrics(result.metrics, &w)
-        }
-        w.key("verdict")
-        w.beginObject()
-        w.field("fails", result.fails)
-        w.field("failOn", result.failOn?.rawValue ?? "never")
-        w.key("findings")
-        w.beginObject()
-        for severity in Severity.allCases { w.field(severity.rawValue, result.severityCounts[severity] ?? 0) }
-        w.endObject()
-        w.objects("budgets", result.budgetBreaches) { w, breach in
-            w.field("budget", breach.budget)
-            w.field("limit", breach.limit)
-            w.field("actual", breach.actual)
-        }
-        w.endObject()
-        if let baseline {
-            w.key("baseline")
-            w.beginObject()
-            w.field("fails", baseline.fails)
-            w.field("newFindings", strings: baseline.newFindings.map(\.fingerprint))
-            w.field("fixedFindings", strings: baseline.fixed.map(\.fingerprint))
-            w.objects("regressions", baseline.regressions) { w, regression in
-                w.field("metric", regression.metric)
-                w.field("before", regression.before)
-                w.field("after", regression.after)
-                w.field("allowed", regression.allowed)
-            }
-            w.endObject()
-        }
-        if let unused = result.unused {
-            // `imgtrace unused`: what was searched and every shipped image, in place of names and loads.
-            w.key("unused")
-            w.beginObject()
-            w.field("bytesToSave", unused.bytesToSave)
-            w.field("swiftFiles", unused.swiftFiles)
-            w.field("objcFiles", unused.objcFiles)
-            w.field("dataFiles", unused.dataFiles)
-            w.field("references", unused.references)
-            w.field("launches", result.logs.count)
-            w.endObject()
-            UnusedReport.writeImages(unused, &w)
-            w.key("findings")
-            w.beginArray()
-            for finding in result.findings { Self.writeFinding(finding, result: result, &w) }
-            w.endArray()
-            w.endObject()
-            return sink.write(w.bytes + [0x0A])
-        }
-        // Names and findings grow with the log: they go out in 64 KiB pieces, never held whole.
-        w.key("names")
-        w.beginArray()
-        for use in result.uses {
-            Self.writeUse(use, &w)
-            if w.byteCount >= 1 << 16 { sink.write(w.takeBytes()) }
-        }
-        w.endArray()
-        w.key("loads")
-        var head = w.takeBytes()
-        head.append(UInt8(ascii: "["))
-        sink.write(head)
-        loads?.replay(into: sink)
-        var tail = JSONText()
-        tail.beginArray()
-        sink.write(Array("],\"findings\":".utf8))
-        for finding in result.findings {
-            Self.writeFinding(finding, result: result, &tail)
-            if tail.byteCount >= 1 << 16 { sink.write(tail.takeBytes()) }
-        }
-        tail.endArray()
-        sink.write(tail.takeBytes())
-        sink.write(Array("}\n".utf8))
     }
 
     /// A device profile as the contract writes it; `more` adds fields (`imgtrace devices`).
@@ -243,7 +257,7 @@ public struct JSONReporter: AuditReporter {
         w.endObject()
     }
 
-    static func writeFinding(_ f: Finding, result: AuditResult, _ w: inout JSONText) {
+    static func writeFinding(_ f: Finding, _ w: inout JSONText) {
         w.beginObject()
         w.field("rule", f.rule)
         w.field("severity", f.severity.rawValue)

@@ -8,7 +8,7 @@ import UnusedAudit
 /// `imgtrace analyze --format junit`: one test suite per rule, one test case per finding (a
 /// `failure` when it fails the policy, passing with its text otherwise), a passing case for a
 /// rule without findings. Jenkins, GitLab, Bitrise and CircleCI read it.
-public struct JUnitReporter: AuditReporter {
+public struct JUnitReporter: FindingsReporter {
     public let id = "junit"
     public let fileExtension = "xml"
     public let consumer = OutputConsumer.xml
@@ -16,13 +16,13 @@ public struct JUnitReporter: AuditReporter {
 
     public init() {}
 
-    public func render(_ input: ReportInput, to sink: ByteSink) {
+    public func renderFindings<Result: CommandResult>(_ input: ReportInput<Result>, to sink: ByteSink) {
         Self.write(input.result, bundlePath: input.bundlePath, logPaths: input.logPaths) { sink.write($0) }
     }
 
     /// The document in pieces: the totals come from the findings' ranks, then each suite's cases
     /// are written as they are made, so a million findings are never held as text.
-    static func write(_ result: AuditResult, bundlePath: String, logPaths: [String], emit: (String) -> Void) {
+    static func write<Result: CommandResult>(_ result: Result, bundlePath: String, logPaths: [String], emit: (String) -> Void) {
         func fails(_ severity: Severity) -> Bool { result.failOn.map { severity <= $0 } ?? false }
         let findings = result.findings
         var perRule: [String: (cases: Int, failed: Int)] = [:]

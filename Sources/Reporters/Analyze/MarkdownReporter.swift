@@ -15,7 +15,11 @@ public struct MarkdownReporter: AuditReporter {
 
     public init() {}
 
-    public func render(_ input: ReportInput, to sink: ByteSink) {
+    public func render(_ input: ReportInput<AuditResult>, to sink: ByteSink) {
+        sink.write(Self.document(input.result))
+    }
+
+    public func render(_ input: ReportInput<UnusedResult>, to sink: ByteSink) {
         sink.write(Self.document(input.result, allImages: input.allImages))
     }
 
@@ -23,7 +27,53 @@ public struct MarkdownReporter: AuditReporter {
     static let maxFindings = 50
     static let maxImages = 20
 
-    static func document(_ result: AuditResult, allImages: Bool = false) -> String {
+    /// `analyze`'s comment: the launch's figures, then the costliest images at launch.
+    static func document(_ result: AuditResult) -> String {
+        let wholeLog = result.logs.contains(where: { $0.summary.launchEnd == nil && $0.summary.recording?.launchEnd != .notReached })
+        let breaches = result.budgetBreaches.map {
+            "- ❌ budget \(MarkdownText.code($0.budget, inTable: false)) exceeded: \(MarkdownText.sentence($0.figures, inTable: false))\n"
+        }
+        var out = document(
+            result, inputsNote: wholeLog ? "; no launch-end marker, so the whole log is the launch" : "", figures: launchFigures(result),
+            verdictLines: breaches)
+        let images = result.uses.filter { $0.launchLoads > 0 && $0.resolution.image != nil }.prefix(maxImages)
+        if !images.isEmpty {
+            out += "### Costliest images at launch\n\n| name | resolved | pixels | decoded | on disk | loads |\n|---|---|---:|---:|---:|---:|\n"
+            for use in images {
+                let image = use.resolution.image!
+                let pixels = ImageLabel.pixels(image) ?? "–"
+                out += "| \(MarkdownText.code(use.displayName)) | \(MarkdownText.code(image.id)) | \(pixels) | \(image.decodedBytes.map(kibibytes) ?? "–") | "
+                out += "\(kibibytes(image.bytesOnDisk)) | \(use.launchLoads) |\n"
+            }
+        }
+        return out
+    }
+
+    /// `unused`'s comment: its figures and what was searched, then the images not plainly used
+    /// (every image with `allImages`).
+    static func document(_ result: UnusedResult, allImages: Bool = false) -> String {
+        let unused = result.summary
+        var figures = "| | |\n|---|---:|\n"
+        for figure in UnusedReport.figures(unused, device: result.device) { figures += "| \(MarkdownText.sentence(figure.label)) | \(figure.value) |\n" }
+        figures += "\n" + MarkdownText.sentence(UnusedReport.searched(unused, launches: result.logs.count), inTable: false) + ".\n"
+        if let shipping = UnusedReport.shipping(unused) { figures += "\n" + MarkdownText.sentence(shipping, inTable: false) + ".\n" }
+        var out = document(result, inputsNote: "", figures: figures, verdictLines: [])
+        let listed = UnusedReport.listed(unused, all: allImages)
+        guard !listed.isEmpty else { return out }
+        out +=
+            "### \(allImages ? "Every shipped image" : "Images not plainly used")\n\n| name | verdict | files | in app | downloaded | kept by |\n|---|---|---:|---:|---:|---|\n"
+        for asset in listed.prefix(maxFindings) {
+            let cells = UnusedReport.cells(asset)
+            out += "| \(MarkdownText.code(cells[0])) | `\(cells[1])` | \(cells[2]) | \(cells[3]) | \(cells[4]) | \(MarkdownText.sentence(cells[5])) |\n"
+        }
+        if listed.count > maxFindings { out += "\n\(counted(listed.count - maxFindings, "more image")): see the JSON or text report.\n" }
+        return out
+    }
+
+    /// Either command's comment up to its own tables: the heading, the inputs (`inputsNote`
+    /// after them), the command's `figures`, the counts with `verdictLines` under them, the
+    /// warnings and the findings.
+    private static func document(_ result: some CommandResult, inputsNote: String, figures: String, verdictLines: [String]) -> String {
         let verdict = Verdict(result)
         let heading: String
         switch verdict.outcome {
@@ -37,26 +87,12 @@ public struct MarkdownReporter: AuditReporter {
             "\(MarkdownText.code(result.bundleNames.first ?? "?", inTable: false)) on **\(MarkdownText.code(d.id, inTable: false))** "
             + MarkdownText.sentence("(\(dimensions(d.pointWidth, d.pointHeight)) pt @\(d.scale)x)", inTable: false)
         out += result.logs.count == 1 ? ", 1 log" : ", \(result.logs.count) logs"
-        if result.unused == nil, result.logs.contains(where: { $0.summary.launchEnd == nil && $0.summary.recording?.launchEnd != .notReached }) {
-            out += "; no launch-end marker, so the whole log is the launch"
-        }
-        out += ".\n\n"
+        out += inputsNote + ".\n\n" + figures
         let c = result.severityCounts
-        if let unused = result.unused {
-            out += "| | |\n|---|---:|\n"
-            for figure in UnusedReport.figures(unused, device: d) { out += "| \(MarkdownText.sentence(figure.label)) | \(figure.value) |\n" }
-            out += "\n" + MarkdownText.sentence(UnusedReport.searched(unused, launches: result.logs.count), inTable: false) + ".\n"
-            if let shipping = UnusedReport.shipping(unused) { out += "\n" + MarkdownText.sentence(shipping, inTable: false) + ".\n" }
-        } else {
-            out += launchFigures(result)
-        }
         out += "\n**\(counted(c[.error] ?? 0, "error")), \(counted(c[.warning] ?? 0, "warning")), \(counted(c[.note] ?? 0, "note"))**"
         out += result.failOn.map { " (fails at \($0.rawValue))" } ?? " (never fails on findings)"
-        out += "\n\n"
-        for breach in result.budgetBreaches {
-            out += "- ❌ budget \(MarkdownText.code(breach.budget, inTable: false)) exceeded: \(MarkdownText.sentence(breach.figures, inTable: false))\n"
-        }
-        if !result.budgetBreaches.isEmpty { out += "\n" }
+        out += "\n\n" + verdictLines.joined()
+        if !verdictLines.isEmpty { out += "\n" }
         if !result.warnings.isEmpty {
             out += "<details><summary>\(counted(result.warnings.count, "warning")) from reading the inputs</summary>\n\n"
             for warning in result.warnings.prefix(maxFindings) { out += "- ⚠️ \(MarkdownText.sentence(warning.text, inTable: false))\n" }
@@ -77,28 +113,6 @@ public struct MarkdownReporter: AuditReporter {
             }
             if hidden > 0 { out += "\n\(counted(hidden, "more finding")): see the JSON, SARIF or text report.\n" }
             out += "\n"
-        }
-        if let unused = result.unused {
-            let listed = UnusedReport.listed(unused, all: allImages)
-            guard !listed.isEmpty else { return out }
-            out +=
-                "### \(allImages ? "Every shipped image" : "Images not plainly used")\n\n| name | verdict | files | in app | downloaded | kept by |\n|---|---|---:|---:|---:|---|\n"
-            for asset in listed.prefix(maxFindings) {
-                let cells = UnusedReport.cells(asset)
-                out += "| \(MarkdownText.code(cells[0])) | `\(cells[1])` | \(cells[2]) | \(cells[3]) | \(cells[4]) | \(MarkdownText.sentence(cells[5])) |\n"
-            }
-            if listed.count > maxFindings { out += "\n\(counted(listed.count - maxFindings, "more image")): see the JSON or text report.\n" }
-            return out
-        }
-        let images = result.uses.filter { $0.launchLoads > 0 && $0.resolution.image != nil }.prefix(maxImages)
-        if !images.isEmpty {
-            out += "### Costliest images at launch\n\n| name | resolved | pixels | decoded | on disk | loads |\n|---|---|---:|---:|---:|---:|\n"
-            for use in images {
-                let image = use.resolution.image!
-                let pixels = ImageLabel.pixels(image) ?? "–"
-                out += "| \(MarkdownText.code(use.displayName)) | \(MarkdownText.code(image.id)) | \(pixels) | \(image.decodedBytes.map(kibibytes) ?? "–") | "
-                out += "\(kibibytes(image.bytesOnDisk)) | \(use.launchLoads) |\n"
-            }
         }
         return out
     }

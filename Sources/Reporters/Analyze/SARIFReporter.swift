@@ -12,7 +12,7 @@ import UnusedAudit
 /// in `originalUriBaseIds`), then the asset (its path inside the bundle as given on the command
 /// line, so it is relative when the bundle path is), then the first log line; the fingerprint in
 /// `partialFingerprints`, the measured values in `properties`.
-public struct SARIFReporter: AuditReporter {
+public struct SARIFReporter: FindingsReporter {
     public let id = "sarif"
     public let fileExtension = "sarif"
     public let consumer = OutputConsumer.json
@@ -20,7 +20,7 @@ public struct SARIFReporter: AuditReporter {
 
     public init() {}
 
-    public func render(_ input: ReportInput, to sink: ByteSink) {
+    public func renderFindings<Result: CommandResult>(_ input: ReportInput<Result>, to sink: ByteSink) {
         Self.write(
             input.result, bundlePath: input.bundlePath, logPaths: input.logPaths, version: input.toolVersion,
             workingDirectory: input.workingDirectory, to: sink)
@@ -34,7 +34,7 @@ public struct SARIFReporter: AuditReporter {
 
     /// Written in 64 KiB pieces as the results are made: a run of a million findings is never held as text.
     static func write(
-        _ result: AuditResult, bundlePath: String, logPaths: [String], version: String, workingDirectory: String = "/", to sink: ByteSink
+        _ result: some CommandResult, bundlePath: String, logPaths: [String], version: String, workingDirectory: String = "/", to sink: ByteSink
     ) {
         var w = JSONText()
         w.beginObject()
@@ -43,6 +43,38 @@ public struct SARIFReporter: AuditReporter {
         w.key("runs")
         w.beginArray()
         w.beginObject()
+        writeTool(result, version: version, &w)
+        if let root = result.sourceRoot {
+            // SARIF wants an absolute URI here; relative source locations then resolve against it.
+            w.key("originalUriBaseIds")
+            w.beginObject()
+            w.key(sourceRootBase)
+            w.beginObject()
+            var absolute = XcodeReporter.absolute(root, in: workingDirectory)
+            if !absolute.hasSuffix("/") { absolute += "/" }
+            w.field("uri", "file://" + uriEscaped(absolute))
+            w.endObject()
+            w.endObject()
+        }
+        writeInvocations(result, bundlePath: bundlePath, &w)
+        w.key("results")
+        w.beginArray()
+        let ruleIndex = Dictionary(uniqueKeysWithValues: result.reportedRules.enumerated().map { ($1.id, $0) })
+        for finding in result.findings {
+            writeResult(finding, of: result, ruleIndex: ruleIndex, bundlePath: bundlePath, logPaths: logPaths, &w)
+            if w.byteCount >= 1 << 16 { sink.write(w.takeBytes()) }
+        }
+        w.endArray()
+        w.endObject()
+        w.endArray()
+        w.endObject()
+        var bytes = w.takeBytes()
+        bytes.append(0x0A)
+        sink.write(bytes)
+    }
+
+    /// The `tool` object: imgtrace and every rule this kind of result reports.
+    private static func writeTool(_ result: some CommandResult, version: String, _ w: inout JSONText) {
         w.key("tool")
         w.beginObject()
         w.key("driver")
@@ -66,18 +98,10 @@ public struct SARIFReporter: AuditReporter {
         }
         w.endObject()
         w.endObject()
-        if let root = result.sourceRoot {
-            // SARIF wants an absolute URI here; relative source locations then resolve against it.
-            w.key("originalUriBaseIds")
-            w.beginObject()
-            w.key(sourceRootBase)
-            w.beginObject()
-            var absolute = XcodeReporter.absolute(root, in: workingDirectory)
-            if !absolute.hasSuffix("/") { absolute += "/" }
-            w.field("uri", "file://" + uriEscaped(absolute))
-            w.endObject()
-            w.endObject()
-        }
+    }
+
+    /// The run's one invocation, the input warnings as its notifications.
+    private static func writeInvocations(_ result: some CommandResult, bundlePath: String, _ w: inout JSONText) {
         // Input warnings are notifications of the run, not results: SARIF's place for what the
         // tool met while reading (a file it could not read, a link it did not follow).
         w.key("invocations")
@@ -97,57 +121,51 @@ public struct SARIFReporter: AuditReporter {
         }
         w.endObject()
         w.endArray()
-        w.key("results")
+    }
+
+    /// One finding as a SARIF result: its rule, level, message with the fix, locations (the code,
+    /// the asset in the source tree, the bundle, the log line), fingerprint and figures.
+    private static func writeResult(
+        _ finding: Finding, of result: some CommandResult, ruleIndex: [String: Int], bundlePath: String, logPaths: [String], _ w: inout JSONText
+    ) {
+        w.beginObject()
+        w.field("ruleId", finding.rule)
+        w.field("ruleIndex", ruleIndex[finding.rule])
+        w.field("level", finding.severity.rawValue)
+        w.key("message")
+        w.beginObject()
+        w.field("text", FindingText.withFix(finding))
+        w.endObject()
+        w.key("locations")
         w.beginArray()
-        let ruleIndex = Dictionary(uniqueKeysWithValues: result.reportedRules.enumerated().map { ($1.id, $0) })
-        for finding in result.findings {
-            w.beginObject()
-            w.field("ruleId", finding.rule)
-            w.field("ruleIndex", ruleIndex[finding.rule])
-            w.field("level", finding.severity.rawValue)
-            w.key("message")
-            w.beginObject()
-            w.field("text", FindingText.withFix(finding))
-            w.endObject()
-            w.key("locations")
-            w.beginArray()
-            if let code = finding.code, result.sourceRoot != nil {
-                location(uri: code.path, base: sourceRootBase, line: code.position?.line, column: code.position?.column, &w)
-            }
-            if let source = finding.source, result.sourceRoot != nil {
-                location(uri: source.path, base: sourceRootBase, line: source.position?.line, column: source.position?.column, &w)
-            }
-            if let path = finding.paths.first {
-                location(uri: FindingLocation.assetPath(bundlePath: bundlePath, asset: path), line: nil, &w)
-            }
-            if let line = finding.lines.first, line.log < logPaths.count {
-                location(uri: logPaths[line.log], line: line.line, &w)
-            }
-            if finding.paths.isEmpty && finding.lines.isEmpty { location(uri: bundlePath, line: nil, &w) }
-            w.endArray()
-            w.key("partialFingerprints")
-            w.beginObject()
-            w.field("imgtraceFingerprint/v1", finding.fingerprint)
-            w.endObject()
-            w.key("properties")
-            w.beginObject()
-            w.field("device", result.device.id)
-            w.field("names", strings: finding.names)
-            w.field("assets", strings: finding.assets)
-            w.fields(finding.values)
-            w.field("costBytes", finding.cost)
-            w.field("occurrences", finding.occurrences)
-            w.endObject()
-            w.endObject()
-            if w.byteCount >= 1 << 16 { sink.write(w.takeBytes()) }
+        if let code = finding.code, result.sourceRoot != nil {
+            location(uri: code.path, base: sourceRootBase, line: code.position?.line, column: code.position?.column, &w)
         }
+        if let source = finding.source, result.sourceRoot != nil {
+            location(uri: source.path, base: sourceRootBase, line: source.position?.line, column: source.position?.column, &w)
+        }
+        if let path = finding.paths.first {
+            location(uri: FindingLocation.assetPath(bundlePath: bundlePath, asset: path), line: nil, &w)
+        }
+        if let line = finding.lines.first, line.log < logPaths.count {
+            location(uri: logPaths[line.log], line: line.line, &w)
+        }
+        if finding.paths.isEmpty && finding.lines.isEmpty { location(uri: bundlePath, line: nil, &w) }
         w.endArray()
+        w.key("partialFingerprints")
+        w.beginObject()
+        w.field("imgtraceFingerprint/v1", finding.fingerprint)
         w.endObject()
-        w.endArray()
+        w.key("properties")
+        w.beginObject()
+        w.field("device", result.device.id)
+        w.field("names", strings: finding.names)
+        w.field("assets", strings: finding.assets)
+        w.fields(finding.values)
+        w.field("costBytes", finding.cost)
+        w.field("occurrences", finding.occurrences)
         w.endObject()
-        var bytes = w.takeBytes()
-        bytes.append(0x0A)
-        sink.write(bytes)
+        w.endObject()
     }
 
     private static func location(uri: String, base: String? = nil, line: Int?, column: Int? = nil, _ w: inout JSONText) {

@@ -15,7 +15,11 @@ public struct TextReporter: AuditReporter {
 
     public init() {}
 
-    public func render(_ input: ReportInput, to sink: ByteSink) {
+    public func render(_ input: ReportInput<AuditResult>, to sink: ByteSink) {
+        Self.write(input.result, baseline: input.baseline, color: input.color) { sink.write($0) }
+    }
+
+    public func render(_ input: ReportInput<UnusedResult>, to sink: ByteSink) {
         Self.write(input.result, baseline: input.baseline, color: input.color, allImages: input.allImages, listingWidth: input.listingWidth) {
             sink.write($0)
         }
@@ -50,22 +54,12 @@ public struct TextReporter: AuditReporter {
             + "\n"
     }
 
-    static func document(_ result: AuditResult, baseline: BaselineComparison? = nil, color: Bool = false, allImages: Bool = false) -> String {
-        var out = ""
-        write(result, baseline: baseline, color: color, allImages: allImages) { out += $0 }
-        return out
-    }
-
-    /// The report in pieces, each given to `emit` as it is made: findings one at a time and the
-    /// table row by row, so an audit of a million names is never held as text.
-    static func write(
-        _ result: AuditResult, baseline: BaselineComparison? = nil, color: Bool = false, allImages: Bool = false, listingWidth: Int = width,
-        emit: (String) -> Void
+    /// The head every report shares, given to `emit`: the title, the inputs with their
+    /// warnings, the device, the verdict (with `verdictLines` under it) and the baseline's news.
+    private static func writeHead(
+        _ result: some CommandResult, baseline: BaselineComparison?, verdictLines: [String], style: Style, emit: (String) -> Void
     ) {
-        // --wide (`.max`) leaves prose unwrapped; the arithmetic of wrapping stays in range.
-        let width = min(listingWidth, 1 << 20)
-        let style = Style(enabled: color, width: width)
-        func headerLine(_ label: String, _ text: String) -> String { Self.headerLine(label, text, width: width) }
+        func headerLine(_ label: String, _ text: String) -> String { Self.headerLine(label, text, width: style.width) }
         var out = result.reportTitle + "\n"
         let inventory = counted(result.inventoryImages, "image file or rendition", "image files and renditions")
         out += headerLine("app", "\(result.bundleNames.first ?? "?") (\(inventory) in the inventory)")
@@ -96,8 +90,8 @@ public struct TextReporter: AuditReporter {
             out += headerLine("log", line)
             for warning in s.warnings { out += headerLine("", "warning: \(warning.line.map { "line \($0): " } ?? "")\(warning.message)") }
         }
-        let verdictText = verdict(result, baseline: baseline).split(separator: "\n").map {
-            TextTable.wrapped(String($0), width: width, first: "", rest: "  ")
+        let verdictText = verdict(result, baseline: baseline, lines: verdictLines).split(separator: "\n").map {
+            TextTable.wrapped(String($0), width: style.width, first: "", rest: "  ")
         }.joined(separator: "\n")
         // Red fails, green passes, and a verdict that gates nothing is orange-yellow, as in the HTML.
         let colour: String
@@ -108,17 +102,17 @@ public struct TextReporter: AuditReporter {
         }
         out += "\n" + style.apply(colour, verdictText) + "\n"
         if let baseline { out += baseline.text() }
-        out += "\n"
-        if let unused = result.unused {
-            out += "UNUSED\n"
-            for figure in UnusedReport.figures(unused, device: result.device) { out += "  \(figure.value) \(figure.label)\n" }
-            out += TextTable.wrapped(UnusedReport.searched(unused, launches: result.logs.count), width: width, first: "  ", rest: "    ") + "\n"
-            if let shipping = UnusedReport.shipping(unused) { out += TextTable.wrapped(shipping, width: width, first: "  ", rest: "    ") + "\n" }
-            out += "\n"
-            emit(out)
-            return findings(result, style: style, emit: emit, then: { unusedTable(unused, all: allImages, width: listingWidth, emit: emit) })
-        }
-        out += phase("LAUNCH", result.metrics.launch)
+        emit(out + "\n")
+    }
+
+    /// `analyze`'s report in pieces, each given to `emit` as it is made: findings one at a time
+    /// and the table row by row, so an audit of a million names is never held as text.
+    static func write(_ result: AuditResult, baseline: BaselineComparison? = nil, color: Bool = false, emit: (String) -> Void) {
+        let style = Style(enabled: color)
+        let breaches = result.budgetBreaches.map { "budget exceeded: \($0.budget) (\($0.figures))" }
+        writeHead(result, baseline: baseline, verdictLines: breaches, style: style, emit: emit)
+        let width = style.width
+        var out = phase("LAUNCH", result.metrics.launch)
         if let time = ImageTimeReport.summary(result) {
             out += TextTable.wrapped(time, width: width, first: "  image time  ", rest: "              ") + "\n"
             let slowest = ImageTimeReport.slowest(result).map { "\(SafeText.quoted($0.findingIdentity)) \(ImageTimeReport.nameTime($0))" }
@@ -139,8 +133,27 @@ public struct TextReporter: AuditReporter {
         findings(result, style: style, emit: emit, then: { table(result, emit: emit) })
     }
 
+    /// `unused`'s report: the figures and what was searched, the findings, then the images
+    /// not plainly used (every image with `allImages`), in `listingWidth` columns.
+    static func write(
+        _ result: UnusedResult, baseline: BaselineComparison? = nil, color: Bool = false, allImages: Bool = false, listingWidth: Int = width,
+        emit: (String) -> Void
+    ) {
+        // --wide (`.max`) leaves prose unwrapped; the arithmetic of wrapping stays in range.
+        let style = Style(enabled: color, width: min(listingWidth, 1 << 20))
+        let notGating = UnusedReport.notGatingLine(result, passes: Verdict(result, baseline: baseline).outcome == .pass)
+        writeHead(result, baseline: baseline, verdictLines: notGating.map { [$0] } ?? [], style: style, emit: emit)
+        let unused = result.summary
+        var out = "UNUSED\n"
+        for figure in UnusedReport.figures(unused, device: result.device) { out += "  \(figure.value) \(figure.label)\n" }
+        out += TextTable.wrapped(UnusedReport.searched(unused, launches: result.logs.count), width: style.width, first: "  ", rest: "    ") + "\n"
+        if let shipping = UnusedReport.shipping(unused) { out += TextTable.wrapped(shipping, width: style.width, first: "  ", rest: "    ") + "\n" }
+        emit(out + "\n")
+        findings(result, style: style, emit: emit, then: { unusedTable(unused, all: allImages, width: listingWidth, emit: emit) })
+    }
+
     /// The findings by severity, then the table `then` writes.
-    private static func findings(_ result: AuditResult, style: Style, emit: (String) -> Void, then table: () -> Void) {
+    private static func findings(_ result: some CommandResult, style: Style, emit: (String) -> Void, then table: () -> Void) {
         let counts = result.severityCounts
         for severity in Severity.allCases {
             guard let count = counts[severity], count > 0 else { continue }
@@ -171,7 +184,7 @@ public struct TextReporter: AuditReporter {
 
     /// One entry of a severity's list: the message (or a group's subjects), the fix, where to
     /// edit it and the log lines.
-    static func text(_ entry: FindingEntry, _ result: AuditResult, style: Style) -> String {
+    static func text(_ entry: FindingEntry, _ result: some CommandResult, style: Style) -> String {
         let rule = entry.first.rule
         let message = entry.groupSummary { "`" + TextTable.escapeName($0) + "`" } ?? TextTable.escapeName(entry.first.message)
         let width = style.width
@@ -186,7 +199,8 @@ public struct TextReporter: AuditReporter {
         return out
     }
 
-    static func verdict(_ result: AuditResult, baseline: BaselineComparison?) -> String {
+    /// The verdict line, then `lines` (what else decided or did not decide the run).
+    static func verdict(_ result: some CommandResult, baseline: BaselineComparison?, lines: [String]) -> String {
         // Against a baseline only new findings and worse figures fail (budgets are findings).
         let verdict = Verdict(result, baseline: baseline)
         var text = "\(verdict.word): \(verdict.countsText)"
@@ -195,10 +209,7 @@ public struct TextReporter: AuditReporter {
         } else {
             text += result.failOn.map { " (fails at \($0.rawValue) and above)" } ?? " (never fails on findings)"
         }
-        for breach in result.budgetBreaches {
-            text += "\nbudget exceeded: \(breach.budget) (\(breach.figures))"
-        }
-        if let line = UnusedReport.notGatingLine(result, passes: verdict.outcome == .pass) { text += "\n" + line }
+        for line in lines { text += "\n" + line }
         return text
     }
 

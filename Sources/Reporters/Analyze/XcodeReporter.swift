@@ -9,7 +9,7 @@ import UnusedAudit
 /// Run Script build phase prints them — `/absolute/path:LINE:COLUMN: error|warning|note: message
 /// [rule-id]`, one per finding, most severe first — then one summary line. Xcode needs absolute
 /// paths, so relative inputs are made absolute against the working directory.
-public struct XcodeReporter: AuditReporter {
+public struct XcodeReporter: FindingsReporter {
     public let id = "xcode"
     public let fileExtension = "txt"
     public let consumer = OutputConsumer.terminal
@@ -17,7 +17,7 @@ public struct XcodeReporter: AuditReporter {
 
     public init() {}
 
-    public func render(_ input: ReportInput, to sink: ByteSink) {
+    public func renderFindings<Result: CommandResult>(_ input: ReportInput<Result>, to sink: ByteSink) {
         let result = input.result
         for finding in result.findings {
             let location = FindingLocation(finding, bundlePath: input.bundlePath, logPaths: input.logPaths, sourceRoot: result.sourceRoot)
@@ -52,7 +52,7 @@ public struct XcodeReporter: AuditReporter {
 
 /// One line that says how an audit went: `imgtrace: 3 errors, 10 warnings, 11 notes — FAIL`.
 public enum VerdictLine {
-    public static func text(_ result: AuditResult, failing: Bool? = nil) -> String {
+    public static func text<Result: CommandResult>(_ result: Result, failing: Bool? = nil) -> String {
         let counts = result.severityCounts
         let parts = [Severity.error, .warning, .note].map { severity -> String in
             let n = counts[severity] ?? 0

@@ -7,7 +7,7 @@ import UnusedAudit
 
 /// What the reports of `imgtrace unused` show beside the findings: what was searched, the bytes
 /// to save, and every shipped image with its verdict and what kept it. Each format's reporter
-/// lays these out in its own way (`AuditResult.unused`).
+/// lays these out in its own way (`UnusedResult.summary`).
 enum UnusedReport {
     /// Images in report order: by verdict (unused first), then by bytes in the app, then by name.
     static func ordered(_ assets: [UnusedImages.Asset]) -> [UnusedImages.Asset] {
@@ -40,8 +40,9 @@ enum UnusedReport {
 
     /// Under a passing verdict of `unused`, what the run found that does not fail it and the
     /// option that would (`2 unused images, 333.8 KiB — not gating: add --fail-on warning to fail`).
-    static func notGatingLine(_ result: AuditResult, passes: Bool) -> String? {
-        guard passes, let unused = result.unused else { return nil }
+    static func notGatingLine(_ result: UnusedResult, passes: Bool) -> String? {
+        guard passes else { return nil }
+        let unused = result.summary
         let found = result.findings.filter { $0.rule == UnusedImages.Verdict.unused.rawValue }
         guard let gravest = found.map(\.severity).min() else { return nil }
         return "\(counted(found.count, "unused image")), \(kibibytes(unused.bytesToSave)) — not gating: add `--fail-on \(gravest.rawValue)` to fail"

@@ -83,7 +83,7 @@ struct FindingEntry {
     }
 
     /// Where to edit a single finding (`path:line` under the source root), when it has a place.
-    func editPlace(_ result: AuditResult) -> String? {
+    func editPlace(_ result: some CommandResult) -> String? {
         guard findings.count == 1, let root = result.sourceRoot else { return nil }
         func place(_ location: SourceLocation) -> String {
             PathText.resolve(location.path, against: root) + (location.position.map { ":\($0.line)" } ?? "")

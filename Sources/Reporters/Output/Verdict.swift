@@ -28,7 +28,7 @@ public struct Verdict: Equatable {
         self.counts = counts
     }
 
-    public init(_ result: AuditResult, baseline: BaselineComparison? = nil) {
+    public init(_ result: some CommandResult, baseline: BaselineComparison? = nil) {
         self.init(fails: baseline?.fails ?? result.fails, failOn: result.failOn, counts: result.severityCounts)
     }
 
