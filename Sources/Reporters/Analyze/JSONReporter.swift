@@ -134,19 +134,21 @@ public struct JSONReporter: AuditReporter {
             w.field("lines", log.summary.lines)
             w.field("bytes", log.summary.bytes)
             w.field("hits", log.summary.hits)
-            w.key("launchEnd")
-            if let end = log.summary.launchEnd {
-                w.beginObject()
-                w.field("line", end.line)
-                w.field("source", end.source.rawValue)
-                w.endObject()
-            } else {
-                w.null()
-            }
+            writeLaunchEnd(log.summary.launchEnd, &w)
             w.key("metrics")
             writeMetrics(log.metrics, &w)
             w.field("warnings", strings: log.summary.warnings.map { ($0.line.map { "line \($0): " } ?? "") + $0.message })
         }
+        w.endObject()
+    }
+
+    /// `"launchEnd": {"line", "source"}`, or null when the whole log is the launch.
+    static func writeLaunchEnd(_ end: LaunchEnd?, _ w: inout JSONText) {
+        w.key("launchEnd")
+        guard let end else { return w.null() }
+        w.beginObject()
+        w.field("line", end.line)
+        w.field("source", end.source.rawValue)
         w.endObject()
     }
 

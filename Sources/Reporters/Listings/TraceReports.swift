@@ -100,15 +100,7 @@ public final class TraceJSONReport {
         w.beginObject()
         for status in LoadStatus.allCases { w.field(status.rawValue, s.statusCounts[status] ?? 0) }
         w.endObject()
-        w.key("launchEnd")
-        if let end = s.launchEnd {
-            w.beginObject()
-            w.field("line", end.line)
-            w.field("source", end.source.rawValue)
-            w.endObject()
-        } else {
-            w.null()
-        }
+        JSONReporter.writeLaunchEnd(s.launchEnd, &w)
         // `imgtrace record`'s last line: how the recording ended.
         w.key("recording")
         if let recording = s.recording {
