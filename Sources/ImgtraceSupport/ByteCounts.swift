@@ -23,8 +23,14 @@ package func milliseconds(microseconds: Int) -> String {
 /// A count with its noun in the right number: `1 error`, `3 errors`, `1 repeated lookup`.
 /// Nouns ending in a hiss take `es` (`2 launches`); `plural` is for any other irregular one.
 package func counted(_ n: Int, _ singular: String, _ plural: String? = nil) -> String {
-    let regular = ["s", "x", "z", "ch", "sh"].contains(where: singular.hasSuffix) ? singular + "es" : singular + "s"
-    return "\(n) \(n == 1 ? singular : plural ?? regular)"
+    "\(n) \(noun(for: n, singular, plural))"
+}
+
+/// The noun alone in the number `n` asks for, where the count is shown apart (a figure over its
+/// label): `image`, `images`.
+package func noun(for n: Int, _ singular: String, _ plural: String? = nil) -> String {
+    guard n != 1 else { return singular }
+    return plural ?? (["s", "x", "z", "ch", "sh"].contains(where: singular.hasSuffix) ? singular + "es" : singular + "s")
 }
 
 /// Pixel or point dimensions, written one way in every report: `4032×3024`.

@@ -365,7 +365,7 @@ struct TraceParser {
             summary.warnings.append(
                 TraceWarning(
                     line: cutLines.first,
-                    message: "\(cutLines.count) line\(cutLines.count == 1 ? " was" : "s were") longer than \(TraceReader.maxLineLength / 1024) KiB and cut there"))
+                    message: "\(counted(cutLines.count, "line was", "lines were")) longer than \(TraceReader.maxLineLength / 1024) KiB and cut there"))
         }
     }
 }

@@ -95,7 +95,7 @@ package enum NoEvidenceRule: AuditRule {
             if !pending.isEmpty {
                 let list = pending.map { "\($0.id)\($0.symbol.map { " (\(SafeText.quoted($0)))" } ?? "")" }.joined(separator: ", ")
                 return (
-                    "pending", "breakpoint\(pending.count == 1 ? "" : "s") \(list) never resolved (pending) and no image load was seen",
+                    "pending", "\(noun(for: pending.count, "breakpoint")) \(list) never resolved (pending) and no image load was seen",
                     .resolvePendingBreakpoint
                 )
             }

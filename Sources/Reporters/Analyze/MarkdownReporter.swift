@@ -86,7 +86,7 @@ public struct MarkdownReporter: AuditReporter {
         out +=
             "\(MarkdownText.code(result.bundleNames.first ?? "?", inTable: false)) on **\(MarkdownText.code(d.id, inTable: false))** "
             + MarkdownText.sentence("(\(dimensions(d.pointWidth, d.pointHeight)) pt @\(d.scale)x)", inTable: false)
-        out += result.logs.count == 1 ? ", 1 log" : ", \(result.logs.count) logs"
+        out += ", " + counted(result.logs.count, "log")
         out += inputsNote + ".\n\n" + figures
         let c = result.severityCounts
         out += "\n**\(counted(c[.error] ?? 0, "error")), \(counted(c[.warning] ?? 0, "warning")), \(counted(c[.note] ?? 0, "note"))**"

@@ -28,13 +28,13 @@ enum UnusedReport {
     static func figures(_ unused: UnusedSummary, device: DeviceProfile) -> [(value: String, label: String)] {
         func count(_ verdict: UnusedImages.Verdict, _ noun: String, _ rest: String = "") -> (value: String, label: String) {
             let n = unused.assets.filter { $0.verdict == verdict }.count
-            return ("\(n)", noun + (n == 1 ? "" : "s") + rest)
+            return ("\(n)", ImgtraceSupport.noun(for: n, noun) + rest)
         }
         let downloaded = unused.assets.filter { $0.verdict == .unused }.map(\.deviceBytes).saturatingSum()
         return [
             count(.unused, "unused image"), (kibibytes(unused.bytesToSave), "in the app to save"),
             (kibibytes(downloaded), "fewer downloaded by \(device.id)"), count(.dynamicOnly, "image", " loaded only at run time"),
-            count(.neverLoaded, "image", " never loaded"), (String(unused.assets.count), unused.assets.count == 1 ? "image shipped" : "images shipped"),
+            count(.neverLoaded, "image", " never loaded"), (String(unused.assets.count), ImgtraceSupport.noun(for: unused.assets.count, "image shipped", "images shipped")),
         ]
     }
 
