@@ -12,12 +12,112 @@ extension InventoryBuilder {
     mutating func addBundleTree(_ tree: FileTree, name: String) {
         let index = register(tree)
         inventory.warnings += tree.warnings
-        let folders = Set(tree.entries.filter { $0.kind == .directory }.map(\.path))
-        let files = Set(tree.entries.filter { $0.kind == .file }.map(\.path))
-        // Each path belongs to the deepest bundle folder above it.
+        let layout = mapBundles(tree, name: name)
+        let foldersWithDefaultPNG = Set(
+            layout.files.filter {
+                let name = lastComponent($0)
+                return name.hasPrefix("Default") && name.hasSuffix(".png")
+            }.map(parentPath))
+        let infos = readBundleInfos(tree, layout, name: name)
+        // A folder that holds code or a project is a source tree: Xcode copies its loose images
+        // flat into the bundle, and its xibs and storyboards name images as the nibs they become.
+        let isSourceTree =
+            layout.topKind == .folder
+            && tree.entries.contains { entry in
+                let ext = extensionOf(lastComponent(entry.path))
+                return ext == "xcodeproj" || ext == "swift" || ext == "m" || lastComponent(entry.path) == "Package.swift"
+            }
+        var localizations: [String: Set<String>] = [:]
+        var nibNames: [String: Set<String>] = [:]  // nib path → names
+        for entry in tree.entries where entry.kind == .file {
+            addTreeFile(
+                entry, of: tree, treeIndex: index, layout: layout, infos: infos, isSourceTree: isSourceTree, localizations: &localizations,
+                nibNames: &nibNames)
+        }
+        for (nibPath, names) in nibNames {
+            let bundle = layout.bundleOf[parentPath(nibPath)] ?? BundleID.top
+            for name in names { inventory.references.append(ImageReference(bundle: bundle, file: nibPath, name: name, kind: .nib)) }
+        }
+        for catalog in layout.catalogs { addSourceCatalog(tree, treeIndex: index, root: catalog.root, bundle: catalog.bundle) }
+        for root in layout.bundleRoots {
+            let id = root.isEmpty ? BundleID.top : root
+            guard var info = infos[id] else { continue }
+            info.localizations = (localizations[id] ?? []).sorted()
+            info.isSourceTree = id == BundleID.top && isSourceTree
+            addPlistReferences(info, foldersWithDefaultPNG: foldersWithDefaultPNG)
+            inventory.bundles.append(info)
+        }
+    }
+
+    /// One file of the tree: its localization noted, then read as what it is — an executable's
+    /// strings, a nib, an interface source, a compiled catalog, or a loose image.
+    mutating func addTreeFile(
+        _ entry: TreeEntry, of tree: FileTree, treeIndex index: Int, layout: TreeLayout, infos: [String: BundleInfo], isSourceTree: Bool,
+        localizations: inout [String: Set<String>], nibNames: inout [String: Set<String>]
+    ) {
+        let path = entry.path
+        let parent = parentPath(path)
+        guard !isJunk(path), !path.utf8.containsBytes("_CodeSignature/") else { return }
+        let bundle = layout.bundleOf[parent] ?? BundleID.top
+        let components = pathComponents(path)
+        if let lproj = components.dropLast().last(where: { $0.utf8.hasBytesSuffix(".lproj") }) {
+            localizations[bundle, default: []].insert(String(lproj.dropLast(6)))
+        }
+        if components.contains(where: { $0.utf8.hasBytesSuffix(".xcassets") }) { return }
+        let fileName = String(components.last!)
+        let ext = extensionOf(fileName)
+        if readsCodeStrings, ext == "jsbundle" || isExecutable(path, of: infos[bundle]) {
+            readCodeStrings(tree, path: path, bundle: bundle, javaScript: ext == "jsbundle")
+            return
+        }
+        if let nib = components.firstIndex(where: { $0.utf8.hasBytesSuffix(".nib") }) {
+            let nibPath = components[...nib].joined(separator: "/")
+            readNib(tree, path: path, nibPath: nibPath, into: &nibNames)
+            return
+        }
+        if isSourceTree, ext == "xib" || ext == "storyboard" {
+            readInterfaceSource(tree, path: path, into: &nibNames)
+            return
+        }
+        if ext == "car" {
+            do {
+                let bytes = try tree.contents(path, maxBytes: BundleReader.maxCatalogBytes)
+                let catalog = try bytes.withUnsafeBytes { try CarCatalog.parse($0) }
+                addRenditions(catalog, bytes: bytes, carPath: path, bundle: bundle)
+            } catch {
+                inventory.warnings.append("\(path): \(describe(error))")
+            }
+            return
+        }
+        let hasImageExtension = LooseImageName.imageExtensions.contains(ext.lowercased())
+        guard hasImageExtension || ext.isEmpty else { return }
+        let info = infos[bundle]
+        let inTree = lookupPath(path, bundle: bundle, resourceRoot: info?.resourceRoot ?? "")
+        let relative = isSourceTree && bundle == BundleID.top ? lastComponent(inTree) : inTree
+        let before = inventory.images.count
+        addFile(
+            tree, treeIndex: index, path: path, size: entry.size, bundle: bundle, relative: relative,
+            source: .file, appKitNames: usesAppKitNames(info), mustBeImage: hasImageExtension)
+        // Read through a symbolic link (an installed GNUstep app's `Resources`): say so.
+        if let link = entry.link, inventory.images.count > before { inventory.images[before].details["link"] = link }
+    }
+
+    /// Where each bundle of a tree starts and which bundle each folder belongs to.
+    struct TreeLayout {
+        let folders: Set<String>
+        let files: Set<String>
+        /// Each path belongs to the deepest bundle folder above it.
         var bundleOf: [String: String] = ["": BundleID.top]
         var bundleRoots: [String] = [""]
         var catalogs: [(root: String, bundle: String)] = []
+        var topKind: BundleKind
+    }
+
+    /// The tree's bundles (the top one's kind from its name or its Info.plist), its source
+    /// catalogs, its junk and the symbolic links that leave it.
+    mutating func mapBundles(_ tree: FileTree, name: String) -> TreeLayout {
+        let folders = Set(tree.entries.filter { $0.kind == .directory }.map(\.path))
+        let files = Set(tree.entries.filter { $0.kind == .file }.map(\.path))
         var topKind = BundleReader.bundleKinds[extensionOf(name)] ?? .folder
         if topKind == .folder,
             files.contains("Info.plist") || files.contains("Contents/Info.plist")
@@ -25,23 +125,24 @@ extension InventoryBuilder {
         {
             topKind = .app
         }
+        var layout = TreeLayout(folders: folders, files: files, topKind: topKind)
         for entry in tree.entries {
             let parent = parentPath(entry.path)
             if isJunk(entry.path) {
                 if !isJunk(parent) { inventory.junk.append(entry.path) }
                 continue
             }
-            let owner = bundleOf[parent] ?? BundleID.top
+            let owner = layout.bundleOf[parent] ?? BundleID.top
             switch entry.kind {
             case .directory:
                 let ext = extensionOf(lastComponent(entry.path))
                 if BundleReader.bundleKinds[ext] != nil {
-                    bundleOf[entry.path] = entry.path
-                    bundleRoots.append(entry.path)
+                    layout.bundleOf[entry.path] = entry.path
+                    layout.bundleRoots.append(entry.path)
                 } else {
-                    bundleOf[entry.path] = owner
+                    layout.bundleOf[entry.path] = owner
                 }
-                if ext == "xcassets" { catalogs.append((entry.path, owner)) }
+                if ext == "xcassets" { layout.catalogs.append((entry.path, owner)) }
             case let .symlink(target):
                 if resolveInside(parent, target) == nil {
                     inventory.warnings.append("\(entry.path): symbolic link to \(SafeText.quoted(target)) leaves the bundle; not followed")
@@ -50,22 +151,22 @@ extension InventoryBuilder {
                 break
             }
         }
-        let versionedResources = InventoryBuilder.versionedResourceFolders(folders)
-        let foldersWithDefaultPNG = Set(
-            files.filter {
-                let name = lastComponent($0)
-                return name.hasPrefix("Default") && name.hasSuffix(".png")
-            }.map(parentPath))
+        return layout
+    }
+
+    /// Each bundle's facts: its kind, name, resource root and Info.plist (a plist it cannot read is a warning).
+    mutating func readBundleInfos(_ tree: FileTree, _ layout: TreeLayout, name: String) -> [String: BundleInfo] {
+        let versionedResources = InventoryBuilder.versionedResourceFolders(layout.folders)
         var infos: [String: BundleInfo] = [:]
-        for root in bundleRoots {
+        for root in layout.bundleRoots {
             let id = root.isEmpty ? BundleID.top : root
-            let kind = root.isEmpty ? topKind : BundleReader.bundleKinds[extensionOf(lastComponent(root))] ?? .bundle
+            let kind = root.isEmpty ? layout.topKind : BundleReader.bundleKinds[extensionOf(lastComponent(root))] ?? .bundle
             var info = BundleInfo(
                 id: id, kind: kind, name: root.isEmpty ? name : lastComponent(root),
-                resourceRoot: resourceRoot(root, folders: folders, files: files, versioned: versionedResources))
+                resourceRoot: resourceRoot(root, folders: layout.folders, files: layout.files, versioned: versionedResources))
             let p = root.isEmpty ? "" : root + "/"
             let candidates = [p + "Info.plist", p + "Contents/Info.plist", p + "Resources/Info-gnustep.plist", p + "Resources/Info.plist"]
-            if let plistPath = candidates.first(where: files.contains) {
+            if let plistPath = candidates.first(where: layout.files.contains) {
                 info.infoPlistPath = plistPath
                 do {
                     let plist = try PropertyList.parse(try tree.contents(plistPath, maxBytes: BundleReader.maxPlistBytes))
@@ -76,76 +177,7 @@ extension InventoryBuilder {
             }
             infos[id] = info
         }
-        // A folder that holds code or a project is a source tree: Xcode copies its loose images
-        // flat into the bundle, and its xibs and storyboards name images as the nibs they become.
-        let isSourceTree =
-            topKind == .folder
-            && tree.entries.contains { entry in
-                let ext = extensionOf(lastComponent(entry.path))
-                return ext == "xcodeproj" || ext == "swift" || ext == "m" || lastComponent(entry.path) == "Package.swift"
-            }
-        var localizations: [String: Set<String>] = [:]
-        var nibNames: [String: Set<String>] = [:]  // nib path → names
-        for entry in tree.entries where entry.kind == .file {
-            let path = entry.path
-            let parent = parentPath(path)
-            guard !isJunk(path), !path.utf8.containsBytes("_CodeSignature/") else { continue }
-            let bundle = bundleOf[parent] ?? BundleID.top
-            let components = pathComponents(path)
-            if let lproj = components.dropLast().last(where: { $0.utf8.hasBytesSuffix(".lproj") }) {
-                localizations[bundle, default: []].insert(String(lproj.dropLast(6)))
-            }
-            if components.contains(where: { $0.utf8.hasBytesSuffix(".xcassets") }) { continue }
-            let fileName = String(components.last!)
-            let ext = extensionOf(fileName)
-            if readsCodeStrings, ext == "jsbundle" || isExecutable(path, of: infos[bundle]) {
-                readCodeStrings(tree, path: path, bundle: bundle, javaScript: ext == "jsbundle")
-                continue
-            }
-            if let nib = components.firstIndex(where: { $0.utf8.hasBytesSuffix(".nib") }) {
-                let nibPath = components[...nib].joined(separator: "/")
-                readNib(tree, path: path, nibPath: nibPath, into: &nibNames)
-                continue
-            }
-            if isSourceTree, ext == "xib" || ext == "storyboard" {
-                readInterfaceSource(tree, path: path, into: &nibNames)
-                continue
-            }
-            if ext == "car" {
-                do {
-                    let bytes = try tree.contents(path, maxBytes: BundleReader.maxCatalogBytes)
-                    let catalog = try bytes.withUnsafeBytes { try CarCatalog.parse($0) }
-                    addRenditions(catalog, bytes: bytes, carPath: path, bundle: bundle)
-                } catch {
-                    inventory.warnings.append("\(path): \(describe(error))")
-                }
-                continue
-            }
-            let hasImageExtension = LooseImageName.imageExtensions.contains(ext.lowercased())
-            guard hasImageExtension || ext.isEmpty else { continue }
-            let info = infos[bundle]
-            let inTree = lookupPath(path, bundle: bundle, resourceRoot: info?.resourceRoot ?? "")
-            let relative = isSourceTree && bundle == BundleID.top ? lastComponent(inTree) : inTree
-            let before = inventory.images.count
-            addFile(
-                tree, treeIndex: index, path: path, size: entry.size, bundle: bundle, relative: relative,
-                source: .file, appKitNames: usesAppKitNames(info), mustBeImage: hasImageExtension)
-            // Read through a symbolic link (an installed GNUstep app's `Resources`): say so.
-            if let link = entry.link, inventory.images.count > before { inventory.images[before].details["link"] = link }
-        }
-        for (nibPath, names) in nibNames {
-            let bundle = bundleOf[parentPath(nibPath)] ?? BundleID.top
-            for name in names { inventory.references.append(ImageReference(bundle: bundle, file: nibPath, name: name, kind: .nib)) }
-        }
-        for catalog in catalogs { addSourceCatalog(tree, treeIndex: index, root: catalog.root, bundle: catalog.bundle) }
-        for root in bundleRoots {
-            let id = root.isEmpty ? BundleID.top : root
-            guard var info = infos[id] else { continue }
-            info.localizations = (localizations[id] ?? []).sorted()
-            info.isSourceTree = id == BundleID.top && isSourceTree
-            addPlistReferences(info, foldersWithDefaultPNG: foldersWithDefaultPNG)
-            inventory.bundles.append(info)
-        }
+        return infos
     }
 
     /// Whether `path` is the program its bundle's Info.plist names, where iOS, macOS or GNUstep keep it.
