@@ -96,7 +96,9 @@ public struct JSONReporter: AuditReporter {
         w.field("failOn", result.failOn?.rawValue ?? "never")
         w.key("findings")
         w.beginObject()
-        for severity in Severity.allCases { w.field(severity.rawValue, result.severityCounts[severity] ?? 0) }
+        // One pass over the findings for every severity: a run can hold a million of them.
+        let counts = result.severityCounts
+        for severity in Severity.allCases { w.field(severity.rawValue, counts[severity] ?? 0) }
         w.endObject()
         w.objects("budgets", budgets) { w, breach in
             w.field("budget", breach.budget)
