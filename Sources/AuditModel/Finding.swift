@@ -89,7 +89,7 @@ public struct Finding: Sendable, Equatable {
     /// Reports that list several findings in one line show this, never a part of the sentence.
     public var subject: String
     /// One sentence that names what and how much.
-    public var message: String
+    public var message: Phrase
     /// What to do about it, as data (`fix` is its sentence).
     public var fixKind: FixKind
     /// What to do about it, in words.
@@ -120,7 +120,7 @@ public struct Finding: Sendable, Equatable {
     public var gates = true
     /// What the message says of its subject, without naming it (`decodes to 46.5 MiB …`): how
     /// another finding about the same image quotes this one as evidence. Set by image rules.
-    public var claim: String?
+    public var claim: Phrase?
     /// Further facts about the same image from other rules of its family, folded into this one
     /// finding (`ImageFindings`): each rule's claim, severity and fix, most severe first.
     public var evidence: [Evidence] = []
@@ -132,11 +132,11 @@ public struct Finding: Sendable, Equatable {
     public struct Evidence: Sendable, Equatable {
         public var rule: String
         public var severity: Severity
-        public var claim: String
+        public var claim: Phrase
         public var fixKind: FixKind
         public var fix: String { fixKind.sentence }
 
-        package init(rule: String, severity: Severity, claim: String, fix: FixKind) {
+        package init(rule: String, severity: Severity, claim: Phrase, fix: FixKind) {
             self.rule = rule
             self.severity = severity
             self.claim = claim
@@ -156,7 +156,7 @@ public struct Finding: Sendable, Equatable {
     public static let maxLines = 100
 
     public init(
-        rule: String, severity: Severity, identity: String, device: String, subject: String? = nil, message: String, fix: FixKind,
+        rule: String, severity: Severity, identity: String, device: String, subject: String? = nil, message: Phrase, fix: FixKind,
         names: [String] = [], assets: [String] = [], paths: [String] = [], lines: [LogLine] = [],
         values: FindingValues = [:], cost: Int = 0, occurrences: Int = 0
     ) {

@@ -66,8 +66,11 @@ public enum FixKind: Sendable, Hashable {
     case keepDynamicImage
     case checkNeverLoaded
 
-    /// The fix in words, a sentence or two.
-    public var sentence: String {
+    /// The fix in words, a sentence or two, as text reports write it.
+    public var sentence: String { phrase.text }
+
+    /// The fix in words, a sentence or two, its commands and names quoted apart.
+    public var phrase: Phrase {
         switch self {
         case .keepLoadedImage: return "Keep the loaded image, or load it with imageNamed: so the system caches it."
         case .excludeFromBundle: return "Exclude it from the Copy Bundle Resources phase and the archive."

@@ -81,13 +81,13 @@ public struct Resolution: Sendable, Equatable {
         static func == (a: ImageBox, b: ImageBox) -> Bool { a === b || a.image == b.image }
     }
     /// One phrase a person reads: "catalog `Assets.car` facet `logo`, phone @3x".
-    public var how: String
+    public var how: Phrase
     /// Set when `image` is nil.
     public var cause: MissingCause?
     /// The name the system caches the image under, when not the name asked for (a mapped alias).
     public var cacheName: String?
 
-    public init(image: BundleImage?, how: String, cause: MissingCause? = nil, cacheName: String? = nil) {
+    public init(image: BundleImage?, how: Phrase, cause: MissingCause? = nil, cacheName: String? = nil) {
         stored = image.map(ImageBox.init)
         self.how = how
         self.cause = cause

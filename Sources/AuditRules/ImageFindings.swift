@@ -59,7 +59,7 @@ package enum ImageFindings {
         finding.formerFingerprints = ordered.map { Finding.fingerprint(rule: $0.rule, identity: image, device: device) }.sorted()
         guard !others.isEmpty else { return finding }
         finding.evidence = others.map { Finding.Evidence(rule: $0.rule, severity: $0.severity, claim: $0.claim ?? $0.message, fix: $0.fixKind) }
-        finding.message += "; also " + finding.evidence.map(\.claim).joined(separator: "; ")
+        finding.message.append("; also \(Phrase.joined(finding.evidence.map(\.claim), separator: "; "))")
         finding.cost = others.reduce(finding.cost) { max($0, $1.cost) }
         var values = Array(finding.values)
         for other in others {

@@ -108,12 +108,12 @@ public struct RuleContext: Sendable {
     /// quotes it when another rule's finding about the same image carries it (`ImageFindings`).
     public func finding(
         _ rule: any AuditRule.Type, severity: Severity? = nil, image: BundleImage, uses: [NameUse], subject: String? = nil,
-        quoted: String? = nil, claim: String, fix: FixKind, values: FindingValues, cost: Int
+        quoted: Phrase? = nil, claim: Phrase, fix: FixKind, values: FindingValues, cost: Int
     ) -> Finding {
         var finding = Finding(
             rule: rule.id, severity: severity ?? rule.defaultSeverity, identity: image.id, device: device.fingerprintKey,
             subject: subject ?? (image.source == .assetCatalog ? image.name : PathText.fileName(image.id)),
-            message: (quoted ?? quotedImage(image)) + " " + claim, fix: fix, names: uses.compactMap(\.name),
+            message: "\(quoted ?? quotedImage(image)) \(claim)", fix: fix, names: uses.compactMap(\.name),
             assets: [image.id], paths: [image.path],
             lines: uses.flatMap(\.launchLines), values: values, cost: cost, occurrences: uses.reduce(0) { $0 + $1.launchLoads })
         finding.claim = claim
@@ -130,10 +130,10 @@ package func pixelText(_ image: BundleImage) -> String {
 /// An image as a finding's message names it: a file by its file name, a catalog rendition by
 /// its facet with the catalog and traits beside it (`` `logo` (Assets.car, universal @3x) ``),
 /// so the first quoted word is always the name a developer searches for.
-package func quotedImage(_ image: BundleImage) -> String {
-    guard image.source == .assetCatalog else { return "\(SafeText.quoted(PathText.fileName(image.id)))" }
+package func quotedImage(_ image: BundleImage) -> Phrase {
+    guard image.source == .assetCatalog else { return "\(code: PathText.fileName(image.id))" }
     let appearance = image.appearance.map { ", \($0)" } ?? ""
-    return "\(SafeText.quoted(image.name)) (\(PathText.fileName(image.path)), \(image.idiom) @\(image.scale)x\(appearance))"
+    return "\(code: image.name) (\(PathText.fileName(image.path)), \(image.idiom) @\(image.scale)x\(appearance))"
 }
 
 extension Rules {

@@ -48,14 +48,17 @@ package enum SafeText {
 
     /// A name quoted in a sentence: between backticks, shown with `visible`, and with any backtick
     /// of its own escaped, so every backtick of a message delimits a name (Markdown relies on it).
-    package static func quoted(_ name: String) -> String {
+    package static func quoted(_ name: String) -> String { "`" + quotedContent(name) + "`" }
+
+    /// What `quoted` puts between the backticks: a format with code spans of its own shows this.
+    package static func quotedContent(_ name: String) -> String {
         let shown = visible(name)
-        guard shown.utf8.contains(UInt8(ascii: "`")) else { return "`" + shown + "`" }
-        var out = "`"
+        guard shown.utf8.contains(UInt8(ascii: "`")) else { return shown }
+        var out = ""
         for scalar in shown.unicodeScalars {
             if scalar == "`" { out += escaped(0x60) } else { out.unicodeScalars.append(scalar) }
         }
-        return out + "`"
+        return out
     }
 
     /// `text` cut to `limit` characters, the cut said, for one-line diagnostics of huge inputs.

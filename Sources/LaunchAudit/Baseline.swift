@@ -181,7 +181,7 @@ extension Baseline.Entry {
     /// What a baseline records of a finding.
     init(_ finding: Finding) {
         self.init(
-            fingerprint: finding.fingerprint, rule: finding.rule, severity: finding.severity.rawValue, message: finding.message,
+            fingerprint: finding.fingerprint, rule: finding.rule, severity: finding.severity.rawValue, message: finding.message.text,
             formerly: finding.formerFingerprints, gates: finding.gates, rules: finding.foldedRules)
     }
 }

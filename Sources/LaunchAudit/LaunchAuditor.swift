@@ -58,7 +58,7 @@ public final class LaunchAuditor {
     private var uses: [NameUse] = []
     private var tallies: [SlotTally] = []
     /// Each distinct resolution text once (`Resolution.how`), shared by every name it explains.
-    private var explanations: [String: String] = [:]
+    private var explanations: [Phrase: Phrase] = [:]
     /// Slot per (reader name id × 2 + path bit), for the current log; -1 when unseen.
     private var slotForNameID: [Int] = []
     private var lastKind: (api: String?, load: LoadKind?, kind: RequestKind)?

@@ -79,7 +79,7 @@ struct NameResolver: Sendable {
             if let found = lookUp(name, catalogsOnly: true) { return found }
             if let loose = lookUp(name), let image = loose.image, image.source == .file {
                 return Resolution(
-                    image: nil, how: "not found: CoreUI looks in asset catalogs only, and \(SafeText.quoted(PathText.fileName(image.path))) is a loose file",
+                    image: nil, how: "not found: CoreUI looks in asset catalogs only, and \(code: PathText.fileName(image.path)) is a loose file",
                     cause: .notInCatalog)
             }
             return missing(name)
@@ -93,14 +93,14 @@ struct NameResolver: Sendable {
             return found
         }
         if let alias, var found = lookUp(alias.target, in: [alias.bundle]) {
-            found.how += " — \(SafeText.quoted(name)) maps to it through \(SafeText.quoted(alias.file)) (as \(SafeText.quoted(alias.via)))"
+            found.how += " — \(code: name) maps to it through \(code: alias.file) (as \(code: alias.via))"
             found.cacheName = alias.via
             return found
         }
         if name == "NSApplicationIcon", let top = inventory.bundles.first,
             let icon = top.info?.iconFiles.first ?? top.info?.iconNames.first, icon != name, var found = lookUp(icon)
         {
-            found.how = "AppKit's application icon: \(SafeText.quoted(icon)) from Info.plist, \(found.how)"
+            found.how = "AppKit's application icon: \(code: icon) from Info.plist, \(found.how)"
             return found
         }
         return missing(name)
@@ -144,7 +144,7 @@ struct NameResolver: Sendable {
                 ignoredPNG = !catalogHits.isEmpty
             }
             if let best = best(catalogHits.map { inventory.images[$0] }, appKit: appKitNames) {
-                var how = "catalog \(SafeText.quoted(PathText.fileName(best.path))) facet \(SafeText.quoted(best.name)), \(best.idiom) \(scaleText(best.scale))"
+                var how: Phrase = "catalog \(code: PathText.fileName(best.path)) facet \(code: best.name), \(best.idiom) \(scaleText(best.scale))"
                 if let appearance = best.appearance { how += ", \(appearance)" }
                 how += fitText(best, catalog: true) + whereText(bundle)
                 if ignoredPNG { how += " (the `.png` in the name is ignored)" }
@@ -168,7 +168,7 @@ struct NameResolver: Sendable {
                     return Resolution(
                         image: best,
                         how: looseText(best, bundle: bundle)
-                            + " — the name includes \(SafeText.quoted(literalSuffix(literal))), so this file loads whatever the screen")
+                            + " — the name includes \(code: literalSuffix(literal)), so this file loads whatever the screen")
                 }
             }
         }
@@ -196,7 +196,7 @@ struct NameResolver: Sendable {
             }
             if !path.hasPrefix("/"), let found = lookUp(path) { return found }
             return Resolution(
-                image: nil, how: "not found: \(SafeText.quoted(path)) is outside the app bundle (documents, caches or a download); imgtrace cannot see it",
+                image: nil, how: "not found: \(code: path) is outside the app bundle (documents, caches or a download); imgtrace cannot see it",
                 cause: .outsideBundle)
         }
         let relative = parts[(appIndex + 1)...].joined(separator: "/")
@@ -211,10 +211,10 @@ struct NameResolver: Sendable {
         }
         if let found = lowered[key.lowercased()]?.map({ inventory.images[$0] }).first(where: { $0.source == .file }) {
             return Resolution(
-                image: nil, how: "not found: \(SafeText.quoted(found.path)) exists — case differs (device file systems are case-sensitive)",
+                image: nil, how: "not found: \(code: found.path) exists — case differs (device file systems are case-sensitive)",
                 cause: .caseDiffers)
         }
-        return Resolution(image: nil, how: "not found: no file \(SafeText.quoted(relative)) in the app", cause: .notFound)
+        return Resolution(image: nil, how: "not found: no file \(code: relative) in the app", cause: .notFound)
     }
 
     /// UIKit may leave out only `.png`; AppKit any image extension.
@@ -271,7 +271,7 @@ struct NameResolver: Sendable {
         if !images.isEmpty {
             let other = Set(images.map(\.idiom)).sorted().map(\.name).joined(separator: ", ")
             let example = images.map { PathText.fileName($0.source == .file ? $0.path : $0.id) }.sorted().first ?? name
-            return Resolution(image: nil, how: "not found for a \(device.idiom): only \(SafeText.quoted(example)) (\(other)) exists", cause: .otherIdiom)
+            return Resolution(image: nil, how: "not found for a \(device.idiom): only \(code: example) (\(other)) exists", cause: .otherIdiom)
         }
         if request.fileExtension.isEmpty,
             let hit = (looseByStem[name] ?? []).map({ inventory.images[$0] }).filter({
@@ -281,8 +281,8 @@ struct NameResolver: Sendable {
             return Resolution(
                 image: nil,
                 how:
-                    "not found: \(SafeText.quoted(PathText.fileName(hit.path))) exists — formats other than PNG need their extension "
-                    + "(\(SafeText.quoted(name + "." + hit.fileExtension)))",
+                    "not found: \(code: PathText.fileName(hit.path)) exists — formats other than PNG need their extension "
+                    + "(\(code: name + "." + hit.fileExtension))",
                 cause: .needsExtension)
         }
         let wanted = request.fileExtension.lowercased() == "png" ? request.base : name
@@ -291,23 +291,23 @@ struct NameResolver: Sendable {
         if let hit = differentCase.min(by: { $0.id < $1.id }) {
             let shown = hit.source == .assetCatalog || hit.source == .sourceCatalog ? hit.name : PathText.fileName(hit.path)
             return Resolution(
-                image: nil, how: "not found: \(SafeText.quoted(shown)) exists — case differs (device file systems are case-sensitive)",
+                image: nil, how: "not found: \(code: shown) exists — case differs (device file systems are case-sensitive)",
                 cause: .caseDiffers)
         }
         if let literal = request.literal, let stem = request.literalStem,
             looseByStem[stem] != nil || catalogByName[stem] != nil
         {
             return Resolution(
-                image: nil, how: "not found: the name includes \(SafeText.quoted(literalSuffix(literal))); ask for \(SafeText.quoted(stem)) and let the system pick the variant",
+                image: nil, how: "not found: the name includes \(code: literalSuffix(literal)); ask for \(code: stem) and let the system pick the variant",
                 cause: .scaleInName)
         }
         let last = PathText.fileName(name)
         if let spaced = namespaced[name]?.min() {
-            return Resolution(image: nil, how: "not found: the catalog has \(SafeText.quoted(spaced)) — its folder provides a namespace", cause: .namespace)
+            return Resolution(image: nil, how: "not found: the catalog has \(code: spaced) — its folder provides a namespace", cause: .namespace)
         }
         if last != name, catalogByName[last] != nil || looseByStem[last] != nil {
             return Resolution(
-                image: nil, how: "not found: no folder or namespace \(SafeText.quoted(PathText.folder(name) + "/")); \(SafeText.quoted(last)) exists without it", cause: .namespace)
+                image: nil, how: "not found: no folder or namespace \(code: PathText.folder(name) + "/"); \(code: last) exists without it", cause: .namespace)
         }
         let nested = inventory.bundles.filter { $0.id != BundleID.top && $0.kind != .systemImages }.count
         let systems = inventory.bundles.filter { $0.kind == .systemImages }.count
@@ -327,7 +327,7 @@ struct NameResolver: Sendable {
         return suffix.isEmpty ? "@1x" : suffix
     }
 
-    private func fitText(_ image: BundleImage, catalog: Bool) -> String {
+    private func fitText(_ image: BundleImage, catalog: Bool) -> Phrase {
         guard image.scale != 0, image.scale != device.scale, !appKit.contains(image.bundle) else { return "" }
         let kind = catalog ? "rendition" : "variant"
         return image.scale < device.scale
@@ -335,15 +335,15 @@ struct NameResolver: Sendable {
             : ", only @\(image.scale)x: scaled down"
     }
 
-    private func whereText(_ bundle: String) -> String {
+    private func whereText(_ bundle: String) -> Phrase {
         guard bundle != BundleID.top, let info = inventory.bundles.first(where: { $0.id == bundle }) else { return "" }
-        return info.kind == .systemImages ? " in system images \(SafeText.quoted(bundle))" : " in \(SafeText.quoted(bundle))"
+        return info.kind == .systemImages ? " in system images \(code: bundle)" : " in \(code: bundle)"
     }
 
-    private func looseText(_ image: BundleImage, bundle: String) -> String {
+    private func looseText(_ image: BundleImage, bundle: String) -> Phrase {
         let source = image.source == .systemImages ? "system image" : "loose"
-        var how = "\(source) \(SafeText.quoted(PathText.fileName(image.path)))"
-        if let localization = image.localization { how += " from \(SafeText.quoted(localization + ".lproj"))" }
+        var how: Phrase = "\(source) \(code: PathText.fileName(image.path))"
+        if let localization = image.localization { how += " from \(code: localization + ".lproj")" }
         return how + fitText(image, catalog: false) + whereText(bundle)
     }
 }

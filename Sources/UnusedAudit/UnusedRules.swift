@@ -42,12 +42,12 @@ extension UnusedRule {
 
     /// The finding every verdict shares: the image, its files and bytes, what kept it; the
     /// identity is the image set (bundle and name), the same on every device and launch.
-    package static func finding(for asset: UnusedImages.Asset, device: DeviceProfile, claim: String, fix: FixKind) -> Finding {
+    package static func finding(for asset: UnusedImages.Asset, device: DeviceProfile, claim: Phrase, fix: FixKind) -> Finding {
         let download = asset.inCatalog ? ", \(kibibytes(asset.deviceBytes)) downloaded by \(device.id)" : ""
         let shippedBy = asset.targets.isEmpty ? "" : "; shipped by \(asset.targets.joined(separator: ", "))"
         var finding = Finding(
             rule: id, severity: defaultSeverity, identity: asset.bundle + "\u{0}" + asset.name, device: "", subject: asset.name,
-            message: "\(SafeText.quoted(asset.name)) \(claim) (\(counted(asset.paths.count, "file")), \(kibibytes(asset.bytesOnDisk)) in the app\(download)\(shippedBy))",
+            message: "\(code: asset.name) \(claim) (\(counted(asset.paths.count, "file")), \(kibibytes(asset.bytesOnDisk)) in the app\(download)\(shippedBy))",
             fix: fix, names: [asset.name], assets: asset.imageIDs, paths: asset.paths,
             values: [
                 "bytesOnDisk": .int(asset.bytesOnDisk), "deviceBytes": .int(asset.deviceBytes),
@@ -103,7 +103,7 @@ package enum UnusedImageRule: UnusedRule {
             return candidate
         case .searchedExcept(let unread):
             // A file that was not read may name it: not judged, and not a verdict to fail on.
-            let files = unread.prefix(3).map { SafeText.quoted($0) }.joined(separator: ", ") + (unread.count > 3 ? " and \(unread.count - 3) more" : "")
+            let files: Phrase = "\(Phrase.joined(unread.prefix(3).map { "\(code: $0)" }, separator: ", "))\(unread.count > 3 ? " and \(unread.count - 3) more" : "")"
             var candidate = finding(
                 for: asset, device: device,
                 claim: "is shipped and nothing that was read names it, but \(counted(unread.count, "source file")) could not be read (\(files)): not judged",

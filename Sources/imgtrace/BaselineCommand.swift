@@ -44,7 +44,7 @@ struct BaselineCommand: ParsableCommand {
             // A baseline is the reference every later launch is compared with: a capture that saw
             // nothing, or only part of a launch, must not become it.
             if let blind = result.findings.first(where: { $0.rule == "no-evidence" }) {
-                PlatformIO.writeStandardError("imgtrace: not writing a baseline: " + SafeText.visible(blind.message) + "\n")
+                PlatformIO.writeStandardError("imgtrace: not writing a baseline: " + SafeText.visible(blind.message.text) + "\n")
                 throw ExitCode(1)
             }
             let baseline = Baseline(result)

@@ -67,7 +67,7 @@ final class CorpusAuditTests: XCTestCase {
                     XCTAssertEqual(image.map { ($0.path as NSString).lastPathComponent }, name + ".tiff", name)
                 } else if let via = theme[name], let file = theme.keys.sorted().first(where: { theme[$0] == via && systemFiles.contains($0 + ".tiff") }) {
                     XCTAssertEqual(image.map { ($0.path as NSString).lastPathComponent }, file + ".tiff", "\(name) via \(via)")
-                    XCTAssertTrue(use.resolution.how.contains("nsmapping.strings"), use.resolution.how)
+                    XCTAssertTrue(use.resolution.how.text.contains("nsmapping.strings"), use.resolution.how.text)
                 } else {
                     XCTAssertNil(image, name)
                     missing.append(name)

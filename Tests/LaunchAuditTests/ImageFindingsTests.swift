@@ -25,8 +25,8 @@ final class ImageFindingsTests: XCTestCase {
         XCTAssertTrue(finding.fix.hasPrefix("Ship it at the size it is shown"), finding.fix)
         // The cost is the decoded bytes once, not the sum of every rule's view of them.
         XCTAssertEqual(finding.cost, 4032 * 3024 * 4)
-        XCTAssertTrue(finding.message.contains("; also decodes to 46.5 MiB"), finding.message)
-        XCTAssertFalse(finding.message.contains("upscaled"), "an image larger than the screen is never called upscaled")
+        XCTAssertTrue(finding.message.text.contains("; also decodes to 46.5 MiB"), finding.message.text)
+        XCTAssertFalse(finding.message.text.contains("upscaled"), "an image larger than the screen is never called upscaled")
         XCTAssertEqual(finding.values["bytesOnDisk"], .int(2 << 20), "the evidence's figures are kept")
     }
 

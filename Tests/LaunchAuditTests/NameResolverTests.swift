@@ -47,7 +47,7 @@ final class NameResolverTests: XCTestCase {
         XCTAssertEqual(resolver([file("a.png"), file("a@2x.png"), file("a@3x.png")]).resolve("a", kind: .name).image?.id, "a@3x.png")
         let lower = resolver([file("a.png"), file("a@2x.png")]).resolve("a", kind: .name)
         XCTAssertEqual(lower.image?.id, "a@2x.png")
-        XCTAssertTrue(lower.how.contains("no @3x variant"), lower.how)
+        XCTAssertTrue(lower.how.text.contains("no @3x variant"), lower.how.text)
         XCTAssertEqual(
             resolver([file("a@2x.png"), file("a@3x.png")], device: DeviceProfile.named("iphone-se")).resolve("a", kind: .name).image?.id,
             "a@2x.png")
@@ -82,7 +82,7 @@ final class NameResolverTests: XCTestCase {
         let bare = r.resolve("photo", kind: .name)
         XCTAssertNil(bare.image)
         XCTAssertEqual(bare.cause, .needsExtension)
-        XCTAssertTrue(bare.how.contains("photo.jpg"), bare.how)
+        XCTAssertTrue(bare.how.text.contains("photo.jpg"), bare.how.text)
     }
 
     func testCaseScaleInNameAndNamespaceCauses() {
@@ -90,7 +90,7 @@ final class NameResolverTests: XCTestCase {
         XCTAssertEqual(r.resolve("logo", kind: .name).cause, .caseDiffers)
         let literal = r.resolve("tab@2x", kind: .name)
         XCTAssertEqual(literal.image?.id, "tab@2x.png", "UIKit finds the literal file")
-        XCTAssertTrue(literal.how.contains("@2x"), literal.how)
+        XCTAssertTrue(literal.how.text.contains("@2x"), literal.how.text)
         XCTAssertEqual(r.resolve("tab@3x", kind: .name).cause, .scaleInName)
         XCTAssertEqual(r.resolve("star", kind: .name).cause, .namespace)
         XCTAssertEqual(r.resolve("Icons/star", kind: .name).image?.name, "Icons/star")
@@ -135,7 +135,7 @@ final class NameResolverTests: XCTestCase {
         let arrow = r.resolve("NSMenuArrow", kind: .name)
         XCTAssertEqual(arrow.image?.id, "sys/common_3DArrowRight.tiff")
         XCTAssertEqual(arrow.cacheName, "GSMenuArrow")
-        XCTAssertTrue(arrow.how.contains("nsmapping.strings"), arrow.how)
+        XCTAssertTrue(arrow.how.text.contains("nsmapping.strings"), arrow.how.text)
         XCTAssertEqual(r.resolve("NSApplicationIcon", kind: .name).image?.id, "Resources/G.tiff")
     }
 }

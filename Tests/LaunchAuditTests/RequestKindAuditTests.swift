@@ -33,7 +33,7 @@ final class RequestKindAuditTests: XCTestCase {
     func testCoreUILookupsSearchAssetCatalogsOnly() throws {
         let loose = audit([.init("hero@3x.png", 300, 90)], [.request("hero", .swiftui)])
         let missing = try XCTUnwrap(loose.findings.first { $0.rule == MissingImageRule.id })
-        XCTAssertTrue(missing.message.contains("asset catalogs only"), missing.message)
+        XCTAssertTrue(missing.message.text.contains("asset catalogs only"), missing.message.text)
         XCTAssertTrue(missing.fix.contains("asset catalog"), missing.fix)
         let both = audit([], [.request("hero", .swiftui), .named("hero")]).findings.filter { $0.rule == MissingImageRule.id }
         XCTAssertEqual(Set(both.map(\.fingerprint)).count, 2, "asked by code and by SwiftUI: two findings a baseline tells apart")
@@ -46,7 +46,7 @@ final class RequestKindAuditTests: XCTestCase {
     func testTraitChangesAndNibRepeatsHaveTheirOwnWords() throws {
         let trait = audit([.init("Assets.car#header@3x", 300, 90)], [.named("header"), .request("header", .trait), .request("header", .trait)])
         let decode = try XCTUnwrap(trait.findings.first { $0.rule == RepeatedLoadRule.id })
-        XCTAssertTrue(decode.message.contains("decoded again 2 times on trait changes"), decode.message)
+        XCTAssertTrue(decode.message.text.contains("decoded again 2 times on trait changes"), decode.message.text)
         XCTAssertFalse(decode.fix.contains("Look the image up once"), decode.fix)
         XCTAssertEqual(trait.metrics.launch.loads, 3, "a re-decode is a load")
 
@@ -54,7 +54,7 @@ final class RequestKindAuditTests: XCTestCase {
             [.init("Assets.car#Placeholder@3x", 60, 60)],
             [.request("Placeholder", .nib), .request("Placeholder", .nib), .request("Placeholder", .nib), .named("Placeholder")])
         let cells = try XCTUnwrap(nib.findings.first { $0.rule == RepeatedLoadRule.id })
-        XCTAssertTrue(cells.message.contains("by nibs or storyboards"), cells.message)
+        XCTAssertTrue(cells.message.text.contains("by nibs or storyboards"), cells.message.text)
         XCTAssertTrue(cells.fix.contains("dequeue reusable cells"), cells.fix)
 
         let code = audit([.init("Assets.car#Placeholder@3x", 60, 60)], [.named("Placeholder"), .named("Placeholder")])

@@ -37,12 +37,12 @@ final class RuleExampleTests: XCTestCase {
         XCTAssertEqual(phone.fingerprint, rule.finding(for: asset, device: ipad, code: .searched).fingerprint, "an image set is unused on every device")
         XCTAssertEqual(phone.severity, .warning)
         XCTAssertEqual(phone.cost, 4096)
-        XCTAssertTrue(phone.message.hasPrefix("`old_banner` is shipped but never used"), phone.message)
+        XCTAssertTrue(phone.message.text.hasPrefix("`old_banner` is shipped but never used"), phone.message.text)
         // Judged from the built app alone, it is a candidate: a note that says what was not searched.
         let candidate = rule.finding(for: asset, device: .default, code: .notSearched)
         XCTAssertEqual(candidate.severity, .note)
         XCTAssertEqual(candidate.fingerprint, phone.fingerprint)
-        XCTAssertTrue(candidate.message.contains("the source code was not searched"), candidate.message)
+        XCTAssertTrue(candidate.message.text.contains("the source code was not searched"), candidate.message.text)
     }
 
     func testEveryRuleHasAFiringAndAQuietExampleAndAStableUniqueId() {
@@ -81,8 +81,9 @@ final class RuleExampleTests: XCTestCase {
             loads: [.named("/var/containers/Bundle/Application/X/App.app/onboarding_step1@3x.png")], fires: true)
         let device = try XCTUnwrap(DeviceProfile.named("iphone-6-7-8-se"))
         let finding = try XCTUnwrap(example.audit(device: device).findings.first { $0.rule == "scale-mismatch" })
-        XCTAssertTrue(finding.message.contains("is loaded by its path as the @3x file on a @2x screen, though `onboarding_step1@2x.png` ships beside it"), finding.message)
-        XCTAssertFalse(finding.message.contains("only a higher scale exists"))
+        XCTAssertTrue(
+            finding.message.text.contains("is loaded by its path as the @3x file on a @2x screen, though `onboarding_step1@2x.png` ships beside it"), finding.message.text)
+        XCTAssertFalse(finding.message.text.contains("only a higher scale exists"))
         XCTAssertEqual(finding.fix, "Load it by name (`UIImage(named: \"onboarding_step1\")`), so UIKit picks the @2x variant.")
         XCTAssertEqual(finding.values["kind"], .string("file"))
         // Loaded by name, the same files say nothing: UIKit picks the @2x.

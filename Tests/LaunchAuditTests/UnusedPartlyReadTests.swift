@@ -56,7 +56,7 @@ final class UnusedPartlyReadTests: XCTestCase {
         XCTAssertEqual(warnings.first?.hasPrefix("`Generated.swift`: not read (is 67108865 bytes"), true, "\(warnings)")
         let finding = try XCTUnwrap(result.findings.first)
         XCTAssertEqual(finding.severity, .note, "not judged is not a verdict to fail on")
-        XCTAssertTrue(finding.message.contains("1 source file could not be read (`Generated.swift`): not judged"), finding.message)
+        XCTAssertTrue(finding.message.text.contains("1 source file could not be read (`Generated.swift`): not judged"), finding.message.text)
     }
 
     func testANameThatIsNotUTF8IsReadByItsBytes() throws {

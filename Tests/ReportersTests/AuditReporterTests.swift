@@ -141,7 +141,7 @@ final class AuditReporterTests: XCTestCase {
         let result = audit(loading: ["icon", name])
         XCTAssertTrue(result.findings.contains { $0.names.contains(name) }, "the name is in a finding")
         // A sentence shows the name on one line; the finding's `names` keep it exactly.
-        XCTAssertTrue(result.findings.contains { $0.message.contains("`x<&\"'>\\ny`") }, "the message shows the name escaped")
+        XCTAssertTrue(result.findings.contains { $0.message.text.contains("`x<&\"'>\\ny`") }, "the message shows the name escaped")
         for reporter in AuditReporters.all {
             let text = render(reporter, result)
             switch reporter.id {

@@ -51,7 +51,7 @@ package enum BaselineRegressionRule: AuditRule {
         return regressions(old: old, new: context.metrics.launch, tolerance: context.config.baselineTolerance).map { regression in
             Finding(
                 rule: id, severity: defaultSeverity, identity: regression.metric, device: context.device.fingerprintKey, subject: regression.metric,
-                message: "\(SafeText.quoted(regression.metric)) is worse than the baseline: \(regression.change)",
+                message: "\(code: regression.metric) is worse than the baseline: \(regression.change)",
                 fix: .explainRegression,
                 values: [
                     "metric": .string(regression.metric), "before": .int(regression.before), "after": .int(regression.after),

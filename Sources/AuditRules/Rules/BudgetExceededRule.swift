@@ -75,7 +75,7 @@ package enum BudgetExceededRule: AuditRule {
         worstBreaches(context.logs, context.config, combined: context.metrics.launch).map { breach in
             Finding(
                 rule: id, severity: defaultSeverity, identity: breach.budget, device: context.device.fingerprintKey,
-                subject: breach.budget, message: "budget \(SafeText.quoted(breach.budget)) exceeded: \(breach.figures)",
+                subject: breach.budget, message: "budget \(code: breach.budget) exceeded: \(breach.figures)",
                 fix: .underBudget(key: breach.budget),
                 values: ["budget": .string(breach.budget), "limit": .int(breach.limit), "actual": .int(breach.actual)],
                 cost: breach.isBytes ? max(0, breach.actual - breach.limit) : 0, occurrences: 1)

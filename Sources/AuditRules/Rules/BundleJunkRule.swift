@@ -18,7 +18,7 @@ package enum BundleJunkRule: AuditRule {
         context.inventory.junk.map { path in
             Finding(
                 rule: id, severity: defaultSeverity, identity: path, device: "", subject: path,
-                message: "\(SafeText.quoted(path)) should not ship in the bundle", fix: .excludeFromBundle,
+                message: "\(code: path) should not ship in the bundle", fix: .excludeFromBundle,
                 paths: [path])
         }
     }

@@ -37,7 +37,7 @@ package enum DuplicateContentRule: AuditRule {
             // Every name after the first is decoded and cached on its own.
             let decoded = images.first?.decodedBytes ?? 0
             let cost = decoded.multipliedReportingOverflow(by: cached.count - 1).partialValue
-            let shown = names.sorted().map { "\(SafeText.quoted($0))" }.joined(separator: ", ")
+            let shown = Phrase.joined(names.sorted().map { "\(code: $0)" }, separator: ", ")
             let identity = images.map(\.id).sorted().joined(separator: "|") + "|" + names.sorted().joined(separator: "|")
             // When the toolkit's own code asks for all but one of the names, the app has no second spelling to drop.
             let appNames = Set(uses.filter { !$0.isToolkits }.compactMap(\.name))

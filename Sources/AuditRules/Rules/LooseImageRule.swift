@@ -22,7 +22,7 @@ package enum LooseImageRule: AuditRule {
             let shipped = variants.map(\.bytesOnDisk).saturatingSum()
             return context.finding(
                 self, image: image, uses: uses, subject: image.name,
-                quoted: SafeText.quoted(image.name), claim: "is a loose file (\(counted(variants.count, "variant")), \(kibibytes(shipped)) shipped to every device)",
+                quoted: "\(code: image.name)", claim: "is a loose file (\(counted(variants.count, "variant")), \(kibibytes(shipped)) shipped to every device)",
                 fix: .moveIntoCatalog,
                 values: ["variants": .int(variants.count), "bytesShipped": .int(shipped)], cost: shipped - image.bytesOnDisk)
         }

@@ -46,7 +46,7 @@ package enum MissingImageRule: NameRule {
         var finding = Finding(
             rule: id, severity: toolkits ? .note : defaultSeverity, identity: use.findingIdentity, device: context.device.fingerprintKey,
             subject: use.displayName,
-            message: "\(SafeText.quoted(use.displayName)) loads nothing (\(use.launchLoads)× at launch\(toolkits ? ", by the toolkit's own code" : "")): \(resolution.how)",
+            message: "\(code: use.displayName) loads nothing (\(use.launchLoads)× at launch\(toolkits ? ", by the toolkit's own code" : "")): \(resolution.how)",
             fix: toolkits ? .toolkitMissing(systemImagesGiven: !context.systemBundles.isEmpty) : fix, names: use.name.map { [$0] } ?? [], lines: use.launchLines,
             values: ["loads": .int(use.launchLoads), "cause": .string((resolution.cause ?? .notFound).rawValue)],
             occurrences: use.launchLoads)

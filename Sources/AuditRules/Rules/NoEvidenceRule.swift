@@ -26,7 +26,7 @@ package enum NoEvidenceRule: AuditRule {
     package static func check(_ context: RuleContext) -> [Finding] {
         context.logs.enumerated().compactMap { index, log -> Finding? in
             guard let (kind, message, fix) = problem(log, minimum: context.config.evidence.minLaunchLoads) else { return nil }
-            let name = context.logs.count > 1 ? "log #\(index + 1) (\(SafeText.quoted(log.path))): " : ""
+            let name: Phrase = context.logs.count > 1 ? "log #\(index + 1) (\(code: log.path)): " : ""
             return Finding(
                 rule: id, severity: defaultSeverity, identity: "\(kind)#\(index + 1)", device: "",
                 message: name + message, fix: fix,
@@ -53,7 +53,7 @@ package enum NoEvidenceRule: AuditRule {
         log.metrics.launch.loads - log.metrics.launch.unreadable
     }
 
-    private static func problem(_ log: LogReport, minimum: Int?) -> (String, String, FixKind)? {
+    private static func problem(_ log: LogReport, minimum: Int?) -> (String, Phrase, FixKind)? {
         let summary = log.summary
         // What the auditor itself counted: a summary may be partial, the loads are not.
         let loads = log.metrics.launch.loads + (log.metrics.afterLaunch?.loads ?? 0)
@@ -93,7 +93,7 @@ package enum NoEvidenceRule: AuditRule {
         if loads == 0 {
             let pending = summary.pendingBreakpoints
             if !pending.isEmpty {
-                let list = pending.map { "\($0.id)\($0.symbol.map { " (\(SafeText.quoted($0)))" } ?? "")" }.joined(separator: ", ")
+                let list = Phrase.joined(pending.map { "\($0.id)\($0.symbol.map { " (\(code: $0))" } ?? "")" }, separator: ", ")
                 return (
                     "pending", "\(noun(for: pending.count, "breakpoint")) \(list) never resolved (pending) and no image load was seen",
                     .resolvePendingBreakpoint
@@ -101,7 +101,7 @@ package enum NoEvidenceRule: AuditRule {
             }
             if let function = summary.undefinedFunctions.first {
                 return (
-                    "undefined", "the debugger says \(SafeText.quoted(function)) is not defined and no image load was seen",
+                    "undefined", "the debugger says \(code: function) is not defined and no image load was seen",
                     .makeBreakpointPending
                 )
             }
@@ -137,7 +137,7 @@ package enum NoEvidenceRule: AuditRule {
         }
         let unreadable = log.metrics.launch.unreadable + (log.metrics.afterLaunch?.unreadable ?? 0)
         if unreadable == loads {
-            let advice = summary.warnings.first?.message ?? "every hit printed no name"
+            let advice = summary.warnings.first.map { Phrase(marked: $0.message) } ?? "every hit printed no name"
             return (
                 "unreadable", "none of the \(counted(loads, "hit")) printed a name (\(advice))",
                 .printWithPortableRegister

@@ -41,20 +41,20 @@ package enum RepeatedLoadRule: NameRule {
         let count = use.maxLaunchLoadsPerLog
         let severity: Severity = count >= context.config.thresholds.repeatedLoadWarning ? .warning : defaultSeverity
         let decoded = use.resolution.image?.decodedBytes.map { " (\(kibibytes($0)) each)" } ?? ""
-        let message: String
+        let message: Phrase
         let fix: FixKind
         if use.isToolkits {
-            message = "\(SafeText.quoted(name)) is looked up \(count) times in one launch, by the toolkit's own code"
+            message = "\(code: name) is looked up \(count) times in one launch, by the toolkit's own code"
             fix = .toolkitRepeats
         } else if use.resolution.image.map(context.isSystem) == true {
-            message = "\(SafeText.quoted(name)) is looked up \(count) times in one launch"
+            message = "\(code: name) is looked up \(count) times in one launch"
             fix = .systemImageRepeats
         } else if use.kind == .trait {
             // Not a cache hit: the image asset decodes its image again for the new traits.
-            message = "\(SafeText.quoted(name)) is decoded again \(count) times on trait changes in one launch\(decoded)"
+            message = "\(code: name) is decoded again \(count) times on trait changes in one launch\(decoded)"
             fix = .keepOneImageAcrossTraits
         } else if use.kind == .catalog {
-            message = "\(SafeText.quoted(name)) is looked up in the asset catalog \(count) times in one launch (SwiftUI's `Image`)"
+            message = "\(code: name) is looked up in the asset catalog \(count) times in one launch (SwiftUI's `Image`)"
             fix = .buildImageOutsideViewBody
         } else {
             let hits = count == 2 ? "1 cache hit" : "\(count - 1) cache hits"
@@ -62,10 +62,10 @@ package enum RepeatedLoadRule: NameRule {
             if let image = use.resolution.image, let bytes = image.decodedBytes { what = "one decode (\(kibibytes(bytes))) and \(hits)" }
             if use.resolution.image == nil { what = "each one a failed search" }
             if Int(use.nibLaunchLoads) * 2 >= use.launchLoads {
-                message = "\(SafeText.quoted(name)) is looked up \(count) times in one launch by nibs or storyboards: \(what)"
+                message = "\(code: name) is looked up \(count) times in one launch by nibs or storyboards: \(what)"
                 fix = .reuseNibInstances
             } else {
-                message = "\(SafeText.quoted(name)) is looked up \(count) times in one launch: \(what)"
+                message = "\(code: name) is looked up \(count) times in one launch: \(what)"
                 fix = .lookUpOnce
             }
         }

@@ -49,7 +49,7 @@ package enum ScaleMismatchRule: AuditRule {
                 let ideal = Double(decoded) * Double(scale * scale) / Double(image.scale * image.scale)
                 return context.finding(
                     self, image: image, uses: uses,
-                    claim: "is loaded by its path as the @\(image.scale)x file on a @\(scale)x screen, though \(SafeText.quoted(sibling)) ships beside it:"
+                    claim: "is loaded by its path as the @\(image.scale)x file on a @\(scale)x screen, though \(code: sibling) ships beside it:"
                         + " the code names the file, so the device's variant is never picked",
                     fix: .loadByName(name: image.name, deviceScale: scale),
                     values: ["imageScale": .int(image.scale), "deviceScale": .int(scale), "kind": .string("file")],
@@ -58,7 +58,7 @@ package enum ScaleMismatchRule: AuditRule {
             // An image larger than the screen is shown scaled down: calling it upscaled and blurry
             // would contradict oversized-pixels about the same picture.
             if upscaled, OversizedPixelsRule.exceedsScreen(image, context) { return nil }
-            let claim =
+            let claim: Phrase =
                 upscaled
                 ? "is @\(image.scale)x on a @\(scale)x screen: no @\(scale)x variant, so it is upscaled and blurry"
                 : "is @\(image.scale)x on a @\(scale)x screen: only a higher scale exists, so it is decoded larger than shown"

@@ -35,9 +35,9 @@ package enum SlowImageRule: NameRule {
         guard time.longestMainThreadMicroseconds > limit.multipliedReportingOverflow(by: 1000).partialValue else { return nil }
         let name = use.displayName
         let longest = ImageTime.milliseconds(time.longestMainThreadMicroseconds)
-        var message = "\(SafeText.quoted(name)) held the main thread for \(longest) in one request at launch, over \(limit) ms"
+        var message: Phrase = "\(code: name) held the main thread for \(longest) in one request at launch, over \(limit) ms"
         if time.timedLoads > 1 {
-            message += " (\(time.timedLoads) timed requests, \(ImageTime.milliseconds(time.mainThreadMicroseconds)) on the main thread together)"
+            message.append(" (\(time.timedLoads) timed requests, \(ImageTime.milliseconds(time.mainThreadMicroseconds)) on the main thread together)")
         }
         let fix: FixKind = use.isToolkits ? .toolkitSlow : .decodeOffMainThread
         var finding = Finding(

@@ -25,9 +25,9 @@ package enum TraceUnreadableRule: AuditRule {
             }
             let total = context.logs.reduce(0) { $0 + $1.summary.hits }
             let share = total > 0 ? " (\(hits.count * 100 / total)% of \(counted(total, "hit")) lost)" : ""
-            var message = "\(counted(hits.count, "hit")) printed no name\(share): \(why)"
+            var message: Phrase = "\(counted(hits.count, "hit")) printed no name\(share): \(why)"
             // The reader's warning names the likely cause (a register that does not exist here).
-            if hits.status == .error, let advice { message += " (\(advice))" }
+            if hits.status == .error, let advice { message.append(" (\(Phrase(marked: advice)))") }
             return Finding(
                 rule: id, severity: defaultSeverity, identity: hits.status.rawValue, device: "",
                 message: message,

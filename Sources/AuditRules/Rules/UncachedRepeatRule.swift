@@ -31,7 +31,7 @@ package enum UncachedRepeatRule: AuditRule {
             let cost = decoded.multipliedReportingOverflow(by: count - 1).partialValue
             return context.finding(
                 self, image: image, uses: uncached, subject: PathText.fileName(image.path),
-                quoted: SafeText.quoted(PathText.fileName(image.path)), claim: "is read from disk \(count) times in one launch: up to \(kibibytes(cost)) decoded again",
+                quoted: "\(code: PathText.fileName(image.path))", claim: "is read from disk \(count) times in one launch: up to \(kibibytes(cost)) decoded again",
                 fix: .keepLoadedImage,
                 values: ["loads": .int(count), "decodedBytes": .int(decoded)], cost: cost)
         }

@@ -314,12 +314,27 @@ public struct HTMLReporter: AuditReporter {
 
     static func fixed(_ value: Double) -> String { TextReporter.fixed(value, 1) }
 
-    /// Escaped text whose `backtick` spans become `<code>`, as in the text report's wording.
-    static func prose(_ text: String) -> String {
-        let parts = h(text).split(separator: "`", omittingEmptySubsequences: false)
-        guard parts.count >= 3, parts.count % 2 == 1 else { return h(text) }
-        return parts.enumerated().map { $0.offset % 2 == 1 ? "<code>\(breakable($0.element))</code>" : String($0.element) }.joined()
+    /// One of our sentences, escaped, its quoted parts as `<code>`. A sentence longer than a page
+    /// shows whole keeps its two ends, cut as text and read again for its marked names.
+    static func prose(_ phrase: Phrase) -> String {
+        let text = phrase.text
+        guard text.utf8.count > maxShownCharacters else { return html(phrase.parts) }
+        return html(Phrase(marked: TextTable.middleShortened(text, width: maxShownCharacters)).parts)
     }
+
+    private static func html(_ parts: [Phrase.Part]) -> String {
+        var out = ""
+        for part in parts {
+            switch part {
+            case .words(let words): out += h(words)
+            case .code(let name): out += "<code>" + breakable(Substring(h(SafeText.quotedContent(name)))) + "</code>"
+            }
+        }
+        return out
+    }
+
+    /// A sentence that marks its names with backticks (`SafeText.quoted`), as warnings do.
+    static func prose(_ text: String) -> String { prose(Phrase(marked: text)) }
 
     /// A name or path, escaped, that a browser may break only after `/`, `.`, `_` or `@`: the
     /// page's cells never break inside a word (`overflow-wrap: normal`), and a line break inside

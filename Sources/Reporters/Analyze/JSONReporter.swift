@@ -238,7 +238,7 @@ public struct JSONReporter: AuditReporter {
         } else {
             w.null()
         }
-        w.field("how", use.resolution.how)
+        w.field("how", use.resolution.how.text)
         w.field("missingCause", use.resolution.cause?.rawValue)
         w.endObject()
     }
@@ -266,7 +266,7 @@ public struct JSONReporter: AuditReporter {
         w.field("rule", f.rule)
         w.field("severity", f.severity.rawValue)
         w.field("fingerprint", f.fingerprint)
-        w.field("message", f.message)
+        w.field("message", f.message.text)
         w.field("fix", f.fix)
         w.field("names", strings: f.names)
         w.field("assets", strings: f.assets)
@@ -292,7 +292,7 @@ public struct JSONReporter: AuditReporter {
                 w.beginObject()
                 w.field("rule", fact.rule)
                 w.field("severity", fact.severity.rawValue)
-                w.field("claim", fact.claim)
+                w.field("claim", fact.claim.text)
                 w.field("fix", fact.fix)
                 w.endObject()
             }

@@ -47,7 +47,7 @@ public struct JUnitReporter: FindingsReporter {
                 suite += "    <testcase classname=\"imgtrace.\(xmlEscaped(rule.id))\" name=\"\(xmlEscaped(name)) (\(finding.fingerprint))\">\n"
                 if fails(finding.severity) && finding.gates {
                     suite +=
-                        "      <failure type=\"\(finding.severity.rawValue)\" message=\"\(xmlEscaped(finding.message))\">\(xmlEscaped(FindingText.fixOnly(finding)))</failure>\n"
+                        "      <failure type=\"\(finding.severity.rawValue)\" message=\"\(xmlEscaped(finding.message.text))\">\(xmlEscaped(FindingText.fixOnly(finding)))</failure>\n"
                 } else {
                     suite += "      <system-out>\(xmlEscaped(finding.severity.rawValue + ": " + FindingText.withFix(finding)))</system-out>\n"
                 }

@@ -31,7 +31,7 @@ public final class LoadRecords {
         public var afterLaunch: Bool
         public var image: BundleImage?
         /// How the name resolved, or why it did not.
-        public var how: String
+        public var how: Phrase
         /// Its thread, its start on the log's clock and how long it ran, when the capture timed it.
         public var thread: String?
         public var timestamp: String?
@@ -71,12 +71,12 @@ public final class LoadRecords {
             writer.field("source", image.source.rawValue)
             writer.field("bundle", image.bundle)
             writer.field("path", image.path)
-            writer.field("how", resolution?.how)
+            writer.field("how", resolution?.how.text)
             writer.endObject()
         } else {
             writer.null()
         }
-        writer.field("missingReason", resolution?.image == nil ? resolution?.how : nil)
+        writer.field("missingReason", resolution?.image == nil ? resolution?.how.text : nil)
         writer.endObject()
         if !first { loads.append([UInt8(ascii: ",")]) }
         first = false

@@ -109,7 +109,7 @@ public struct MarkdownReporter: AuditReporter {
                 let finding = entry.first
                 var text = entry.groupSummary { MarkdownText.code($0) } ?? MarkdownText.sentence(finding.message)
                 if let place = entry.editPlace(result) { text += "<br>edit \(MarkdownText.code(place))" }
-                out += "| \(finding.severity.rawValue) | `\(finding.rule)` | \(text) | \(MarkdownText.sentence(finding.fix)) |\n"
+                out += "| \(finding.severity.rawValue) | `\(finding.rule)` | \(text) | \(MarkdownText.sentence(finding.fixKind.phrase)) |\n"
             }
             if hidden > 0 { out += "\n\(counted(hidden, "more finding")): see the JSON, SARIF or text report.\n" }
             out += "\n"

@@ -186,11 +186,11 @@ public struct TextReporter: AuditReporter {
     /// edit it and the log lines.
     static func text(_ entry: FindingEntry, _ result: some CommandResult, style: Style) -> String {
         let rule = entry.first.rule
-        let message = entry.groupSummary { "`" + TextTable.escapeName($0) + "`" } ?? TextTable.escapeName(entry.first.message)
+        let message = entry.groupSummary { "`" + TextTable.escapeName($0) + "`" } ?? TextTable.escapeName(entry.first.message.text)
         let width = style.width
         var out = TextTable.wrapped(message, width: width, first: "  \(rule): ", rest: "      ")
         if style.enabled { out = "  " + style.apply("1", rule) + out.dropFirst(2 + rule.count) }
-        out += "\n" + TextTable.wrapped(entry.fix, width: width, first: "      fix: ", rest: "           ") + "\n"
+        out += "\n" + TextTable.wrapped(entry.fix.text, width: width, first: "      fix: ", rest: "           ") + "\n"
         if let place = entry.editPlace(result) { out += TextTable.wrapped(place, width: width, first: "      edit ", rest: "      ") + "\n" }
         if !entry.lines.isEmpty {
             let list = lineList(entry.lines, occurrences: entry.occurrences, multipleLogs: result.logs.count > 1)

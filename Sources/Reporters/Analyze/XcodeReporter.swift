@@ -22,7 +22,8 @@ public struct XcodeReporter: FindingsReporter {
         for finding in result.findings {
             let location = FindingLocation(finding, bundlePath: input.bundlePath, logPaths: input.logPaths, sourceRoot: result.sourceRoot)
             let path = Self.oneLine(Self.absolute(location.path, in: input.workingDirectory))
-            sink.write("\(path):\(max(1, location.line ?? 1)):\(max(1, location.column ?? 1)): \(finding.severity.rawValue): \(Self.oneLine(finding.message)) [\(finding.rule)]\n")
+            sink.write(
+                "\(path):\(max(1, location.line ?? 1)):\(max(1, location.column ?? 1)): \(finding.severity.rawValue): \(Self.oneLine(finding.message.text)) [\(finding.rule)]\n")
         }
         sink.write(VerdictLine.text(result) + "\n")
     }

@@ -77,9 +77,11 @@ struct FindingEntry {
     }
 
     /// The fix, said for each member of a group (a rule's fix speaks of one image: "Move it …").
-    var fix: String {
-        guard findings.count > 1, let first = self.first.fix.first else { return self.first.fix }
-        return "For each: " + first.lowercased() + self.first.fix.dropFirst()
+    var fix: Phrase {
+        let own = first.fixKind.phrase
+        guard findings.count > 1 else { return own }
+        guard case .words(let words)? = own.parts.first, let initial = words.first else { return "For each: \(own)" }
+        return Phrase(parts: [.words("For each: " + initial.lowercased() + words.dropFirst())] + own.parts.dropFirst())
     }
 
     /// Where to edit a single finding (`path:line` under the source root), when it has a place.

@@ -1,3 +1,4 @@
+import AuditModel
 import ImgtraceSupport
 
 /// Text safe for a Markdown renderer (GitHub's pull-request comments and job summaries): a name
@@ -22,31 +23,37 @@ enum MarkdownText {
         return padded ? "\(fence) \(content) \(fence)" : fence + content + fence
     }
 
-    /// One of our sentences, whose names are quoted with backticks (`SafeText.quoted`): the names
-    /// become code spans, the words between them are escaped, and a word that a renderer would
-    /// turn into a link or mention (`@`, `#`, `://`, `www.`) becomes a code span too.
-    static func sentence(_ text: String, inTable: Bool = true) -> String {
+    /// One of our sentences: its quoted parts become code spans, the words between them are
+    /// escaped, and a word that a renderer would turn into a link or mention (`@`, `#`, `://`,
+    /// `www.`) becomes a code span too.
+    static func sentence(_ phrase: Phrase, inTable: Bool = true) -> String {
         var out = ""
-        for (index, part) in text.split(separator: "`", omittingEmptySubsequences: false).enumerated() {
-            if index % 2 == 1 {
-                out += code(String(part), inTable: inTable)
-                continue
+        for part in phrase.parts {
+            switch part {
+            case .code(let name): out += code(SafeText.quotedContent(name), inTable: inTable)
+            case .words(let words): out += escapedWords(words, inTable: inTable)
             }
-            let words = part.split(separator: " ", omittingEmptySubsequences: false).map { word -> String in
-                let lower = word.lowercased()
-                guard word.contains("@") || word.contains("#") || lower.contains("://") || lower.contains("www.") || lower.contains("mailto:") || lower.contains("xmpp:") else {
-                    return escaped(SafeText.visible(String(word)))
-                }
-                // The word in a code span, its surrounding punctuation left outside: `@3x`).
-                let core = word.drop { "(\"'".contains($0) }
-                let head = word[..<core.startIndex]
-                var end = core.endIndex
-                while end > core.startIndex, ")\"',.;:".contains(core[core.index(before: end)]) { end = core.index(before: end) }
-                return escaped(String(head)) + code(String(core[..<end]), inTable: inTable) + escaped(String(core[end...]))
-            }
-            out += words.joined(separator: " ")
         }
         return out
+    }
+
+    /// A sentence that marks its names with backticks (`SafeText.quoted`), as warnings do.
+    static func sentence(_ text: String, inTable: Bool = true) -> String { sentence(Phrase(marked: text), inTable: inTable) }
+
+    private static func escapedWords(_ part: String, inTable: Bool) -> String {
+        let words = part.split(separator: " ", omittingEmptySubsequences: false).map { word -> String in
+            let lower = word.lowercased()
+            guard word.contains("@") || word.contains("#") || lower.contains("://") || lower.contains("www.") || lower.contains("mailto:") || lower.contains("xmpp:") else {
+                return escaped(SafeText.visible(String(word)))
+            }
+            // The word in a code span, its surrounding punctuation left outside: `@3x`).
+            let core = word.drop { "(\"'".contains($0) }
+            let head = word[..<core.startIndex]
+            var end = core.endIndex
+            while end > core.startIndex, ")\"',.;:".contains(core[core.index(before: end)]) { end = core.index(before: end) }
+            return escaped(String(head)) + code(String(core[..<end]), inTable: inTable) + escaped(String(core[end...]))
+        }
+        return words.joined(separator: " ")
     }
 
     /// Backslash before every ASCII punctuation character Markdown could read as markup.
