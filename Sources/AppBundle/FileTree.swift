@@ -133,14 +133,37 @@ struct DirectoryTree: FileTree {
     }
 
     private mutating func walk(_ relative: String, depth: Int, link: String?, ancestors: Set<FolderIdentity>) {
-        let full = relative.isEmpty ? root : root + "/" + relative
         guard depth < TreeLimits.maxDepth else {
             warnings.append("\(relative): folders nested more than \(TreeLimits.maxDepth) deep; not read")
             return
         }
-        guard let dir = opendir(full) else {
+        guard let names = listNames(relative) else { return }
+        for name in names {
+            guard entries.count < TreeLimits.maxEntries else {
+                warnings.append("more than \(TreeLimits.maxEntries) files; the rest are not read")
+                return
+            }
+            let path = relative.isEmpty ? name : relative + "/" + name
+            guard let (info, through) = followed(path, link: link) else { continue }
+            switch info.st_mode & S_IFMT {
+            case S_IFDIR:
+                if skipsFolder(name) { continue }
+                guard let identity = enters(path, info: info, through: through, link: link, ancestors: ancestors) else { continue }
+                entries.append(TreeEntry(path: path, kind: .directory, size: 0, link: through))
+                walk(path, depth: depth + 1, link: through, ancestors: ancestors.union([identity]))
+            case S_IFREG:
+                entries.append(TreeEntry(path: path, kind: .file, size: Int(info.st_size), link: through))
+            default:
+                break  // sockets, devices, pipes are never images
+            }
+        }
+    }
+
+    /// The names in folder `relative`, sorted; nil (and a warning) when it cannot be listed.
+    private mutating func listNames(_ relative: String) -> [String]? {
+        guard let dir = opendir(relative.isEmpty ? root : root + "/" + relative) else {
             warnings.append("\(relative.isEmpty ? "." : relative): cannot list (\(MappedFile.describe(errno: errno)))")
-            return
+            return nil
         }
         var names: [String] = []
         while let item = readdir(dir) {
@@ -150,56 +173,47 @@ struct DirectoryTree: FileTree {
             if name != "." && name != ".." { names.append(name) }
         }
         closedir(dir)
-        for name in names.sorted() {
-            guard entries.count < TreeLimits.maxEntries else {
-                warnings.append("more than \(TreeLimits.maxEntries) files; the rest are not read")
-                return
-            }
-            let path = relative.isEmpty ? name : relative + "/" + name
-            var info = stat()
-            guard lstat(root + "/" + path, &info) == 0 else {
-                warnings.append("\(path): cannot read (\(MappedFile.describe(errno: errno)))")
-                continue
-            }
-            var through = link
-            if info.st_mode & S_IFMT == S_IFLNK {
-                var buffer = [UInt8](repeating: 0, count: 4096)
-                let n = readlink(root + "/" + path, &buffer, buffer.count)
-                let target = n > 0 ? String(decoding: buffer[0..<n], as: UTF8.self) : ""
-                // Follow it as the loader would; one that points nowhere stays a link.
-                guard stat(root + "/" + path, &info) == 0 else {
-                    warnings.append("\(path): symbolic link to \(SafeText.quoted(target)) points nowhere")
-                    continue
-                }
-                through = "\(path) → \(target)"
-            }
-            switch info.st_mode & S_IFMT {
-            case S_IFDIR:
-                if skipsFolder(name) { continue }
-                if through != link, let real = DirectoryTree.realPath(root + "/" + path),
-                    real == "/" || realRoot == real || realRoot.hasPrefix(real + "/")
-                {
-                    warnings.append("\(path): symbolic link to a folder that holds the bundle itself; not followed")
-                    continue
-                }
-                let identity = FolderIdentity(info)
-                if let first = visited[identity] {
-                    // A link back to a folder above it is a loop; a second way into a folder read
-                    // elsewhere (`Versions/Current`) is the layout working as meant.
-                    if ancestors.contains(identity) {
-                        warnings.append("\(path): symbolic link loops back to \(SafeText.quoted(first.isEmpty ? "." : first)); not followed")
-                    }
-                    continue
-                }
-                visited[identity] = path
-                entries.append(TreeEntry(path: path, kind: .directory, size: 0, link: through))
-                walk(path, depth: depth + 1, link: through, ancestors: ancestors.union([identity]))
-            case S_IFREG:
-                entries.append(TreeEntry(path: path, kind: .file, size: Int(info.st_size), link: through))
-            default:
-                break  // sockets, devices, pipes are never images
-            }
+        return names.sorted()
+    }
+
+    /// What `path` is, a symbolic link followed as the loader would, and the link it was reached
+    /// through (`path → target` for a link, else the folder's `link`); nil (and a warning) when it
+    /// cannot be read or a link points nowhere.
+    private mutating func followed(_ path: String, link: String?) -> (stat, String?)? {
+        var info = stat()
+        guard lstat(root + "/" + path, &info) == 0 else {
+            warnings.append("\(path): cannot read (\(MappedFile.describe(errno: errno)))")
+            return nil
         }
+        guard info.st_mode & S_IFMT == S_IFLNK else { return (info, link) }
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let n = readlink(root + "/" + path, &buffer, buffer.count)
+        let target = n > 0 ? String(decoding: buffer[0..<n], as: UTF8.self) : ""
+        guard stat(root + "/" + path, &info) == 0 else {
+            warnings.append("\(path): symbolic link to \(SafeText.quoted(target)) points nowhere")
+            return nil
+        }
+        return (info, "\(path) → \(target)")
+    }
+
+    /// The identity of folder `path` when the walk enters it: not when a link leads to a folder
+    /// holding the root, nor to one already read (a loop back up is said; a second way in is not).
+    private mutating func enters(_ path: String, info: stat, through: String?, link: String?, ancestors: Set<FolderIdentity>) -> FolderIdentity? {
+        if through != link, let real = DirectoryTree.realPath(root + "/" + path), real == "/" || realRoot == real || realRoot.hasPrefix(real + "/") {
+            warnings.append("\(path): symbolic link to a folder that holds the bundle itself; not followed")
+            return nil
+        }
+        let identity = FolderIdentity(info)
+        if let first = visited[identity] {
+            // A link back to a folder above it is a loop; a second way into a folder read
+            // elsewhere (`Versions/Current`) is the layout working as meant.
+            if ancestors.contains(identity) {
+                warnings.append("\(path): symbolic link loops back to \(SafeText.quoted(first.isEmpty ? "." : first)); not followed")
+            }
+            return nil
+        }
+        visited[identity] = path
+        return identity
     }
 
     private func open(_ path: String) throws -> (Int32, Int) {

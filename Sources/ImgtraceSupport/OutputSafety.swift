@@ -137,85 +137,99 @@ package struct OutputGuard {
     private mutating func run(_ bytes: UnsafeBufferPointer<UInt8>, into out: inout [UInt8], final: Bool) {
         let plain = Self.plain
         var i = 0
-        let n = bytes.count
-        while i < n {
-            let b = bytes[i]
+        while i < bytes.count {
             // Runs of plain bytes in mid-line go straight through.
-            if !atLineStart, plain[Int(b)] {
+            if !atLineStart, plain[Int(bytes[i])] {
                 let end = Self.plainRun(bytes, from: i + 1, table: plain)
                 out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[i..<end]))
                 i = end
                 continue
             }
-            switch b {
-            case 0x0A:
-                out.append(b)
-                atLineStart = true
-                i += 1
-            case 0x09, 0x20:
-                // Blanks keep a line's start: the runner trims them before it looks for `::`.
-                var end = i + 1
-                while end < n, bytes[end] == 0x20 || bytes[end] == 0x09 { end += 1 }
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[i..<end]))
-                i = end
-            case 0x3A where atLineStart:
-                // `::` after blanks at a line's start is a workflow command.
-                guard i + 1 < n else { return hold(bytes, from: i, final: final, into: &out) }
-                if bytes[i + 1] == 0x3A { out.append(contentsOf: runnerEscape(0x3A)) } else { out.append(b) }
-                atLineStart = false
-                i += 1
-            case 0x23:
-                // `##[` anywhere is a command to the runner's legacy parser.
-                guard i + 2 < n else { return hold(bytes, from: i, final: final, into: &out) }
-                atLineStart = false
-                if bytes[i + 1] == 0x23, bytes[i + 2] == 0x5B {
-                    out.append(b)
-                    out.append(contentsOf: runnerEscape(0x23))
-                    i += 2
-                } else {
-                    out.append(b)
-                    i += 1
-                }
-            case 0x1B where allowsColour:
-                atLineStart = false
-                var j = i + 1
-                if j < n, bytes[j] == 0x5B {
-                    j += 1
-                    while j < n, (0x30...0x39).contains(bytes[j]) || bytes[j] == 0x3B { j += 1 }
-                    if j < n, bytes[j] == 0x6D {
-                        out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[i...j]))
-                        i = j + 1
-                        continue
-                    }
-                }
-                out.append(contentsOf: controlEscape(UInt32(b)))
-                i += 1
-            case 0x00..<0x20, 0x7F:
-                atLineStart = false
-                out.append(contentsOf: controlEscape(UInt32(b)))
-                i += 1
-            case 0xC2, 0xD8, 0xE2:
-                atLineStart = false
-                let length = b == 0xE2 ? 3 : 2
-                guard i + length <= n else { return hold(bytes, from: i, final: final, into: &out) }
-                let scalar: UInt32 =
-                    length == 2
-                    ? (UInt32(b & 0x1F) << 6) | UInt32(bytes[i + 1] & 0x3F)
-                    : (UInt32(b & 0x0F) << 12) | (UInt32(bytes[i + 1] & 0x3F) << 6) | UInt32(bytes[i + 2] & 0x3F)
-                let wellFormed = bytes[i + 1] & 0xC0 == 0x80 && (length == 2 || bytes[i + 2] & 0xC0 == 0x80)
-                if wellFormed, let unicode = Unicode.Scalar(scalar), SafeText.needsEscape(unicode) {
-                    out.append(contentsOf: controlEscape(scalar))
-                    i += length
-                } else {
-                    out.append(b)
-                    i += 1
-                }
-            default:
-                atLineStart = false
-                out.append(b)
-                i += 1
+            guard let used = step(bytes, at: i, into: &out) else { return hold(bytes, from: i, final: final, into: &out) }
+            i += used
+        }
+    }
+
+    /// Guards the byte at `i` and what it starts: the bytes used, or nil when the bytes that
+    /// decide it are not here yet.
+    @inline(__always)
+    private mutating func step(_ bytes: UnsafeBufferPointer<UInt8>, at i: Int, into out: inout [UInt8]) -> Int? {
+        let b = bytes[i]
+        let n = bytes.count
+        switch b {
+        case 0x0A:
+            out.append(b)
+            atLineStart = true
+            return 1
+        case 0x09, 0x20:
+            // Blanks keep a line's start: the runner trims them before it looks for `::`.
+            var end = i + 1
+            while end < n, bytes[end] == 0x20 || bytes[end] == 0x09 { end += 1 }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[i..<end]))
+            return end - i
+        case 0x3A where atLineStart:
+            // `::` after blanks at a line's start is a workflow command.
+            guard i + 1 < n else { return nil }
+            if bytes[i + 1] == 0x3A { out.append(contentsOf: runnerEscape(0x3A)) } else { out.append(b) }
+            atLineStart = false
+            return 1
+        case 0x23:
+            // `##[` anywhere is a command to the runner's legacy parser.
+            guard i + 2 < n else { return nil }
+            atLineStart = false
+            out.append(b)
+            guard bytes[i + 1] == 0x23, bytes[i + 2] == 0x5B else { return 1 }
+            out.append(contentsOf: runnerEscape(0x23))
+            return 2
+        case 0x1B where allowsColour:
+            atLineStart = false
+            return colour(bytes, at: i, into: &out)
+        case 0x00..<0x20, 0x7F:
+            atLineStart = false
+            out.append(contentsOf: controlEscape(UInt32(b)))
+            return 1
+        case 0xC2, 0xD8, 0xE2:
+            atLineStart = false
+            return twoOrThreeByteScalar(bytes, at: i, into: &out)
+        default:
+            atLineStart = false
+            out.append(b)
+            return 1
+        }
+    }
+
+    /// An SGR colour sequence (`ESC [ digits ; … m`) as it is; any other escape made visible.
+    private func colour(_ bytes: UnsafeBufferPointer<UInt8>, at i: Int, into out: inout [UInt8]) -> Int {
+        var j = i + 1
+        if j < bytes.count, bytes[j] == 0x5B {
+            j += 1
+            while j < bytes.count, (0x30...0x39).contains(bytes[j]) || bytes[j] == 0x3B { j += 1 }
+            if j < bytes.count, bytes[j] == 0x6D {
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[i...j]))
+                return j + 1 - i
             }
         }
+        out.append(contentsOf: controlEscape(UInt32(bytes[i])))
+        return 1
+    }
+
+    /// A scalar led by 0xC2, 0xD8 or 0xE2 (where the C1 controls, separators and bidi marks live):
+    /// escaped when it is one, else its lead byte passed; nil when the sequence is cut here.
+    private func twoOrThreeByteScalar(_ bytes: UnsafeBufferPointer<UInt8>, at i: Int, into out: inout [UInt8]) -> Int? {
+        let b = bytes[i]
+        let length = b == 0xE2 ? 3 : 2
+        guard i + length <= bytes.count else { return nil }
+        let scalar: UInt32 =
+            length == 2
+            ? (UInt32(b & 0x1F) << 6) | UInt32(bytes[i + 1] & 0x3F)
+            : (UInt32(b & 0x0F) << 12) | (UInt32(bytes[i + 1] & 0x3F) << 6) | UInt32(bytes[i + 2] & 0x3F)
+        let wellFormed = bytes[i + 1] & 0xC0 == 0x80 && (length == 2 || bytes[i + 2] & 0xC0 == 0x80)
+        if wellFormed, let unicode = Unicode.Scalar(scalar), SafeText.needsEscape(unicode) {
+            out.append(contentsOf: controlEscape(scalar))
+            return length
+        }
+        out.append(b)
+        return 1
     }
 
     /// Keeps `bytes[from...]` for the next write; at the end of the output they are written as plain bytes.
