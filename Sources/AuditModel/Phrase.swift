@@ -7,75 +7,91 @@ import ImgtraceSupport
 /// Written as a string literal, backticks mark the quoted parts: `"run \`imgtrace rules\`"`.
 /// Values put in with `\(…)` are data, never markup: they land in the part that is open, and
 /// `\(code: name)` quotes one. So a name holding a backtick stays one quoted part.
+///
+/// Stored as the text a text report writes and where in it each quoted part lies: a report of a
+/// hundred thousand loads writes each load's resolution, and reads it without building it again.
 public struct Phrase: Sendable, Hashable, ExpressibleByStringInterpolation, CustomStringConvertible {
     /// One run of the sentence.
     public enum Part: Sendable, Hashable {
         /// Words, shown as they are.
         case words(String)
-        /// A quoted name, path or command.
+        /// A quoted name, path or command as shown: controls and its own backticks written as
+        /// visible escapes (`SafeText.quotedContent`).
         case code(String)
     }
 
-    /// The runs in order; two runs of words never follow each other.
-    public private(set) var parts: [Part]
+    /// The sentence as text reports write it: each quoted part between backticks.
+    public private(set) var text: String
+    /// The UTF-8 offsets in `text` of each quoted part, its backticks excluded, in order.
+    private var quotes: [Range<Int>]
 
     public init(stringLiteral value: String) {
-        var builder = StringInterpolation(literalCapacity: 0, interpolationCount: 0)
+        guard value.utf8.contains(UInt8(ascii: "`")) else {
+            self.init(words: value)
+            return
+        }
+        var builder = StringInterpolation(literalCapacity: value.utf8.count, interpolationCount: 0)
         builder.appendLiteral(value)
         self.init(stringInterpolation: builder)
     }
 
     public init(stringInterpolation: StringInterpolation) {
         assert(!stringInterpolation.inCode, "a phrase literal leaves a backtick open")
-        parts = stringInterpolation.parts
+        text = stringInterpolation.text
+        quotes = stringInterpolation.quotes
     }
 
-    /// These runs, two runs of words in a row made one.
+    /// These runs; a quoted part is taken as shown (a part of another phrase).
     public init(parts: [Part]) {
-        var joined: [Part] = []
-        for part in parts { Self.append(part, to: &joined) }
-        self.parts = joined
+        var builder = StringInterpolation(literalCapacity: 0, interpolationCount: parts.count)
+        for part in parts {
+            switch part {
+            case .words(let words): builder.text += words
+            case .code(let shown): builder.quote(shown: shown)
+            }
+        }
+        self.init(stringInterpolation: builder)
     }
 
     /// Plain words, taken as data.
-    public init(words: String) { parts = words.isEmpty ? [] : [.words(words)] }
+    public init(words: String) {
+        text = words
+        quotes = []
+    }
 
     /// Text that marks its quoted parts with backticks, as the warnings of the log and bundle
     /// readers do (`SafeText.quoted` escapes a name's own backticks, so they pair). Text with
     /// unpaired backticks is words only.
     public init(marked text: String) {
-        let runs = text.split(separator: "`", omittingEmptySubsequences: false)
-        guard runs.count >= 3, runs.count % 2 == 1 else {
-            parts = text.isEmpty ? [] : [.words(text)]
+        self.text = text
+        var ticks: [Int] = []
+        for (offset, byte) in text.utf8.enumerated() where byte == UInt8(ascii: "`") { ticks.append(offset) }
+        guard ticks.count >= 2, ticks.count % 2 == 0 else {
+            quotes = []
             return
         }
-        var marked: [Part] = []
-        for (index, run) in runs.enumerated() {
-            if index % 2 == 1 {
-                marked.append(.code(String(run)))
-            } else if !run.isEmpty {
-                marked.append(.words(String(run)))
-            }
-        }
-        parts = marked
+        quotes = stride(from: 0, to: ticks.count, by: 2).map { ticks[$0] + 1..<ticks[$0 + 1] }
     }
 
-    /// The sentence as text reports write it: each quoted part between backticks, shown with
-    /// `SafeText.quoted`.
-    public var text: String {
-        if parts.count == 1, case .words(let words) = parts[0] { return words }
-        var out = ""
-        for part in parts {
-            switch part {
-            case .words(let words): out += words
-            case .code(let name): out += SafeText.quoted(name)
-            }
+    /// The runs in order: words (never two runs in a row) and quoted parts.
+    public var parts: [Part] {
+        var parts: [Part] = []
+        let bytes = text.utf8
+        var start = 0
+        func slice(_ range: Range<Int>) -> String {
+            String(Substring(bytes[bytes.index(bytes.startIndex, offsetBy: range.lowerBound)..<bytes.index(bytes.startIndex, offsetBy: range.upperBound)]))
         }
-        return out
+        for quote in quotes {
+            if quote.lowerBound - 1 > start { parts.append(.words(slice(start..<quote.lowerBound - 1))) }
+            parts.append(.code(slice(quote)))
+            start = quote.upperBound + 1
+        }
+        if start < bytes.count { parts.append(.words(slice(start..<bytes.count))) }
+        return parts
     }
 
     public var description: String { text }
-    public var isEmpty: Bool { parts.isEmpty }
+    public var isEmpty: Bool { text.isEmpty }
 
     /// `self` followed by `other`.
     public static func + (phrase: Phrase, other: Phrase) -> Phrase {
@@ -89,7 +105,9 @@ public struct Phrase: Sendable, Hashable, ExpressibleByStringInterpolation, Cust
 
     /// `other` added at the end.
     public mutating func append(_ other: Phrase) {
-        for part in other.parts { Self.append(part, to: &parts) }
+        let shift = text.utf8.count
+        text += other.text
+        for quote in other.quotes { quotes.append(quote.lowerBound + shift..<quote.upperBound + shift) }
     }
 
     /// `phrases` with `separator` between them.
@@ -102,64 +120,71 @@ public struct Phrase: Sendable, Hashable, ExpressibleByStringInterpolation, Cust
         return out
     }
 
-    fileprivate static func append(_ part: Part, to parts: inout [Part]) {
-        // Words stay one run, so a format that works word by word (Markdown) sees each word whole.
-        if case .words(let words) = part, case .words(let before)? = parts.last {
-            parts[parts.count - 1] = .words(before + words)
-        } else if case .words(let words) = part, words.isEmpty {
-            return
-        } else {
-            parts.append(part)
-        }
-    }
-
     /// Builds a phrase from a literal and its values.
     public struct StringInterpolation: StringInterpolationProtocol {
-        fileprivate var parts: [Part] = []
-        /// Inside a backtick span of the literal: values join the quoted part.
+        fileprivate var text = ""
+        fileprivate var quotes: [Range<Int>] = []
+        /// Inside a backtick span of the literal: text goes into the quoted part, escaped.
         fileprivate var inCode = false
-        private var code = ""
+        private var quoteStart = 0
 
         public init(literalCapacity: Int, interpolationCount: Int) {
-            parts.reserveCapacity(2 * interpolationCount + 1)
+            text.reserveCapacity(literalCapacity + 16 * interpolationCount)
         }
 
+        /// Our own words: a backtick in them opens or closes a quoted part, and what it quotes is
+        /// written as it stands (a literal holds no control character).
         public mutating func appendLiteral(_ literal: String) {
             guard literal.utf8.contains(UInt8(ascii: "`")) else {
-                inCode ? code += literal : Phrase.append(.words(literal), to: &parts)
+                text += literal
                 return
             }
-            for (index, run) in literal.split(separator: "`", omittingEmptySubsequences: false).enumerated() {
-                if index > 0 {
-                    if inCode { parts.append(.code(code)) }
-                    code = ""
-                    inCode.toggle()
-                }
-                inCode ? code += run : Phrase.append(.words(String(run)), to: &parts)
+            var rest = Substring(literal)
+            while let tick = rest.utf8.firstIndex(of: UInt8(ascii: "`")) {
+                text += rest[..<tick]
+                toggleQuote()
+                rest = rest[rest.utf8.index(after: tick)...]
             }
+            text += rest
         }
 
         /// Text as words, or into the quoted part a backtick of the literal opened.
-        public mutating func appendInterpolation(_ text: String) {
-            inCode ? code += text : Phrase.append(.words(text), to: &parts)
-        }
+        public mutating func appendInterpolation(_ text: String) { add(text) }
 
         /// A number as words, or into the quoted part a backtick of the literal opened.
-        public mutating func appendInterpolation(_ number: Int) { appendInterpolation(String(number)) }
+        public mutating func appendInterpolation(_ number: Int) { add(String(number)) }
 
         /// A value as words, or into the quoted part a backtick of the literal opened.
-        public mutating func appendInterpolation<Value>(_ value: Value) { appendInterpolation(String(describing: value)) }
+        public mutating func appendInterpolation(_ value: some CustomStringConvertible) { add(value.description) }
 
         /// A name, path or command quoted.
         public mutating func appendInterpolation(code name: String) {
             assert(!inCode, "a quoted value inside a backtick span")
-            parts.append(.code(name))
+            quote(shown: SafeText.quotedContent(name))
         }
 
         /// Another phrase, its quoted parts kept.
         public mutating func appendInterpolation(_ phrase: Phrase) {
             assert(!inCode, "a phrase inside a backtick span")
-            for part in phrase.parts { Phrase.append(part, to: &parts) }
+            let shift = text.utf8.count
+            text += phrase.text
+            for quote in phrase.quotes { quotes.append(quote.lowerBound + shift..<quote.upperBound + shift) }
+        }
+
+        fileprivate mutating func quote(shown: String) {
+            text += "`"
+            let start = text.utf8.count
+            text += shown
+            quotes.append(start..<text.utf8.count)
+            text += "`"
+        }
+
+        private mutating func add(_ piece: String) { text += inCode ? SafeText.quotedContent(piece) : piece }
+
+        private mutating func toggleQuote() {
+            text += "`"
+            if inCode { quotes.append(quoteStart..<text.utf8.count - 1) } else { quoteStart = text.utf8.count }
+            inCode.toggle()
         }
     }
 }

@@ -17,11 +17,11 @@ final class PhraseTests: XCTestCase {
     func testAnInterpolatedValueIsDataNeverMarkup() {
         let name = "a`b"
         let quoted: Phrase = "\(code: name) loads nothing"
-        XCTAssertEqual(quoted.parts, [.code("a`b"), .words(" loads nothing")])
+        XCTAssertEqual(quoted.parts, [.code("a\\u{60}b"), .words(" loads nothing")], "one quoted part, shown with its backtick escaped")
         XCTAssertEqual(quoted.text, "`a\\u{60}b` loads nothing", "its own backtick escaped, so the quotes still pair")
         // Inside a span the literal opened, the value joins the quoted part.
         let call: Phrase = "load it by name (`UIImage(named: \"\(name)\")`)"
-        XCTAssertEqual(call.parts, [.words("load it by name ("), .code("UIImage(named: \"a`b\")"), .words(")")])
+        XCTAssertEqual(call.parts, [.words("load it by name ("), .code("UIImage(named: \"a\\u{60}b\")"), .words(")")])
         // Outside one, it is words: a backtick in them quotes nothing.
         let words: Phrase = "printed \(name)"
         XCTAssertEqual(words.parts, [.words("printed a`b")])

@@ -327,7 +327,7 @@ public struct HTMLReporter: AuditReporter {
         for part in parts {
             switch part {
             case .words(let words): out += h(words)
-            case .code(let name): out += "<code>" + breakable(Substring(h(SafeText.quotedContent(name)))) + "</code>"
+            case .code(let shown): out += "<code>" + breakable(Substring(h(shown))) + "</code>"
             }
         }
         return out

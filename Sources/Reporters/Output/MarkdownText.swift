@@ -30,7 +30,7 @@ enum MarkdownText {
         var out = ""
         for part in phrase.parts {
             switch part {
-            case .code(let name): out += code(SafeText.quotedContent(name), inTable: inTable)
+            case .code(let shown): out += code(shown, inTable: inTable)
             case .words(let words): out += escapedWords(words, inTable: inTable)
             }
         }
