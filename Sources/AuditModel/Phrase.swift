@@ -77,16 +77,26 @@ public struct Phrase: Sendable, Hashable, ExpressibleByStringInterpolation, Cust
     public var parts: [Part] {
         var parts: [Part] = []
         let bytes = text.utf8
-        var start = 0
-        func slice(_ range: Range<Int>) -> String {
-            String(Substring(bytes[bytes.index(bytes.startIndex, offsetBy: range.lowerBound)..<bytes.index(bytes.startIndex, offsetBy: range.upperBound)]))
+        // One walk over the text: each run starts where the last ended.
+        var index = bytes.startIndex
+        var offset = 0
+        func run(to end: Int) -> String {
+            let from = index
+            index = bytes.index(index, offsetBy: end - offset)
+            offset = end
+            return String(Substring(bytes[from..<index]))
+        }
+        func skipTick() {
+            index = bytes.index(after: index)
+            offset += 1
         }
         for quote in quotes {
-            if quote.lowerBound - 1 > start { parts.append(.words(slice(start..<quote.lowerBound - 1))) }
-            parts.append(.code(slice(quote)))
-            start = quote.upperBound + 1
+            if quote.lowerBound - 1 > offset { parts.append(.words(run(to: quote.lowerBound - 1))) }
+            skipTick()
+            parts.append(.code(run(to: quote.upperBound)))
+            skipTick()
         }
-        if start < bytes.count { parts.append(.words(slice(start..<bytes.count))) }
+        if offset < bytes.count { parts.append(.words(run(to: bytes.count))) }
         return parts
     }
 
