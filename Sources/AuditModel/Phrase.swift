@@ -114,7 +114,10 @@ public struct Phrase: Sendable, Hashable, ExpressibleByStringInterpolation, Cust
     public static func += (phrase: inout Phrase, other: Phrase) { phrase.append(other) }
 
     /// `other` added at the end.
-    public mutating func append(_ other: Phrase) {
+    public mutating func append(_ other: Phrase) { Self.append(other, text: &text, quotes: &quotes) }
+
+    /// `other`'s text after `text`, its quoted parts moved by what stood before it.
+    fileprivate static func append(_ other: Phrase, text: inout String, quotes: inout [Range<Int>]) {
         let shift = text.utf8.count
         text += other.text
         for quote in other.quotes { quotes.append(quote.lowerBound + shift..<quote.upperBound + shift) }
@@ -176,9 +179,7 @@ public struct Phrase: Sendable, Hashable, ExpressibleByStringInterpolation, Cust
         /// Another phrase, its quoted parts kept.
         public mutating func appendInterpolation(_ phrase: Phrase) {
             assert(!inCode, "a phrase inside a backtick span")
-            let shift = text.utf8.count
-            text += phrase.text
-            for quote in phrase.quotes { quotes.append(quote.lowerBound + shift..<quote.upperBound + shift) }
+            Phrase.append(phrase, text: &text, quotes: &quotes)
         }
 
         fileprivate mutating func quote(shown: String) {
