@@ -24,12 +24,15 @@ public struct NameUse: Sendable {
     /// between launches of one build (`record --agent --runs N`).
     public var mainThreadMicrosecondsPerLaunch: [Int] = []
 
-    /// The median of `mainThreadMicrosecondsPerLaunch` (the upper middle of an even count), or
-    /// the whole main-thread time when no launch was timed apart.
+    /// The median of `mainThreadMicrosecondsPerLaunch` (`LaunchMedian`), or the whole
+    /// main-thread time when no launch was timed apart.
     public var typicalMainThreadMicroseconds: Int {
-        guard !mainThreadMicrosecondsPerLaunch.isEmpty else { return launchTime.mainThreadMicroseconds }
-        return mainThreadMicrosecondsPerLaunch.sorted()[mainThreadMicrosecondsPerLaunch.count / 2]
+        LaunchMedian.of(mainThreadMicrosecondsPerLaunch) ?? launchTime.mainThreadMicroseconds
     }
+    /// Whether its first launch request was the process's first image request, which carries
+    /// the toolkit's one-time set-up (its image caches, theme and cursors): its time is no
+    /// measure of the image itself.
+    public var includesFirstRequest = false
     /// The most launch loads in any one log: repeats are judged per launch.
     public var maxLaunchLoadsPerLog: Int
     /// The first load (launch window first, then after launch).
@@ -138,18 +141,38 @@ public struct PhaseMetrics: Sendable, Equatable {
     public var dataLoads = 0
     /// How long the image requests ran (launch phase only; zero timed loads for captures that do not time).
     public var time = ImageTime()
-    /// The main thread's image time (lookups and decodes) of the median timed launch, what a
-    /// baseline compares; nil when no launch was timed.
+    /// Main-thread image time: the main thread's image lookups **and** the decodes of their
+    /// images at first use, what holds the first frame back — the one figure every format,
+    /// budget (`maxMainThreadImageMilliseconds`) and baseline gives as image time on the main
+    /// thread. Nil when the launch was not timed.
     public var typicalMainThreadImageMicroseconds: Int?
+    /// How long the launch itself ran, from the program's start to the launch end, when the
+    /// recording measured it (`record`); nil otherwise.
+    public var lengthMilliseconds: Int?
 
     public init() {}
 }
 
-/// Launch and after-launch figures.
+/// Launch and after-launch figures: of one launch, or of several launches of one build, where
+/// each figure is the median launch's (`LaunchMedian`) with its range over the launches.
 public struct AuditMetrics: Sendable, Equatable {
-    public var launch = PhaseMetrics()
-    /// Present when a launch-end marker was found in a log.
-    public var afterLaunch: PhaseMetrics?
+    /// The launch window's figures over the launches.
+    public var launchSpread = PhaseSpread(single: PhaseMetrics())
+    /// After the launch end, over the launches whose end was found; nil when none was.
+    public var afterLaunchSpread: PhaseSpread?
+
+    /// The median launch's figures (one launch's own, for one launch).
+    public var launch: PhaseMetrics {
+        get { launchSpread.median }
+        set { launchSpread = PhaseSpread(single: newValue) }
+    }
+    /// After the launch end: the median launch's figures; present when a launch-end marker was found.
+    public var afterLaunch: PhaseMetrics? {
+        get { afterLaunchSpread?.median }
+        set { afterLaunchSpread = newValue.map(PhaseSpread.init(single:)) }
+    }
+    /// How many launches the figures are taken over.
+    public var launches: Int { launchSpread.launches }
 
     public init() {}
 }

@@ -12,24 +12,49 @@ public struct BudgetBreach: Sendable, Equatable {
     public var isBytes: Bool
     /// Whether the figures are microseconds (a time budget, set in milliseconds).
     public var isMicroseconds = false
+    /// How many launches `actual` is the median of, and the least and most of them.
+    public var launches = 1
+    public var lowest: Int
+    public var highest: Int
 
-    /// `12.0 MiB > 10.0 MiB` for byte budgets, `41 > 40` for counts, `212.400 ms > 200.000 ms` for time.
+    public init(budget: String, limit: Int, actual: Int, isBytes: Bool) {
+        self.budget = budget
+        self.limit = limit
+        self.actual = actual
+        self.isBytes = isBytes
+        lowest = actual
+        highest = actual
+    }
+
+    /// `12.0 MiB > 10.0 MiB` for byte budgets, `41 > 40` for counts, `212.400 ms > 200.000 ms`
+    /// for time; over several launches `41 > 40 (the median of 5 launches: 40 to 43)`.
     public var figures: String {
-        if isMicroseconds { return "\(ImageTime.milliseconds(actual)) > \(ImageTime.milliseconds(limit))" }
-        return isBytes ? "\(kibibytes(actual)) > \(kibibytes(limit))" : "\(actual) > \(limit)"
+        let text = "\(shown(actual)) > \(shown(limit))"
+        guard launches > 1 else { return text }
+        return text + " (the median of \(launches) launches: \(shown(lowest)) to \(shown(highest)))"
+    }
+
+    private func shown(_ value: Int) -> String {
+        if isMicroseconds { return ImageTime.milliseconds(value) }
+        return isBytes ? kibibytes(value) : String(value)
     }
 }
 
 extension AuditConfig {
-    /// The budgets `metrics` exceed, in a fixed order (the rule's table: each key spelled once).
-    public func budgetBreaches(of metrics: PhaseMetrics) -> [BudgetBreach] {
+    /// The budgets the median launch of `spread` exceeds, in a fixed order (the rule's table:
+    /// each key spelled once). A budget bounds one launch: the median launch's figure, never a
+    /// sum over launches nor the worst of them, so the number of launches recorded decides nothing.
+    public func budgetBreaches(of spread: PhaseSpread) -> [BudgetBreach] {
         BudgetExceededRule.budgets.compactMap { budget in
-            guard let set = self[keyPath: budget.limit], let actual = budget.actual(metrics) else { return nil }
+            guard let set = self[keyPath: budget.limit], let actual = budget.actual(spread.median) else { return nil }
             // A time budget is set in milliseconds; the figure is in microseconds.
             let limit = budget.unit == .milliseconds ? (set > Int.max / 1000 ? Int.max : set * 1000) : set
             guard actual > limit else { return nil }
             var breach = BudgetBreach(budget: budget.setting.key, limit: limit, actual: actual, isBytes: budget.unit == .bytes)
             breach.isMicroseconds = budget.unit == .milliseconds
+            breach.launches = spread.launches
+            breach.lowest = budget.actual(spread.range.min) ?? actual
+            breach.highest = budget.actual(spread.range.max) ?? actual
             return breach
         }
     }

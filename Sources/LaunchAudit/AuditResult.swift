@@ -27,8 +27,9 @@ public protocol CommandResult: Sendable {
     var warnings: [AuditWarning] { get set }
     /// The source root findings' `source` locations are relative to, as given.
     var sourceRoot: String? { get set }
-    /// The launch window's figures a baseline records and compares (`unused` measures none: zeros).
-    var launchFigures: PhaseMetrics { get }
+    /// The launch window's figures a baseline records and compares: the median launch's, with
+    /// the number of launches and their range (`unused` measures none: zeros).
+    var launchFigures: PhaseSpread { get }
 
     /// The rules whose findings this kind of result holds.
     static var reportedRules: [any DescribedRule.Type] { get }
@@ -42,7 +43,7 @@ public protocol CommandResult: Sendable {
 public struct AuditResult: CommandResult {
     public var device: DeviceProfile
     public var logs: [LogReport]
-    /// Figures over all logs together (loads summed, images counted once).
+    /// Figures of the launch, each log one launch: over several, each figure the median launch's with its range.
     public var metrics: AuditMetrics
     /// Every name loaded, launch-window names first, each group by cost (decoded bytes) then name.
     public var uses: [NameUse]
@@ -57,7 +58,7 @@ public struct AuditResult: CommandResult {
     public var deviceReason: String?
     public var sourceRoot: String?
 
-    public var launchFigures: PhaseMetrics { metrics.launch }
+    public var launchFigures: PhaseSpread { metrics.launchSpread }
     public static var reportedRules: [any DescribedRule.Type] { Rules.all }
     public static var reportTitle: String { "imgtrace launch audit" }
     public static var baselineScope: Baseline.Scope { .launch }
@@ -80,7 +81,7 @@ public struct UnusedResult: CommandResult {
     public var summary: UnusedSummary
 
     /// `unused` reads launches for the names they load, and measures none.
-    public var launchFigures: PhaseMetrics { PhaseMetrics() }
+    public var launchFigures: PhaseSpread { PhaseSpread(single: PhaseMetrics()) }
     public static var reportedRules: [any DescribedRule.Type] { Rules.unused }
     public static var reportTitle: String { "imgtrace unused images" }
     public static var baselineScope: Baseline.Scope { .unused }

@@ -145,14 +145,26 @@ extension AuditSession {
         }
     }
 
-    /// A warning when the baseline repeated fingerprints (each was read once).
+    /// Warnings about the baseline file: fingerprints it repeated (each was read once), and
+    /// launch figures written before they were per launch.
     public static func baselineWarnings(_ baseline: Baseline?, path: String?) -> [AuditWarning] {
-        guard let baseline, let path, baseline.duplicateEntries > 0 else { return [] }
-        return [
-            AuditWarning(
-                origin: .baseline(path: path),
-                message: "\(counted(baseline.duplicateEntries, "finding")) repeated a fingerprint already in the file: each counted once")
-        ]
+        guard let baseline, let path else { return [] }
+        var warnings: [AuditWarning] = []
+        if baseline.duplicateEntries > 0 {
+            warnings.append(
+                AuditWarning(
+                    origin: .baseline(path: path),
+                    message: "\(counted(baseline.duplicateEntries, "finding")) repeated a fingerprint already in the file: each counted once"))
+        }
+        if baseline.mayHoldSummedLaunches, baseline.scope == .launch {
+            warnings.append(
+                AuditWarning(
+                    origin: .baseline(path: path),
+                    message:
+                        "written in schema \(baseline.schema), before launch figures were per launch: if it was written from several logs its figures are their sum; compared as they are — write it again with `imgtrace baseline write`"
+                ))
+        }
+        return warnings
     }
 
     /// The indices of the `--bundle`s the inventory read as source trees (the reader's one rule:

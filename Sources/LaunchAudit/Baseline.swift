@@ -24,10 +24,13 @@ public struct Baseline: Equatable, Sendable {
         public var rules: [String] = []
     }
 
-    /// The schema `render` writes. Schema 3 records which of an image's rules fired; schema 2
-    /// gave each image one finding (`ImageFindings`); schema 1 files are read and matched
-    /// through `Entry.formerly`.
-    public static let schemaVersion = 3
+    /// The schema `render` writes. Schema 4 records per-launch figures: the median launch's,
+    /// the number of launches and their range. Schema 3 recorded which of an image's rules fired
+    /// (and figures that summed several launches); schema 2 gave each image one finding
+    /// (`ImageFindings`); schema 1 files are read and matched through `Entry.formerly`.
+    public static let schemaVersion = 4
+    /// The first schema whose launch figures are one launch's whatever the number of launches.
+    static let perLaunchSchema = 4
 
     /// Which command's findings a baseline holds. A file of one is refused by the other: its
     /// findings would all read as fixed, and the other's as new.
@@ -40,7 +43,15 @@ public struct Baseline: Equatable, Sendable {
 
     public var scope = Scope.launch
     public var device: String
-    public var launch: PhaseMetrics
+    /// The median launch's figures, with the number of launches and their range.
+    public var launchSpread: PhaseSpread
+    /// The median launch's figures, what a comparison compares.
+    public var launch: PhaseMetrics { launchSpread.median }
+    /// The schema the file was written in (`schemaVersion` for one made here).
+    public var schema = Baseline.schemaVersion
+    /// Whether its launch figures may be the sum of several launches (a file written before
+    /// schema 4 from several logs): compared as they are, and said in a warning.
+    public var mayHoldSummedLaunches: Bool { schema < Self.perLaunchSchema }
     public var findings: [Entry]
     /// Entries whose fingerprint an earlier entry already had: read once (a file of copies
     /// would otherwise count every copy fixed), and said in a warning.
@@ -53,7 +64,7 @@ public struct Baseline: Equatable, Sendable {
     public init<Result: CommandResult>(_ result: Result) {
         scope = Result.baselineScope
         device = result.device.id
-        launch = result.launchFigures
+        launchSpread = result.launchFigures
         findings = result.findings.map { Entry($0) }
             .sorted { $0.fingerprint < $1.fingerprint }
     }
@@ -71,10 +82,10 @@ public struct Baseline: Equatable, Sendable {
         var out = "{\n  \"schemaVersion\": \(Self.schemaVersion),\n  \"kind\": \"imgtrace-baseline\",\n"
         if scope != .launch { out += "  \"scope\": \"\(scope.rawValue)\",\n" }
         out += "  \"device\": " + Self.quoted(device) + ",\n  \"launch\": {"
-        var figures = Self.figures(launch)
-        // Only a timed capture has it (`record --agent`); a baseline without it compares no time.
-        if let time = launch.typicalMainThreadImageMicroseconds { figures.append(("mainThreadImageMicroseconds", time)) }
-        out += figures.map { "\"\($0.0)\": \($0.1)" }.joined(separator: ", ") + "},\n  \"findings\": ["
+        out += Self.figureFields(launch) + "},\n"
+        out += "  \"launches\": \(launchSpread.launches),\n"
+        out += "  \"launchRange\": {\"min\": {\(Self.figureFields(launchSpread.range.min))}, \"max\": {\(Self.figureFields(launchSpread.range.max))}},\n"
+        out += "  \"findings\": ["
         // Budget, evidence and regression findings are judged afresh every run: none is recorded.
         let recorded = findings.filter { !Self.alwaysJudged.contains($0.rule) }
         out +=
@@ -90,6 +101,14 @@ public struct Baseline: Equatable, Sendable {
                 }.joined(separator: ",\n") + "\n  "
         out += "]\n}\n"
         return Array(out.utf8)
+    }
+
+    /// A launch's figures as JSON fields, by their names; main-thread image time only when the
+    /// capture timed it (`record --agent`): a baseline without it compares no time.
+    private static func figureFields(_ m: PhaseMetrics) -> String {
+        var figures = Self.figures(m)
+        if let time = m.typicalMainThreadImageMicroseconds { figures.append(("mainThreadImageMicroseconds", time)) }
+        return figures.map { "\"\($0.0)\": \($0.1)" }.joined(separator: ", ")
     }
 
     private static func quoted(_ text: String) -> String {
@@ -125,23 +144,20 @@ public struct Baseline: Equatable, Sendable {
         else {
             throw InputError(path: path, reason: "a baseline needs `device`, `launch` and `findings`")
         }
-        var metrics = PhaseMetrics()
-        func figure(_ key: String) throws -> Int {
-            guard let value = launch[key]?.int, value >= 0 else {
-                throw InputError(path: path, reason: "`launch.\(key)` is missing or not a whole number ≥ 0")
+        var spread = PhaseSpread(single: try figures(of: launch, at: "launch", path: path))
+        if version >= perLaunchSchema {
+            guard let launches = object["launches"]?.int, launches >= 1 else {
+                throw InputError(path: path, reason: "`launches` is missing or not a whole number ≥ 1")
             }
-            return value
+            spread.launches = launches
+            if let range = object["launchRange"] {
+                guard let low = range["min"], let high = range["max"], case .object = low, case .object = high else {
+                    throw InputError(path: path, reason: "`launchRange` needs objects `min` and `max`")
+                }
+                spread.range = PhaseRange(
+                    min: try figures(of: low, at: "launchRange.min", path: path), max: try figures(of: high, at: "launchRange.max", path: path))
+            }
         }
-        metrics.loads = try figure("loads")
-        metrics.names = try figure("names")
-        metrics.images = try figure("images")
-        metrics.decodedBytes = try figure("decodedBytes")
-        metrics.bytesOnDisk = try figure("bytesOnDisk")
-        metrics.missing = try figure("missing")
-        metrics.repeated = try figure("repeated")
-        metrics.unreadable = try figure("unreadable")
-        metrics.largestImageDecodedBytes = try figure("largestImageDecodedBytes")
-        if launch["mainThreadImageMicroseconds"] != nil { metrics.typicalMainThreadImageMicroseconds = try figure("mainThreadImageMicroseconds") }
         var findings: [Entry] = []
         var seen = Set<String>()
         var duplicates = 0
@@ -159,8 +175,9 @@ public struct Baseline: Equatable, Sendable {
                     formerly: entry["formerly"]?.array?.compactMap(\.string) ?? [], gates: entry["gates"]?.bool ?? true,
                     rules: entry["rules"]?.array?.compactMap(\.string) ?? []))
         }
-        var baseline = Baseline(device: device, launch: metrics, findings: findings)
+        var baseline = Baseline(device: device, launchSpread: spread, findings: findings)
         baseline.duplicateEntries = duplicates
+        baseline.schema = version
         if let scope = object["scope"] {
             guard let name = scope.string, let known = Scope(rawValue: name) else {
                 throw InputError(path: path, reason: "`scope` is neither \"launch\" nor \"unused\"")
@@ -170,10 +187,32 @@ public struct Baseline: Equatable, Sendable {
         return baseline
     }
 
-    init(device: String, launch: PhaseMetrics, findings: [Entry]) {
+    init(device: String, launchSpread: PhaseSpread, findings: [Entry]) {
         self.device = device
-        self.launch = launch
+        self.launchSpread = launchSpread
         self.findings = findings
+    }
+
+    /// One launch's figures from the object at `key` (`launch`, `launchRange.min`, …).
+    private static func figures(of object: JSONValue, at key: String, path: String) throws -> PhaseMetrics {
+        var metrics = PhaseMetrics()
+        func figure(_ name: String) throws -> Int {
+            guard let value = object[name]?.int, value >= 0 else {
+                throw InputError(path: path, reason: "`\(key).\(name)` is missing or not a whole number ≥ 0")
+            }
+            return value
+        }
+        metrics.loads = try figure("loads")
+        metrics.names = try figure("names")
+        metrics.images = try figure("images")
+        metrics.decodedBytes = try figure("decodedBytes")
+        metrics.bytesOnDisk = try figure("bytesOnDisk")
+        metrics.missing = try figure("missing")
+        metrics.repeated = try figure("repeated")
+        metrics.unreadable = try figure("unreadable")
+        metrics.largestImageDecodedBytes = try figure("largestImageDecodedBytes")
+        if object["mainThreadImageMicroseconds"] != nil { metrics.typicalMainThreadImageMicroseconds = try figure("mainThreadImageMicroseconds") }
+        return metrics
     }
 }
 
@@ -214,7 +253,7 @@ public struct BaselineComparison: Sendable {
     public init<Result: CommandResult>(baseline: Baseline, result: Result, tolerance: AuditConfig.BaselineTolerance) {
         let findings = result.findings
         self.init(
-            old: baseline, newDevice: result.device.id, newLaunch: result.launchFigures, newRanks: findings.ranks,
+            old: baseline, newDevice: result.device.id, newLaunch: result.launchFigures.median, newRanks: findings.ranks,
             entry: { index in
                 Baseline.Entry(findings[index])
             }, failOn: result.failOn, tolerance: tolerance)

@@ -64,10 +64,15 @@ public final class LaunchAuditor {
     private var lastKind: (api: String?, load: LoadKind?, kind: RequestKind)?
     private var unreadable: [LoadStatus: UnreadableHits] = [:]
     private var logUnreadable = (launch: 0, after: 0)
+    /// Whether the current log (one process) has made its first image request yet.
+    private var logSawRequest = false
     /// The current log's timed launch requests, in all and per name (slot: main-thread time).
     private var logTime = ImageTime()
     private var logMainTime: [Int: Int] = [:]
     private var logs: [LogReport] = []
+    /// Per log, the slots of its unresolved names at launch and after: whether each is missing
+    /// from the app is settled only at `finish`, once the toolkit's names are known.
+    private var logUnresolved: [(launch: [Int], after: [Int])] = []
     private var currentLog = -1
     private var currentPath = ""
 
@@ -103,6 +108,7 @@ public final class LaunchAuditor {
             tallies[i].logAfter = 0
         }
         logUnreadable = (0, 0)
+        logSawRequest = false
         slotForNameID.removeAll(keepingCapacity: true)
         if !uses.isEmpty { indexEveryName() }
     }
@@ -148,6 +154,11 @@ public final class LaunchAuditor {
             tallies[slot].apis.insert(api)
         }
         if launch {
+            if !logSawRequest {
+                // The process's first request carries the toolkit's one-time set-up.
+                logSawRequest = true
+                uses[slot].includesFirstRequest = true
+            }
             uses[slot].addLaunchLoad(at: here)
             if load.kind == .nib { uses[slot].nibLaunchLoads += 1 }
             // Without the app's module names a backtrace cannot show an app frame: it decides nothing.
@@ -221,17 +232,20 @@ public final class LaunchAuditor {
     public func endLog(_ summary: TraceSummary) {
         for i in uses.indices where tallies[i].logLaunch > uses[i].maxLaunchLoadsPerLog { uses[i].maxLaunchLoadsPerLog = tallies[i].logLaunch }
         var metrics = AuditMetrics()
-        metrics.launch = phaseMetrics(unreadable: logUnreadable.launch) { tallies[$0].logLaunch }
+        var unresolved: (launch: [Int], after: [Int]) = ([], [])
+        metrics.launch = phaseMetrics(unreadable: logUnreadable.launch, unresolved: &unresolved.launch) { tallies[$0].logLaunch }
         addDecodes(summary.decodes)
         metrics.launch.time = logTime
         if logTime.isTimed { metrics.launch.typicalMainThreadImageMicroseconds = logTime.mainThreadMicroseconds.addingSaturating(logTime.mainThreadDecodeMicroseconds) }
+        metrics.launch.lengthMilliseconds = summary.recording?.launchMilliseconds
         logTime = ImageTime()
         for (slot, microseconds) in logMainTime { uses[slot].mainThreadMicrosecondsPerLaunch.append(microseconds) }
         logMainTime = [:]
         if summary.launchEnd != nil {
-            metrics.afterLaunch = phaseMetrics(unreadable: logUnreadable.after) { tallies[$0].logAfter }
+            metrics.afterLaunch = phaseMetrics(unreadable: logUnreadable.after, unresolved: &unresolved.after) { tallies[$0].logAfter }
         }
         logs.append(LogReport(path: currentPath, summary: summary, metrics: metrics))
+        logUnresolved.append(unresolved)
     }
 
     /// The log's launch decodes, each to the name whose lookup returned the image it decodes.
@@ -247,8 +261,9 @@ public final class LaunchAuditor {
         }
     }
 
-    /// The figures of one phase, `count(slot)` being each slot's loads in it.
-    private func phaseMetrics(unreadable: Int, count: (Int) -> Int) -> PhaseMetrics {
+    /// The figures of one phase, `count(slot)` being each slot's loads in it; `unresolved` gets
+    /// the slots of names that resolved to nothing (`missing` is settled by `settleMissing`).
+    private func phaseMetrics(unreadable: Int, unresolved: inout [Int], count: (Int) -> Int) -> PhaseMetrics {
         var m = PhaseMetrics()
         var seen = Set<String>()
         m.unreadable = unreadable
@@ -266,9 +281,7 @@ public final class LaunchAuditor {
             m.repeated += loads - 1
             if use.kind == .symbol { m.symbols += 1 }
             guard let image = use.resolution.image else {
-                // A name only the toolkit asked for is not missing from the app.
-                // Nor is one the config ignores: the budget and the figure say what the findings say.
-                if use.resolution.cause?.isNotTheApps != true, !use.isToolkits, !config.ignore.coversName(use.name) { m.missing += 1 }
+                unresolved.append(i)
                 continue
             }
             guard seen.insert(image.id).inserted else { continue }
@@ -288,6 +301,7 @@ public final class LaunchAuditor {
     public func finish() -> AuditResult {
         let framesUntrusted = loadsJudgedByFrames > 0 && !sawAppFrame
         settleToolkitLoads(framesUntrusted: framesUntrusted)
+        settleMissing()
         // What only reading needed goes before the rules run.
         tallies = []
         slotForNameID = []
@@ -309,8 +323,22 @@ public final class LaunchAuditor {
         return AuditResult(
             device: device, logs: logs, metrics: combined, uses: ordered, unreadable: hits,
             findings: findings, bundleNames: top, inventoryImages: inventory.images.count,
-            budgetBreaches: BudgetExceededRule.worstBreaches(logs, config, combined: combined.launch), failOn: config.failOn,
+            budgetBreaches: config.budgetBreaches(of: combined.launchSpread), failOn: config.failOn,
             warnings: warnings(framesUntrusted: framesUntrusted))
+    }
+
+    /// Each log's missing names, once the toolkit's are known: a name only the toolkit asked for
+    /// is not missing from the app, nor is one the config ignores (the budget and the figure say
+    /// what the findings say).
+    private func settleMissing() {
+        func missing(_ slots: [Int]) -> Int {
+            slots.count { uses[$0].resolution.cause?.isNotTheApps != true && !uses[$0].isToolkits && !config.ignore.coversName(uses[$0].name) }
+        }
+        for (index, unresolved) in logUnresolved.enumerated() {
+            logs[index].metrics.launch.missing = missing(unresolved.launch)
+            if logs[index].metrics.afterLaunch != nil { logs[index].metrics.afterLaunch?.missing = missing(unresolved.after) }
+        }
+        logUnresolved = []
     }
 
     /// Each name's API list, and its loads without frames counted as the toolkit's when the
@@ -329,22 +357,14 @@ public final class LaunchAuditor {
         }
     }
 
-    /// The figures over every log together: loads summed, images counted once, the median
-    /// launch's main-thread time.
+    /// The figures over every log together, a log being one launch: each figure the median
+    /// launch's, with its range (`PhaseSpread`); never a sum over launches.
     private func combinedMetrics() -> AuditMetrics {
         var combined = AuditMetrics()
-        let totalUnreadable = logs.reduce(0) { $0 + $1.metrics.launch.unreadable }
-        combined.launch = phaseMetrics(unreadable: totalUnreadable) { uses[$0].launchLoads }
-        // A name loaded once in each of two launches is not a repeat.
-        combined.launch.repeated = logs.reduce(0) { $0 + $1.metrics.launch.repeated }
-        for log in logs { combined.launch.time.add(log.metrics.launch.time) }
-        let timedLaunches = logs.compactMap(\.metrics.launch.typicalMainThreadImageMicroseconds).sorted()
-        if !timedLaunches.isEmpty { combined.launch.typicalMainThreadImageMicroseconds = timedLaunches[(timedLaunches.count - 1) / 2] }
-        if logs.contains(where: { $0.metrics.afterLaunch != nil }) {
-            let after = logs.reduce(0) { $0 + ($1.metrics.afterLaunch?.unreadable ?? 0) }
-            combined.afterLaunch = phaseMetrics(unreadable: after) { uses[$0].afterLaunchLoads }
-            combined.afterLaunch?.repeated = logs.reduce(0) { $0 + ($1.metrics.afterLaunch?.repeated ?? 0) }
-        }
+        guard !logs.isEmpty else { return combined }
+        combined.launchSpread = PhaseSpread(logs.map(\.metrics.launch))
+        let after = logs.compactMap(\.metrics.afterLaunch)
+        if !after.isEmpty { combined.afterLaunchSpread = PhaseSpread(after) }
         return combined
     }
 

@@ -114,8 +114,10 @@ struct BreakpointTable {
     /// Whether an echoed action begins a new hit: it is the first action of a breakpoint the
     /// log set up, or, when the set-up is not in the log, any command that prints a value.
     private func startsHit(_ command: String, kind: CommandKind) -> Bool {
-        // A one-shot breakpoint's actions (the launch-end marker, a set-up stop) are never loads.
+        // A one-shot breakpoint's actions (the launch-end marker, a set-up stop) are never loads,
+        // nor is the marker's action on the launch end's return, set while the program runs.
         if breakpoints.contains(where: { $0.oneShot && $0.actions.contains(command) }) { return false }
+        if command.contains(LaunchMarker.text) { return false }
         var matchesLater = false
         for bp in breakpoints where !bp.oneShot && !bp.actions.isEmpty {
             if bp.actions[0] == command { return true }

@@ -25,7 +25,7 @@ enum CaptureCallback {
             IMGTRACE_KIND_PREFIXES = (\(prefixes.map { $0 + ", " }.joined()))
             IMGTRACE_BREAKS = set([\(breaks.map(literal).joined(separator: ", "))])
             IMGTRACE_BREAK_PREFIXES = (\(breakPrefixes.map { literal($0) + ", " }.joined()))
-            IMGTRACE_C_STRINGS = set([\(options.symbols.map(literal).joined(separator: ", "))])
+            IMGTRACE_C_STRINGS = {\(options.symbols.map { "\(literal($0)): \(literal(String(options.nameRegister(of: $0).dropFirst())))" }.joined(separator: ", "))}
             IMGTRACE_REGISTER = \(literal(String(options.arch.register.dropFirst())))
             IMGTRACE_TIMESTAMPS = \(options.timestamps ? "True" : "False")
             IMGTRACE_BACKTRACE = \(options.backtraceFrames)
@@ -271,9 +271,10 @@ enum CaptureCallback {
                 print('    frame #%d: 0x%016x %s`%s' % (each.GetFrameID(), each.GetPC(), module, imgtrace_method(each.GetFunctionName()) or '?'))
 
         def imgtrace_name(frame, c_string):
-            register = frame.FindRegister(IMGTRACE_REGISTER)
+            name_register = IMGTRACE_C_STRINGS.get(frame.GetFunctionName() or '', IMGTRACE_REGISTER) if c_string else IMGTRACE_REGISTER
+            register = frame.FindRegister(name_register)
             if not register.IsValid():
-                return imgtrace_unread('no register ' + IMGTRACE_REGISTER)
+                return imgtrace_unread('no register ' + name_register)
             address = register.GetValueAsUnsigned()
             if address == 0:
                 return 'None'
@@ -342,6 +343,46 @@ enum CaptureCallback {
     /// (gdb 13's Objective-C expressions crashed gdb itself on a two-thread GNUstep program).
     static func gdb(_ options: CaptureOptions) -> String { common(options) + gdbFunctions }
 
+    /// lldb's launch end, at the launch-end function's return (its first): the breakpoint at its
+    /// entry reads the return address from the caller's frame (a tail call's frame is gone, so
+    /// the caller's caller: where control returns) and puts a one-shot breakpoint there, on that
+    /// thread, that prints the marker. Every capture ends the launch at the same moment.
+    static let lldbLaunchEnd = #"""
+        def imgtrace_launch_end(frame):
+            thread = frame.GetThread()
+            caller = thread.GetFrameAtIndex(1)
+            if not caller.IsValid() or caller.GetPC() in (0, lldb.LLDB_INVALID_ADDRESS):
+                print('\#(LaunchMarker.text)')
+                return
+            returned = thread.GetProcess().GetTarget().BreakpointCreateByAddress(caller.GetPC())
+            returned.SetOneShot(True)
+            returned.SetAutoContinue(True)
+            returned.SetThreadID(thread.GetThreadID())
+            commands = lldb.SBStringList()
+            commands.AppendString("script print('\#(LaunchMarker.text)')")
+            returned.SetCommandLineCommands(commands)
+
+        """#
+
+    /// gdb's launch end, at the launch-end function's first return, as lldb's.
+    static let gdbLaunchEnd = #"""
+        class ImgtraceLaunchEnd(gdb.Breakpoint):
+            def stop(self):
+                if self.enabled:
+                    self.enabled = False
+                    print('\#(LaunchMarker.text)')
+                return False
+
+        def imgtrace_launch_end():
+            caller = gdb.newest_frame().older()
+            if caller is None:
+                print('\#(LaunchMarker.text)')
+                return
+            returned = ImgtraceLaunchEnd('*%d' % caller.pc(), internal=True)
+            returned.thread = gdb.selected_thread().num
+
+        """#
+
     private static let gdbFunctions = #"""
         # A request lasts from its first image-API entry on a thread until that call returns:
         # gdb thread number -> (the caller's stack pointer at the entry, the return breakpoint,
@@ -408,13 +449,13 @@ enum CaptureCallback {
                 returned = ImgtraceReturn('*%d' % return_address, internal=True)
                 returned.thread = thread.num
                 imgtrace_open[thread.num] = (frame_address, returned, return_address, set([imgtrace_method(frame.name()) or '?']))
-            imgtrace_line(thread.name or '#%d' % thread.num, kind, api, imgtrace_name(entry in IMGTRACE_C_STRINGS))
+            imgtrace_line(thread.name or '#%d' % thread.num, kind, api, imgtrace_name(entry in IMGTRACE_C_STRINGS, IMGTRACE_C_STRINGS.get(entry, IMGTRACE_REGISTER)))
             if IMGTRACE_BACKTRACE > 0:
                 gdb.execute('bt %d' % IMGTRACE_BACKTRACE)
 
-        def imgtrace_name(c_string):
+        def imgtrace_name(c_string, name_register=IMGTRACE_REGISTER):
             try:
-                address = int(gdb.parse_and_eval('(unsigned long)$' + IMGTRACE_REGISTER))
+                address = int(gdb.parse_and_eval('(unsigned long)$' + name_register))
             except gdb.error as error:
                 return imgtrace_unread(error)
             if address == 0:

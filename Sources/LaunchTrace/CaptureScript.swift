@@ -72,6 +72,19 @@ public enum CaptureArch: String, CaseIterable, Sendable {
         case .portable: return "$arg3"
         }
     }
+
+    /// The register of a C function's integer argument `argument` (1-based) by the ABI, or nil
+    /// where the ABI passes it on the stack (armv7 past the fourth).
+    public func register(argument: Int) -> String? {
+        let registers: [String]
+        switch self {
+        case .arm64: registers = ["$x0", "$x1", "$x2", "$x3", "$x4", "$x5"]
+        case .armv7: registers = ["$r0", "$r1", "$r2", "$r3"]
+        case .x86_64: registers = ["$rdi", "$rsi", "$rdx", "$rcx", "$r8", "$r9"]
+        case .portable: registers = (1...6).map { "$arg\($0)" }
+        }
+        return (1...registers.count).contains(argument) ? registers[argument - 1] : nil
+    }
 }
 
 /// How each breakpoint reports its hit.
@@ -90,6 +103,8 @@ public struct CaptureOptions: Sendable {
     public var apis: [CaptureAPI]
     /// Other functions whose third argument is a C string name (not an NSString).
     public var symbols: [String]
+    /// For functions of `symbols` whose name is another argument than the third: that argument (1-based).
+    public var symbolArguments: [String: Int] = [:]
     /// Frames of backtrace printed after each name; 0 for none.
     public var backtraceFrames: Int
     /// Start each line with the time of the hit (the `requests` style; `print` turns into a callback).
@@ -120,7 +135,12 @@ public struct CaptureOptions: Sendable {
     var targets: [(symbol: String, expression: String)] {
         let register = arch.register
         return apis.flatMap(\.symbols).map { ($0, "(const char *)[(id)\(register) UTF8String] /* \($0) */") }
-            + symbols.map { ($0, "(const char *)\(register) /* \($0) */") }
+            + symbols.map { ($0, "(const char *)\(nameRegister(of: $0)) /* \($0) */") }
+    }
+
+    /// The register that holds the name a function of `symbols` is given.
+    func nameRegister(of symbol: String) -> String {
+        symbolArguments[symbol].flatMap(arch.register(argument:)) ?? arch.register
     }
 }
 
@@ -151,7 +171,9 @@ public enum CaptureScript {
             }
         }
         if let marker = options.launchEndSymbol {
-            out += "breakpoint set --name \(quote(marker)) -o true -G true -C \(quote("script print('\(LaunchMarker.text)')"))\n"
+            // The launch ends when the function returns: its entry sets a breakpoint at the return.
+            out += "script exec(\(pythonLiteral(CaptureCallback.lldbLaunchEnd)))\n"
+            out += "breakpoint set --name \(quote(marker)) -o true -G true \(entry) -C \(quote("script imgtrace_launch_end(lldb.frame)"))\n"
         }
         return out
     }
@@ -249,7 +271,7 @@ public enum CaptureScript {
         case .print:
             entries = options.targets.map { (symbol: $0.symbol, commands: ["p \($0.expression)"] + (options.backtraceFrames > 0 ? ["bt \(options.backtraceFrames)"] : [])) }
         }
-        if let marker = options.launchEndSymbol { entries.append((marker, ["script print('\(LaunchMarker.text)')"])) }
+        if let marker = options.launchEndSymbol { entries.append((marker, [xcodeLaunchEndAction])) }
         for entry in entries {
             out += """
                       <BreakpointProxy
@@ -288,6 +310,12 @@ public enum CaptureScript {
         return out
     }
 
+    /// Xcode's action at the launch end's entry: defines the callback on its first run, as the
+    /// request callback is, and marks the launch end at the function's return.
+    static let xcodeLaunchEndAction =
+        "script _ = exec(\(pythonLiteral(CaptureCallback.lldbLaunchEnd))) if 'imgtrace_launch_end' not in globals() else None; "
+        + "_ = imgtrace_launch_end(lldb.frame)"
+
     /// A gdb command file: `gdb -x THIS_FILE --args ./App`. gdb has no `$arg3`, so an architecture is required.
     public static func gdb(_ options: CaptureOptions) -> String {
         var out = """
@@ -305,13 +333,17 @@ public enum CaptureScript {
             }
         case .print:
             for target in options.targets {
-                out += "break \(target.symbol)\ncommands\nsilent\nprint \(target.expression)\n"
+                // gdb's expressions take no C comment: the breakpoint's commands tell the hits apart.
+                let expression = target.expression.components(separatedBy: " /* ").first ?? target.expression
+                out += "break \(target.symbol)\ncommands\nsilent\nprint \(expression)\n"
                 if options.backtraceFrames > 0 { out += "bt \(options.backtraceFrames)\n" }
                 out += "continue\nend\n"
             }
         }
         if let marker = options.launchEndSymbol {
-            out += "tbreak \(marker)\ncommands\nsilent\necho \(LaunchMarker.text)\\n\ncontinue\nend\n"
+            // The launch ends when the function returns: its entry sets a breakpoint at the return.
+            out += "python\n" + CaptureCallback.gdbLaunchEnd + "end\n"
+            out += "tbreak \(marker)\ncommands\nsilent\npython imgtrace_launch_end()\ncontinue\nend\n"
         }
         return out
     }

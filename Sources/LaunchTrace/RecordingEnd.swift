@@ -21,6 +21,8 @@ public struct RecordingEnd: Sendable, Equatable {
         case signaled(Int)
         /// `--duration` ran out; imgtrace then ended the program.
         case duration
+        /// `--after-launch` seconds passed after the launch end; imgtrace then ended the program.
+        case afterLaunch
         /// imgtrace was interrupted (SIGINT, SIGTERM) and ended the program.
         case interrupted
         /// `--pid`: imgtrace let go of the program, which keeps running.
@@ -34,6 +36,7 @@ public struct RecordingEnd: Sendable, Equatable {
             case .exited(let status): return "exit:\(status)"
             case .signaled(let signal): return "signal:\(signal)"
             case .duration: return "duration"
+            case .afterLaunch: return "after-launch"
             case .interrupted: return "interrupted"
             case .detached: return "detached"
             case .other(let raw): return raw
@@ -48,6 +51,7 @@ public struct RecordingEnd: Sendable, Equatable {
             } else {
                 switch text {
                 case "duration": self = .duration
+                case "after-launch": self = .afterLaunch
                 case "interrupted": self = .interrupted
                 case "detached": self = .detached
                 default: self = .other(text)
@@ -69,6 +73,7 @@ public struct RecordingEnd: Sendable, Equatable {
             case .exited(let status): return "exited with status \(status)"
             case .signaled(let signal): return "was killed by signal \(signal)\(Self.signalNames[signal].map { " (\($0))" } ?? "")"
             case .duration: return "was stopped when --duration ran out"
+            case .afterLaunch: return "was stopped --after-launch seconds after the launch end"
             case .interrupted: return "was stopped when recording was interrupted"
             case .detached: return "was let go (--pid) and kept running"
             case .other(let raw): return "ended (\(raw))"

@@ -19,6 +19,8 @@
             public var symbols: [(name: String, argument: Int)]
             public var launchEnd: String?
             public var duration: Double?
+            /// Stop this many seconds after the launch end (`--after-launch`).
+            public var afterLaunch: Double?
             /// `libImgtraceAgent.so`.
             public var agentPath: String
             /// Whether programs the app starts load the agent too.
@@ -190,7 +192,7 @@
             var stopReason: RecordingEnd.ProgramEnd?
             while programEnd == nil {
                 if stopSignal != 0, stopReason == nil {
-                    stopReason = stopSignal == SIGALRM ? .duration : .interrupted
+                    stopReason = StopSignals.reason(stopSignal)
                     kill(pid, SIGKILL)
                 }
                 var status: Int32 = 0
@@ -351,6 +353,7 @@
             if UInt32(record.kind) == IMGTRACE_AGENT_LAUNCH_END.rawValue {
                 launchEndMarked = true
                 launchEndedAt = Self.nanoseconds(record)
+                if let seconds = request.afterLaunch { StopSignals.armAfterLaunch(seconds) }
                 return (LaunchMarker.text, "")
             }
             let api = Int(record.api) < apiNames.count ? apiNames[Int(record.api)] : "api#\(record.api)"

@@ -18,6 +18,8 @@
         public var launchEnd: String?
         /// Stop after this many seconds.
         public var duration: Double?
+        /// Stop this many seconds after the launch end (`--after-launch`).
+        public var afterLaunch: Double?
         /// Frames of each hit's stack to write after it (0: none).
         public var backtrace = 0
         /// Attach to this running process instead of launching `program`; it is detached at the
@@ -196,7 +198,7 @@
             var exitCode: Int32 = 0
             while true {
                 if stopSignal != 0 {
-                    if stopReason == nil { stopReason = stopSignal == SIGALRM ? .duration : .interrupted }
+                    if stopReason == nil { stopReason = StopSignals.reason(stopSignal) }
                     stopSignal = 0
                     if tracee.attached {
                         stopReason = .detached
@@ -324,6 +326,7 @@
                 if tracee.pid > 0, request.pid == nil { launchEndedAt = Self.realTimeNanoseconds() }
                 emit(LaunchMarker.text)
                 launchEndMarked = true
+                if let seconds = request.afterLaunch, request.pid == nil { StopSignals.armAfterLaunch(seconds) }
                 breakpoints.remove(address, in: tracee.pid)
                 regs.rip = address
                 regs.store(tid)

@@ -31,7 +31,11 @@ struct LldbScriptCommand: ParsableCommand {
     @Option(name: .customLong("api"), help: "An image API to break on (repeatable).")
     var apis: [CaptureAPI] = []
 
-    @Option(name: .customLong("symbol"), help: "Another function whose third argument is a C-string name (repeatable).")
+    @Option(
+        name: .customLong("symbol"),
+        help: ArgumentHelp(
+            "Another function whose argument ARG (1-based, default 3) is a C-string name, read from its register by the ABI (repeatable), as `record --symbol` takes it.",
+            valueName: "name[:arg]"))
     var symbols: [String] = []
 
     @Option(
@@ -62,8 +66,13 @@ struct LldbScriptCommand: ParsableCommand {
         }
         if timestamps, style == .print { throw ValidationError("--timestamps needs the Python callback: leave out --style print") }
         // A name goes into a debugger command line: a line break would start a command of its own.
-        for (option, value) in symbols.map({ ("--symbol", $0) }) + [("--launch-end", launchEnd)] {
+        let parsed = try symbols.map(RecordCommand.parseSymbol)
+        for (option, value) in parsed.map({ ("--symbol", $0.name) }) + [("--launch-end", launchEnd)] {
             if let problem = CaptureScript.unsafeSymbol(value) { throw ValidationError("\(option) \(SafeText.visible(value)): \(problem)") }
+        }
+        for symbol in parsed where arch.register(argument: symbol.argument) == nil {
+            throw ValidationError(
+                "--symbol \(SafeText.visible(symbol.name)):\(symbol.argument): \(arch.rawValue) passes argument \(symbol.argument) on the stack, not in a register")
         }
     }
 
@@ -74,10 +83,12 @@ struct LldbScriptCommand: ParsableCommand {
     }
 
     func run() throws {
-        let options = CaptureOptions(
+        let parsed = try symbols.map(RecordCommand.parseSymbol)
+        var options = CaptureOptions(
             arch: arch, apis: apis.isEmpty && symbols.isEmpty ? CaptureAPI.funnels : apis,
-            symbols: symbols, backtraceFrames: backtraceFrames, timestamps: timestamps,
+            symbols: parsed.map(\.name), backtraceFrames: backtraceFrames, timestamps: timestamps,
             launchEndSymbol: noLaunchEnd ? nil : launchEnd, style: style)
+        options.symbolArguments = Dictionary(parsed.map { ($0.name, $0.argument) }, uniquingKeysWith: { _, last in last })
         let text: String
         switch format {
         case .lldb: text = CaptureScript.lldb(options)

@@ -62,6 +62,13 @@ struct RecordCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Stop after this many seconds (a GUI program does not exit by itself); the program is then terminated.", valueName: "seconds"))
     var duration: Double?
 
+    @Option(
+        name: .customLong("after-launch"),
+        help: ArgumentHelp(
+            "Stop this many seconds after the launch end (0: at once); the program is then terminated. With --runs, several launches take seconds, not N × --duration.",
+            valueName: "seconds"))
+    var afterLaunch: Double?
+
     @Option(help: "The log file to write (required when launching: the program's own output keeps standard output; with --pid, default standard output).", completion: .file())
     var output: String?
 
@@ -106,6 +113,11 @@ struct RecordCommand: ParsableCommand {
             guard (1...100).contains(runs) else { throw ValidationError("--runs takes a number of launches from 1 to 100") }
         }
         if let duration, !(duration > 0 && duration.isFinite) { throw ValidationError("--duration takes a number of seconds > 0") }
+        if let afterLaunch {
+            guard afterLaunch >= 0, afterLaunch.isFinite else { throw ValidationError("--after-launch takes a number of seconds ≥ 0") }
+            guard !noLaunchEnd else { throw ValidationError("--after-launch needs a launch end: not with --no-launch-end") }
+            guard pid == nil else { throw ValidationError("--after-launch ends the program: not with --pid, which lets it go on") }
+        }
         for method in objcMethods where !method.hasPrefix("+[") && !method.hasPrefix("-[") {
             throw ValidationError("--objc takes a method as +[Class selector] or -[Class selector], not `\(SafeText.visible(method))`")
         }
@@ -125,6 +137,7 @@ struct RecordCommand: ParsableCommand {
                 program: arguments, objcMethods: objcMethods.isEmpty ? defaults.names : objcMethods, symbols: try symbols.map(Self.parseSymbol),
                 launchEnd: noLaunchEnd ? nil : (launchEnd ?? Self.defaultLaunchEnd), duration: duration, agentPath: try AgentLibrary.path())
             request.children = agentChildren
+            request.afterLaunch = afterLaunch
             request.frames = backtrace ?? BacktraceOption.defaultFrames
             if objcMethods.isEmpty {
                 request.contexts = defaults.contexts
@@ -207,6 +220,7 @@ struct RecordCommand: ParsableCommand {
                 program: arguments, objcMethods: methods, symbols: try symbols.map(Self.parseSymbol),
                 launchEnd: noLaunchEnd ? nil : (launchEnd ?? Self.defaultLaunchEnd), duration: duration)
             request.pid = pid
+            request.afterLaunch = afterLaunch
             if objcMethods.isEmpty { request.contexts = defaults.contexts }
             request.backtrace = backtrace ?? BacktraceOption.defaultFrames
             // The log appears only when the recording ran: a program that cannot start leaves none.

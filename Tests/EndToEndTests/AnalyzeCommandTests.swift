@@ -17,7 +17,7 @@ final class AnalyzeCommandTests: XCTestCase {
         XCTAssertEqual(result.status, 1, "missing images are errors: " + result.stderr)
         XCTAssertEqual(result.stderr, "")
         let doc = try json(result)
-        XCTAssertEqual(doc["schemaVersion"] as? Int, 1)
+        XCTAssertEqual(doc["schemaVersion"] as? Int, 2)
         for key in ["device", "metrics", "loads", "findings"] { XCTAssertNotNil(doc[key], key) }
         let findings = try XCTUnwrap(doc["findings"] as? [[String: Any]])
         // An image's finding carries what other rules found about the same image as its evidence.
@@ -51,9 +51,11 @@ final class AnalyzeCommandTests: XCTestCase {
         let missing = try XCTUnwrap(loads.first { $0["name"] as? String == "Tab_Profile" })
         XCTAssertTrue(missing["resolved"] is NSNull)
         XCTAssertTrue((missing["missingReason"] as? String ?? "").contains("case differs"))
-        let metrics = try XCTUnwrap(doc["metrics"] as? [String: [String: Any]])
-        XCTAssertEqual(metrics["launch"]?["loads"] as? Int, 21)
-        XCTAssertEqual(metrics["afterLaunch"]?["loads"] as? Int, 2, "the launch-end marker splits the log")
+        let metrics = try XCTUnwrap(doc["metrics"] as? [String: Any])
+        XCTAssertEqual(metrics["launches"] as? Int, 1)
+        XCTAssertEqual(((metrics["launch"] as? [String: Any])?["median"] as? [String: Any])?["loads"] as? Int, 21)
+        XCTAssertEqual(
+            ((metrics["afterLaunch"] as? [String: Any])?["median"] as? [String: Any])?["loads"] as? Int, 2, "the launch-end marker splits the log")
         let again = try BinaryRunner.run(["analyze", log, "--bundle", app, "--format", "json"])
         XCTAssertEqual(again.stdout, result.stdout, "same inputs, same bytes")
         XCTAssertFalse(result.stdoutText.contains(Corpus.packageRoot.path + "/Examples/SampleApp.app/"), "no absolute bundle paths")
@@ -122,6 +124,7 @@ final class AnalyzeCommandTests: XCTestCase {
         XCTAssertEqual(try BinaryRunner.run(["analyze", log, "--bundle", app, "--fail-on", "sometimes"]).status, 64)
     }
 
+    /// Two launches: the run's figures are the median launch's with their range, never their sum.
     func testSeveralLogsAreReportedPerLogAndCombined() throws {
         let result = try BinaryRunner.run(["analyze", log, log, "--bundle", app, "--format", "json", "--fail-on", "never"])
         XCTAssertEqual(result.status, 0, result.stderr)
@@ -130,12 +133,16 @@ final class AnalyzeCommandTests: XCTestCase {
         XCTAssertEqual(logs.count, 2)
         let loads = try XCTUnwrap(doc["loads"] as? [[String: Any]])
         XCTAssertEqual(loads.filter { $0["log"] as? Int == 1 }.count, 23)
-        let launch = try XCTUnwrap((doc["metrics"] as? [String: Any])?["launch"] as? [String: Any])
-        XCTAssertEqual(launch["loads"] as? Int, 42)
+        let metrics = try XCTUnwrap(doc["metrics"] as? [String: Any])
+        XCTAssertEqual(metrics["launches"] as? Int, 2)
+        let spread = try XCTUnwrap(metrics["launch"] as? [String: Any])
+        let launch = try XCTUnwrap(spread["median"] as? [String: Any])
+        XCTAssertEqual(launch["loads"] as? Int, 21, "one launch's loads, not the two launches' 42")
+        XCTAssertEqual((spread["max"] as? [String: Any])?["loads"] as? Int, 21)
         // placeholder ×3 and the onboarding path ×2 in each launch: 3 repeats per launch.
-        XCTAssertEqual(launch["repeated"] as? Int, 6, "repeats are counted within each launch")
+        XCTAssertEqual(launch["repeated"] as? Int, 3, "repeats are counted within each launch")
         let single = try json(try BinaryRunner.run(["analyze", log, "--bundle", app, "--format", "json"]))
-        let one = try XCTUnwrap((single["metrics"] as? [String: Any])?["launch"] as? [String: Any])
+        let one = try XCTUnwrap(((single["metrics"] as? [String: Any])?["launch"] as? [String: Any])?["median"] as? [String: Any])
         XCTAssertEqual(one["repeated"] as? Int, 3)
         XCTAssertEqual(launch["images"] as? Int, one["images"] as? Int, "the same images, counted once")
         XCTAssertEqual(launch["decodedBytes"] as? Int, one["decodedBytes"] as? Int)

@@ -155,7 +155,7 @@ final class OutputSafetyCommandTests: XCTestCase {
         XCTAssertEqual(result.status, 0, result.stderr)
         let attributes = try FileManager.default.attributesOfItem(atPath: temp.appendingPathComponent("out.json").path)
         XCTAssertEqual(attributes[.type] as? FileAttributeType, .typeSymbolicLink, "the link stays a link")
-        XCTAssertTrue(try String(contentsOf: target, encoding: .utf8).hasPrefix("{\"schemaVersion\":1"), "the target has the report")
+        XCTAssertTrue(try String(contentsOf: target, encoding: .utf8).hasPrefix("{\"schemaVersion\":2"), "the target has the report")
         XCTAssertEqual((try FileManager.default.attributesOfItem(atPath: target.path))[.posixPermissions] as? Int, 0o600, "a replaced file keeps its mode")
         // A new file gets what umask leaves of 0666.
         let process = Process()

@@ -153,7 +153,7 @@
                 let analyze = try BinaryRunner.run(["analyze", log.path, "--bundle", work.path, "--format", "json", "--fail-on", "never"])
                 XCTAssertEqual(analyze.status, 0, analyze.stderr)
                 let report = try XCTUnwrap(JSONSerialization.jsonObject(with: analyze.stdout) as? [String: Any])
-                let time = try XCTUnwrap(((report["metrics"] as? [String: Any])?["launch"] as? [String: Any])?["time"] as? [String: Any])
+                let time = try XCTUnwrap((((report["metrics"] as? [String: Any])?["launch"] as? [String: Any])?["median"] as? [String: Any])?["time"] as? [String: Any])
                 let timed = truth.keys.filter { $0 != "worker-4000" }.compactMap { events[$0]?.microseconds }
                 XCTAssertEqual(time["timedLoads"] as? Int, 6)
                 XCTAssertEqual(time["mainThreadMicroseconds"] as? Int, timed.reduce(0, +))
@@ -362,7 +362,7 @@
                     close(time["ownMicroseconds"] as? Int, "own " + name)
                     close(time["decodeMicroseconds"] as? Int, "decode " + name)
                 }
-                let launch = try XCTUnwrap(((report["metrics"] as? [String: Any])?["launch"] as? [String: Any])?["time"] as? [String: Any])
+                let launch = try XCTUnwrap((((report["metrics"] as? [String: Any])?["launch"] as? [String: Any])?["median"] as? [String: Any])?["time"] as? [String: Any])
                 XCTAssertEqual(launch["decodes"] as? Int, 3)
                 XCTAssertEqual(launch["unattributedDecodes"] as? Int, 1, "the image the program made itself")
                 XCTAssertTrue(text.contains("(decode) -[NSImage _loadFromFile:]: <unread: no recorded lookup returned this image"), text)

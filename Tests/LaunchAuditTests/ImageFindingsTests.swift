@@ -79,7 +79,10 @@ final class ImageFindingsTests: XCTestCase {
         XCTAssertEqual(BaselineComparison(baseline: baseline, result: result, tolerance: AuditConfig().baselineTolerance).fixed.count, 1)
         XCTAssertEqual(
             AuditSession.baselineWarnings(baseline, path: "copies.json").map(\.text),
-            ["copies.json: 4 findings repeated a fingerprint already in the file: each counted once"])
+            [
+                "copies.json: 4 findings repeated a fingerprint already in the file: each counted once",
+                "copies.json: written in schema 2, before launch figures were per launch: if it was written from several logs its figures are their sum; compared as they are — write it again with `imgtrace baseline write`",
+            ])
     }
 
     func testARaisedSeverityChoosesTheSpeaker() throws {
@@ -118,9 +121,9 @@ final class ImageFindingsTests: XCTestCase {
         // A schema-1 file that knew one of its rules did not accept the others.
         let partial = BaselineComparison(baseline: try schemaOne(["large-file"]), result: result, tolerance: AuditConfig().baselineTolerance)
         XCTAssertTrue(partial.newFindings.contains { $0.fingerprint == finding.fingerprint })
-        // Written again, the baseline is schema 3 and says what the finding was called before.
+        // Written again, the baseline is schema 4 and says what the finding was called before.
         let written = String(decoding: Baseline(result).render(), as: UTF8.self)
-        XCTAssertTrue(written.contains("\"schemaVersion\": 3"))
+        XCTAssertTrue(written.contains("\"schemaVersion\": 4"))
         XCTAssertTrue(written.contains("\"formerly\": ["), written)
         let reread = try Baseline.parse(Array(written.utf8), path: "new.json")
         let between = BaselineComparison(old: baseline, new: reread, failOn: .error, tolerance: AuditConfig().baselineTolerance)

@@ -8,7 +8,7 @@ import ImgtraceSupport
 package enum BudgetExceededRule: AuditRule {
     package static let id = "budget-exceeded"
     package static let summary =
-        "A launch figure above its budget in the config (`budgets.maxLaunchImages`, `maxLaunchDecodedBytes`, …); the worst launch decides, but for main-thread image time (`maxMainThreadImageMilliseconds`, timed captures), the median launch."
+        "A launch figure above its budget in the config (`budgets.maxLaunchImages`, `maxLaunchDecodedBytes`, …); over several launches, the median launch's figure decides (main-thread image time: lookups and decodes, timed captures)."
     package static let defaultSeverity = Severity.error
     package static let parameters = "`budgets`: " + settings.map(\.key).joined(separator: ", ")
     /// One budget: its setting (the key, spelled only there) and the launch figure it bounds.
@@ -72,7 +72,7 @@ package enum BudgetExceededRule: AuditRule {
     ]
 
     package static func check(_ context: RuleContext) -> [Finding] {
-        worstBreaches(context.logs, context.config, combined: context.metrics.launch).map { breach in
+        context.config.budgetBreaches(of: context.metrics.launchSpread).map { breach in
             Finding(
                 rule: id, severity: defaultSeverity, identity: breach.budget, device: context.device.fingerprintKey,
                 subject: breach.budget, message: "budget \(code: breach.budget) exceeded: \(breach.figures)",
@@ -80,19 +80,5 @@ package enum BudgetExceededRule: AuditRule {
                 values: ["budget": .string(breach.budget), "limit": .int(breach.limit), "actual": .int(breach.actual)],
                 cost: breach.isBytes ? max(0, breach.actual - breach.limit) : 0, occurrences: 1)
         }
-    }
-
-    /// Budgets apply to one launch: the worst log decides each, but time, which is noisy: the
-    /// median timed launch decides it (`combined`, the launches together).
-    package static func worstBreaches(_ logs: [LogReport], _ config: AuditConfig, combined: PhaseMetrics) -> [BudgetBreach] {
-        var worst: [String: BudgetBreach] = [:]
-        var order: [String] = []
-        for log in logs {
-            for breach in config.budgetBreaches(of: log.metrics.launch) where !breach.isMicroseconds {
-                if worst[breach.budget] == nil { order.append(breach.budget) }
-                if breach.actual > worst[breach.budget]?.actual ?? -1 { worst[breach.budget] = breach }
-            }
-        }
-        return order.compactMap { worst[$0] } + config.budgetBreaches(of: combined).filter(\.isMicroseconds)
     }
 }

@@ -63,19 +63,21 @@ public struct HTMLReporter: AuditReporter {
         // Launch-window names come first in `uses`.
         let launch = result.uses.prefix { $0.launchLoads > 0 }
         let breaches = result.budgetBreaches.map {
-            "<div class=\"error\">budget <code>\(h($0.budget))</code> exceeded: \($0.actual) &gt; \($0.limit)</div>"
+            "<div class=\"error\">budget <code>\(h($0.budget))</code> exceeded: \(h($0.figures))</div>"
         }
         let wholeLog =
             result.logs.contains(where: { $0.summary.launchEnd == nil }) ? "<div class=\"sub\">No launch-end marker: the whole log is the launch.</div>" : ""
-        var out = top(result, verdictLines: breaches.joined(), notes: wholeLog)
-        let m = result.metrics.launch
-        var launchFigures = [
-            ("\(m.loads)", "loads at launch"), ("\(m.images)", "distinct images"), (kibibytes(m.decodedBytes), "decoded"),
-            (kibibytes(m.bytesOnDisk), "on disk"), ("\(m.missing)", "missing names"), ("\(m.repeated)", "repeated lookups"),
-        ]
-        if m.time.isTimed {
-            launchFigures.append((ImageTime.milliseconds(m.time.mainThreadMicroseconds + m.time.mainThreadDecodeMicroseconds), "image time on the main thread"))
+        let spread = result.metrics.launchSpread
+        let perLaunch = LaunchFigureText.heading(spread).map { "<div class=\"sub\">Each figure is \(h($0)).</div>" } ?? ""
+        var out = top(result, verdictLines: breaches.joined(), notes: wholeLog + perLaunch)
+        func value(_ figure: KeyPath<PhaseMetrics, Int>, _ unit: LaunchFigureText.Unit = .count) -> String {
+            LaunchFigureText.value(spread, figure, unit)
         }
+        var launchFigures = [
+            (value(\.loads), "loads at launch"), (value(\.images), "distinct images"), (value(\.decodedBytes, .bytes), "decoded"),
+            (value(\.bytesOnDisk, .bytes), "on disk"), (value(\.missing), "missing names"), (value(\.repeated), "repeated lookups"),
+        ]
+        if let time = LaunchFigureText.mainThreadTime(spread) { launchFigures.append((time, LaunchFigureText.mainThreadTimeLabel)) }
         out += figures(launchFigures) + "</div>\n"
         out += "<h2>Timeline of loads (launch order)</h2><div class=\"card scroll\">\(timeline(launch, result))</div>\n"
         if let lanes = TimeLanes.svg(result, loads: loads) { out += "<h2>Image time per thread (milliseconds)</h2><div class=\"card scroll\">\(lanes)</div>\n" }
@@ -288,7 +290,10 @@ public struct HTMLReporter: AuditReporter {
         guard let loads else { return "\n<h2>Every load</h2><div class=\"card\">Not recorded in this run.</div>\n" }
         var out = "\n<h2>Every load (\(counted(loads.total, "load")))</h2><div class=\"scroll\"><table id=\"loads\"><thead><tr>"
         out += "<th class=\"n\" aria-sort=\"ascending\">#</th><th class=\"n\">line</th><th>when</th><th>name</th><th>resolved to</th><th>how</th>"
-        out += "<th class=\"n\">pixels</th><th class=\"n\">decoded</th><th class=\"n\">on disk</th></tr></thead><tbody>"
+        out += "<th class=\"n\">pixels</th><th class=\"n\">decoded</th><th class=\"n\">on disk</th>"
+        // A timed capture's loads show how long each ran (`record --agent`).
+        let timed = loads.rows.contains { $0.microseconds != nil }
+        out += (timed ? "<th class=\"n\">time</th>" : "") + "</tr></thead><tbody>"
         for (index, row) in loads.rows.enumerated() {
             let image = row.image
             let pixels = image.flatMap { i in i.pixelWidth.flatMap { w in i.pixelHeight.map { (w * $0, dimensions(w, $0)) } } }
@@ -299,7 +304,9 @@ public struct HTMLReporter: AuditReporter {
             out += "<td><code>\(name(row.name))</code></td><td>\(name(image.map(ImageLabel.text) ?? "—"))</td><td class=\"sub\">\(prose(row.how))</td>"
             out += "<td class=\"n\" data-v=\"\(pixels?.0 ?? 0)\">\(pixels?.1 ?? "—")</td>"
             out += "<td class=\"n\" data-v=\"\(image?.decodedBytes ?? 0)\">\(image?.decodedBytes.map(kibibytes) ?? "—")</td>"
-            out += "<td class=\"n\" data-v=\"\(image?.bytesOnDisk ?? 0)\">\(image.map { kibibytes($0.bytesOnDisk) } ?? "—")</td></tr>"
+            out += "<td class=\"n\" data-v=\"\(image?.bytesOnDisk ?? 0)\">\(image.map { kibibytes($0.bytesOnDisk) } ?? "—")</td>"
+            if timed { out += "<td class=\"n\" data-v=\"\(row.microseconds ?? -1)\">\(row.microseconds.map(ImageTime.milliseconds) ?? "—")</td>" }
+            out += "</tr>"
         }
         out += "</tbody></table></div>\n"
         if loads.total > loads.rows.count {

@@ -7,7 +7,7 @@ import LaunchAudit
 import LaunchTrace
 import UnusedAudit
 
-/// `imgtrace analyze --format json`: `{"schemaVersion":1,"device":{…},"inputs":{…},"metrics":{…},
+/// `imgtrace analyze --format json`: `{"schemaVersion":2,"device":{…},"inputs":{…},"metrics":{…},
 /// "verdict":{…},"names":[…],"loads":[…],"findings":[…]}`, the contract in the README. The loads
 /// come from `ReportInput.loads` (an empty list when the caller kept none).
 public struct JSONReporter: AuditReporter {
@@ -16,6 +16,11 @@ public struct JSONReporter: AuditReporter {
     public let consumer = OutputConsumer.json
     public let summary = "The JSON contract: figures, verdict, names, every load with its resolution, findings."
     public let needsLoadRecords = true
+
+    /// Schema 2: a launch is the unit. `metrics.launch` and `metrics.afterLaunch` hold the
+    /// median launch's figures with their range (`median`, `min`, `max`) and `launches`; schema
+    /// 1 gave one object of figures summed over the logs.
+    public static let schemaVersion = 2
 
     public init() {}
 
@@ -79,7 +84,7 @@ public struct JSONReporter: AuditReporter {
     ) -> JSONText {
         var w = JSONText()
         w.beginObject()
-        w.field("schemaVersion", 1)
+        w.field("schemaVersion", schemaVersion)
         w.key("device")
         writeDevice(result.device, &w)
         w.field("deviceReason", result.deviceReason)
@@ -104,6 +109,9 @@ public struct JSONReporter: AuditReporter {
             w.field("budget", breach.budget)
             w.field("limit", breach.limit)
             w.field("actual", breach.actual)
+            w.field("launches", breach.launches)
+            w.field("min", breach.lowest)
+            w.field("max", breach.highest)
         }
         w.endObject()
         if let baseline {
@@ -137,8 +145,14 @@ public struct JSONReporter: AuditReporter {
             w.field("bytes", log.summary.bytes)
             w.field("hits", log.summary.hits)
             writeLaunchEnd(log.summary.launchEnd, &w)
+            // One log is one launch: its own figures, no median or range.
             w.key("metrics")
-            writeMetrics(log.metrics, &w)
+            w.beginObject()
+            w.key("launch")
+            writePhase(log.metrics.launch, &w)
+            w.key("afterLaunch")
+            if let after = log.metrics.afterLaunch { writePhase(after, &w) } else { w.null() }
+            w.endObject()
             w.field("warnings", strings: log.summary.warnings.map { ($0.line.map { "line \($0): " } ?? "") + $0.message })
         }
         w.endObject()
@@ -167,12 +181,27 @@ public struct JSONReporter: AuditReporter {
         w.endObject()
     }
 
+    /// `{"launches", "launch": {"launches", "median", "min", "max"}, "afterLaunch": {…}|null}`:
+    /// each figure the median launch's (`LaunchMedian`) and the least and most over the launches.
     static func writeMetrics(_ metrics: AuditMetrics, _ w: inout JSONText) {
         w.beginObject()
+        w.field("launches", metrics.launches)
         w.key("launch")
-        writePhase(metrics.launch, &w)
+        writeSpread(metrics.launchSpread, &w)
         w.key("afterLaunch")
-        if let after = metrics.afterLaunch { writePhase(after, &w) } else { w.null() }
+        if let after = metrics.afterLaunchSpread { writeSpread(after, &w) } else { w.null() }
+        w.endObject()
+    }
+
+    static func writeSpread(_ spread: PhaseSpread, _ w: inout JSONText) {
+        w.beginObject()
+        w.field("launches", spread.launches)
+        w.key("median")
+        writePhase(spread.median, &w)
+        w.key("min")
+        writePhase(spread.range.min, &w)
+        w.key("max")
+        writePhase(spread.range.max, &w)
         w.endObject()
     }
 
@@ -196,6 +225,8 @@ public struct JSONReporter: AuditReporter {
             w.key("time")
             writeTime(m.time, &w)
         }
+        if let main = m.typicalMainThreadImageMicroseconds { w.field("mainThreadImageMicroseconds", main) }
+        if let length = m.lengthMilliseconds { w.field("lengthMilliseconds", length) }
         w.endObject()
     }
 
@@ -229,6 +260,8 @@ public struct JSONReporter: AuditReporter {
             w.beginArray()
             for microseconds in use.mainThreadMicrosecondsPerLaunch { w.int(microseconds) }
             w.endArray()
+            w.field("mainThreadMicroseconds", use.typicalMainThreadMicroseconds)
+            w.field("firstRequest", use.includesFirstRequest)
         }
         w.key("firstLine")
         writeLine(use.firstLine, &w)

@@ -59,6 +59,17 @@ public struct JUnitReporter: FindingsReporter {
             }
             emit(suite + "  </testsuite>\n")
         }
+        if Result.baselineScope == .launch {
+            // Not tests: the launch's figures, the median launch's with their range, as properties.
+            var figures = "  <testsuite name=\"imgtrace.launch-figures\" tests=\"0\" failures=\"0\" errors=\"0\" skipped=\"0\">\n    <properties>\n"
+            figures += "      <property name=\"launches\" value=\"\(result.launchFigures.launches)\"/>\n"
+            for figure in LaunchFigureText.keyedFigures(result.launchFigures) {
+                figures += "      <property name=\"launch.\(figure.key)\" value=\"\(figure.median)\"/>\n"
+                figures += "      <property name=\"launch.\(figure.key).min\" value=\"\(figure.min)\"/>\n"
+                figures += "      <property name=\"launch.\(figure.key).max\" value=\"\(figure.max)\"/>\n"
+            }
+            emit(figures + "    </properties>\n  </testsuite>\n")
+        }
         if !result.warnings.isEmpty {
             // Not tests: what reading the inputs met, where JUnit readers show a suite's output.
             var warnings = "  <testsuite name=\"imgtrace.input-warnings\" tests=\"0\" failures=\"0\" errors=\"0\" skipped=\"0\">\n"

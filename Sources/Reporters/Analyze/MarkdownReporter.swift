@@ -38,7 +38,8 @@ public struct MarkdownReporter: AuditReporter {
             verdictLines: breaches)
         let images = result.uses.filter { $0.launchLoads > 0 && $0.resolution.image != nil }.prefix(maxImages)
         if !images.isEmpty {
-            out += "### Costliest images at launch\n\n| name | resolved | pixels | decoded | on disk | loads |\n|---|---|---:|---:|---:|---:|\n"
+            let loads = result.logs.count > 1 ? "loads in \(result.logs.count) launches" : "loads"
+            out += "### Costliest images at launch\n\n| name | resolved | pixels | decoded | on disk | \(loads) |\n|---|---|---:|---:|---:|---:|\n"
             for use in images {
                 let image = use.resolution.image!
                 let pixels = ImageLabel.pixels(image) ?? "–"
@@ -117,19 +118,23 @@ public struct MarkdownReporter: AuditReporter {
         return out
     }
 
-    /// The launch and after-launch figures of `analyze`, as a table.
+    /// The launch and after-launch figures of `analyze`, as a table: one launch's, or the median
+    /// launch's with each figure's range over the launches.
     private static func launchFigures(_ result: AuditResult) -> String {
-        var out = "| | launch | after launch |\n|---|---:|---:|\n"
-        let launch = result.metrics.launch, after = result.metrics.afterLaunch
-        func row(_ label: String, _ value: (PhaseMetrics) -> String) {
+        var out = LaunchFigureText.heading(result.metrics.launchSpread).map { "Each figure is " + $0 + ".\n\n" } ?? ""
+        out += "| | launch | after launch |\n|---|---:|---:|\n"
+        let launch = result.metrics.launchSpread, after = result.metrics.afterLaunchSpread
+        func row(_ label: String, _ figure: KeyPath<PhaseMetrics, Int>, _ unit: LaunchFigureText.Unit = .count) {
+            let value = { (spread: PhaseSpread) in LaunchFigureText.value(spread, figure, unit) }
             out += "| \(label) | \(value(launch)) | \(after.map(value) ?? "–") |\n"
         }
-        row("loads") { "\($0.loads)" }
-        row("distinct images") { "\($0.images)" }
-        row("decoded") { kibibytes($0.decodedBytes) }
-        row("on disk") { kibibytes($0.bytesOnDisk) }
-        row("missing names") { "\($0.missing)" }
-        row("repeated lookups") { "\($0.repeated)" }
+        row("loads", \.loads)
+        row("distinct images", \.images)
+        row("decoded", \.decodedBytes, .bytes)
+        row("on disk", \.bytesOnDisk, .bytes)
+        row("missing names", \.missing)
+        row("repeated lookups", \.repeated)
+        if let time = LaunchFigureText.mainThreadTime(launch) { out += "| \(LaunchFigureText.mainThreadTimeLabel) | \(time) | – |\n" }
         if let time = ImageTimeReport.summary(result) {
             out += "\nImage time at launch: " + MarkdownText.sentence(time, inTable: false) + ".\n"
             let slowest = ImageTimeReport.slowest(result)

@@ -57,6 +57,14 @@ public struct SARIFReporter: FindingsReporter {
             w.endObject()
         }
         writeInvocations(result, bundlePath: bundlePath, &w)
+        if type(of: result).baselineScope == .launch {
+            // The launch's figures beside the results: the median launch's, with their range.
+            w.key("properties")
+            w.beginObject()
+            w.key("launch")
+            JSONReporter.writeSpread(result.launchFigures, &w)
+            w.endObject()
+        }
         w.key("results")
         w.beginArray()
         let ruleIndex = Dictionary(uniqueKeysWithValues: result.reportedRules.enumerated().map { ($1.id, $0) })

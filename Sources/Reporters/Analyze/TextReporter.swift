@@ -112,7 +112,7 @@ public struct TextReporter: AuditReporter {
         let breaches = result.budgetBreaches.map { "budget exceeded: \($0.budget) (\($0.figures))" }
         writeHead(result, baseline: baseline, verdictLines: breaches, style: style, emit: emit)
         let width = style.width
-        var out = phase("LAUNCH", result.metrics.launch)
+        var out = phase("LAUNCH", result.metrics.launchSpread)
         if let time = ImageTimeReport.summary(result) {
             out += TextTable.wrapped(time, width: width, first: "  image time  ", rest: "              ") + "\n"
             let slowest = ImageTimeReport.slowest(result).map { "\(SafeText.quoted($0.findingIdentity)) \(ImageTimeReport.nameTime($0))" }
@@ -120,13 +120,13 @@ public struct TextReporter: AuditReporter {
                 out += TextTable.wrapped(slowest.joined(separator: ", "), width: width, first: "  slowest     ", rest: "              ") + "\n"
             }
         }
-        if let after = result.metrics.afterLaunch { out += phase("AFTER LAUNCH", after) }
+        if let after = result.metrics.afterLaunchSpread { out += phase("AFTER LAUNCH", after) }
         if result.logs.count > 1 {
             out +=
                 TextTable.wrapped(
                     result.logs.enumerated().map { i, log in
                         "#\(i + 1) \(counted(log.metrics.launch.loads, "load")), \(counted(log.metrics.launch.images, "image")), \(kibibytes(log.metrics.launch.decodedBytes))"
-                    }.joined(separator: "; "), width: width, first: "per log (launch): ", rest: "  ") + "\n"
+                    }.joined(separator: "; "), width: width, first: "per launch: ", rest: "  ") + "\n"
         }
         out += "\n"
         emit(out)
@@ -213,18 +213,24 @@ public struct TextReporter: AuditReporter {
         return text
     }
 
-    static func phase(_ title: String, _ m: PhaseMetrics) -> String {
-        var out = "\(title)\n"
-        out += "  loads       \(m.loads) (\(counted(m.names, "name")), \(counted(m.repeated, "repeated lookup")))\n"
-        out += "  images      \(m.images) distinct, for \(counted(m.names, "name")): \(kibibytes(m.decodedBytes)) decoded, \(kibibytes(m.bytesOnDisk)) on disk\n"
-        if m.systemImages > 0 {
-            out +=
-                "              of which \(counted(m.systemImages, "system image")) (\(kibibytes(m.systemDecodedBytes)) decoded): the toolkit's, not the app's\n"
+    /// A phase's figures: one launch's, or the median launch's with each figure's range.
+    static func phase(_ title: String, _ spread: PhaseSpread) -> String {
+        let m = spread.median
+        func value(_ figure: KeyPath<PhaseMetrics, Int>, _ unit: LaunchFigureText.Unit = .count) -> String {
+            LaunchFigureText.value(spread, figure, unit)
         }
-        if m.symbols > 0 { out += "  SF Symbols  \(m.symbols): system artwork, not the app's\n" }
-        out += "  missing     \(m.missing)\n"
-        if m.dataLoads > 0 { out += "  data assets \(counted(m.dataLoads, "load")) (NSDataAsset: not images, in no figure above)\n" }
-        if m.unreadable > 0 { out += "  unreadable  \(counted(m.unreadable, "hit")) without a name\n" }
+        var out = title + (LaunchFigureText.heading(spread).map { ": " + $0 } ?? "") + "\n"
+        out += "  loads       \(value(\.loads)) (\(value(\.names)) \(noun(for: m.names, "name")), \(value(\.repeated)) \(noun(for: m.repeated, "repeated lookup")))\n"
+        out += "  images      \(value(\.images)) distinct, for \(value(\.names)) \(noun(for: m.names, "name")): "
+        out += "\(value(\.decodedBytes, .bytes)) decoded, \(value(\.bytesOnDisk, .bytes)) on disk\n"
+        if m.systemImages > 0 {
+            out += "              of which \(value(\.systemImages)) \(noun(for: m.systemImages, "system image")) "
+            out += "(\(value(\.systemDecodedBytes, .bytes)) decoded): the toolkit's, not the app's\n"
+        }
+        if m.symbols > 0 { out += "  SF Symbols  \(value(\.symbols)): system artwork, not the app's\n" }
+        out += "  missing     \(value(\.missing))\n"
+        if m.dataLoads > 0 { out += "  data assets \(value(\.dataLoads)) \(noun(for: m.dataLoads, "load")) (NSDataAsset: not images, in no figure above)\n" }
+        if m.unreadable > 0 { out += "  unreadable  \(value(\.unreadable)) \(noun(for: m.unreadable, "hit")) without a name\n" }
         return out
     }
 

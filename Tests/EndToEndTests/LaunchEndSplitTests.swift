@@ -1,0 +1,151 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// One definition of the launch's end for every capture: the launch ends when the launch-end
+/// function first returns. A program makes 3 requests, 2 more inside `finish_launching`, then 1
+/// after it returns: every capture must give 5 launch loads and 1 after, at -O0 and at -O2
+/// (where `finish_launching`'s last request is a tail call: its frame is gone when the name is read).
+final class LaunchEndSplitTests: XCTestCase {
+    static let program = #"""
+        #include <stdio.h>
+        static FILE *record;
+        // noipa: gcc -O2 would otherwise call a clone without the unused arguments.
+        __attribute__((noipa)) void *image_named(void *receiver, const char *selector, const char *name) {
+            fprintf(record, "%s\n", name); fflush(record); return (void *)name;
+        }
+        __attribute__((noipa)) void *finish_launching(void) {
+            image_named(0, "imageNamed:", "inside_one");
+            return image_named(0, "imageNamed:", "inside_two");
+        }
+        int main(int argc, char **argv) {
+            record = fopen(argv[1], "w");
+            image_named(0, "imageNamed:", "first");
+            image_named(0, "imageNamed:", "second");
+            image_named(0, "imageNamed:", "third");
+            finish_launching();
+            image_named(0, "imageNamed:", "after_launch");
+            fclose(record);
+            return 0;
+        }
+        """#
+
+    private var work: URL!
+
+    override func setUpWithError() throws {
+        work = try BinaryRunner.temporaryDirectory()
+    }
+
+    override func tearDownWithError() throws {
+        if let work { try? FileManager.default.removeItem(at: work) }
+    }
+
+    /// The program built with `optimization`; at -O2 its inner request must be a tail call.
+    private func build(_ optimization: String) throws -> URL {
+        let binary: URL
+        do { binary = try CCompiler.compile(Self.program, to: "three-phase\(optimization)", in: work, flags: ["-g", optimization]) } catch let error as CCompiler.Unavailable {
+            throw XCTSkip(error.description)
+        }
+        if optimization == "-O2" {
+            let listing = try shell("/usr/bin/objdump", ["-d", "--no-show-raw-insn", binary.path])
+            let body = listing.components(separatedBy: "<finish_launching>:").dropFirst().first?.components(separatedBy: "\n\n").first ?? ""
+            XCTAssertTrue(body.contains("jmp") && body.contains("<image_named>"), "at -O2 finish_launching tail-calls image_named:\n\(body)")
+        }
+        return binary
+    }
+
+    private func shell(_ tool: String, _ arguments: [String]) throws -> String {
+        let output = work.appendingPathComponent("shell.txt")
+        try DebuggerSession.run(tool, arguments, console: output)
+        return try String(contentsOf: output, encoding: .utf8)
+    }
+
+    /// The launch and after-launch loads `imgtrace trace` reads in `log`.
+    private func split(_ log: URL) throws -> (launch: [String], after: [String]) {
+        let trace = try BinaryRunner.run(["trace", log.path, "--format", "json"])
+        XCTAssertEqual(trace.status, 0, trace.stderr)
+        let json = try XCTUnwrap(JSONSerialization.jsonObject(with: trace.stdout) as? [String: Any])
+        let events = try XCTUnwrap(json["events"] as? [[String: Any]])
+        let names = { (phase: String) in events.filter { $0["phase"] as? String == phase }.compactMap { $0["name"] as? String } }
+        return (names("launch"), names("afterLaunch"))
+    }
+
+    private func assertFivePlusOne(_ log: URL, _ what: String, file: StaticString = #filePath, line: UInt = #line) throws {
+        let (launch, after) = try split(log)
+        XCTAssertEqual(launch, ["first", "second", "third", "inside_one", "inside_two"], "\(what): the launch", file: file, line: line)
+        XCTAssertEqual(after, ["after_launch"], "\(what): after the launch", file: file, line: line)
+    }
+
+    func testRecordEndsTheLaunchAtTheReturn() throws {
+        for optimization in ["-O0", "-O2"] {
+            let binary = try build(optimization)
+            let log = work.appendingPathComponent("record\(optimization).log")
+            let run = try BinaryRunner.run(
+                ["record", "--symbol", "image_named", "--launch-end", "finish_launching", "--output", log.path, "--", binary.path, work.appendingPathComponent("r").path])
+            XCTAssertEqual(run.status, 0, run.stderr)
+            try assertFivePlusOne(log, "record \(optimization)")
+        }
+    }
+
+    func testLldbEndsTheLaunchAtTheReturn() throws {
+        guard let lldb = ["/usr/bin/lldb-16", "/usr/bin/lldb"].first(where: FileManager.default.isExecutableFile(atPath:)) else {
+            throw XCTSkip("no lldb installed (CI installs Debian's lldb-16)")
+        }
+        for optimization in ["-O0", "-O2"] {
+            let binary = try build(optimization)
+            for style in [["--style", "requests"], ["--style", "print"]] {
+                let script = try BinaryRunner.run(["lldb-script", "--symbol", "image_named", "--launch-end", "finish_launching", "--backtrace", "0"] + style)
+                XCTAssertEqual(script.status, 0, script.stderr)
+                let commands = work.appendingPathComponent("capture.lldb")
+                try script.stdout.write(to: commands)
+                let log = work.appendingPathComponent("lldb\(optimization)\(style[1]).log")
+                try DebuggerSession.run(lldb, ["-b", "-s", commands.path, "-o", "run", "--", binary.path, work.appendingPathComponent("r").path], console: log)
+                try assertFivePlusOne(log, "lldb \(style[1]) \(optimization)")
+            }
+        }
+    }
+
+    func testGdbEndsTheLaunchAtTheReturn() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/gdb") else { throw XCTSkip("gdb is not installed (CI installs it)") }
+        for optimization in ["-O0", "-O2"] {
+            let binary = try build(optimization)
+            for style in [["--style", "requests"], ["--style", "print"]] {
+                let script = try BinaryRunner.run(
+                    ["lldb-script", "--format", "gdb", "--arch", "x86_64", "--symbol", "image_named", "--launch-end", "finish_launching"] + style)
+                XCTAssertEqual(script.status, 0, script.stderr)
+                let commands = work.appendingPathComponent("capture.gdb")
+                try script.stdout.write(to: commands)
+                let log = work.appendingPathComponent("gdb\(optimization)\(style[1]).log")
+                try DebuggerSession.run(
+                    "/usr/bin/gdb", ["-batch", "-nx", "-x", commands.path, "-ex", "run", "--args", binary.path, work.appendingPathComponent("r").path],
+                    console: log)
+                try assertFivePlusOne(log, "gdb \(style[1]) \(optimization)")
+            }
+        }
+    }
+
+    /// `--symbol NAME:ARG` as `record` takes it: the name in another argument's register.
+    func testLldbScriptReadsTheNameFromTheArgumentGiven() throws {
+        guard let lldb = ["/usr/bin/lldb-16", "/usr/bin/lldb"].first(where: FileManager.default.isExecutableFile(atPath:)) else {
+            throw XCTSkip("no lldb installed (CI installs Debian's lldb-16)")
+        }
+        let source = #"""
+            #include <stdio.h>
+            __attribute__((noipa)) void *load_image(const char *name) { __asm__ volatile(""); return (void *)name; }
+            int main(void) { load_image("first_argument"); load_image("again"); return 0; }
+            """#
+        let binary = try CCompiler.compile(source, to: "first-argument", in: work, flags: ["-g", "-O2"])
+        for arch in ["portable", "x86_64"] {
+            let script = try BinaryRunner.run(["lldb-script", "--arch", arch, "--symbol", "load_image:1", "--no-launch-end", "--backtrace", "0"])
+            XCTAssertEqual(script.status, 0, script.stderr)
+            let commands = work.appendingPathComponent("capture.lldb")
+            try script.stdout.write(to: commands)
+            let log = work.appendingPathComponent("first-\(arch).log")
+            try DebuggerSession.run(lldb, ["-b", "-s", commands.path, "-o", "run", "--", binary.path], console: log)
+            XCTAssertEqual(try split(log).launch, ["first_argument", "again"], arch)
+        }
+        let armv7 = try BinaryRunner.run(["lldb-script", "--arch", "armv7", "--symbol", "load_image:5"])
+        XCTAssertEqual(armv7.status, 64, "argument 5 is on armv7's stack")
+        XCTAssertTrue(armv7.stderr.contains("on the stack"), armv7.stderr)
+    }
+}
