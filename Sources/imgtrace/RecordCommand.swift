@@ -197,6 +197,8 @@ struct RecordCommand: ParsableCommand {
     }
 
     static func parseSymbol(_ text: String) throws -> (name: String, argument: Int) {
+        // An Objective-C method's colons are its selector's: it takes no argument number.
+        if text.hasSuffix("]") { return (text, 3) }
         guard let colon = text.lastIndex(of: ":"), !text.hasSuffix(":") || text.hasPrefix("+[") else { return (text, 3) }
         guard let argument = Int(text[text.index(after: colon)...]), (1...6).contains(argument) else {
             throw ValidationError("--symbol NAME:ARG takes an argument number 1–6, not `\(SafeText.visible(text))`")

@@ -28,7 +28,10 @@ final class CaptureScriptTests: XCTestCase {
             script.contains(
                 #"breakpoint set --name "+[UIImage imageNamed:inBundle:withConfiguration:]" --name "_c_UIImage__imageNamed_inBundle_withConfiguration_" --skip-prologue false -G true"#
             ))
-        XCTAssertTrue(script.contains(#"--name "-[UIViewController viewDidAppear:]" -o true -G true -C "script print('imgtrace-launch-end')""#))
+        // The launch end is marked at the function's return: its entry sets that breakpoint.
+        XCTAssertTrue(
+            script.contains(#"--name "-[UIViewController viewDidAppear:]" -o true -G true --skip-prologue false -C "script imgtrace_launch_end(lldb.frame)""#))
+        XCTAssertTrue(script.contains("def imgtrace_launch_end(frame):"))
         XCTAssertFalse(CaptureScript.lldb(CaptureOptions(launchEndSymbol: nil)).contains("imgtrace-launch-end"))
         let every = CaptureAPI.allCases.flatMap(\.symbols)
         for api in CaptureAPI.allCases where !api.prefixes.isEmpty {
@@ -92,7 +95,7 @@ final class CaptureScriptTests: XCTestCase {
     func testOptionsReachTheCallback() {
         let script = CaptureScript.lldb(CaptureOptions(apis: [.imageNamed], symbols: ["load_image"], backtraceFrames: 3, timestamps: true))
         XCTAssertEqual(script.components(separatedBy: "breakpoint command add -F imgtrace_request").count - 1, 2)
-        XCTAssertTrue(script.contains("IMGTRACE_C_STRINGS = set(['load_image'])"))
+        XCTAssertTrue(script.contains("IMGTRACE_C_STRINGS = {'load_image': 'arg3'}"))
         XCTAssertTrue(script.contains("IMGTRACE_TIMESTAMPS = True"))
         XCTAssertTrue(script.contains("IMGTRACE_BACKTRACE = 3"))
         XCTAssertTrue(script.contains(#"breakpoint set --name "load_image" --skip-prologue false -G true"#))
@@ -118,7 +121,8 @@ final class CaptureScriptTests: XCTestCase {
 
     func testGdbCommandFile() {
         let script = CaptureScript.gdb(CaptureOptions(arch: .x86_64, apis: [.nsImageNamed], style: .print))
-        XCTAssertTrue(script.contains("break +[NSImage imageNamed:]\ncommands\nsilent\nprint (const char *)[(id)$rdx UTF8String] /* +[NSImage imageNamed:] */\ncontinue\nend\n"))
+        // gdb's expressions take no C comment.
+        XCTAssertTrue(script.contains("break +[NSImage imageNamed:]\ncommands\nsilent\nprint (const char *)[(id)$rdx UTF8String]\ncontinue\nend\n"))
         XCTAssertTrue(script.contains("tbreak -[UIViewController viewDidAppear:]"))
         let requests = CaptureScript.gdb(CaptureOptions(arch: .x86_64, apis: [.nsImageNamed]))
         XCTAssertTrue(requests.contains("break +[NSImage imageNamed:]\ncommands\nsilent\npython imgtrace_request()\ncontinue\nend\n"))
