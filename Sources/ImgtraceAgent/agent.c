@@ -166,6 +166,10 @@ static void parse_targets(const char *text) {
         if (word_is(line, word, IMGTRACE_AGENT_API_SYMBOL)) {
             t->kind = TARGET_SYMBOL;
             if (sscanf(spec, "%127s %d", t->symbol, &t->argument) != 2 || t->argument < 1 || t->argument > 6) continue;
+        } else if (word_is(line, word, IMGTRACE_AGENT_API_END) && spec[0] != '+' && spec[0] != '-') {
+            // A C function ends the launch when it first returns, wrapped like a symbol.
+            t->kind = TARGET_LAUNCH_END;
+            if (sscanf(spec, "%127s", t->symbol) != 1) continue;
         } else if (word_is(line, word, IMGTRACE_AGENT_API_OBJC) || word_is(line, word, IMGTRACE_AGENT_API_END) ||
                    word_is(line, word, IMGTRACE_AGENT_API_CONTEXT) || word_is(line, word, IMGTRACE_AGENT_API_DECODE)) {
             t->kind = word_is(line, word, IMGTRACE_AGENT_API_END)       ? TARGET_LAUNCH_END

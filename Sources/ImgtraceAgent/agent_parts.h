@@ -28,11 +28,14 @@ struct target {
     int class_method;         // `+[…]`
     char class_name[128];
     char selector[256];
-    char symbol[128];         // TARGET_SYMBOL
+    char symbol[128];         // TARGET_SYMBOL, or a C function that ends the launch (TARGET_LAUNCH_END)
     int argument;             // 1-based argument holding the C string name (symbols)
     void *original;           // the implementation or function the wrapper calls
     int done;                 // wrapped, or refused: never looked at again
 };
+
+/// Whether the target is a C function, wrapped through the GOT (a request, or the launch end).
+static inline int is_c_function(const struct target *t) { return t->kind == TARGET_SYMBOL || (t->kind == TARGET_LAUNCH_END && t->symbol[0]); }
 
 /// The region shared with imgtrace (NULL: the agent is off).
 AGENT_HIDDEN extern imgtrace_agent_shared *shared;

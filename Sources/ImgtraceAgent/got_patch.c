@@ -54,7 +54,7 @@ static void patch_relocations(struct dl_phdr_info *info, const ElfW(Rela) *reloc
         const char *name = strings + symbols[ELF64_R_SYM(relocations[k].r_info)].st_name;
         for (int i = 0; i < target_count; i++) {
             struct target *t = &targets[i];
-            if (t->kind != TARGET_SYMBOL || strcmp(t->symbol, name) != 0) continue;
+            if (!is_c_function(t) || strcmp(t->symbol, name) != 0) continue;
             if (!t->original) {
                 t->original = dlsym(RTLD_DEFAULT, name);
                 if (!t->original) continue;
@@ -102,7 +102,7 @@ static int patch_module_callback(struct dl_phdr_info *info, size_t size, void *d
 
 void patch_symbols(void) {
     int any = 0;
-    for (int i = 0; i < target_count; i++) any |= targets[i].kind == TARGET_SYMBOL;
+    for (int i = 0; i < target_count; i++) any |= is_c_function(&targets[i]);
     if (!any) return;
     Dl_info self;
     void *self_base = dladdr((void *)patch_symbols, &self) ? self.dli_fbase : NULL;
@@ -123,7 +123,7 @@ void *dlopen(const char *file, int mode) {
 /// Apple platforms: `--symbol` needs the ELF GOT; only Objective-C methods are wrapped.
 void patch_symbols(void) {
     for (int i = 0; i < target_count; i++) {
-        if (targets[i].kind == TARGET_SYMBOL) note("skipped %s: %s", targets[i].symbol, "C functions are wrapped on Linux only");
+        if (is_c_function(&targets[i])) note("skipped %s: %s", targets[i].symbol, "C functions are wrapped on Linux only");
     }
 }
 #endif

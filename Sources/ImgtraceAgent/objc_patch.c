@@ -139,7 +139,7 @@ static void patch_method(int index) {
 void patch_methods(void) {
     pthread_mutex_lock(&patch_lock);
     for (int i = 0; i < target_count; i++) {
-        if (targets[i].kind != TARGET_SYMBOL) patch_method(i);
+        if (!is_c_function(&targets[i])) patch_method(i);
     }
     pthread_mutex_unlock(&patch_lock);
 }
@@ -152,7 +152,7 @@ static void class_loaded(objc_ptr cls, void *category) {
     const char *name = rt_className ? rt_className(cls) : NULL;
     if (!name) return;
     for (int i = 0; i < target_count; i++) {
-        if (targets[i].kind != TARGET_SYMBOL && !targets[i].done && strcmp(targets[i].class_name, name) == 0) {
+        if (!is_c_function(&targets[i]) && !targets[i].done && strcmp(targets[i].class_name, name) == 0) {
             pthread_mutex_lock(&patch_lock);
             patch_method(i);
             pthread_mutex_unlock(&patch_lock);

@@ -14,7 +14,7 @@ public struct AgentAPIList: Equatable, Sendable {
         case context(String)
         /// `decode -[Class selector]`: decodes an image object a lookup returned.
         case decode(String)
-        /// `end -[Class selector]`: its first return ends the launch.
+        /// `end -[Class selector]` or `end function`: its first return ends the launch.
         case launchEnd(String)
 
         /// The API as a log line names it: the method as written, the function's name.
@@ -57,7 +57,7 @@ public struct AgentAPIList: Equatable, Sendable {
             case IMGTRACE_AGENT_API_OBJC where isMethod(target): entries.append(.method(target))
             case IMGTRACE_AGENT_API_CONTEXT where isMethod(target): entries.append(.context(target))
             case IMGTRACE_AGENT_API_DECODE where isMethod(target): entries.append(.decode(target))
-            case IMGTRACE_AGENT_API_END where isMethod(target): entries.append(.launchEnd(target))
+            case IMGTRACE_AGENT_API_END where isMethod(target) || isFunctionName(target): entries.append(.launchEnd(target))
             case IMGTRACE_AGENT_API_SYMBOL:
                 // The agent reads `name N` with N from 1 to 6, the register arguments.
                 let parts = target.split(separator: " ")
@@ -67,6 +67,11 @@ public struct AgentAPIList: Equatable, Sendable {
             }
         }
         return AgentAPIList(entries)
+    }
+
+    /// A C function's name as the agent reads a launch end's: one word, not a method.
+    private static func isFunctionName(_ text: String) -> Bool {
+        !text.isEmpty && text.utf8.count < 128 && !text.hasPrefix("+") && !text.hasPrefix("-") && !text.contains(" ")
     }
 
     /// `+[Class selector]` or `-[…]`, as the agent reads a method (else it skips the line, and

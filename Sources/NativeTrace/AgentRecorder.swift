@@ -128,9 +128,9 @@
             entries += request.symbols.map { .symbol($0.name, argument: $0.argument) }
             entries += request.contexts.map(AgentAPIList.Entry.context)
             entries += request.decoders.map(AgentAPIList.Entry.decode)
-            // A C function ends the launch through the GOT like any symbol: the agent only marks
-            // Objective-C methods; such an end is watched by name alone.
-            if let end = request.launchEnd, end.hasPrefix("+[") || end.hasPrefix("-[") { entries.append(.launchEnd(end)) }
+            // A method's first return ends the launch; a C function's too, wrapped through the GOT
+            // like a symbol (so called from another module, as an app calls its toolkit).
+            if let end = request.launchEnd { entries.append(.launchEnd(end)) }
             return AgentAPIList(entries)
         }
 

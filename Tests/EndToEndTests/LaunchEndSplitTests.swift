@@ -4,28 +4,34 @@ import XCTest
 
 /// One definition of the launch's end for every capture: the launch ends when the launch-end
 /// function first returns. A program makes 3 requests, 2 more inside `finish_launching`, then 1
-/// after it returns: every capture must give 5 launch loads and 1 after, at -O0 and at -O2
-/// (where `finish_launching`'s last request is a tail call: its frame is gone when the name is read).
+/// after it returns: every capture (`record`, `record --agent`, lldb, gdb) must give 5 launch loads
+/// and 1 after, at -O0 and at -O2 (where `finish_launching`'s last request is a tail call).
 final class LaunchEndSplitTests: XCTestCase {
-    static let program = #"""
+    /// The toolkit: a loader and the launch-end function, in a library as UIKit is to an app
+    /// (the agent wraps C functions through the GOT: calls from another module).
+    static let library = #"""
         #include <stdio.h>
-        static FILE *record;
+        #include <stdlib.h>
         // noipa: gcc -O2 would otherwise call a clone without the unused arguments.
         __attribute__((noipa)) void *image_named(void *receiver, const char *selector, const char *name) {
-            fprintf(record, "%s\n", name); fflush(record); return (void *)name;
+            FILE *record = fopen(getenv("RECORD"), "a");
+            fprintf(record, "%s\n", name); fclose(record); return (void *)name;
         }
         __attribute__((noipa)) void *finish_launching(void) {
             image_named(0, "imageNamed:", "inside_one");
             return image_named(0, "imageNamed:", "inside_two");
         }
-        int main(int argc, char **argv) {
-            record = fopen(argv[1], "w");
+        """#
+
+    static let program = #"""
+        void *image_named(void *receiver, const char *selector, const char *name);
+        void *finish_launching(void);
+        int main(void) {
             image_named(0, "imageNamed:", "first");
             image_named(0, "imageNamed:", "second");
             image_named(0, "imageNamed:", "third");
             finish_launching();
             image_named(0, "imageNamed:", "after_launch");
-            fclose(record);
             return 0;
         }
         """#
@@ -40,16 +46,22 @@ final class LaunchEndSplitTests: XCTestCase {
         if let work { try? FileManager.default.removeItem(at: work) }
     }
 
-    /// The program built with `optimization`; at -O2 its inner request must be a tail call.
+    /// The program and its library built with `optimization`; at -O2 the library's inner request
+    /// must be a tail call.
     private func build(_ optimization: String) throws -> URL {
         let binary: URL
-        do { binary = try CCompiler.compile(Self.program, to: "three-phase\(optimization)", in: work, flags: ["-g", optimization]) } catch let error as CCompiler.Unavailable {
+        do {
+            let library = try CCompiler.compile(Self.library, to: "libphase\(optimization).so", in: work, flags: ["-g", optimization, "-shared", "-fPIC"])
+            if optimization == "-O2" {
+                let listing = try shell("/usr/bin/objdump", ["-d", "--no-show-raw-insn", library.path])
+                let body = listing.components(separatedBy: "<finish_launching>:").dropFirst().first?.components(separatedBy: "\n\n").first ?? ""
+                XCTAssertTrue(body.contains("jmp") && body.contains("<image_named"), "at -O2 finish_launching tail-calls image_named:\n\(body)")
+            }
+            binary = try CCompiler.compile(
+                Self.program, to: "three-phase\(optimization)", in: work,
+                flags: ["-g", optimization, "-Wl,--no-as-needed", "-L\(work.path)", "-l:libphase\(optimization).so", "-Wl,-rpath,\(work.path)"])
+        } catch let error as CCompiler.Unavailable {
             throw XCTSkip(error.description)
-        }
-        if optimization == "-O2" {
-            let listing = try shell("/usr/bin/objdump", ["-d", "--no-show-raw-insn", binary.path])
-            let body = listing.components(separatedBy: "<finish_launching>:").dropFirst().first?.components(separatedBy: "\n\n").first ?? ""
-            XCTAssertTrue(body.contains("jmp") && body.contains("<image_named>"), "at -O2 finish_launching tail-calls image_named:\n\(body)")
         }
         return binary
     }
@@ -80,12 +92,19 @@ final class LaunchEndSplitTests: XCTestCase {
         for optimization in ["-O0", "-O2"] {
             let binary = try build(optimization)
             let log = work.appendingPathComponent("record\(optimization).log")
-            let run = try BinaryRunner.run(
-                ["record", "--symbol", "image_named", "--launch-end", "finish_launching", "--output", log.path, "--", binary.path, work.appendingPathComponent("r").path])
-            XCTAssertEqual(run.status, 0, run.stderr)
-            try assertFivePlusOne(log, "record \(optimization)")
+            for agent in [[], ["--agent"]] {
+                let run = try BinaryRunner.run(
+                    ["record", "--symbol", "image_named", "--launch-end", "finish_launching", "--output", log.path] + agent + ["--", binary.path],
+                    environment: recordFile)
+                XCTAssertEqual(run.status, 0, run.stderr)
+                XCTAssertTrue(run.stderr.contains("the launch end was reached"), run.stderr)
+                try assertFivePlusOne(log, "record \(agent.joined()) \(optimization)")
+            }
         }
     }
+
+    /// Where the program records its requests (the debuggers pass the environment on).
+    private var recordFile: [String: String] { ["RECORD": work.appendingPathComponent("record.txt").path] }
 
     func testLldbEndsTheLaunchAtTheReturn() throws {
         guard let lldb = ["/usr/bin/lldb-16", "/usr/bin/lldb"].first(where: FileManager.default.isExecutableFile(atPath:)) else {
@@ -99,7 +118,7 @@ final class LaunchEndSplitTests: XCTestCase {
                 let commands = work.appendingPathComponent("capture.lldb")
                 try script.stdout.write(to: commands)
                 let log = work.appendingPathComponent("lldb\(optimization)\(style[1]).log")
-                try DebuggerSession.run(lldb, ["-b", "-s", commands.path, "-o", "run", "--", binary.path, work.appendingPathComponent("r").path], console: log)
+                try DebuggerSession.run(lldb, ["-b", "-s", commands.path, "-o", "run", "--", binary.path], console: log, environment: recordFile)
                 try assertFivePlusOne(log, "lldb \(style[1]) \(optimization)")
             }
         }
@@ -117,8 +136,7 @@ final class LaunchEndSplitTests: XCTestCase {
                 try script.stdout.write(to: commands)
                 let log = work.appendingPathComponent("gdb\(optimization)\(style[1]).log")
                 try DebuggerSession.run(
-                    "/usr/bin/gdb", ["-batch", "-nx", "-x", commands.path, "-ex", "run", "--args", binary.path, work.appendingPathComponent("r").path],
-                    console: log)
+                    "/usr/bin/gdb", ["-batch", "-nx", "-x", commands.path, "-ex", "run", "--args", binary.path], console: log, environment: recordFile)
                 try assertFivePlusOne(log, "gdb \(style[1]) \(optimization)")
             }
         }

@@ -4,10 +4,12 @@ import Foundation
 /// read what a capture script printed the way a user's saved log would hold it.
 public enum DebuggerSession {
     /// Runs `tool` with `arguments`, stdin closed, stdout and stderr both written to `console`.
-    public static func run(_ tool: String, _ arguments: [String], console: URL) throws {
+    /// `environment` is added to this process's own.
+    public static func run(_ tool: String, _ arguments: [String], console: URL, environment: [String: String] = [:]) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: tool)
         process.arguments = arguments
+        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         _ = FileManager.default.createFile(atPath: console.path, contents: nil)
         let handle = try FileHandle(forWritingTo: console)
         defer { try? handle.close() }
