@@ -142,6 +142,43 @@ final class LaunchEndSplitTests: XCTestCase {
         }
     }
 
+    /// Gridlock under lldb with the corpus's workaround for GNUstep's stripped library (the
+    /// methods' addresses found through the runtime at `main`, as `b-gridlock-lldb-nsprint.cmd`
+    /// does): the launch end at `-[NSApplication finishLaunching]`'s return splits it 182 + 10, as
+    /// `record` and the agent do (AgentRecordTests).
+    func testGridlockUnderLldbEndsTheLaunchWhereRecordDoes() throws {
+        let app = "/usr/lib/GNUstep/Applications/Gridlock.app"
+        guard let lldb = ["/usr/bin/lldb-16", "/usr/bin/lldb"].first(where: FileManager.default.isExecutableFile(atPath:)),
+            FileManager.default.fileExists(atPath: app), FileManager.default.isExecutableFile(atPath: "/usr/bin/xvfb-run")
+        else { throw XCTSkip("needs lldb, gridlock.app and xvfb (CI installs them)") }
+        let script = try BinaryRunner.run(["lldb-script", "--launch-end=-[NSApplication finishLaunching]", "--style", "print", "--api", "ns-image-named"])
+        XCTAssertEqual(script.status, 0, script.stderr)
+        let generated = work.appendingPathComponent("imgtrace.lldb")
+        try script.stdout.write(to: generated)
+        // The runtime's own answer for each method's code: the library has no symbols for them.
+        func implementation(_ variable: String, _ lookup: String, _ cls: String, _ selector: String) -> String {
+            "expr -- void *$\(variable) = ((void *(*)(void *))method_getImplementation)(((void *(*)(void *, void *))\(lookup))("
+                + "((void *(*)(const char *))objc_getClass)(\"\(cls)\"), ((void *(*)(const char *))sel_registerName)(\"\(selector)\")))"
+        }
+        let commands = [
+            "breakpoint set -n main -o true", "run", "command source \(generated.path)",
+            implementation("imp", "class_getClassMethod", "NSImage", "imageNamed:"),
+            implementation("end", "class_getInstanceMethod", "NSApplication", "finishLaunching"),
+            #"breakpoint set -a $imp -G true -C "p (const char *)((const char *(*)(void *))_NSPrintForDebugger)((void *)$rdx)""#,
+            #"breakpoint set -a $end -o true -G true -C "script imgtrace_launch_end(lldb.frame)""#, "continue",
+        ]
+        let file = work.appendingPathComponent("gridlock.lldb")
+        try (commands.joined(separator: "\n") + "\n").write(to: file, atomically: true, encoding: .utf8)
+        // Gridlock runs until it is stopped: 40 s is several times what its launch takes under lldb here.
+        let log = work.appendingPathComponent("gridlock-lldb.log")
+        try DebuggerSession.run("/usr/bin/timeout", ["40", "/usr/bin/xvfb-run", "-a", lldb, "--batch", "-s", file.path, app + "/Gridlock"], console: log)
+        let (launch, after) = try split(log)
+        guard !launch.isEmpty else { throw XCTSkip("lldb read no name here (it could not call into the program)") }
+        // Debian 12's Gridlock: 182 launch requests, then up to 10 as its menus redraw (the corpus's MANIFEST: 192 in all).
+        XCTAssertEqual(launch.count, 182, "Gridlock's launch")
+        XCTAssertLessThanOrEqual(after.count, 10, "after the launch end")
+    }
+
     /// `--symbol NAME:ARG` as `record` takes it: the name in another argument's register.
     func testLldbScriptReadsTheNameFromTheArgumentGiven() throws {
         guard let lldb = ["/usr/bin/lldb-16", "/usr/bin/lldb"].first(where: FileManager.default.isExecutableFile(atPath:)) else {
