@@ -549,7 +549,7 @@
             return try events(logURL).map { String($0.split(separator: "\t").last!) }
         }
 
-        /// Three recorded launches of Gridlock analysed together: one launch's figures, the same in
+        /// Five recorded launches of Gridlock analysed together: one launch's figures, the same in
         /// text, Markdown, HTML and JSON, and `--after-launch` ends each soon after its launch end.
         func testGridlocksLaunchesTogetherGiveOneLaunchsFiguresInEveryFormat() throws {
             let app = "/usr/lib/GNUstep/Applications/Gridlock.app"
@@ -560,12 +560,12 @@
             let xvfb = Process()
             xvfb.executableURL = URL(fileURLWithPath: "/usr/bin/xvfb-run")
             xvfb.arguments =
-                ["-a", BinaryRunner.executable.path, "record", "--agent", "--runs", "3", "--after-launch", "1", "--duration", "30", "--output", log.path, "--", app]
+                ["-a", BinaryRunner.executable.path, "record", "--agent", "--runs", "5", "--after-launch", "1", "--duration", "30", "--output", log.path, "--", app]
             xvfb.standardOutput = FileHandle.nullDevice
             xvfb.standardError = FileHandle.nullDevice
             try xvfb.run()
             xvfb.waitUntilExit()
-            let logs = (1...3).map { work.appendingPathComponent("gridlock-\($0).log").path }
+            let logs = (1...5).map { work.appendingPathComponent("gridlock-\($0).log").path }
             guard logs.allSatisfy(FileManager.default.fileExists(atPath:)) else { throw XCTSkip("the recording did not run (X not available)") }
             for path in logs {
                 XCTAssertTrue(try String(contentsOfFile: path, encoding: .utf8).contains("launch-end=reached program=after-launch"), path)
@@ -578,15 +578,16 @@
             }
             let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(try analyze("json").utf8)) as? [String: Any])
             let metrics = try XCTUnwrap(json["metrics"] as? [String: Any])
-            XCTAssertEqual(metrics["launches"] as? Int, 3)
+            XCTAssertEqual(metrics["launches"] as? Int, 5)
             let median = try XCTUnwrap((metrics["launch"] as? [String: Any])?["median"] as? [String: Any])
             let loads = try XCTUnwrap(median["loads"] as? Int)
             let perLog = try XCTUnwrap((json["inputs"] as? [String: Any])?["logs"] as? [[String: Any]]).compactMap {
                 (($0["metrics"] as? [String: Any])?["launch"] as? [String: Any])?["loads"] as? Int
             }
-            XCTAssertEqual(perLog.count, 3)
-            XCTAssertEqual(loads, perLog.sorted()[1], "the median launch's loads, not their sum")
-            XCTAssertGreaterThan(loads, 150)
+            XCTAssertEqual(perLog.count, 5)
+            XCTAssertEqual(loads, perLog.sorted()[2], "the median launch's loads, not their sum")
+            // Debian 12's Gridlock: 182 requests before -[NSApplication finishLaunching] returns.
+            XCTAssertEqual(loads, 182)
             let time = try XCTUnwrap(median["mainThreadImageMicroseconds"] as? Int)
             let shown = String(format: "%d.%03d ms", time / 1000, time % 1000)
             let text = try analyze("text"), markdown = try analyze("markdown"), html = try analyze("html")
@@ -598,7 +599,7 @@
                 ("text", text, "  loads       \(sum)"), ("markdown", markdown, "| loads | \(sum)"), ("html", html, "<b>\(sum)"),
             ] {
                 XCTAssertTrue(report.contains(shown), "\(format): main-thread image time \(shown)")
-                XCTAssertTrue(report.contains("median of 3 launches"), format)
+                XCTAssertTrue(report.contains("median of 5 launches"), format)
                 XCTAssertFalse(report.contains(sumShown), "\(format) states no sum")
             }
         }

@@ -124,6 +124,33 @@ final class LaunchEndSplitTests: XCTestCase {
         }
     }
 
+    /// Xcode's breakpoint list: its actions run by lldb as Xcode runs them (a symbolic breakpoint
+    /// each, past the prologue, continuing after its actions).
+    func testTheXcodeListEndsTheLaunchAtTheReturn() throws {
+        guard let lldb = ["/usr/bin/lldb-16", "/usr/bin/lldb"].first(where: FileManager.default.isExecutableFile(atPath:)) else {
+            throw XCTSkip("no lldb installed (CI installs Debian's lldb-16)")
+        }
+        let list = try BinaryRunner.run(["lldb-script", "--format", "xcode", "--symbol", "image_named", "--launch-end", "finish_launching"])
+        XCTAssertEqual(list.status, 0, list.stderr)
+        var commands = ""
+        for entry in list.stdoutText.components(separatedBy: "symbolName = \"").dropFirst() {
+            let symbol = String(entry.prefix { $0 != "\"" })
+            guard let start = entry.range(of: "consoleCommand = \"")?.upperBound else { continue }
+            let action = String(entry[start...].prefix { $0 != "\"" })
+                .replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&lt;", with: "<")
+                .replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&amp;", with: "&")
+            commands += "breakpoint set -n \"\(symbol)\" -G true\nbreakpoint command add\n\(action)\nDONE\n"
+        }
+        let file = work.appendingPathComponent("xcode.lldb")
+        try commands.write(to: file, atomically: true, encoding: .utf8)
+        for optimization in ["-O0", "-O2"] {
+            let binary = try build(optimization)
+            let log = work.appendingPathComponent("xcode\(optimization).log")
+            try DebuggerSession.run(lldb, ["-b", "-s", file.path, "-o", "run", "--", binary.path], console: log, environment: recordFile)
+            try assertFivePlusOne(log, "Xcode's list \(optimization)")
+        }
+    }
+
     func testGdbEndsTheLaunchAtTheReturn() throws {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/gdb") else { throw XCTSkip("gdb is not installed (CI installs it)") }
         for optimization in ["-O0", "-O2"] {
