@@ -124,7 +124,9 @@ public enum FixKind: Sendable, Hashable {
         case .explainRegression:
             return
                 "Find what the launch added since the baseline; if the growth is intended, write a new baseline (`imgtrace baseline write`) or widen the `baseline:` tolerance."
-        case .captureWithLldbScript: return "Capture with `imgtrace lldb-script` (breakpoints that print each name and continue), and save all of the debugger's output."
+        case .captureWithLldbScript:
+            return
+                "Capture with `imgtrace lldb-script` (breakpoints that print each name and continue), and save all of the debugger's output; with a `po` breakpoint of your own, filter Xcode's console to Debugger Output so the app's own lines stay out."
         case .captureAgainReadingMemory:
             return
                 "Capture again with `imgtrace lldb-script` (its callback reads each name from the string's memory, through lldb's NSString summary where it can)."

@@ -177,12 +177,50 @@ public struct AuditMetrics: Sendable, Equatable {
     public init() {}
 }
 
+/// Bare lines of a console without echoes that were not taken as image names: the app's own
+/// output by their shape (`NameShape.output`, and sentences the reader set aside), and lines
+/// that resolve to nothing and could be either (`NameShape.unsure`), each said with its line.
+public struct SetAsideLines: Sendable, Equatable {
+    /// Lines that read as the app's output, and the first of them.
+    public var output = 0
+    public var firstOutputLine: Int?
+    /// The first few of them, as printed: what the report shows.
+    public var examples: [String] = []
+    /// Lines that may be a missing image's name or the app's output: not judged.
+    public var unsure: [(line: Int, text: String)] = []
+    /// How many unsure lines there were in all (`unsure` keeps the first few).
+    public var unsureCount = 0
+
+    public init() {}
+
+    /// The most lines of each kind a report quotes.
+    public static let quoted = 3
+
+    package mutating func addOutput(_ text: String, line: Int) {
+        output += 1
+        if firstOutputLine.map({ line < $0 }) ?? true { firstOutputLine = line }
+        if examples.count < Self.quoted { examples.append(text) }
+    }
+
+    package mutating func addUnsure(_ text: String, line: Int) {
+        unsureCount += 1
+        if unsure.count < Self.quoted { unsure.append((line, text)) }
+    }
+
+    public static func == (a: SetAsideLines, b: SetAsideLines) -> Bool {
+        a.output == b.output && a.firstOutputLine == b.firstOutputLine && a.examples == b.examples && a.unsureCount == b.unsureCount
+            && a.unsure.map(\.line) == b.unsure.map(\.line) && a.unsure.map(\.text) == b.unsure.map(\.text)
+    }
+}
+
 /// One analysed log.
 public struct LogReport: Sendable {
     /// The path as given.
     public var path: String
     public var summary: TraceSummary
     public var metrics: AuditMetrics
+    /// Bare lines not taken as names (`AuditConfig.namesOnly` takes them all).
+    public var setAside = SetAsideLines()
 
     package init(path: String, summary: TraceSummary, metrics: AuditMetrics) {
         self.path = path

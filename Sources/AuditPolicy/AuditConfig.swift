@@ -13,6 +13,9 @@ public struct AuditConfig: Sendable, Equatable {
     public var sourceRoot: String?
     /// The lowest severity that fails the run (`never` = nil).
     public var failOn: Severity? = .error
+    /// Whether every bare line of a console without echoes is a name (`--names-only`), or one
+    /// that does not resolve must look like one (`NameShape`) to be a missing image.
+    public var namesOnly = false
     public var thresholds = Thresholds()
     public var budgets = Budgets()
     /// What a capture must show to be judged (`no-evidence`'s setting).

@@ -10,7 +10,9 @@ public enum ConfigFile {
     public static let defaultName = ".imgtrace.yml"
 
     /// The keys a config may have, for error messages and documentation.
-    public static let topKeys = ["device", "launchEnd", "failOn", "sourceRoot", "thresholds", "budgets", "ignore", "severity", "baseline", "toolkit"]
+    public static let topKeys = [
+        "device", "launchEnd", "failOn", "namesOnly", "sourceRoot", "thresholds", "budgets", "ignore", "severity", "baseline", "toolkit",
+    ]
 
     /// The keys each section may have (`severity` takes rule ids), for error messages and the
     /// README check that every key is documented: the rules' settings, and the ignore lists.
@@ -60,6 +62,7 @@ public enum ConfigFile {
         for (key, value) in try reader.mapping(root, context: "the top level") {
             switch key.name {
             case "device": config.device = try reader.string(value, key.name)
+            case "namesOnly": config.namesOnly = try reader.bool(value, key.name)
             case "sourceRoot":
                 // Relative to the config file, as a checked-in config is read from anywhere.
                 let root = try reader.string(value, key.name)
@@ -169,6 +172,15 @@ public enum ConfigFile {
                 throw error(node, "\(SafeText.quoted(key)) must be a string, not YAML's null (quote it to mean the text)")
             }
             return text
+        }
+
+        func bool(_ node: Node, _ key: String) throws -> Bool {
+            guard case let .scalar(scalar) = node, scalar.style == .plain else { throw error(node, "\(SafeText.quoted(key)) must be true or false") }
+            switch yaml.text(scalar) {
+            case "true", "True", "TRUE": return true
+            case "false", "False", "FALSE": return false
+            default: throw error(node, "\(SafeText.quoted(key)) must be true or false")
+            }
         }
 
         /// Each string of a list (or the one string given instead of a list), decoded one at a time.

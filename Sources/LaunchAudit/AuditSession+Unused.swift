@@ -66,7 +66,7 @@ extension AuditSession {
         var logs: [LogReport] = []
         for log in request.logs {
             var names = loaded ?? []
-            let summary = try TraceReader.read(contentsOf: log, options: TraceOptions(launchEnd: settings.launchEnd)) { load in
+            let summary = try TraceReader.read(contentsOf: log, options: TraceOptions(launchEnd: settings.launchEnd, namesOnly: settings.namesOnly)) { load in
                 if load.status == .ok, let name = load.name { names.insert(name) }
             }
             loaded = names

@@ -28,6 +28,8 @@ public struct AuditRequest: Sendable {
     public var minLaunchLoads: Int?
     /// A baseline from `imgtrace baseline write`: only what is new or worse than it fails.
     public var baselinePath: String?
+    /// `--names-only`: every bare console line is a name (sets the config's `namesOnly`).
+    public var namesOnly = false
     /// Replaces the config's `sourceRoot`: the app's source tree findings are mapped back to.
     public var sourceRoot: String?
     /// `unused`: the Xcode projects (or workspaces) that say what the source tree given as the bundle ships;
@@ -70,11 +72,13 @@ public enum AuditSession {
         inventory.junk.sort()
         let (profile, reason) = try chooseDevice(request, settings, inventory)
         let auditor = LaunchAuditor(inventory: inventory, device: profile, config: settings, baseline: baseline?.launch)
-        let options = TraceOptions(launchEnd: settings.launchEnd, listsNames: false)
+        let options = TraceOptions(launchEnd: settings.launchEnd, listsNames: false, namesOnly: settings.namesOnly)
         for (index, log) in request.logs.enumerated() {
             auditor.beginLog(log)
             let summary = try TraceReader.read(contentsOf: log, options: options) { load in
-                onLoad(load, index, auditor.add(load))
+                let resolution = auditor.add(load)
+                // A bare line set aside as the app's output is no load: no listing shows it.
+                if !auditor.lastLoadSetAside { onLoad(load, index, resolution) }
             }
             auditor.endLog(summary)
         }
@@ -106,6 +110,7 @@ public enum AuditSession {
         if let launchEnd = request.launchEnd { settings.launchEnd = launchEnd }
         if let minLoads = request.minLaunchLoads { settings.evidence.minLaunchLoads = minLoads }
         if let root = request.sourceRoot { settings.sourceRoot = root }
+        if request.namesOnly { settings.namesOnly = true }
         return settings
     }
 

@@ -70,6 +70,15 @@ public final class LaunchAuditor {
     private var logTime = ImageTime()
     private var logMainTime: [Int: Int] = [:]
     private var logs: [LogReport] = []
+    /// The current log's bare lines set aside, and whether each bare name seen resolves (a console
+    /// repeats its app's lines: each is resolved once).
+    private var logSetAside = SetAsideLines()
+    private var bareNameResolves: [String: Bool] = [:]
+    /// The shape of each bare name of the current log not loaded yet, by the reader's name id.
+    private var bareShapes: [Int: NameShape] = [:]
+    /// Whether the last load `add` was given was a bare line set aside: no load at all, so a
+    /// listing of every load leaves it out.
+    public private(set) var lastLoadSetAside = false
     /// Per log, the slots of its unresolved names at launch and after: whether each is missing
     /// from the app is settled only at `finish`, once the toolkit's names are known.
     private var logUnresolved: [(launch: [Int], after: [Int])] = []
@@ -109,6 +118,8 @@ public final class LaunchAuditor {
         }
         logUnreadable = (0, 0)
         logSawRequest = false
+        logSetAside = SetAsideLines()
+        bareShapes = [:]
         slotForNameID.removeAll(keepingCapacity: true)
         if !uses.isEmpty { indexEveryName() }
     }
@@ -147,6 +158,8 @@ public final class LaunchAuditor {
             break
         }
         let name = load.status == .ok ? load.name : nil
+        lastLoadSetAside = load.fromBareLine && name != nil && !config.namesOnly && setsAside(name!, id: load.nameID, line: load.line)
+        if lastLoadSetAside { return nil }
         let kind = name.map { requestKind(load.kind, api: load.api, name: $0) } ?? .name
         let slot = slot(for: load, name: name, kind: kind, at: here)
         if let api = load.api, tallies[slot].lastAPI != api {
@@ -189,6 +202,35 @@ public final class LaunchAuditor {
             tallies[slot].logAfter += 1
         }
         return uses[slot].resolution
+    }
+
+    /// Whether a bare console line is set aside, not a load: it resolves to no image and does
+    /// not have a name's shape (`NameShape`). Counted either way it is set aside. A name the log
+    /// already loaded is judged by its reader id alone: the shape is read once per name.
+    private func setsAside(_ name: String, id: Int?, line: Int) -> Bool {
+        if let id, id * 2 + 1 < slotForNameID.count, slotForNameID[id * 2] >= 0 || slotForNameID[id * 2 + 1] >= 0 { return false }
+        if let id, let known = bareShapes[id] {
+            if known == .name { return false }
+            return countSetAside(name, shape: known, line: line)
+        }
+        let shape = NameShape.of(name)
+        if let id, bareShapes.count < 65_536 { bareShapes[id] = shape }
+        guard shape != .name else { return false }
+        return countSetAside(name, shape: shape, line: line)
+    }
+
+    /// Counts a bare line that does not have a name's shape, unless it resolves: then it is a load.
+    private func countSetAside(_ name: String, shape: NameShape, line: Int) -> Bool {
+        let resolves: Bool
+        if let known = bareNameResolves[name] {
+            resolves = known
+        } else {
+            resolves = resolver.resolve(name, kind: .name).image != nil
+            if bareNameResolves.count < 65_536 { bareNameResolves[name] = resolves }
+        }
+        guard !resolves else { return false }
+        if shape == .output { logSetAside.addOutput(name, line: line) } else { logSetAside.addUnsure(name, line: line) }
+        return true
     }
 
     /// The slot of the load's name (of its kind and status), made and resolved on its first load.
@@ -244,7 +286,12 @@ public final class LaunchAuditor {
         if summary.launchEnd != nil {
             metrics.afterLaunch = phaseMetrics(unreadable: logUnreadable.after, unresolved: &unresolved.after) { tallies[$0].logAfter }
         }
-        logs.append(LogReport(path: currentPath, summary: summary, metrics: metrics))
+        var report = LogReport(path: currentPath, summary: summary, metrics: metrics)
+        // The sentences the reader set aside are the app's output too.
+        report.setAside = logSetAside
+        report.setAside.output += summary.proseLines
+        if let first = summary.firstProseLine, report.setAside.firstOutputLine.map({ first < $0 }) ?? true { report.setAside.firstOutputLine = first }
+        logs.append(report)
         logUnresolved.append(unresolved)
     }
 
@@ -418,7 +465,38 @@ public final class LaunchAuditor {
                 ))
         }
         for (index, log) in logs.enumerated() {
-            warnings += AuditWarning.ofLog(log, index: index)
+            warnings += AuditWarning.ofLog(log, index: index) + Self.setAsideWarnings(log, index: index)
+        }
+        return warnings
+    }
+
+    /// What a report says of a log's bare lines that were not taken as names: how many read as
+    /// the app's output and where the first is, then each line that could be either.
+    static func setAsideWarnings(_ log: LogReport, index: Int) -> [AuditWarning] {
+        let lines = log.setAside
+        let origin = WarningOrigin.log(index: index, path: log.path)
+        let howToClean =
+            "filter Xcode's console to Debugger Output, or capture with `imgtrace lldb-script` (its lines are marked); --names-only (config namesOnly) takes every line as a name"
+        var warnings: [AuditWarning] = []
+        if lines.output > 0, let first = lines.firstOutputLine {
+            let quoted = lines.examples.map { SafeText.quoted($0) }.joined(separator: ", ")
+            let examples = quoted.isEmpty ? "" : " (\(quoted)\(lines.output > lines.examples.count ? ", …" : ""))"
+            warnings.append(
+                AuditWarning(
+                    origin: origin, line: first,
+                    message: "\(counted(lines.output, "line")) not read as names: they look like the app's own output\(examples), "
+                        + "never a load or a finding; first at line \(first) — \(howToClean)"))
+        }
+        for unsure in lines.unsure {
+            warnings.append(
+                AuditWarning(
+                    origin: origin, line: unsure.line,
+                    message:
+                        "\(SafeText.quoted(unsure.text)) resolves to no image and reads as the app's output as much as a name: not judged (--names-only judges it as a missing image)"
+                ))
+        }
+        if lines.unsureCount > lines.unsure.count {
+            warnings.append(AuditWarning(origin: origin, message: "\(counted(lines.unsureCount - lines.unsure.count, "more such line")) not judged"))
         }
         return warnings
     }

@@ -57,6 +57,9 @@ public struct ImageLoad: Sendable, Equatable {
     /// Breakpoint hits this one request made: its outermost API and the image APIs it called
     /// (`+imageNamed:` → `+imageNamed:inBundle:withConfiguration:` → …), merged into one load.
     public var hits = 1
+    /// Whether its name is a bare line of a console without echoes: one the app may have printed
+    /// itself (`NameShape`).
+    public var fromBareLine = false
     /// How long the request's outermost API ran, from its entry to its return (nested image
     /// calls included), in microseconds; nil when the capture does not time calls (debuggers and
     /// ptrace stop the program, which would distort every duration: only `record --agent` times).

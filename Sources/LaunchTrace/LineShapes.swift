@@ -15,13 +15,26 @@ enum BareText {
         "Error in re-setting breakpoint", "Inferior ", "Remote debugging", "Exception raised",
     ]
 
-    /// Whether an unrecognised line of a log without echoes is plausibly a bare `po` name.
+    /// What an unrecognised line of a log without echoes is.
+    enum Kind {
+        /// Plausibly a bare `po` name.
+        case candidate
+        /// The debugger's own words, or an indented line: never counted.
+        case chatter
+        /// A sentence or a log message: the app's output, counted and said.
+        case prose
+    }
+
     /// Names have no leading blank, and are not prose (a sentence ends with a full stop,
     /// a log message has `: ` or many words).
-    static func isLikelyName(_ line: ByteLine) -> Bool {
-        if line.startsWithBlank { return false }
-        for prefix in chatter where line.hasPrefix(prefix) { return false }
-        if line.contains(": Error in sourced command file") { return false }
+    static func kind(_ line: ByteLine) -> Kind {
+        if line.startsWithBlank { return .chatter }
+        for prefix in chatter where line.hasPrefix(prefix) { return .chatter }
+        if line.contains(": Error in sourced command file") { return .chatter }
+        return isLikelyName(line) ? .candidate : .prose
+    }
+
+    private static func isLikelyName(_ line: ByteLine) -> Bool {
         if line.hasSuffix(":") || line.contains(": ") || line.contains(" = ") { return false }
         var spaces = 0
         for i in 0..<line.count where line[i] == 0x20 { spaces += 1 }

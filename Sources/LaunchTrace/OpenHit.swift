@@ -21,6 +21,9 @@ struct OpenHit {
     var backtrace: [String] = []
     /// Opened by a stop report rather than an action echo.
     var fromStop = false
+    /// Its name is a bare line of a console without echoes (Xcode's, `po $arg3`), which may be
+    /// the app's own output: the audit judges it by whether it resolves, and by its shape.
+    var fromBareLine = false
     /// Lines of bare `po` output are being collected.
     var collectingText = false
     var hasValue: Bool { status != nil || !nameLines.isEmpty }

@@ -16,6 +16,13 @@ extension TraceParser {
         // An integer where a name was expected: `po` of a register without an object runtime.
         if echoMode && (collecting != .hit || current == nil || current?.hasValue == true) { return }
         let zero = line.isHexLiteral ? line.isZeroHex(0, line.count) : (line.count == 1 && line[0] == 0x30)
+        // In a console without echoes a small decimal is the app's output (`print(count)`): no
+        // pointer is below 100,000, and a register without an object prints one.
+        if !echoMode, !namesOnly, !zero, !line.isHexLiteral, line.count <= 5 {
+            summary.proseLines += 1
+            if summary.firstProseLine == nil { summary.firstProseLine = number }
+            return
+        }
         try value_(zero ? .nilValue : .address, line: number)
     }
 
@@ -113,8 +120,17 @@ extension TraceParser {
             current = hit
             return
         }
-        guard collecting != .ignore, !callbackSeen, BareText.isLikelyName(line) else { return }
+        guard collecting != .ignore, !callbackSeen else { return }
+        switch BareText.kind(line) {
+        case .chatter: return
+        case .prose where !namesOnly:
+            summary.proseLines += 1
+            if summary.firstProseLine == nil { summary.firstProseLine = number }
+            return
+        case .prose, .candidate: break
+        }
         try value_(.text(line, escaped: false), line: number)
+        current?.fromBareLine = true
     }
 
     mutating func endText() {

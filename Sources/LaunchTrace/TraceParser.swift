@@ -36,10 +36,14 @@ public struct TraceOptions: Sendable {
     /// Whether the summary lists every distinct name with its tallies (`TraceSummary.names`).
     /// An audit keeps its own per-name state and leaves it off: one copy per name, not two.
     public var listsNames: Bool
+    /// Whether every bare line of a console without echoes is a name (`--names-only`: the user
+    /// knows the console holds nothing else), or only those that look like one (`BareText`).
+    public var namesOnly = false
 
-    public init(launchEnd: LaunchEndPattern? = nil, listsNames: Bool = true) {
+    public init(launchEnd: LaunchEndPattern? = nil, listsNames: Bool = true, namesOnly: Bool = false) {
         self.launchEnd = launchEnd
         self.listsNames = listsNames
+        self.namesOnly = namesOnly
     }
 }
 
@@ -108,10 +112,13 @@ struct TraceParser {
     private var seq = 0
 
     private let listsNames: Bool
+    /// `TraceOptions.namesOnly`.
+    let namesOnly: Bool
 
     init(options: TraceOptions, emit: ((ImageLoad) throws -> Void)?) {
         self.emit = emit
         listsNames = options.listsNames
+        namesOnly = options.namesOnly
         launchEnd = options.launchEnd
     }
 
@@ -242,6 +249,7 @@ struct TraceParser {
             breakpoint: breakpoint, thread: hit.thread,
             timestamp: hit.timestamp, backtrace: hit.backtrace, phase: phase,
             nameID: name == nil ? nil : hit.nameID)
+        load.fromBareLine = hit.fromBareLine
         load.microseconds = hit.microseconds
         load.ownMicroseconds = hit.ownMicroseconds
         if let kind = hit.kind {

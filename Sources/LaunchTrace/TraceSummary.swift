@@ -116,6 +116,10 @@ public struct TraceSummary: Sendable, Equatable {
     /// Distinct names, sorted by name (byte order).
     public var names: [NameTally] = []
     public var warnings: [TraceWarning] = []
+    /// Bare lines of a console without echoes not read as names: sentences and log messages
+    /// (`Loading feed...`, `fetched: 20`), with the first one's line.
+    public var proseLines = 0
+    public var firstProseLine: Int?
     /// Functions the debugger said do not exist (gdb `Function "…" not defined.`), in log order.
     public var undefinedFunctions: [String] = []
     /// Print commands typed at the prompt while no breakpoint stop was open (`(lldb) po $arg3`

@@ -31,6 +31,11 @@ struct AuditInputs: ParsableArguments {
     @Option(name: .customLong("fail-on"), help: "The lowest severity that fails the run (default: the config's failOn, else error).")
     var failOn: FailLevel?
 
+    @Flag(
+        name: .customLong("names-only"),
+        help: "Take every bare line of a console log as an image name, even one that reads like the app's own output (config: namesOnly).")
+    var namesOnly = false
+
     @Option(
         name: .customLong("min-loads"),
         help: ArgumentHelp("The fewest readable image loads a real launch has; fewer is a `no-evidence` error (config: budgets.minLaunchLoads).", valueName: "n"))
@@ -68,6 +73,7 @@ struct AuditInputs: ParsableArguments {
         request.configPath = config
         request.failOn = failOn.map(\.severity)
         request.minLaunchLoads = minLoads
+        request.namesOnly = namesOnly
         request.baselinePath = baseline
         request.sourceRoot = sourceRoot
         return request

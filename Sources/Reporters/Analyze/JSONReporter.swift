@@ -145,6 +145,13 @@ public struct JSONReporter: AuditReporter {
             w.field("bytes", log.summary.bytes)
             w.field("hits", log.summary.hits)
             writeLaunchEnd(log.summary.launchEnd, &w)
+            // Bare lines not taken as names: the app's output, and lines that could be either.
+            w.key("setAside")
+            w.beginObject()
+            w.field("output", log.setAside.output)
+            w.field("firstOutputLine", log.setAside.firstOutputLine)
+            w.field("unsure", log.setAside.unsureCount)
+            w.endObject()
             // One log is one launch: its own figures, no median or range.
             w.key("metrics")
             w.beginObject()

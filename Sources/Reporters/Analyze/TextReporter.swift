@@ -77,7 +77,7 @@ public struct TextReporter: AuditReporter {
             "\(d.id): \(d.models.joined(separator: ", ")); \(dimensions(d.pointWidth, d.pointHeight)) pt @\(d.scale)x, \(d.idiom)"
                 + (result.deviceReason.map { " (\($0))" } ?? ""))
         if let root = result.sourceRoot { out += headerLine("source", "\(root): findings point at the files to edit there") }
-        for log in result.logs {
+        for (index, log) in result.logs.enumerated() {
             let s = log.summary
             var line = "\(log.path): \(counted(s.hits, "hit")) in \(counted(s.lines, "line")); "
             if let end = s.launchEnd {
@@ -88,7 +88,11 @@ public struct TextReporter: AuditReporter {
                 line += "no launch-end marker, so the whole log is the launch"
             }
             out += headerLine("log", line)
-            for warning in s.warnings { out += headerLine("", "warning: \(warning.line.map { "line \($0): " } ?? "")\(warning.message)") }
+            // The reader's warnings and the audit's (bare lines set aside) about this log.
+            for warning in result.warnings {
+                guard case .log(let of, _) = warning.origin, of == index else { continue }
+                out += headerLine("", "warning: \(warning.line.map { "line \($0): " } ?? "")\(warning.message)")
+            }
         }
         let verdictText = verdict(result, baseline: baseline, lines: verdictLines).split(separator: "\n").map {
             TextTable.wrapped(String($0), width: style.width, first: "", rest: "  ")
