@@ -10,7 +10,7 @@ public enum NameShape: Sendable, Equatable {
     case name
     /// A value or a sentence: a number or boolean, Swift or Objective-C value syntax
     /// (`Optional(…)`, `<Class: 0x…>`, collections, `key = value`), dump markers, a URL, words
-    /// with a number among them, an ellipsis.
+    /// with a number among them, four words or more that are not all a name's, an ellipsis.
     case output
     /// Words that may be either (`hero image`, `viewDidLoad called`): not judged, and said.
     case unsure
@@ -27,11 +27,12 @@ public enum NameShape: Sendable, Equatable {
         guard words.count > 1 else { return .name }
         if words.contains(where: { isNumber($0) }) { return .output }
         if words.allSatisfy(isNameWord) { return .name }
-        return .unsure
+        // Four words or more, not all a name's: a log message.
+        return words.count >= 4 ? .output : .unsure
     }
 
     /// Printed values: numbers, booleans, optionals, object descriptions, collections and
-    /// tuples, `key = value` and `key: value`, dump markers, URLs, addresses.
+    /// tuples, `key = value` and `key: value`, dump markers, URLs, log tags, calls, addresses.
     private static func isValue(_ line: Substring) -> Bool {
         if isNumber(line) || booleans.contains(String(line)) { return true }
         if line.hasPrefix("Optional(") || line.hasPrefix("Optional<") || line.hasPrefix("some(") { return true }
@@ -39,6 +40,10 @@ public enum NameShape: Sendable, Equatable {
         if line.contains(" = ") || line.contains(": ") || line.hasSuffix(":") { return true }
         if line.hasPrefix("▿") || line.hasPrefix("▹") || line.hasPrefix("- ") || line.hasPrefix("* ") { return true }
         if line.contains("://") || line.hasPrefix("www.") { return true }
+        // A logger's level tag (`[DEBUG] started`), a call or an initializer (`viewDidLoad()`,
+        // `print(#function)`, `CGSize(width: 1, height: 2)`).
+        if line.hasPrefix("["), line.contains("]") { return true }
+        if line.hasSuffix(")"), line.contains("(") { return true }
         if line.hasPrefix("0x"), line.count > 2, line.dropFirst(2).allSatisfy(\.isHexDigit) { return true }
         return false
     }

@@ -23,6 +23,11 @@ final class NameShapeTests: XCTestCase {
         "0x600000c0c000", "Loading...", "Loading feed…",
         // Words with a number among them.
         "fetched 20 items", "page 3 of 10", "retry 1",
+        // `print(#function)`, initializers, and loggers without timestamps (level tags, emoji
+        // levels, file and line, as CocoaLumberjack, SwiftyBeaver and XCGLogger write them).
+        "viewDidLoad()", "tableView(_:cellForRowAt:)", "CGSize(width: 1.0, height: 2.0)", "[DEBUG] started", "[Info] ready",
+        "💚 INFO ViewController.viewDidLoad():12 - loaded", "[Debug] [ViewController.swift:23] viewDidLoad() > ready", "DEBUG: tap", "I/flutter: hello",
+        "<Warning>: low memory",
     ]
 
     static let undecided = ["viewDidLoad called", "hero image", "user logged in", "done"]
