@@ -132,15 +132,7 @@ final class LaunchEndSplitTests: XCTestCase {
         }
         let list = try BinaryRunner.run(["lldb-script", "--format", "xcode", "--symbol", "image_named", "--launch-end", "finish_launching"])
         XCTAssertEqual(list.status, 0, list.stderr)
-        var commands = ""
-        for entry in list.stdoutText.components(separatedBy: "symbolName = \"").dropFirst() {
-            let symbol = String(entry.prefix { $0 != "\"" })
-            guard let start = entry.range(of: "consoleCommand = \"")?.upperBound else { continue }
-            let action = String(entry[start...].prefix { $0 != "\"" })
-                .replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&lt;", with: "<")
-                .replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&amp;", with: "&")
-            commands += "breakpoint set -n \"\(symbol)\" -G true\nbreakpoint command add\n\(action)\nDONE\n"
-        }
+        let commands = DebuggerSession.lldbCommands(forXcodeList: list.stdoutText)
         let file = work.appendingPathComponent("xcode.lldb")
         try commands.write(to: file, atomically: true, encoding: .utf8)
         for optimization in ["-O0", "-O2"] {

@@ -282,15 +282,7 @@ final class ModernUIKitCaptureTests: XCTestCase {
     /// the action here as Xcode would).
     func testTheXcodeListGivesExactlyTheRecord() throws {
         let xml = try script(["--format", "xcode"])
-        var commands = ""
-        for entry in xml.components(separatedBy: "symbolName = \"").dropFirst() {
-            let symbol = String(entry.prefix { $0 != "\"" })
-            guard let start = entry.range(of: "consoleCommand = \"")?.upperBound else { continue }
-            let action = String(entry[start...].prefix { $0 != "\"" })
-                .replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&lt;", with: "<")
-                .replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&amp;", with: "&")
-            commands += "breakpoint set -n \"\(symbol)\" -G true\nbreakpoint command add\n\(action)\nDONE\n"
-        }
+        let commands = DebuggerSession.lldbCommands(forXcodeList: xml)
         for (level, app) in apps {
             let (log, record) = try capture(commands, app: app, arguments: ["threads"])
             let console = try output(log)

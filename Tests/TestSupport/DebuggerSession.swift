@@ -20,3 +20,20 @@ public enum DebuggerSession {
         process.waitUntilExit()
     }
 }
+
+extension DebuggerSession {
+    /// lldb's commands for an Xcode breakpoint list (`Breakpoints_v2.xcbkptlist`): a symbolic
+    /// breakpoint per entry, continuing after its debugger-command actions, as Xcode runs them.
+    public static func lldbCommands(forXcodeList xml: String) -> String {
+        var commands = ""
+        for entry in xml.components(separatedBy: "symbolName = \"").dropFirst() {
+            let symbol = String(entry.prefix { $0 != "\"" })
+            guard let start = entry.range(of: "consoleCommand = \"")?.upperBound else { continue }
+            let action = String(entry[start...].prefix { $0 != "\"" })
+                .replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&lt;", with: "<")
+                .replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&amp;", with: "&")
+            commands += "breakpoint set -n \"\(symbol)\" -G true\nbreakpoint command add\n\(action)\nDONE\n"
+        }
+        return commands
+    }
+}
