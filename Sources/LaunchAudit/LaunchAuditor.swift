@@ -214,8 +214,9 @@ public final class LaunchAuditor {
             return countSetAside(name, shape: known, line: line)
         }
         let shape = NameShape.of(name)
-        if let id, bareShapes.count < 65_536 { bareShapes[id] = shape }
+        // A name's shape needs no memory: its load makes a slot, which the first line checks.
         guard shape != .name else { return false }
+        if let id, bareShapes.count < 65_536 { bareShapes[id] = shape }
         return countSetAside(name, shape: shape, line: line)
     }
 

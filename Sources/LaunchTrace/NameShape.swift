@@ -17,6 +17,7 @@ public enum NameShape: Sendable, Equatable {
 
     /// The shape of `text`, a bare line without its line break.
     public static func of(_ text: String) -> NameShape {
+        if isPlainWord(text), !text.hasPrefix("www.") { return .name }
         let line = text.trimmingSpaces
         guard !line.isEmpty else { return .output }
         if isValue(line) { return .output }
@@ -46,6 +47,25 @@ public enum NameShape: Sendable, Equatable {
         if line.hasSuffix(")"), line.contains("(") { return true }
         if line.hasPrefix("0x"), line.count > 2, line.dropFirst(2).allSatisfy(\.isHexDigit) { return true }
         return false
+    }
+
+    /// The common case, read in one pass over the bytes: one word of letters, digits and a
+    /// name's punctuation, starting with a letter (`tab_home`, `logo@2x.png`), not a boolean
+    /// and not trailing off (`Loading...`).
+    private static func isPlainWord(_ text: String) -> Bool {
+        var count = 0
+        var dots = 0
+        for byte in text.utf8 {
+            let letter = (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z")
+            if count == 0 && !letter { return false }
+            let digit = byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
+            guard letter || digit || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "@") || byte == UInt8(ascii: ".") else {
+                return false
+            }
+            dots = byte == UInt8(ascii: ".") ? dots + 1 : 0
+            count += 1
+        }
+        return count > 0 && dots < 3 && (count > 5 || !booleans.contains(text))
     }
 
     private static let booleans: Set<String> = ["true", "false", "YES", "NO", "TRUE", "FALSE", "True", "False", "yes", "no"]
