@@ -77,8 +77,9 @@ public enum AuditSession {
             auditor.beginLog(log)
             let summary = try TraceReader.read(contentsOf: log, options: options) { load in
                 let resolution = auditor.add(load)
-                // A bare line set aside as the app's output is no load: no listing shows it.
-                if !auditor.lastLoadSetAside { onLoad(load, index, resolution) }
+                // A named bare line without a resolution was set aside as the app's output: no load.
+                if load.fromBareLine, load.status == .ok, resolution == nil { return }
+                onLoad(load, index, resolution)
             }
             auditor.endLog(summary)
         }

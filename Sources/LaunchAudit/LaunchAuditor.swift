@@ -76,9 +76,6 @@ public final class LaunchAuditor {
     private var bareNameResolves: [String: Bool] = [:]
     /// The shape of each bare name of the current log not loaded yet, by the reader's name id.
     private var bareShapes: [Int: NameShape] = [:]
-    /// Whether the last load `add` was given was a bare line set aside: no load at all, so a
-    /// listing of every load leaves it out.
-    public private(set) var lastLoadSetAside = false
     /// Per log, the slots of its unresolved names at launch and after: whether each is missing
     /// from the app is settled only at `finish`, once the toolkit's names are known.
     private var logUnresolved: [(launch: [Int], after: [Int])] = []
@@ -141,7 +138,9 @@ public final class LaunchAuditor {
     }
 
     /// Resolves one load and counts it. Returns the resolution, or nil for a hit without a name
-    /// (error, address only, skipped), which only counts towards `trace-unreadable`.
+    /// (error, address only, skipped), which only counts towards `trace-unreadable`, and for a
+    /// bare console line set aside as the app's output (a named bare line with no resolution:
+    /// no load at all, which a listing of every load leaves out).
     @discardableResult
     public func add(_ load: ImageLoad) -> Resolution? {
         let here = LogLine(log: currentLog, line: load.line)
@@ -158,8 +157,8 @@ public final class LaunchAuditor {
             break
         }
         let name = load.status == .ok ? load.name : nil
-        lastLoadSetAside = load.fromBareLine && name != nil && !config.namesOnly && setsAside(name!, id: load.nameID, line: load.line)
-        if lastLoadSetAside { return nil }
+        // A bare line set aside is no load: nil, as a named load never is.
+        if load.fromBareLine, let name, !config.namesOnly, setsAside(name, id: load.nameID, line: load.line) { return nil }
         let kind = name.map { requestKind(load.kind, api: load.api, name: $0) } ?? .name
         let slot = slot(for: load, name: name, kind: kind, at: here)
         if let api = load.api, tallies[slot].lastAPI != api {
