@@ -125,6 +125,7 @@ private final class ReferenceVisitor: SyntaxVisitor {
             callee = qualifier(node.calledExpression) ?? ""
         }
         let type = callee.hasSuffix(".init") ? String(callee.dropLast(5)) : callee
+        if formatReference(node, type: type) { return .visitChildren }
         // `Image(uiImage: .init(named: "x"))`: an implicit member initialiser with a `named:` label
         // is the image API of the type the context expects.
         let implicit = callee == ".init" && node.arguments.first?.label?.text == "named"
@@ -147,6 +148,26 @@ private final class ReferenceVisitor: SyntaxVisitor {
             break
         }
         return .visitChildren
+    }
+
+    /// The types whose `format:` initialiser builds a string as `stringWithFormat:` does.
+    private static let formatting: Set<String> = ["String", "NSString", "Swift.String", "Foundation.NSString"]
+
+    /// `String(format: "onboarding_step%d", n)`, `NSString(format:)` and
+    /// `String.localizedStringWithFormat("…")`: the format with a hole for each conversion
+    /// (`onboarding_step*`), as Objective-C's `stringWithFormat:` is read. Whether it was one.
+    private func formatReference(_ node: FunctionCallExprSyntax, type: String) -> Bool {
+        guard let first = node.arguments.first, let literal = first.expression.as(StringLiteralExprSyntax.self) else { return false }
+        let isFormat =
+            (Self.formatting.contains(type) && first.label?.text == "format")
+            || (type.hasSuffix("localizedStringWithFormat") && first.label == nil)
+        guard isFormat, literal.segments.allSatisfy({ $0.is(StringSegmentSyntax.self) }) else { return false }
+        let format = literal.segments.compactMap { $0.as(StringSegmentSyntax.self)?.content.text }.joined()
+        let pattern = ObjCReferences.pattern(format)
+        guard pattern != format, CodeReference.isNamingPattern(pattern) else { return false }
+        consumed.insert(literal.id)
+        add(literal, .dynamic, pattern)
+        return true
     }
 
     override func visit(_ node: MacroExpansionExprSyntax) -> SyntaxVisitorContinueKind {

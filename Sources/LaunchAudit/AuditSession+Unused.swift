@@ -89,8 +89,16 @@ extension AuditSession {
                 assets.append(asset)
                 continue
             }
-            asset.targets = Array(Set(asset.paths.flatMap { input.set.targets(shipping: String($0.dropFirst(input.prefix.count))) })).sorted()
-            if asset.targets.isEmpty { notShipped.append(asset) } else { assets.append(asset) }
+            // Each path by the targets that copy it: a namesake no target ships (a designer's
+            // original elsewhere in the tree) is no part of the shipped image, nor of its deletion.
+            let shipping = asset.paths.map { input.set.targets(shipping: String($0.dropFirst(input.prefix.count))) }
+            asset.targets = Array(Set(shipping.joined())).sorted()
+            if asset.targets.isEmpty {
+                notShipped.append(asset)
+            } else {
+                asset.paths = zip(asset.paths, shipping).filter { !$0.1.isEmpty }.map(\.0)
+                assets.append(asset)
+            }
         }
         return (assets, notShipped)
     }

@@ -101,6 +101,7 @@ struct UnusedCommand: ParsableCommand {
             let patch = try UnusedFix.patch(for: outcome.result.summary, treeRoot: bundles[0])
             // A patch is the files' exact bytes for git, not text for a reader: it passes unguarded.
             try ReportFile.write(to: fix, for: .json) { $0.writeTrusted(patch.text) }
+            PlatformIO.writeStandardError("imgtrace: wrote " + SafeText.visible(UnusedFix.summary(patch, path: fix)) + "\n")
         }
         if let writeBaseline {
             let written = Baseline(outcome.result)

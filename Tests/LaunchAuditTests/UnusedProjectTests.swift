@@ -2,6 +2,7 @@ import AuditModel
 import AuditPolicy
 import AuditRules
 import Foundation
+import ImgtraceSupport
 import LaunchAudit
 import ProjectModel
 import TestSupport
@@ -140,6 +141,53 @@ final class UnusedProjectTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: root.appendingPathComponent("App/Assets.xcassets/orphan.imageset").path + "/orphan.png"))
         // A second run finds nothing more to delete.
         XCTAssertEqual(try run().result.summary.assets.filter { $0.verdict == .unused }.map(\.name), [])
+    }
+
+    /// Designers' originals of an unused set's name elsewhere in the tree, in no target: the
+    /// verdict is the shipped set's, and so is the deletion; the namesakes stay.
+    func testTheFixDeletesOnlyWhatATargetShips() throws {
+        try makeTree()
+        try imageSet("Design/Originals.xcassets", "orphan", width: 400)
+        try write("Design/Marketing/orphan.png", ImageWriter.png(width: 400, height: 400))
+        let summary = try run().result.summary
+        let orphan = try XCTUnwrap(summary.assets.first { $0.name == "orphan" })
+        XCTAssertEqual(orphan.verdict, .unused)
+        XCTAssertFalse(orphan.paths.contains { $0.hasPrefix("Design/") }, "\(orphan.paths)")
+        let patch = try UnusedFix.patch(for: summary, treeRoot: root.path)
+        XCTAssertTrue(patch.deletedFiles.contains("App/Assets.xcassets/orphan.imageset/orphan.png"))
+        XCTAssertFalse(patch.deletedFiles.contains { $0.hasPrefix("Design/") }, "\(patch.deletedFiles)")
+        XCTAssertEqual(
+            UnusedFix.summary(patch, path: "fix.patch"),
+            "fix.patch: 3 images, 5 files, \(kibibytes(patch.deletedBytes)) and 1 project edited; review it, then `git apply fix.patch`")
+    }
+
+    /// Swift's `String(format:)` builds a name as `stringWithFormat:` does: a pattern that keeps
+    /// what it matches (`step_%02ld` keeps `step_01`), with any conversion and length modifier.
+    func testSwiftFormatStringsArePatterns() throws {
+        try makeTree()
+        try write("App/Images/step_01.png", ImageWriter.png(width: 20, height: 20))
+        try write("App/Images/card_3_back.png", ImageWriter.png(width: 20, height: 20))
+        try write("App/Images/intro_9.png", ImageWriter.png(width: 20, height: 20))
+        try write(
+            "App/Steps.swift",
+            """
+            import UIKit
+            func step(_ n: Int) -> UIImage? { UIImage(named: String(format: "step_%02ld", n)) }
+            func card(_ n: Int, _ side: String) -> UIImage? { UIImage(named: NSString(format: "card_%zd_%@", n, side) as String) }
+            func intro(_ n: Int) -> String { String.localizedStringWithFormat("intro_%d", n) }
+            """)
+        let verdicts = Dictionary(uniqueKeysWithValues: try run().result.summary.assets.map { ($0.name, $0.verdict) })
+        for name in ["step_01", "card_3_back", "intro_9"] { XCTAssertEqual(verdicts[name], .used, name) }
+    }
+
+    /// A built app is no tree to patch: its compiled catalog holds every catalog image.
+    func testTheFixRefusesABuiltApp() throws {
+        let app = root.appendingPathComponent("Built.app")
+        try FileManager.default.createDirectory(at: app, withIntermediateDirectories: true)
+        let summary = UnusedSummary(assets: [], swiftFiles: 1, objcFiles: 0, dataFiles: 0, references: 0)
+        XCTAssertThrowsError(try UnusedFix.patch(for: summary, treeRoot: app.path)) { error in
+            XCTAssertTrue("\(error)".contains("--fix patches a source tree, not a built app"), "\(error)")
+        }
     }
 
     func testFixNeedsTheCodeSearched() throws {
