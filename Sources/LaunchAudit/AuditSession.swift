@@ -150,6 +150,12 @@ public enum AuditSession {
             do {
                 let next = try BundleReader.inventory(
                     of: bundle, systemImages: index == 0 ? request.systemImages : [], readingCodeStrings: readingCodeStrings)
+                // Nothing in it says it is an app: judging a log against it would call every name missing.
+                if next.images.isEmpty, next.bundles.allSatisfy({ $0.infoPlistPath == nil && $0.info == nil }) {
+                    throw InputError(
+                        path: bundle,
+                        reason: "not an app: no Info.plist, no asset catalog and no image (give the built .app, .ipa or .xcarchive, or the app's source folder)")
+                }
                 if inventory == nil {
                     inventory = next
                 } else {

@@ -48,6 +48,9 @@ final class CIFormatTests: XCTestCase {
         defer { try? FileManager.default.removeItem(at: dir) }
         let app = dir.appendingPathComponent("A,B:C.app")
         try FileManager.default.createDirectory(at: app, withIntermediateDirectories: true)
+        // An app by its Info.plist (a folder with nothing in it is no app: exit 2).
+        try #"<?xml version="1.0" encoding="UTF-8"?><plist version="1.0"><dict><key>CFBundleExecutable</key><string>A</string></dict></plist>"#
+            .write(to: app.appendingPathComponent("Info.plist"), atomically: true, encoding: .utf8)
         // A capture line (the callback's): a bare line with no debugger evidence is no capture.
         try "[main] (code) +[UIImage imageNamed:]: \"50%\"\n".write(to: dir.appendingPathComponent("l.log"), atomically: true, encoding: .utf8)
         let result = try BinaryRunner.run(["analyze", "l.log", "--bundle", "A,B:C.app", "--format", "github"], in: dir)

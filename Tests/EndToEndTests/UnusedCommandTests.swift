@@ -279,3 +279,23 @@ final class UnusedCommandTests: XCTestCase {
         XCTAssertTrue(typo.stderr.contains("`ignore.rules` names an unknown rule `unused-imag`"), typo.stderr)
     }
 }
+
+/// A `--bundle` that is no app at all (no Info.plist, no asset catalog, no image) is one line and
+/// exit 2 in both commands, not a report calling every name missing.
+final class NotAnAppTests: XCTestCase {
+    func testAFolderWithNothingOfAnAppIsRefused() throws {
+        let dir = try BinaryRunner.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let folder = dir.appendingPathComponent("notes")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try "meeting notes\n".write(to: folder.appendingPathComponent("todo.txt"), atomically: true, encoding: .utf8)
+        let log = Corpus.packageRoot.appendingPathComponent("Examples/launch.log").path
+        for command in [["analyze", log], ["unused", log]] {
+            let result = try BinaryRunner.run(command + ["--bundle", folder.path])
+            XCTAssertEqual(result.status, 2, "\(command[0]): \(result.stdoutText)")
+            XCTAssertTrue(result.stdout.isEmpty, "no partial output")
+            XCTAssertEqual(result.stderr.split(separator: "\n").count, 1, result.stderr)
+            XCTAssertTrue(result.stderr.contains("notes: not an app: no Info.plist, no asset catalog and no image"), result.stderr)
+        }
+    }
+}
