@@ -144,6 +144,20 @@ public enum AuditSession {
     }
 
     /// Every bundle's inventory, the first one's with the system image folders.
+    /// Whether a `--bundle` without images or Info.plist is still a program's: named as a bundle
+    /// is (`Empty.app`), or a folder that holds an executable (a Linux program's).
+    static func looksLikeAProgram(_ path: String) -> Bool {
+        let bundleExtensions: Set<String> = ["app", "ipa", "xcarchive", "appex", "framework", "car", "xcassets", "bundle"]
+        if bundleExtensions.contains((path as NSString).pathExtension.lowercased()) { return true }
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: path) else { return false }
+        return names.prefix(10_000).contains { name in
+            var isDirectory: ObjCBool = false
+            let full = path + "/" + name
+            return FileManager.default.fileExists(atPath: full, isDirectory: &isDirectory) && !isDirectory.boolValue
+                && FileManager.default.isExecutableFile(atPath: full)
+        }
+    }
+
     static func readInventory(_ request: AuditRequest, readingCodeStrings: Bool = false) throws -> BundleInventory {
         var inventory: BundleInventory?
         for (index, bundle) in request.bundles.enumerated() {
@@ -151,7 +165,7 @@ public enum AuditSession {
                 let next = try BundleReader.inventory(
                     of: bundle, systemImages: index == 0 ? request.systemImages : [], readingCodeStrings: readingCodeStrings)
                 // Nothing in it says it is an app: judging a log against it would call every name missing.
-                if next.images.isEmpty, next.bundles.allSatisfy({ $0.infoPlistPath == nil && $0.info == nil }) {
+                if next.images.isEmpty, next.bundles.allSatisfy({ $0.infoPlistPath == nil && $0.info == nil }), !looksLikeAProgram(bundle) {
                     throw InputError(
                         path: bundle,
                         reason: "not an app: no Info.plist, no asset catalog and no image (give the built .app, .ipa or .xcarchive, or the app's source folder)")
