@@ -1,7 +1,8 @@
 import ImgtraceSupport
 
 /// Image names an app may read from its own data files at run time: every string value of an
-/// XML property list (`.plist`, `.intentdefinition`), a JSON file and a `.strings` table is a
+/// XML property list (`.plist`, `.intentdefinition`, `.stringsdict`), a JSON file, a String Catalog
+/// (`.xcstrings`, Xcode's default: JSON, every language and plural variant) and a `.strings` table is a
 /// weak reference (a theme plist or a JSON menu that names its icons keeps them alive; static
 /// tools that skip such files report them unused). Binary property lists are not read: in a
 /// source tree they are rare, and in a built app `Info.plist` is read by the bundle reader.
@@ -12,7 +13,7 @@ public enum DataReferences {
     /// The files it reads, by their extension.
     public static func reads(_ fileName: String) -> Bool {
         fileName.hasSuffix(".plist") || fileName.hasSuffix(".intentdefinition") || fileName.hasSuffix(".json")
-            || fileName.hasSuffix(".strings")
+            || fileName.hasSuffix(".strings") || fileName.hasSuffix(".xcstrings") || fileName.hasSuffix(".stringsdict")
     }
 
     /// Every string value of one data file as a weak reference, with its line and column (in

@@ -234,6 +234,15 @@ final class CodeReferencesTests: XCTestCase {
             XCTAssertEqual(wide.map(\.name), ["promo.image", "promo_banner"], "little-endian \(littleEndian)")
             XCTAssertEqual(wide.map(\.line), [2, 2])
         }
+        // A String Catalog's values in every language and plural variant, and a `.stringsdict`'s.
+        let catalog =
+            #"{"sourceLanguage": "en", "strings": {"onboarding.icon": {"localizations": {"en": {"stringUnit": {"state": "translated", "value": "onboarding_globe"}}, "de": {"variations": {"plural": {"one": {"stringUnit": {"value": "badge_one"}}, "other": {"stringUnit": {"value": "badge_many"}}}}}}}}}"#
+        XCTAssertTrue(DataReferences.reads("Localizable.xcstrings"))
+        let fromCatalog = Set(DataReferences.scan(Array(catalog.utf8), file: "Localizable.xcstrings").map(\.name))
+        XCTAssertTrue(fromCatalog.isSuperset(of: ["onboarding_globe", "badge_one", "badge_many"]), "\(fromCatalog)")
+        let dict = "<?xml version=\"1.0\"?><plist version=\"1.0\"><dict><key>stars</key><dict><key>one</key><string>star_single</string></dict></dict></plist>"
+        XCTAssertTrue(DataReferences.reads("Localizable.stringsdict"))
+        XCTAssertEqual(DataReferences.scan(Array(dict.utf8), file: "Localizable.stringsdict").map(\.name), ["star_single"])
         XCTAssertTrue(DataReferences.reads("Intents.intentdefinition"))
         XCTAssertFalse(DataReferences.reads("notes.txt"))
         XCTAssertTrue(DataReferences.scan(Array("<plist><string>".utf8), file: "cut.plist").isEmpty, "an unclosed value is no name")

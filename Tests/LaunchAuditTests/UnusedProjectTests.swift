@@ -162,7 +162,8 @@ final class UnusedProjectTests: XCTestCase {
     }
 
     /// Swift's `String(format:)` builds a name as `stringWithFormat:` does: a pattern that keeps
-    /// what it matches (`step_%02ld` keeps `step_01`), with any conversion and length modifier.
+    /// what it matches (`step_%02ld` keeps `step_01`), with any conversion and length modifier;
+    /// a String Catalog's values are searched as `.strings` values are.
     func testSwiftFormatStringsArePatterns() throws {
         try makeTree()
         try write("App/Images/step_01.png", ImageWriter.png(width: 20, height: 20))
@@ -176,8 +177,15 @@ final class UnusedProjectTests: XCTestCase {
             func card(_ n: Int, _ side: String) -> UIImage? { UIImage(named: NSString(format: "card_%zd_%@", n, side) as String) }
             func intro(_ n: Int) -> String { String.localizedStringWithFormat("intro_%d", n) }
             """)
+        // A String Catalog's value names an image too (weakly: a value the code may read).
+        try write("App/Images/globe_icon.png", ImageWriter.png(width: 20, height: 20))
+        try write(
+            "App/Localizable.xcstrings",
+            #"{"sourceLanguage": "en", "strings": {"intro.icon": {"localizations": {"fr": {"stringUnit": {"value": "globe_icon"}}}}}}"#)
         let verdicts = Dictionary(uniqueKeysWithValues: try run().result.summary.assets.map { ($0.name, $0.verdict) })
         for name in ["step_01", "card_3_back", "intro_9"] { XCTAssertEqual(verdicts[name], .used, name) }
+        XCTAssertNotEqual(verdicts["globe_icon"], .unused, "a String Catalog value keeps it")
+        XCTAssertNotNil(verdicts["globe_icon"])
     }
 
     /// A built app is no tree to patch: its compiled catalog holds every catalog image.
