@@ -82,7 +82,8 @@ public struct UnusedResult: CommandResult {
 
     /// `unused` reads launches for the names they load, and measures none.
     public var launchFigures: PhaseSpread { PhaseSpread(single: PhaseMetrics()) }
-    public static var reportedRules: [any DescribedRule.Type] { Rules.unused }
+    /// The verdicts, and `no-evidence` for a file given as a launch that is none.
+    public static var reportedRules: [any DescribedRule.Type] { Rules.unused + [NoEvidenceRule.self] }
     public static var reportTitle: String { "imgtrace unused images" }
     public static var baselineScope: Baseline.Scope { .unused }
 }

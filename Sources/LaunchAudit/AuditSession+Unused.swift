@@ -26,11 +26,12 @@ extension AuditSession {
             }
             code = CodeIndex.scan(root: root)
         }
-        let (logs, loaded) = try readLaunches(request, settings)
+        let (logs, loaded, notLaunches) = try readLaunches(request, settings, resolver: NameResolver(inventory: inventory, device: device))
         let (judged, namingReferences) = UnusedImages.judgement(inventory: inventory, code: code, loaded: loaded, device: device)
         let projects = try readProjects(request, inventory)
         let (shipped, notShipped) = sortByShipping(judged, request, projects)
-        let (assets, findings, ignored) = judge(shipped, settings, device: device, code: CodeSearch(code))
+        var (assets, findings, ignored) = judge(shipped, settings, device: device, code: CodeSearch(code))
+        for var finding in notLaunches where settings.judge(&finding) { findings.append(finding) }
         var warnings = AuditWarning.ofBundle(inventory.warnings)
         if let code, let root = settings.sourceRoot { warnings += sourceWarnings(code, root: root) }
         warnings += baselineWarnings(baseline, path: request.baselinePath) + launchWarnings(logs)
@@ -60,19 +61,35 @@ extension AuditSession {
         return AuditOutcome(result: result, settings: settings, baseline: comparison)
     }
 
-    /// Each launch's summary, and every name they loaded (nil when no launch was given).
-    private static func readLaunches(_ request: AuditRequest, _ settings: AuditConfig) throws -> (logs: [LogReport], loaded: Set<String>?) {
+    /// Each launch's summary, every name they loaded (nil when no launch was given), and a
+    /// `no-evidence` finding for each file that is no capture at all (a crash report, notes): as in
+    /// `analyze`, its "names" keep nothing loaded, and nothing is called never loaded by it alone.
+    private static func readLaunches(
+        _ request: AuditRequest, _ settings: AuditConfig, resolver: NameResolver
+    ) throws -> (logs: [LogReport], loaded: Set<String>?, notLaunches: [Finding]) {
         var loaded: Set<String>?
         var logs: [LogReport] = []
-        for log in request.logs {
-            var names = loaded ?? []
+        var notLaunches: [Finding] = []
+        for (index, log) in request.logs.enumerated() {
+            var names = Set<String>()
+            var loads = 0
             let summary = try TraceReader.read(contentsOf: log, options: TraceOptions(launchEnd: settings.launchEnd, namesOnly: settings.namesOnly)) { load in
+                loads += 1
                 if load.status == .ok, let name = load.name { names.insert(name) }
             }
-            loaded = names
-            logs.append(LogReport(path: log, summary: summary, metrics: AuditMetrics()))
+            // What `no-evidence` reads of a launch: its loads, and whether any names an image.
+            var metrics = AuditMetrics()
+            metrics.launch.loads = loads
+            metrics.launch.images = names.contains { resolver.resolve($0, kind: .name).image != nil } ? 1 : 0
+            let report = LogReport(path: log, summary: summary, metrics: metrics)
+            logs.append(report)
+            if let finding = NoEvidenceRule.notALaunch(report, index: index, of: request.logs.count) {
+                notLaunches.append(finding)
+                continue
+            }
+            loaded = (loaded ?? []).union(names)
         }
-        return (logs, loaded)
+        return (logs, loaded, notLaunches)
     }
 
     /// The judged images the app ships, and apart those of a source tree with a project that

@@ -217,7 +217,7 @@ final class UnusedCommandTests: XCTestCase {
         let doc = try XCTUnwrap(JSONSerialization.jsonObject(with: sarif.stdout) as? [String: Any])
         let run = try XCTUnwrap((doc["runs"] as? [[String: Any]])?.first)
         let rules = try XCTUnwrap(((run["tool"] as? [String: Any])?["driver"] as? [String: Any])?["rules"] as? [[String: Any]])
-        XCTAssertEqual(rules.compactMap { $0["id"] as? String }, ["unused-image", "dynamic-only", "never-loaded"])
+        XCTAssertEqual(rules.compactMap { $0["id"] as? String }, ["unused-image", "dynamic-only", "never-loaded", "no-evidence"])
         let results = try XCTUnwrap(run["results"] as? [[String: Any]])
         let unused = try XCTUnwrap(results.first { $0["ruleId"] as? String == "unused-image" })
         XCTAssertEqual(unused["ruleIndex"] as? Int, 0)
@@ -297,5 +297,44 @@ final class NotAnAppTests: XCTestCase {
             XCTAssertEqual(result.stderr.split(separator: "\n").count, 1, result.stderr)
             XCTAssertTrue(result.stderr.contains("notes: not an app: no Info.plist, no asset catalog and no image"), result.stderr)
         }
+    }
+}
+
+/// The same evidence rules in both commands: a file given as a launch that is no capture at all
+/// (a crash report) is `no-evidence` in `unused` as in `analyze`, and calls nothing never loaded.
+final class UnusedEvidenceTests: XCTestCase {
+    func testACrashReportIsNoLaunch() throws {
+        let dir = try BinaryRunner.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let crash = dir.appendingPathComponent("App.crash")
+        let report = """
+            Incident Identifier: 6B2E4C1A-0000-4000-8000-000000000000
+            Hardware Model:      iPhone15,3
+            Process:             SampleApp [4242]
+            Exception Type:  EXC_CRASH (SIGABRT)
+            Thread 0 Crashed
+            libsystem_kernel.dylib
+            SampleApp
+            """
+        try report.write(to: crash, atomically: true, encoding: .utf8)
+        let arguments = ["--bundle", "Examples/SampleApp.app", "--format", "json"]
+        let unused = try BinaryRunner.run(["unused", crash.path] + arguments, in: Corpus.packageRoot)
+        XCTAssertEqual(unused.status, 1, unused.stderr)
+        let json = try XCTUnwrap(JSONSerialization.jsonObject(with: unused.stdout) as? [String: Any])
+        let rules = try XCTUnwrap(json["findings"] as? [[String: Any]]).compactMap { $0["rule"] as? String }
+        XCTAssertEqual(rules.filter { $0 == "no-evidence" }.count, 1, "\(rules)")
+        XCTAssertFalse(rules.contains("never-loaded"), "a crash report loads nothing, and says nothing of what is loaded")
+        let analyze = try BinaryRunner.run(["analyze", crash.path] + arguments, in: Corpus.packageRoot)
+        let analyzed = try XCTUnwrap(JSONSerialization.jsonObject(with: analyze.stdout) as? [String: Any])
+        XCTAssertTrue(try XCTUnwrap(analyzed["findings"] as? [[String: Any]]).contains { $0["rule"] as? String == "no-evidence" })
+        // A real launch beside it still counts: the verdicts are the launch's alone.
+        func verdicts(_ logs: [String]) throws -> [String] {
+            let run = try BinaryRunner.run(["unused"] + logs + arguments, in: Corpus.packageRoot)
+            let json = try XCTUnwrap(JSONSerialization.jsonObject(with: run.stdout) as? [String: Any])
+            return try XCTUnwrap(json["findings"] as? [[String: Any]]).compactMap { $0["fingerprint"] as? String }
+        }
+        let alone = try verdicts(["Examples/launch.log"]), both = try verdicts([crash.path, "Examples/launch.log"])
+        XCTAssertEqual(both.count, alone.count + 1, "the launch's verdicts and one no-evidence")
+        XCTAssertTrue(Set(alone).isSubset(of: Set(both)))
     }
 }

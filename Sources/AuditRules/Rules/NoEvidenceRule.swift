@@ -25,17 +25,29 @@ package enum NoEvidenceRule: AuditRule {
 
     package static func check(_ context: RuleContext) -> [Finding] {
         context.logs.enumerated().compactMap { index, log -> Finding? in
-            guard let (kind, message, fix) = problem(log, minimum: context.config.evidence.minLaunchLoads) else { return nil }
-            let name: Phrase = context.logs.count > 1 ? "log #\(index + 1) (\(code: log.path)): " : ""
-            return Finding(
-                rule: id, severity: defaultSeverity, identity: "\(kind)#\(index + 1)", device: "",
-                message: name + message, fix: fix,
-                values: [
-                    "reason": .string(kind), "hits": .int(log.summary.hits),
-                    "readableLaunchLoads": .int(readableLaunchLoads(log)),
-                ],
-                occurrences: 1)
+            guard let problem = problem(log, minimum: context.config.evidence.minLaunchLoads) else { return nil }
+            return finding(problem, log: log, index: index, of: context.logs.count)
         }
+    }
+
+    /// `imgtrace unused`'s evidence: a file that is no capture at all (`notACapture`) is this
+    /// rule's finding there too, and its "names" keep no image loaded. Nil for a capture.
+    package static func notALaunch(_ log: LogReport, index: Int, of count: Int) -> Finding? {
+        guard notACapture(log), let problem = problem(log, minimum: nil), problem.0 == "not-a-capture" else { return nil }
+        return finding(problem, log: log, index: index, of: count)
+    }
+
+    private static func finding(_ problem: (String, Phrase, FixKind), log: LogReport, index: Int, of count: Int) -> Finding {
+        let (kind, message, fix) = problem
+        let name: Phrase = count > 1 ? "log #\(index + 1) (\(code: log.path)): " : ""
+        return Finding(
+            rule: id, severity: defaultSeverity, identity: "\(kind)#\(index + 1)", device: "",
+            message: name + message, fix: fix,
+            values: [
+                "reason": .string(kind), "hits": .int(log.summary.hits),
+                "readableLaunchLoads": .int(readableLaunchLoads(log)),
+            ],
+            occurrences: 1)
     }
 
     /// Any text's lines read as Xcode's bare console (one name a line). With no debugger line,
