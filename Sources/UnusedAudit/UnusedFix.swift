@@ -40,23 +40,7 @@ public enum UnusedFix {
         }
         var deleted = Set<String>(), images: [String] = []
         for asset in unused.assets where asset.verdict == .unused {
-            var files = Set<String>()
-            for path in asset.paths {
-                // A catalog image: its whole set folder; a loose image: its file.
-                if let set = setFolder(of: path) {
-                    files.formUnion(try filesUnder(set, root: root))
-                } else if path.lowercased().hasSuffix(".car") {
-                    throw InputError(
-                        path: treeRoot,
-                        reason: "--fix would delete the compiled catalog \(path), every image in it: give the source tree with its .xcassets as --bundle")
-                } else {
-                    files.insert(path)
-                }
-            }
-            guard files.allSatisfy({ FileManager.default.fileExists(atPath: root + "/" + $0) }) else {
-                throw InputError(path: treeRoot, reason: "--fix needs --bundle to be the source tree: \(asset.paths.first ?? asset.name) is not in it")
-            }
-            deleted.formUnion(files)
+            deleted.formUnion(try files(of: asset, root: root, treeRoot: treeRoot))
             images.append(asset.name)
         }
         var text = ""
@@ -97,6 +81,27 @@ public enum UnusedFix {
         return "\(path): \(counted(patch.images.count, "image")), \(counted(patch.deletedFiles.count, "file")), \(kibibytes(patch.deletedBytes))"
             + (patch.editedProjects.isEmpty ? "" : " and \(counted(patch.editedProjects.count, "project")) edited")
             + "; review it, then `git apply \(path)`"
+    }
+
+    /// The tree files an unused image's deletion removes: a catalog image's whole set folder, a
+    /// loose image's file. A compiled catalog, or a path not in the tree, is an `InputError`.
+    static func files(of asset: UnusedImages.Asset, root: String, treeRoot: String) throws -> Set<String> {
+        var files = Set<String>()
+        for path in asset.paths {
+            if let set = setFolder(of: path) {
+                files.formUnion(try filesUnder(set, root: root))
+            } else if path.lowercased().hasSuffix(".car") {
+                throw InputError(
+                    path: treeRoot,
+                    reason: "--fix would delete the compiled catalog \(path), every image in it: give the source tree with its .xcassets as --bundle")
+            } else {
+                files.insert(path)
+            }
+        }
+        guard files.allSatisfy({ FileManager.default.fileExists(atPath: root + "/" + $0) }) else {
+            throw InputError(path: treeRoot, reason: "--fix needs --bundle to be the source tree: \(asset.paths.first ?? asset.name) is not in it")
+        }
+        return files
     }
 
     /// `A.xcassets/x.imageset` for `A.xcassets/x.imageset/x@2x.png`.
