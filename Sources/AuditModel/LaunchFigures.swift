@@ -186,8 +186,13 @@ public struct SetAsideLines: Sendable, Equatable {
     public var firstOutputLine: Int?
     /// The first few of them, as printed: what the report shows.
     public var examples: [String] = []
+    /// A bare line and where it is.
+    public struct Line: Sendable, Equatable {
+        public var line: Int
+        public var text: String
+    }
     /// Lines that may be a missing image's name or the app's output: not judged.
-    public var unsure: [(line: Int, text: String)] = []
+    public var unsure: [Line] = []
     /// How many unsure lines there were in all (`unsure` keeps the first few).
     public var unsureCount = 0
 
@@ -204,12 +209,7 @@ public struct SetAsideLines: Sendable, Equatable {
 
     package mutating func addUnsure(_ text: String, line: Int) {
         unsureCount += 1
-        if unsure.count < Self.quoted { unsure.append((line, text)) }
-    }
-
-    public static func == (a: SetAsideLines, b: SetAsideLines) -> Bool {
-        a.output == b.output && a.firstOutputLine == b.firstOutputLine && a.examples == b.examples && a.unsureCount == b.unsureCount
-            && a.unsure.map(\.line) == b.unsure.map(\.line) && a.unsure.map(\.text) == b.unsure.map(\.text)
+        if unsure.count < Self.quoted { unsure.append(Line(line: line, text: text)) }
     }
 }
 
