@@ -42,7 +42,7 @@ let package = Package(
         // Which target ships which file: the Xcode project (an OpenStep plist) and local packages' manifests.
         .target(
             name: "ProjectModel",
-            dependencies: ["ImgtraceSupport", .product(name: "SwiftParser", package: "swift-syntax"), .product(name: "SwiftSyntax", package: "swift-syntax")]),
+            dependencies: ["ImgtraceSupport", "CodeReferences", .product(name: "SwiftParser", package: "swift-syntax"), .product(name: "SwiftSyntax", package: "swift-syntax")]),
         // The audit, by concern (docs/architecture.md): what a finding and a launch's figures are;
         // the team's settings and device profiles; the rules; `unused`; and the engine over them.
         .target(name: "AuditModel", dependencies: ["ImgtraceSupport", "LaunchTrace", "AppBundle", .product(name: "Crypto", package: "swift-crypto")]),

@@ -55,6 +55,10 @@ for name, shift in (("old", 0), ("new", 500)):
           + '  "findings": [\n' + ",\n".join(lines) + "\n  ]\n}\n")
 PY
 
+# A source tree of 2,000 targets sharing one phase of 2,000 files, and an unused set of 1,000 files
+# for --fix: linear in what the project declares (issue 58), quadratic once.
+python3 scripts/make-unused-trees.py "$work/unused" 2000 1000
+
 # A program that calls a library's `image_named` 5,000 times: what `record` does per hit, in the
 # tracer (the traced program runs natively; only imgtrace's instructions are counted).
 printf '%s\n' '__attribute__((noinline)) const char *image_named(void *c, void *s, const char *n) { __asm__ volatile(""); return n; }' >"$work/imagekit.c"
@@ -73,6 +77,8 @@ workloads=(
   "analyze-dense-json|$imgtrace analyze $work/dense.log --bundle Examples/SampleApp.app --fail-on never --format json"
   "catalog-bundle|$imgtrace catalog $work/Bundle.app"
   "source-root-index|$imgtrace analyze Examples/launch.log --bundle Examples/SampleApp.app --fail-on never --source-root $work/src"
+  "unused-shared-phase|$imgtrace unused --bundle $work/unused/shared-phase --source-root $work/unused/shared-phase --fail-on never"
+  "unused-fix-large-set|$imgtrace unused --bundle $work/unused/large-set --source-root $work/unused/large-set --fail-on never --fix $work/large-set.patch"
   "baseline-compare|$imgtrace baseline compare $work/old.json $work/new.json --fail-on never"
   "record-hits|$imgtrace record --symbol image_named --no-launch-end --backtrace 0 --output $work/record.log -- $work/loop 5000"
   "record-frames|$imgtrace record --symbol image_named --no-launch-end --output $work/record-frames.log -- $work/loop 5000"

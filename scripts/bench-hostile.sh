@@ -30,6 +30,19 @@ measure catalog "$out/nested.app"
 measure car "$out/shared-blocks.car"
 measure trace "$out/mixed-shapes.log"
 measure analyze "$out/mixed-shapes.log" --bundle Examples/SampleApp.app --format html
+# unused on source trees that once cost targets × files or files² (issue 58): 6,000 targets sharing
+# one resources phase of 6,000 files, a set of 2,000 files given to --fix, 4 MiB Swift files of
+# nested calls, and a nested and a 4 MiB manifest.
+trees="$out/unused-trees"
+if [ ! -d "$trees" ]; then
+  python3 scripts/make-unused-trees.py "$trees" 6000 2000 --hostile
+fi
+measure unused --bundle "$trees/shared-phase" --source-root "$trees/shared-phase"
+measure unused --bundle "$trees/large-set" --source-root "$trees/large-set" --fix "$out/large-set.patch"
+measure unused --bundle Examples/SampleApp.app --source-root "$trees/swift-open"
+measure unused --bundle Examples/SampleApp.app --source-root "$trees/swift-deep"
+measure unused --bundle "$trees/manifests" --source-root "$trees/manifests"
+
 if [ -d ../shared/corpus/hostile ]; then
   for f in ../shared/corpus/hostile/*; do
     case "$f" in

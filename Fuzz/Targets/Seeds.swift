@@ -245,6 +245,36 @@ enum Seeds {
         ]
     }
 
+    /// Package manifests: resources every way SwiftPM declares them, and the nesting the parser pays most for.
+    static func manifests() -> [(name: String, bytes: [UInt8])] {
+        [
+            (
+                "package",
+                Array(
+                    #"""
+                    // swift-tools-version:5.9
+                    import PackageDescription
+                    let package = Package(name: "Kit", products: [.library(name: "Kit", targets: ["Kit"])],
+                        targets: [.target(name: "Kit", path: "Src/Kit", resources: [.process("Media"), .copy("Fonts/a.ttf"), .embedInCode("x.json")]),
+                                  .executableTarget(name: "Tool"), .testTarget(name: "KitTests", resources: [.copy("Fixtures")])])
+                    """#.utf8)
+            ),
+            ("nested", Array((#"let package = Package(name: "N", targets: [.target(name: "N", resources: "# + String(repeating: "[", count: 20)).utf8)),
+        ]
+    }
+
+    /// Workspace files: groups of every location kind, nested.
+    static func workspaces() -> [(name: String, bytes: [UInt8])] {
+        [
+            (
+                "groups",
+                Array(
+                    #"<?xml version="1.0"?><Workspace version = "1.0"><Group location = "container:Modules" name = "M"><FileRef location = "group:Core/Core.xcodeproj"/><Group location = "group:F"><FileRef location = "group:&quot;x&amp;.xcodeproj"></FileRef></Group></Group><FileRef location = "absolute:/a/B.xcodeproj"/></Workspace>"#
+                        .utf8)
+            )
+        ]
+    }
+
     /// Source files that name images every way the scanners read.
     static func code() -> [(name: String, bytes: [UInt8])] {
         [

@@ -119,8 +119,19 @@ enum Targets {
             id: "pbxproj", summary: "an Xcode project file (OpenStep text): its targets and what each ships",
             run: { bytes in
                 guard let project = try? XcodeProject.read(pbxproj: bytes, projectFolder: "ios") else { return }
-                for target in project.targets { _ = target.copies("ios/App/Assets.xcassets/a.imageset/a.png") }
+                _ = project.targets(shipping: "ios/App/Assets.xcassets/a.imageset/a.png")
+                for target in project.targets { _ = project.copies("ios/App/Assets.xcassets/a.imageset/a.png", target: target) }
             }, seeds: Seeds.projects),
+        FuzzTarget(
+            id: "manifest", summary: "a local Swift package's Package.swift: the resources its targets declare",
+            run: { bytes in
+                _ = PackageManifest.resources(source: bytes, packageFolder: "Packages/Kit")
+            }, seeds: Seeds.manifests),
+        FuzzTarget(
+            id: "workspace", summary: "an Xcode workspace's contents.xcworkspacedata: the projects its groups place",
+            run: { bytes in
+                _ = ProjectSet.workspaceProjects(contents: bytes, workspace: URL(fileURLWithPath: "/src/App.xcworkspace"))
+            }, seeds: Seeds.workspaces),
     ]
 
     /// Every target: the readers above and, on Linux, the native tracer's.

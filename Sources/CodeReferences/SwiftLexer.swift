@@ -196,10 +196,20 @@ private struct LineTable {
 /// Where a Swift file may be cut into pieces that parse as they would in the whole file: at the
 /// start of a line whose first token is outside every bracket, brace and `#if`.
 package enum SwiftTopLevel {
+    /// Nesting past which pieces are made smaller.
+    static let deepPieceDepth = 24
+
     /// The file's pieces, each at most `limit` bytes unless one top-level declaration is larger,
     /// with the line each starts on. One piece for a file of at most `limit` bytes.
     package static func pieces(_ source: UnsafeBufferPointer<UInt8>, upTo limit: Int) -> [(bytes: Range<Int>, firstLine: Int)] {
-        guard source.count > limit, let base = source.baseAddress else { return [(0..<source.count, 1)] }
+        cut(source, upTo: limit).pieces
+    }
+
+    /// `pieces`, and the deepest nesting of brackets, braces and `#if` in the file (counted
+    /// only for a file over `limit`: a smaller one is one piece, whatever its depth).
+    package static func cut(_ source: UnsafeBufferPointer<UInt8>, upTo limit: Int) -> (pieces: [(bytes: Range<Int>, firstLine: Int)], deepest: Int) {
+        guard source.count > limit, let base = source.baseAddress else { return ([(0..<source.count, 1)], 0) }
+        var deepest = 0
         var tracker = LookaheadTracker()
         var cuts: [Int] = []
         withUnsafeMutablePointer(to: &tracker) { tracker in
@@ -213,13 +223,17 @@ package enum SwiftTopLevel {
                     if start > 0 { cuts.append(start) }
                 }
                 switch lexeme.rawTokenKind {
-                case .leftBrace, .leftParen, .leftSquare, .poundIf: depth += 1
+                case .leftBrace, .leftParen, .leftSquare, .poundIf:
+                    depth += 1
+                    deepest = max(deepest, depth)
                 case .rightBrace, .rightParen, .rightSquare, .poundEndif: depth = max(0, depth - 1)
                 default: break
                 }
             }
         }
-        // Pieces from the cuts, each as large as `limit` allows.
+        // Pieces from the cuts, each as large as `limit` allows; a quarter of it where the file
+        // nests deep, whose tree costs several times more for its text.
+        let limit = deepest > deepPieceDepth ? limit / 4 : limit
         var pieces: [(bytes: Range<Int>, firstLine: Int)] = []
         var pieceStart = 0
         var line = 1
@@ -236,6 +250,6 @@ package enum SwiftTopLevel {
         }
         if source.count - pieceStart > limit, lastCut > pieceStart { close(at: lastCut) }
         close(at: source.count)
-        return pieces
+        return (pieces, deepest)
     }
 }

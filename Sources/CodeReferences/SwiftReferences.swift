@@ -26,7 +26,13 @@ public enum SwiftReferences {
         guard affordable else { return (weakReferences(Array(source.utf8), file: file), false) }
         // A large file is parsed a piece at a time, each piece whole declarations: a syntax tree
         // costs about 50 times its text, so memory follows the piece, not the file.
-        let pieces = text.withUTF8 { SwiftTopLevel.pieces($0, upTo: pieceBytes) }
+        let (pieces, deepest) = text.withUTF8 { SwiftTopLevel.cut($0, upTo: pieceBytes) }
+        // A syntax tree's cost grows with its depth (a file of calls left open, each line one
+        // level deeper, cost 200 times its text): a file too large for one piece that nests
+        // deeper than code does is not given to the parser either.
+        if deepest > maxParsedDepth, pieces.contains(where: { $0.bytes.count > pieceBytes }) {
+            return (weakReferences(Array(source.utf8), file: file), false)
+        }
         var references: [CodeReference] = []
         for piece in pieces {
             let part = pieces.count == 1 ? source : text.withUTF8 { String(decoding: UnsafeBufferPointer(rebasing: $0[piece.bytes]), as: UTF8.self) }
@@ -41,6 +47,10 @@ public enum SwiftReferences {
     /// The largest piece of a file parsed at once (a piece holds whole top-level declarations,
     /// so one larger declaration is a larger piece).
     static let parsedPieceBytes = 64 << 10
+
+    /// The deepest nesting parsed in a piece larger than `parsedPieceBytes`: SwiftUI bodies and
+    /// closures in closures reach about 30.
+    static let maxParsedDepth = 48
 
     /// A Swift file read by lexers, in time linear in the file, for files the parser is not given:
     /// each string literal a weak reference (a pattern when it has holes), each member name an

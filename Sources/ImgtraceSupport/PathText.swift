@@ -30,6 +30,12 @@ package enum PathText {
         return String(path[path.utf8.index(after: slash)...])
     }
 
+    /// The extension of a name, without its dot: `App.app` → `app`, `Makefile` → ``.
+    package static func fileExtension(_ name: String) -> String {
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return "" }
+        return String(name[name.index(after: dot)...])
+    }
+
     /// The part before the last `/`, empty without one (a name's folder inside a bundle).
     package static func folder(_ path: String) -> String {
         guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return "" }

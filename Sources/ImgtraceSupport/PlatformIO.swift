@@ -87,6 +87,19 @@ package enum PlatformIO {
         return String(cString: resolved)
     }
 
+    /// The absolute path of `path` with every link and `..` resolved; nil when it does not exist.
+    package static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    /// Whether `path` is a folder (through links).
+    package static func isDirectory(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
+    }
+
     /// Opens an existing file for appending; it is never created, and a named pipe nobody reads
     /// fails at once (`ENXIO`) instead of blocking. Writes then block as usual.
     package static func openForAppending(_ path: String) -> Int32 {

@@ -28,12 +28,13 @@ extension AuditSession {
         }
         let (logs, loaded, notLaunches) = try readLaunches(request, settings, resolver: NameResolver(inventory: inventory, device: device))
         let (judged, namingReferences) = UnusedImages.judgement(inventory: inventory, code: code, loaded: loaded, device: device)
-        let projects = try readProjects(request, inventory)
+        let (projects, projectWarnings) = try readProjects(request, inventory)
         let (shipped, notShipped) = sortByShipping(judged, request, projects)
         var (assets, findings, ignored) = judge(shipped, settings, device: device, code: CodeSearch(code))
         for var finding in notLaunches where settings.judge(&finding) { findings.append(finding) }
         var warnings = AuditWarning.ofBundle(inventory.warnings)
         if let code, let root = settings.sourceRoot { warnings += sourceWarnings(code, root: root) }
+        warnings += projectWarnings.map { AuditWarning(origin: .bundle, message: $0) }
         warnings += baselineWarnings(baseline, path: request.baselinePath) + launchWarnings(logs)
         var summary = UnusedSummary(
             assets: assets, swiftFiles: code?.swiftFiles, objcFiles: code?.objcFiles, dataFiles: code?.dataFiles, references: code.map { _ in namingReferences })
@@ -109,7 +110,7 @@ extension AuditSession {
             // Each path by the targets that copy it: a namesake no target ships (a designer's
             // original elsewhere in the tree) is no part of the shipped image, nor of its deletion.
             let shipping = asset.paths.map { input.set.targets(shipping: String($0.dropFirst(input.prefix.count))) }
-            asset.targets = Array(Set(shipping.joined())).sorted()
+            asset.targets = XcodeProject.union(shipping)
             if asset.targets.isEmpty {
                 notShipped.append(asset)
             } else {
@@ -203,15 +204,21 @@ extension AuditSession {
 
     /// The projects of each `--bundle` that is a source tree, with the prefix its paths carry in
     /// the inventory (the first bundle's none, a later one's its folder name).
-    static func readProjects(_ request: AuditRequest, _ inventory: BundleInventory) throws -> [(index: Int, prefix: String, set: ProjectSet)] {
+    /// What could not be read is a warning; a tree none of whose projects could be read is judged as one without.
+    static func readProjects(
+        _ request: AuditRequest, _ inventory: BundleInventory
+    ) throws -> (projects: [(index: Int, prefix: String, set: ProjectSet)], warnings: [String]) {
         let trees = sourceTrees(request, inventory)
         if !request.projects.isEmpty, request.bundles.count != 1 || trees != [0] {
             throw InputError(path: request.projects[0], reason: "--project needs one --bundle: the source tree that holds the project")
         }
-        return try trees.compactMap { index in
+        var warnings: [String] = []
+        let projects: [(index: Int, prefix: String, set: ProjectSet)] = try trees.compactMap { index in
             let bundle = request.bundles[index]
             let set = try ProjectSet.read(root: bundle, given: request.projects)
+            warnings += set.warnings
             return set.projects.isEmpty ? nil : (index, index == 0 ? "" : PathText.lastComponent(bundle) + "/", set)
         }
+        return (projects, warnings)
     }
 }

@@ -1,15 +1,27 @@
+import CodeReferences
 import SwiftParser
 import SwiftSyntax
 
 /// What a `Package.swift` ships, read from its syntax tree (the manifest is Swift: swift-syntax
 /// reads it as the compiler would, without running it).
 public enum PackageManifest {
-    /// The resources and target folders of the manifest `source`, whose package lives at the
-    /// tree path `packageFolder`. Targets whose folder or resources are not string literals are
-    /// skipped: a manifest that computes them cannot be read without running it.
-    public static func resources(source: String, packageFolder: String) -> PackageResources {
+    /// The largest manifest read: the largest public ones are tens of KiB.
+    public static let maxBytes = 4 << 20
+    /// The largest manifest parsed: its syntax tree costs about 50 times the text, and a
+    /// manifest is one expression, which cannot be parsed a piece at a time as source files are.
+    public static let maxParsedBytes = 256 << 10
+
+    /// The resources and target folders of the manifest `source` (its bytes), whose package lives
+    /// at the tree path `packageFolder`; nil when the manifest is larger than `maxParsedBytes` or
+    /// would cost the parser more than `SwiftParseCost.budget` (deeply nested brackets). Targets
+    /// whose folder or resources are not string literals are skipped: a manifest that computes
+    /// them cannot be read without running it.
+    public static func resources(source: [UInt8], packageFolder: String) -> PackageResources? {
+        guard source.count <= maxParsedBytes, source.withUnsafeBufferPointer({ SwiftParseCost.estimate($0) <= SwiftParseCost.budget }) else {
+            return nil
+        }
         let visitor = TargetVisitor(viewMode: .sourceAccurate)
-        visitor.walk(Parser.parse(source: source))
+        visitor.walk(Parser.parse(source: String(decoding: source, as: UTF8.self)))
         var out = PackageResources()
         for target in visitor.targets {
             let folder = XcodeProject.normalized(XcodeProject.join(packageFolder, target.path ?? "Sources/" + target.name))

@@ -13,18 +13,21 @@ public struct ProjectSet: Sendable {
     /// The names of the shipping targets of every project that copy the tree path `path`, sorted;
     /// empty when no target ships it.
     public func targets(shipping path: String) -> [String] {
-        var names = Set<String>()
-        for (_, project) in projects { names.formUnion(project.targets(shipping: path)) }
-        return names.sorted()
+        XcodeProject.union(projects.map { $0.project.targets(shipping: path) })
     }
 
     /// Every shipping target's name, sorted.
     public var shippingTargets: [String] { Set(projects.flatMap { $0.project.targets.filter(\.ships).map(\.name) }).sorted() }
 
+    /// What could not be read, each naming its file: a project found in the tree that is not a
+    /// project (a test fixture, a template), a manifest too large or deep to parse.
+    public var warnings: [String] = []
+
     /// Reads the projects of the tree at `root`: those `given` (an `.xcodeproj` or an
     /// `.xcworkspace`, paths as the user typed them), else every `.xcodeproj` found under the root
-    /// outside dependency and build folders. A project file that cannot be read is an `InputError`
-    /// naming it and the offset.
+    /// outside dependency and build folders. A given project that cannot be read is an
+    /// `InputError` naming it and the offset; a found one is a warning, and the rest are judged.
+    /// A project reached twice (a workspace and the project it names) is read once.
     public static func read(root: String, given: [String] = []) throws -> ProjectSet {
         let rootURL = URL(fileURLWithPath: root).standardizedFileURL
         var projectPaths: [String] = []
@@ -40,25 +43,50 @@ public struct ProjectSet: Sendable {
                 }
             }
         }
-        var projects: [(path: String, project: XcodeProject)] = []
+        var set = ProjectSet(projects: [])
+        var seen = Set<String>()
         for absolute in projectPaths.sorted() {
             let relative = treePath(absolute, under: rootURL.path)
             let file = absolute + "/project.pbxproj"
             let shown = given.isEmpty ? (root == "." ? "" : root + "/") + relative + "/project.pbxproj" : file
-            let bytes = try SmallFile.read(file, maxBytes: maxProjectBytes)
-            let folder = (relative as NSString).deletingLastPathComponent
+            if let identity = PlatformIO.fileIdentity(file), !seen.insert("\(identity.device):\(identity.inode)").inserted { continue }
             do {
-                let project = try XcodeProject.read(pbxproj: bytes, projectFolder: folder) { packageFolder in
-                    let manifest = rootURL.path + "/" + packageFolder + "/Package.swift"
-                    guard let source = try? SmallFile.read(manifest, maxBytes: 4 << 20) else { return PackageResources() }
-                    return PackageManifest.resources(source: String(decoding: source, as: UTF8.self), packageFolder: packageFolder)
-                }
-                projects.append((relative, project))
-            } catch let error as FormatError {
-                throw InputError(path: shown, location: "offset \(error.offset)", reason: error.reason)
+                let project = try readProject(file, shown: shown, relative: relative, root: rootURL.path, warnings: &set.warnings)
+                set.projects.append((relative, project))
+            } catch let error as InputError where given.isEmpty {
+                set.warnings.append("\(error.description): not a project Xcode can open; the images it may ship are judged without it")
             }
         }
-        return ProjectSet(projects: projects)
+        return set
+    }
+
+    /// One project file, its local packages' manifests read as it names them.
+    private static func readProject(_ file: String, shown: String, relative: String, root: String, warnings: inout [String]) throws -> XcodeProject {
+        let bytes: [UInt8]
+        do { bytes = try SmallFile.read(file, maxBytes: maxProjectBytes) } catch let error as InputError { throw InputError(path: shown, reason: error.reason) }
+        let folder = (relative as NSString).deletingLastPathComponent
+        var manifestWarnings: [String] = []
+        defer { warnings += manifestWarnings }
+        do {
+            return try XcodeProject.read(pbxproj: bytes, projectFolder: folder) { packageFolder in
+                let manifest = root + "/" + packageFolder + "/Package.swift"
+                let named = SafeText.quoted(packageFolder + "/Package.swift")
+                guard let source = try? SmallFile.read(manifest, maxBytes: PackageManifest.maxBytes) else {
+                    if FileManager.default.fileExists(atPath: manifest) {
+                        manifestWarnings.append("\(named): too large to read: every file of its package is taken as shipped")
+                        return PackageResources(resources: [packageFolder])
+                    }
+                    return PackageResources()
+                }
+                guard let declared = PackageManifest.resources(source: source, packageFolder: packageFolder) else {
+                    manifestWarnings.append("\(named): too large or too deeply nested to parse: every file of its package is taken as shipped")
+                    return PackageResources(resources: [packageFolder])
+                }
+                return declared
+            }
+        } catch let error as FormatError {
+            throw InputError(path: shown, location: "offset \(error.offset)", reason: error.reason)
+        }
     }
 
     /// `root/ios/App.xcodeproj` → `ios/App.xcodeproj`; a project outside the root keeps `..` and ships nothing of it.
@@ -89,23 +117,99 @@ public struct ProjectSet: Sendable {
         return found
     }
 
-    /// The projects a workspace's `contents.xcworkspacedata` names (`location = "group:App.xcodeproj"`).
+    /// The projects a workspace's `contents.xcworkspacedata` names, as Xcode resolves them: a
+    /// `group:` location against the enclosing `<Group>`'s folder (the workspace's folder at the
+    /// top), `container:` against the workspace's folder, `absolute:` as it is; groups nest.
     static func workspaceProjects(_ workspace: URL) throws -> [String] {
         let file = workspace.path + "/contents.xcworkspacedata"
-        let text = String(decoding: try SmallFile.read(file, maxBytes: 4 << 20), as: UTF8.self)
+        return workspaceProjects(contents: try SmallFile.read(file, maxBytes: 4 << 20), workspace: workspace)
+    }
+
+    /// The projects the workspace file `contents` of `workspace` names: absolute paths.
+    package static func workspaceProjects(contents: [UInt8], workspace: URL) -> [String] {
+        let text = String(decoding: contents, as: UTF8.self)
+        let container = workspace.deletingLastPathComponent().path
+        var folders = [container]
         var out: [String] = []
-        for piece in text.components(separatedBy: "location = \"").dropFirst() {
-            guard let end = piece.firstIndex(of: "\"") else { continue }
-            let location = XMLEntities.decoded(String(piece[..<end]), strict: false) ?? String(piece[..<end])
-            guard location.hasSuffix(".xcodeproj") else { continue }
-            // `group:` is relative to the workspace's folder, `container:` too for a standalone one; `absolute:` is absolute.
-            if location.hasPrefix("absolute:") {
-                out.append(String(location.dropFirst("absolute:".count)))
-            } else if let colon = location.firstIndex(of: ":") {
-                let relative = String(location[location.index(after: colon)...])
-                out.append(workspace.deletingLastPathComponent().appendingPathComponent(relative).standardizedFileURL.path)
+        for tag in WorkspaceTags(text) {
+            switch tag.name {
+            case "/Group":
+                if folders.count > 1 { folders.removeLast() }
+            case "Group", "FileRef":
+                let location = tag.location.map { resolved($0, group: folders[folders.count - 1], container: container) } ?? folders[folders.count - 1]
+                if tag.name == "Group", !tag.closed {
+                    folders.append(location)
+                } else if tag.name == "FileRef", location.hasSuffix(".xcodeproj") {
+                    out.append(URL(fileURLWithPath: location).standardizedFileURL.path)
+                }
+            default: continue
             }
         }
         return out
+    }
+
+    /// A workspace location's folder or file: `group:a/b` under `group`, `container:a/b` under
+    /// `container`, `absolute:/a/b`; a location of another kind (`self:`, `developer:`) is the group's folder.
+    static func resolved(_ location: String, group: String, container: String) -> String {
+        guard let colon = location.firstIndex(of: ":") else { return join(group, location) }
+        let kind = location[..<colon], rest = String(location[location.index(after: colon)...])
+        switch kind {
+        case "group": return join(group, rest)
+        case "container": return join(container, rest)
+        case "absolute": return rest
+        default: return group
+        }
+    }
+
+    private static func join(_ folder: String, _ relative: String) -> String {
+        relative.isEmpty ? folder : relative.hasPrefix("/") ? relative : folder + "/" + relative
+    }
+}
+
+/// The `<Group>`, `</Group>` and `<FileRef>` tags of a workspace file, in order, with each one's
+/// `location` (entities decoded) and whether it closes itself.
+private struct WorkspaceTags: Sequence, IteratorProtocol {
+    struct Tag {
+        var name: Substring
+        var location: String?
+        var closed: Bool
+    }
+
+    private let text: Substring
+    private var rest: Substring
+
+    init(_ text: String) {
+        self.text = Substring(text)
+        rest = self.text
+    }
+
+    mutating func next() -> Tag? {
+        while let open = rest.firstIndex(of: "<") {
+            let afterOpen = rest.index(after: open)
+            guard let end = rest[afterOpen...].firstIndex(of: ">") else { return nil }
+            let body = rest[afterOpen..<end]
+            rest = rest[rest.index(after: end)...]
+            let name = body.prefix { !$0.isWhitespace && $0 != "/" && $0 != ">" }
+            let rawName = body.first == "/" ? "/" + body.dropFirst().prefix { !$0.isWhitespace } : name
+            guard ["Group", "/Group", "FileRef"].contains(rawName) else { continue }
+            return Tag(name: Substring(rawName), location: Self.attribute("location", in: body), closed: body.hasSuffix("/"))
+        }
+        return nil
+    }
+
+    /// `location = "group:App.xcodeproj"` → `group:App.xcodeproj`.
+    private static func attribute(_ key: String, in body: Substring) -> String? {
+        var rest = body
+        while let range = rest.range(of: key) {
+            var after = rest[range.upperBound...].drop { $0.isWhitespace }
+            let before = rest[..<range.lowerBound].last
+            rest = rest[range.upperBound...]
+            guard before?.isWhitespace == true, after.first == "=" else { continue }
+            after = after.dropFirst().drop { $0.isWhitespace }
+            guard let quote = after.first, quote == "\"" || quote == "'" else { return nil }
+            let value = after.dropFirst().prefix { $0 != quote }
+            return XMLEntities.decoded(String(value), strict: false) ?? String(value)
+        }
+        return nil
     }
 }

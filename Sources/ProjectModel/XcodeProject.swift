@@ -8,31 +8,31 @@ public struct XcodeProject: Sendable, Equatable {
         public var name: String
         /// `com.apple.product-type.application`, `….app-extension`, `….bundle.unit-test`, …
         public var productType: String
-        /// Paths relative to the tree root that the target copies whole: a file, or a folder
-        /// (an asset catalog, a folder reference, a synchronized folder's explicit folder).
-        public var resources: Set<String>
+        /// Indices into the project's `pathSets` of what the target copies: a build phase's
+        /// files are one set however many targets share the phase, so a project costs what it declares.
+        public var pathSets: [Int]
         /// Synchronized folders (Xcode 16): everything under `folder` is the target's, except `excluded`.
         public var synchronizedFolders: [SynchronizedFolder]
-        /// Folders of Swift package targets the target links whose asset catalogs SwiftPM compiles
-        /// into the package's resource bundle without a `resources:` entry.
-        public var packageFolders: Set<String>
 
         /// Whether the product reaches users: test bundles run on a developer's machine only.
         public var ships: Bool { !productType.contains("unit-test") && !productType.contains("ui-testing") }
+    }
 
-        /// Whether the target copies the file at `path` (relative to the tree root) into its product.
-        public func copies(_ path: String) -> Bool {
-            if XcodeProject.isUnder(path, any: resources) { return true }
-            for folder in synchronizedFolders where XcodeProject.isUnder(path, folder.folder) {
-                if !folder.excludes(path) { return true }
-            }
-            if path.split(separator: "/").contains(where: { $0.hasSuffix(".xcassets") }), XcodeProject.isUnder(path, any: packageFolders) { return true }
-            return false
+    /// Tree paths a target copies whole: a file, or a folder (an asset catalog, a folder
+    /// reference, a synchronized folder's explicit folder).
+    public struct PathSet: Sendable, Equatable {
+        public var paths: Set<String>
+        /// Only asset catalogs under these folders are copied: the folders of a Swift package's
+        /// targets, whose catalogs SwiftPM compiles into the package's resource bundle unasked.
+        public var catalogsOnly = false
+
+        func covers(_ path: String, inCatalog: Bool) -> Bool {
+            (inCatalog || !catalogsOnly) && XcodeProject.isUnder(path, any: paths)
         }
     }
 
     /// A folder Xcode keeps in step with the disk, less the files a target opted out of.
-    public struct SynchronizedFolder: Sendable, Equatable {
+    public struct SynchronizedFolder: Sendable, Hashable {
         public var folder: String
         /// Tree paths; a folder excludes everything under it. A localized exception
         /// (`/Localized/x.strings`) is kept with its `.lproj` component removed.
@@ -46,13 +46,63 @@ public struct XcodeProject: Sendable, Equatable {
     }
 
     /// The project's targets, in the file's order of ids.
-    public var targets: [Target]
+    public var targets: [Target] { didSet { shipping = ShippingIndex(targets: targets, pathSets: pathSets) } }
+    /// What the targets copy, each set once.
+    public var pathSets: [PathSet] { didSet { shipping = ShippingIndex(targets: targets, pathSets: pathSets) } }
     /// Folders (tree paths) of the local Swift packages the project references.
     public var localPackages: [String]
+    /// Each copied path to the shipping targets that copy it, built once.
+    private var shipping: ShippingIndex
 
-    /// The names of the shipping targets that copy `path` into their product, sorted.
+    public init(targets: [Target], pathSets: [PathSet], localPackages: [String]) {
+        self.targets = targets
+        self.pathSets = pathSets
+        self.localPackages = localPackages
+        shipping = ShippingIndex(targets: targets, pathSets: pathSets)
+    }
+
+    /// Whether `target` copies the file at `path` (relative to the tree root) into its product.
+    public func copies(_ path: String, target: Target) -> Bool {
+        let inCatalog = Self.isInCatalog(path)
+        if target.pathSets.contains(where: { pathSets[$0].covers(path, inCatalog: inCatalog) }) { return true }
+        return target.synchronizedFolders.contains { XcodeProject.isUnder(path, $0.folder) && !$0.excludes(path) }
+    }
+
+    /// The names of the shipping targets that copy `path` into their product, sorted: a lookup
+    /// per folder above the path, whatever the number of targets.
     public func targets(shipping path: String) -> [String] {
-        targets.filter { $0.ships && $0.copies(path) }.map(\.name).sorted()
+        let inCatalog = Self.isInCatalog(path)
+        var lists: [[String]] = []
+        Self.forEachAncestor(of: path) { folder in
+            for set in shipping.setsByPath[folder] ?? [] where inCatalog || !pathSets[set].catalogsOnly {
+                lists.append(shipping.namesBySet[set])
+            }
+            for group in shipping.synchronizedByFolder[folder] ?? [] where !shipping.synchronized[group].folder.excludes(path) {
+                lists.append(shipping.synchronized[group].names)
+            }
+        }
+        return Self.union(lists)
+    }
+
+    /// The sorted names of every list; a list shared by every match (one phase, many targets) is returned as it is.
+    public static func union(_ lists: [[String]]) -> [String] {
+        let named = lists.filter { !$0.isEmpty }
+        guard let first = named.first else { return [] }
+        if named.allSatisfy({ $0 == first }) { return first }
+        return Set(named.joined()).sorted()
+    }
+
+    static func isInCatalog(_ path: String) -> Bool { path.split(separator: "/").contains { $0.hasSuffix(".xcassets") } }
+
+    /// `a/b/c`, `a/b`, `a`, then the tree root (``).
+    static func forEachAncestor(of path: String, _ body: (String) -> Void) {
+        body(path)
+        var end = path.endIndex
+        while let slash = path[..<end].lastIndex(of: "/") {
+            body(String(path[..<slash]))
+            end = slash
+        }
+        if !path.isEmpty { body("") }
     }
 
     static func isUnder(_ path: String, _ folder: String) -> Bool {
@@ -61,13 +111,40 @@ public struct XcodeProject: Sendable, Equatable {
 
     static func isUnder(_ path: String, any folders: Set<String>) -> Bool {
         // Every ancestor of the path, looked up: a target may list thousands of files.
-        if folders.contains(path) { return true }
-        var end = path.endIndex
-        while let slash = path[..<end].lastIndex(of: "/") {
-            if folders.contains(String(path[..<slash])) { return true }
-            end = slash
+        var found = false
+        forEachAncestor(of: path) { if !found, folders.contains($0) { found = true } }
+        return found
+    }
+}
+
+/// The shipping targets by what they copy: each path set's and each synchronized folder's
+/// names, and the sets by path, so that a question costs the path's depth.
+private struct ShippingIndex: Sendable, Equatable {
+    var setsByPath: [String: [Int]] = [:]
+    var namesBySet: [[String]] = []
+    var synchronized: [(folder: XcodeProject.SynchronizedFolder, names: [String])] = []
+    var synchronizedByFolder: [String: [Int]] = [:]
+
+    init(targets: [XcodeProject.Target], pathSets: [XcodeProject.PathSet]) {
+        var names = Array(repeating: [String](), count: pathSets.count)
+        var folders: [XcodeProject.SynchronizedFolder: [String]] = [:]
+        for target in targets where target.ships {
+            for set in Set(target.pathSets) where set < names.count { names[set].append(target.name) }
+            for folder in Set(target.synchronizedFolders) { folders[folder, default: []].append(target.name) }
         }
-        return folders.contains("")
+        namesBySet = names.map { Array(Set($0)).sorted() }
+        for (index, set) in pathSets.enumerated() where !namesBySet[index].isEmpty {
+            for path in set.paths { setsByPath[path, default: []].append(index) }
+        }
+        for (folder, targetNames) in folders.sorted(by: { $0.key.folder < $1.key.folder }) {
+            synchronizedByFolder[folder.folder, default: []].append(synchronized.count)
+            synchronized.append((folder, Array(Set(targetNames)).sorted()))
+        }
+    }
+
+    static func == (lhs: ShippingIndex, rhs: ShippingIndex) -> Bool {
+        lhs.setsByPath == rhs.setsByPath && lhs.namesBySet == rhs.namesBySet && lhs.synchronizedByFolder == rhs.synchronizedByFolder
+            && lhs.synchronized.elementsEqual(rhs.synchronized) { $0.folder == $1.folder && $0.names == $1.names }
     }
 }
 
@@ -109,19 +186,23 @@ extension XcodeProject {
                 optedIn[target, default: []].append((groupID, (exception["membershipExceptions"]?.strings ?? []).map { exceptionPath($0, in: folder) }))
             }
         }
+        var sets = PathSetTable()
         var targets: [Target] = []
         for id in project["targets"]?.strings ?? [] {
             guard let target = objects[id]?.dictionary, target["isa"]?.string == "PBXNativeTarget" else { continue }
-            var made = Target(
-                name: target["name"]?.string ?? id, productType: target["productType"]?.string ?? "", resources: [], synchronizedFolders: [],
-                packageFolders: [])
+            var made = Target(name: target["name"]?.string ?? id, productType: target["productType"]?.string ?? "", pathSets: [], synchronizedFolders: [])
             for phaseID in target["buildPhases"]?.strings ?? [] {
-                guard let phase = objects[phaseID]?.dictionary,
-                    ["PBXResourcesBuildPhase", "PBXCopyFilesBuildPhase"].contains(phase["isa"]?.string ?? "")
-                else { continue }
-                for buildFileID in phase["files"]?.strings ?? [] {
-                    guard let fileRef = objects[buildFileID]?.dictionary?["fileRef"]?.string else { continue }
-                    made.resources.formUnion(resolver.paths(of: fileRef))
+                // A phase shared by many targets is read once, and is one set.
+                made.pathSets += sets.index(for: "phase " + phaseID) {
+                    guard let phase = objects[phaseID]?.dictionary,
+                        ["PBXResourcesBuildPhase", "PBXCopyFilesBuildPhase"].contains(phase["isa"]?.string ?? "")
+                    else { return nil }
+                    var paths = Set<String>()
+                    for buildFileID in phase["files"]?.strings ?? [] {
+                        guard let fileRef = objects[buildFileID]?.dictionary?["fileRef"]?.string else { continue }
+                        paths.formUnion(resolver.paths(of: fileRef))
+                    }
+                    return PathSet(paths: paths)
                 }
             }
             for groupID in target["fileSystemSynchronizedGroups"]?.strings ?? [] {
@@ -139,17 +220,18 @@ extension XcodeProject {
             }
             // A synchronized folder of another target adds the files its exceptions name for this one.
             let own = Set(target["fileSystemSynchronizedGroups"]?.strings ?? [])
-            for (groupID, files) in optedIn[id] ?? [] where !own.contains(groupID) { made.resources.formUnion(files) }
+            let optedInHere = (optedIn[id] ?? []).filter { !own.contains($0.group) }.flatMap(\.files)
+            if !optedInHere.isEmpty { made.pathSets += sets.index(for: "opted in " + id) { PathSet(paths: Set(optedInHere)) } }
             for dependencyID in target["packageProductDependencies"]?.strings ?? [] {
                 guard let packageID = objects[dependencyID]?.dictionary?["package"]?.string, let folder = packageFolderByID[packageID],
                     let declared = resourcesByPackage[folder]
                 else { continue }
-                made.resources.formUnion(declared.resources)
-                made.packageFolders.formUnion(declared.targetFolders)
+                made.pathSets += sets.index(for: "package " + folder) { PathSet(paths: declared.resources) }
+                made.pathSets += sets.index(for: "package catalogs " + folder) { PathSet(paths: declared.targetFolders, catalogsOnly: true) }
             }
             targets.append(made)
         }
-        return XcodeProject(targets: targets, localPackages: Set(packageFolderByID.values).sorted())
+        return XcodeProject(targets: targets, pathSets: sets.sets, localPackages: Set(packageFolderByID.values).sorted())
     }
 
     /// The tree path of every group and file reference reached from the project's main group, by id.
@@ -182,6 +264,24 @@ extension XcodeProject {
             }
         }
         return parts.joined(separator: "/")
+    }
+}
+
+/// The path sets of a project being read, each made once by its key (a phase's id, a package's folder).
+private struct PathSetTable {
+    var sets: [XcodeProject.PathSet] = []
+    private var indexByKey: [String: Int?] = [:]
+
+    /// The set for `key`, made by `make` the first time (none when it makes nil), as a list of at most one index.
+    mutating func index(for key: String, _ make: () -> XcodeProject.PathSet?) -> [Int] {
+        if let known = indexByKey[key] { return known.map { [$0] } ?? [] }
+        guard let made = make(), !made.paths.isEmpty else {
+            indexByKey[key] = .some(nil)
+            return []
+        }
+        sets.append(made)
+        indexByKey[key] = sets.count - 1
+        return [sets.count - 1]
     }
 }
 

@@ -10,29 +10,31 @@ enum UnifiedDiff {
     /// The lines of context around each change, as `git diff` writes them.
     static let context = 3
 
-    /// Deletes the file at `path` (relative to the tree root). A binary file is named by its full
-    /// blob id, which `git apply` checks against the file before deleting it.
-    static func deletion(path: String, bytes: [UInt8], executable: Bool) -> String {
-        var out = "diff --git \(quoted("a/" + path)) \(quoted("b/" + path))\n"
-        out += "deleted file mode \(executable ? "100755" : "100644")\n"
-        out += "index \(blobID(bytes))..\(String(repeating: "0", count: 40))\n"
+    /// Deletes the file at `path` (relative to the tree root); `mode` is git's (`100644`,
+    /// `100755`, `120000` for a symbolic link, whose bytes are its target). A binary file is named
+    /// by its full blob id, which `git apply` checks against the file before deleting it.
+    static func deletion(path: String, bytes: [UInt8], mode: String) -> [UInt8] {
+        var out = Array("diff --git \(quoted("a/" + path)) \(quoted("b/" + path))\n".utf8)
+        out += Array("deleted file mode \(mode)\n".utf8)
+        out += Array("index \(blobID(bytes))..\(String(repeating: "0", count: 40))\n".utf8)
         if bytes.contains(0) || String(validating: bytes, as: UTF8.self) == nil {
-            return out + "Binary files \(quoted("a/" + path)) and /dev/null differ\n"
+            return out + Array("Binary files \(quoted("a/" + path)) and /dev/null differ\n".utf8)
         }
         guard !bytes.isEmpty else { return out }
         let lines = splitLines(bytes)
-        out += "--- \(quoted("a/" + path))\n+++ /dev/null\n@@ -1\(lines.count == 1 ? "" : ",\(lines.count)") +0,0 @@\n"
-        for line in lines { out += "-" + line.text + "\n" + (line.newline ? "" : "\\ No newline at end of file\n") }
+        out += Array("--- \(quoted("a/" + path))\n+++ /dev/null\n@@ -1\(lines.count == 1 ? "" : ",\(lines.count)") +0,0 @@\n".utf8)
+        for line in lines { append(line, marked: UInt8(ascii: "-"), to: &out) }
         return out
     }
 
-    /// Removes the 0-based `removed` lines of the text file at `path`.
-    static func removingLines(path: String, bytes: [UInt8], removed: [Int]) -> String {
+    /// Removes the 0-based `removed` lines of the text file at `path`. The lines are the file's
+    /// own bytes: a byte that is not UTF-8 (a Latin-1 comment) stays the byte `git apply` matches.
+    static func removingLines(path: String, bytes: [UInt8], removed: [Int]) -> [UInt8] {
         let lines = splitLines(bytes)
         let gone = Set(removed.filter { $0 < lines.count })
-        guard !gone.isEmpty else { return "" }
-        var out = "diff --git \(quoted("a/" + path)) \(quoted("b/" + path))\n"
-        out += "--- \(quoted("a/" + path))\n+++ \(quoted("b/" + path))\n"
+        guard !gone.isEmpty else { return [] }
+        var out = Array("diff --git \(quoted("a/" + path)) \(quoted("b/" + path))\n".utf8)
+        out += Array("--- \(quoted("a/" + path))\n+++ \(quoted("b/" + path))\n".utf8)
         // Runs of changes whose contexts touch become one hunk.
         let sorted = gone.sorted()
         var hunks: [(first: Int, last: Int)] = []
@@ -49,14 +51,19 @@ enum UnifiedDiff {
             let removedHere = (start...end).filter(gone.contains).count
             let oldCount = end - start + 1, newCount = oldCount - removedHere
             let newStart = newCount == 0 ? start - removedBefore : start - removedBefore + 1
-            out += "@@ -\(start + 1),\(oldCount) +\(newStart),\(newCount) @@\n"
-            for index in start...end {
-                out += (gone.contains(index) ? "-" : " ") + lines[index].text + "\n"
-                if !lines[index].newline { out += "\\ No newline at end of file\n" }
-            }
+            out += Array("@@ -\(start + 1),\(oldCount) +\(newStart),\(newCount) @@\n".utf8)
+            for index in start...end { append(lines[index], marked: gone.contains(index) ? UInt8(ascii: "-") : UInt8(ascii: " "), to: &out) }
             removedBefore += removedHere
         }
         return out
+    }
+
+    /// One line of a hunk: its mark, its bytes, and git's note when the file ends without a newline.
+    private static func append(_ line: (bytes: ArraySlice<UInt8>, newline: Bool), marked mark: UInt8, to out: inout [UInt8]) {
+        out.append(mark)
+        out += line.bytes
+        out.append(0x0A)
+        if !line.newline { out += Array("\\ No newline at end of file\n".utf8) }
     }
 
     /// git's id of a file's content: SHA-1 of `blob <size>\0` and the bytes.
@@ -86,15 +93,15 @@ enum UnifiedDiff {
         return out + "\""
     }
 
-    private static func splitLines(_ bytes: [UInt8]) -> [(text: String, newline: Bool)] {
-        var out: [(text: String, newline: Bool)] = []
+    private static func splitLines(_ bytes: [UInt8]) -> [(bytes: ArraySlice<UInt8>, newline: Bool)] {
+        var out: [(bytes: ArraySlice<UInt8>, newline: Bool)] = []
         var start = 0
         while start < bytes.count {
             if let end = bytes[start...].firstIndex(of: 0x0A) {
-                out.append((String(decoding: bytes[start..<end], as: UTF8.self), true))
+                out.append((bytes[start..<end], true))
                 start = end + 1
             } else {
-                out.append((String(decoding: bytes[start...], as: UTF8.self), false))
+                out.append((bytes[start...], false))
                 break
             }
         }

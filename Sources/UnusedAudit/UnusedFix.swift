@@ -19,8 +19,8 @@ public enum UnusedFix {
         public var images: [String]
         /// The bytes of the deleted files together.
         public var deletedBytes = 0
-        /// The diff; empty when nothing is unused.
-        public var text: String
+        /// The diff, the tree's own bytes in its context; empty when nothing is unused.
+        public var bytes: [UInt8]
     }
 
     /// The patch for `unused` (a run over the source tree at `treeRoot`, the one `--bundle`).
@@ -43,7 +43,7 @@ public enum UnusedFix {
             deleted.formUnion(try files(of: asset, root: root, treeRoot: treeRoot))
             images.append(asset.name)
         }
-        var text = ""
+        var text: [UInt8] = []
         var edited: [String] = []
         for project in unused.projects {
             let file = project + "/project.pbxproj"
@@ -62,12 +62,13 @@ public enum UnusedFix {
         var deletedBytes = 0
         for path in deleted.sorted() {
             let full = root + "/" + path
-            let bytes = try SmallFile.read(full, maxBytes: 1 << 30)
-            deletedBytes += bytes.count
-            let executable = FileManager.default.isExecutableFile(atPath: full)
-            text += UnifiedDiff.deletion(path: path, bytes: bytes, executable: executable)
+            // git deletes a link as a link (its bytes are its target), and nothing through one.
+            try refuseLinkedFolders(of: path, root: root, treeRoot: treeRoot)
+            let file = try TreeFile.read(full)
+            deletedBytes += file.bytes.count
+            text += UnifiedDiff.deletion(path: path, bytes: file.bytes, mode: file.mode)
         }
-        var patch = Patch(deletedFiles: deleted.sorted(), editedProjects: edited, images: images.sorted(), text: text)
+        var patch = Patch(deletedFiles: deleted.sorted(), editedProjects: edited, images: images.sorted(), bytes: text)
         patch.deletedBytes = deletedBytes
         return patch
     }
@@ -87,9 +88,11 @@ public enum UnusedFix {
     /// loose image's file. A compiled catalog, or a path not in the tree, is an `InputError`.
     static func files(of asset: UnusedImages.Asset, root: String, treeRoot: String) throws -> Set<String> {
         var files = Set<String>()
+        var walked = Set<String>()
         for path in asset.paths {
             if let set = setFolder(of: path) {
-                files.formUnion(try filesUnder(set, root: root))
+                // A set of 2,000 files is walked once, not once a file.
+                if walked.insert(set).inserted { files.formUnion(try filesUnder(set, root: root)) }
             } else if path.lowercased().hasSuffix(".car") {
                 throw InputError(
                     path: treeRoot,
@@ -111,15 +114,52 @@ public enum UnusedFix {
         return parts[...index].joined(separator: "/")
     }
 
-    /// Every file under the tree folder `folder`, as tree paths.
+    /// Every file and symbolic link under the tree folder `folder`, as tree paths (a link is
+    /// deleted as itself: the walk does not enter it).
     static func filesUnder(_ folder: String, root: String) throws -> [String] {
         guard let walker = FileManager.default.enumerator(atPath: root + "/" + folder) else {
             throw InputError(path: root + "/" + folder, reason: "not a readable folder")
         }
         var out: [String] = []
         while let next = walker.nextObject() as? String {
-            if walker.fileAttributes?[.type] as? FileAttributeType == .typeRegular { out.append(folder + "/" + next) }
+            let type = walker.fileAttributes?[.type] as? FileAttributeType
+            if type == .typeRegular || type == .typeSymbolicLink { out.append(folder + "/" + next) }
         }
         return out
+    }
+
+    /// An `InputError` naming the first folder of `path` that is a symbolic link: `git apply`
+    /// refuses a deletion "beyond a symbolic link", and the file lives elsewhere.
+    static func refuseLinkedFolders(of path: String, root: String, treeRoot: String) throws {
+        var folder = root
+        for component in path.split(separator: "/").dropLast() {
+            folder += "/" + component
+            var info = stat()
+            if lstat(folder, &info) == 0, info.st_mode & S_IFMT == S_IFLNK {
+                let link = String(folder.dropFirst(root.count + 1))
+                throw InputError(
+                    path: treeRoot,
+                    reason: "--fix would delete \(path) through the symbolic link \(link): delete it where the link points, or give that tree as --bundle")
+            }
+        }
+    }
+}
+
+/// A tree file as git stores it: a link's target or a file's bytes, and git's mode for it.
+private struct TreeFile {
+    var bytes: [UInt8]
+    var mode: String
+
+    static func read(_ path: String) throws -> TreeFile {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { throw InputError(path: path, reason: "cannot read: \(String(cString: strerror(errno)))") }
+        if info.st_mode & S_IFMT == S_IFLNK {
+            var target = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+            let count = readlink(path, &target, target.count - 1)
+            guard count >= 0 else { throw InputError(path: path, reason: "cannot read the link: \(String(cString: strerror(errno)))") }
+            return TreeFile(bytes: target.prefix(count).map { UInt8(bitPattern: $0) }, mode: "120000")
+        }
+        let executable = info.st_mode & S_IXUSR != 0
+        return TreeFile(bytes: try SmallFile.read(path, maxBytes: 1 << 30), mode: executable ? "100755" : "100644")
     }
 }

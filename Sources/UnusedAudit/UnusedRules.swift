@@ -37,6 +37,12 @@ public enum CodeSearch: Sendable, Equatable {
     }
 }
 
+/// `A, B and 5,998 more`: a list a reader can take in, however many targets share a phase.
+private func shortList(_ names: [String], upTo limit: Int) -> String {
+    guard names.count > limit else { return names.joined(separator: ", ") }
+    return names.prefix(limit).joined(separator: ", ") + " and \(names.count - limit) more"
+}
+
 extension UnusedRule {
     package static var defaultSeverity: Severity { verdict.severity ?? .note }
 
@@ -44,7 +50,7 @@ extension UnusedRule {
     /// identity is the image set (bundle and name), the same on every device and launch.
     package static func finding(for asset: UnusedImages.Asset, device: DeviceProfile, claim: Phrase, fix: FixKind) -> Finding {
         let download = asset.inCatalog ? ", \(kibibytes(asset.deviceBytes)) downloaded by \(device.id)" : ""
-        let shippedBy = asset.targets.isEmpty ? "" : "; shipped by \(asset.targets.joined(separator: ", "))"
+        let shippedBy = asset.targets.isEmpty ? "" : "; shipped by \(shortList(asset.targets, upTo: 5))"
         var finding = Finding(
             rule: id, severity: defaultSeverity, identity: asset.bundle + "\u{0}" + asset.name, device: "", subject: asset.name,
             message: "\(code: asset.name) \(claim) (\(counted(asset.paths.count, "file")), \(kibibytes(asset.bytesOnDisk)) in the app\(download)\(shippedBy))",
@@ -55,7 +61,10 @@ extension UnusedRule {
             ],
             cost: asset.bytesOnDisk)
         finding.claim = claim
-        if !asset.targets.isEmpty { finding.values["targets"] = .string(asset.targets.joined(separator: ", ")) }
+        if !asset.targets.isEmpty {
+            finding.values["targets"] = .string(shortList(asset.targets, upTo: 20))
+            finding.values["targetCount"] = .int(asset.targets.count)
+        }
         // The code that keeps it is where a reader checks the verdict.
         for evidence in asset.keptBy {
             switch evidence {

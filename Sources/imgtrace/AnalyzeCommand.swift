@@ -39,7 +39,7 @@ struct AnalyzeCommand: ParsableCommand {
     var sourceRoot: String?
 
     func run() throws {
-        try outputs.check(inputs: inputs.files(baseline: baseline))
+        try outputs.check(inputs: inputs.files(baseline: baseline) + (sourceRoot.map { [(what: "source root", path: $0)] } ?? []))
         let chosen = outputs.chosen
         let loads = chosen.contains { $0.needsLoadRecords } ? LoadRecords(keepingRows: chosen.contains { $0.showsLoadRows }) : nil
         let outcome = try inputs.audit(baseline: baseline, sourceRoot: sourceRoot) { load, log, resolution in

@@ -1,5 +1,6 @@
 import ArgumentParser
 import ImgtraceSupport
+import LaunchAudit
 import Reporters
 
 /// Writes a report to standard output, or to a file that appears only when complete.
@@ -87,6 +88,11 @@ enum OutputTargets {
             if let existing, let input = inputs.first(where: { $0.path != "-" && PlatformIO.fileIdentity($0.path).map(identityString) == existing }) {
                 throw usage("\(option) \(SafeText.visible(path)) is the \(input.what) \(SafeText.visible(input.path)): refusing to overwrite an input")
             }
+            if existing != nil, let (input, inside) = enclosingInput(of: path, inputs) {
+                throw usage(
+                    "\(option) \(SafeText.visible(path)) is \(SafeText.visible(inside)) in the \(input.what) \(SafeText.visible(input.path)), which this run reads: refusing to overwrite an input"
+                )
+            }
             if let earlier = seen.first(where: { $0.key == key }) {
                 throw usage("\(option) \(SafeText.visible(path)) is the same file as \(earlier.option) \(SafeText.visible(earlier.path)): give each report its own file")
             }
@@ -95,6 +101,20 @@ enum OutputTargets {
             }
             seen.append((option, path, key))
         }
+    }
+
+    /// The folder input (a bundle, a source tree, a project) holding the existing file `path`,
+    /// both through their links, when the run reads that file; with the file's path inside it.
+    private static func enclosingInput(
+        of path: String, _ inputs: [(what: String, path: String)]
+    ) -> (input: (what: String, path: String), inside: String)? {
+        guard let real = PlatformIO.realPath(path) else { return nil }
+        for input in inputs where input.path != "-" {
+            guard let folder = PlatformIO.realPath(input.path), PlatformIO.isDirectory(folder), real.hasPrefix(folder == "/" ? "/" : folder + "/") else { continue }
+            let inside = String(real.dropFirst(folder == "/" ? 1 : folder.count + 1))
+            if InputFiles.isRead(inside, inFolderNamed: PathText.lastComponent(folder)) { return (input, inside) }
+        }
+        return nil
     }
 
     /// Where a report for `path` is really written: the end of its chain of symbolic links.

@@ -84,6 +84,8 @@ struct UnusedCommand: ParsableCommand {
     func run() throws {
         var inputs = bundles.map { (what: "bundle", path: $0) } + logs.map { (what: "log", path: $0) }
         if let baseline { inputs.append((what: "baseline", path: baseline)) }
+        if let sourceRoot { inputs.append((what: "source root", path: sourceRoot)) }
+        inputs += projects.map { (what: "project", path: $0) }
         // The config is read too: no report may be written over it, as in `analyze`.
         if let path = ConfigFile.path(explicit: config) { inputs.append((what: "config file", path: path)) }
         try outputs.check(inputs: inputs)
@@ -100,7 +102,7 @@ struct UnusedCommand: ParsableCommand {
             // Computed before anything is written: a tree it cannot patch is one error, no partial output.
             let patch = try UnusedFix.patch(for: outcome.result.summary, treeRoot: bundles[0])
             // A patch is the files' exact bytes for git, not text for a reader: it passes unguarded.
-            try ReportFile.write(to: fix, for: .json) { $0.writeTrusted(patch.text) }
+            try ReportFile.write(to: fix, for: .json) { $0.writeTrusted(patch.bytes) }
             PlatformIO.writeStandardError("imgtrace: wrote " + SafeText.visible(UnusedFix.summary(patch, path: fix)) + "\n")
         }
         if let writeBaseline {

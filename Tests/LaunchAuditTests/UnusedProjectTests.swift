@@ -119,7 +119,7 @@ final class UnusedProjectTests: XCTestCase {
         let git = ["/usr/bin/git", "/bin/git"].first { FileManager.default.isExecutableFile(atPath: $0) }
         guard let git else { throw XCTSkip("git is needed to apply the patch") }
         let patchFile = root.appendingPathComponent("unused.patch")
-        try patch.text.write(to: patchFile, atomically: true, encoding: .utf8)
+        try Data(patch.bytes).write(to: patchFile)
         func apply(_ arguments: [String]) throws -> Int32 {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: git)
@@ -129,7 +129,7 @@ final class UnusedProjectTests: XCTestCase {
             process.waitUntilExit()
             return process.terminationStatus
         }
-        XCTAssertEqual(try apply(["--check"]), 0, patch.text)
+        XCTAssertEqual(try apply(["--check"]), 0, String(decoding: patch.bytes, as: UTF8.self))
         XCTAssertEqual(try apply([]), 0)
         try FileManager.default.removeItem(at: patchFile)
         // The patched project reads back with the same targets, less the deleted file.

@@ -117,11 +117,25 @@ final class ProjectMembershipTests: XCTestCase {
         XCTAssertEqual(named.targets(shipping: "B/B/B.png"), ["B"])
     }
 
-    func testAMalformedProjectIsOneErrorNamingTheFileAndOffset() throws {
-        try write("// !$*UTF8*$!\n{ objects = { A = { isa = PBXGroup; }; }\n", "App.xcodeproj/project.pbxproj")
-        XCTAssertThrowsError(try ProjectSet.read(root: work.path)) { error in
+    /// A project given is read or the run stops naming it; one found in the tree that does not
+    /// read (a fixture, a template) is a warning naming it, and the projects beside it are judged.
+    func testAMalformedProjectIsOneErrorWhenGivenAndAWarningWhenFound() throws {
+        try write("// !$*UTF8*$!\n{ objects = { A = { isa = PBXGroup; }; }\n", "Fixtures/Broken.xcodeproj/project.pbxproj")
+        XCTAssertThrowsError(try ProjectSet.read(root: work.path, given: [work.path + "/Fixtures/Broken.xcodeproj"])) { error in
             let text = String(describing: error)
-            XCTAssertTrue(text.hasSuffix("App.xcodeproj/project.pbxproj: offset 55: expected `;` after a dictionary entry, found the end"), text)
+            XCTAssertTrue(text.hasSuffix("Broken.xcodeproj/project.pbxproj: offset 55: expected `;` after a dictionary entry, found the end"), text)
         }
+        var writer = ProjectWriter()
+        let file = writer.file("a.png")
+        _ = writer.group("App", children: [file], topLevel: true)
+        writer.target("App", resources: [file])
+        try write(writer.render(), "App.xcodeproj/project.pbxproj")
+        let set = try ProjectSet.read(root: work.path)
+        XCTAssertEqual(set.projects.map(\.path), ["App.xcodeproj"])
+        XCTAssertEqual(set.targets(shipping: "App/a.png"), ["App"])
+        XCTAssertEqual(set.warnings.count, 1)
+        XCTAssertTrue(
+            set.warnings[0].contains("Fixtures/Broken.xcodeproj/project.pbxproj: offset 55: expected `;`")
+                && set.warnings[0].hasSuffix("not a project Xcode can open; the images it may ship are judged without it"), set.warnings[0])
     }
 }

@@ -15,7 +15,8 @@ public struct ProjectWriter {
     private var objects: [(id: String, fields: [(String, Value)])] = []
     private var counter = 0
     private var mainChildren: [String] = []
-    private var targets: [String] = []
+    /// The project's target ids, in order (a test may list targets it added itself).
+    public var targets: [String] = []
     private var packages: [String] = []
 
     public init() {}

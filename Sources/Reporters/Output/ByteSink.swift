@@ -69,8 +69,14 @@ public final class ByteSink {
     /// Writes bytes the reporter composed itself and vouches for (a workflow command line whose
     /// values it escaped): they pass unguarded.
     package func writeTrusted(_ text: String) {
+        writeTrusted(Array(text.utf8))
+    }
+
+    /// Writes bytes that must reach the file exactly as they are (a patch's context lines are
+    /// the tree's own bytes, whatever their encoding): they pass unguarded.
+    package func writeTrusted(_ bytes: [UInt8]) {
         guard failure == nil else { return }
-        guardrail.trusted(Array(text.utf8), into: &buffer)
+        guardrail.trusted(bytes, into: &buffer)
         if buffer.count >= limit, !collects { flush() }
     }
 
