@@ -41,7 +41,7 @@ public enum FixKind: Sendable, Hashable {
     case systemImageRepeats
 
     // The launch as a whole.
-    case underBudget(key: String)
+    case underBudget(key: String, config: String)
     case explainRegression
 
     // The capture.
@@ -119,8 +119,8 @@ public enum FixKind: Sendable, Hashable {
             return "These are the toolkit's own images, not the app's: nothing to ship differently; if the app asks for both names itself, use one."
         case .systemImageRepeats:
             return "A system image, most likely asked for by the toolkit's own code (menus, cursors): nothing to change unless the app's code asks for it."
-        case .underBudget(let key):
-            return "Bring the launch back under the budget, or raise `budgets.\(key)` in .imgtrace.yml if the growth is intended."
+        case .underBudget(let key, let config):
+            return "Bring the launch back under the budget, or raise `budgets.\(key)` in \(code: config) if the growth is intended."
         case .explainRegression:
             return
                 "Find what the launch added since the baseline; if the growth is intended, write a new baseline (`imgtrace baseline write`) or widen the `baseline:` tolerance."

@@ -18,6 +18,8 @@ public struct AuditConfig: Sendable, Equatable {
     public var namesOnly = false
     public var thresholds = Thresholds()
     public var budgets = Budgets()
+    /// The name of the file these settings came from, for fixes that point at it; nil for the defaults.
+    public var configFile: String?
     /// What a capture must show to be judged (`no-evidence`'s setting).
     public var evidence = Evidence()
     public var ignore = Ignores()

@@ -107,6 +107,7 @@ public enum AuditSession {
     /// The config file's settings with the request's overrides.
     static func config(for request: AuditRequest) throws -> AuditConfig {
         var settings = try ConfigFile.settings(explicit: request.configPath)
+        settings.configFile = ConfigFile.path(explicit: request.configPath).map(PathText.lastComponent)
         if let failOn = request.failOn { settings.failOn = failOn }
         if let launchEnd = request.launchEnd { settings.launchEnd = launchEnd }
         if let minLoads = request.minLaunchLoads { settings.evidence.minLaunchLoads = minLoads }

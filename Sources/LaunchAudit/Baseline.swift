@@ -238,6 +238,31 @@ public struct BaselineComparison: Sendable {
     public var deviceChanged: Bool
     /// New findings at or above the fail level, those judged afresh every run included.
     public var failingNew: [Baseline.Entry]
+    /// Positions, in the compared run's findings, of those the baseline does not accept.
+    private var judgedIndices = Set<Int>()
+    /// Positions, in the compared run's findings, of the new ones that fail.
+    private var failingIndices = Set<Int>()
+
+    /// How the baseline sees a finding of the run it was compared with (`index` in that run's findings).
+    public enum State: String, Sendable {
+        /// Not in the baseline, or judged afresh every run (a budget, missing evidence).
+        case new
+        /// In the baseline: accepted.
+        case unchanged
+        /// A figure worse than the baseline's (`baseline-regression`).
+        case updated
+        /// In the baseline and gone from the run: fixed.
+        case absent
+    }
+
+    /// The state of the finding at `index` of the compared run's findings, whose rule is `rule`.
+    public func state(ofFindingAt index: Int, rule: String) -> State {
+        guard judgedIndices.contains(index) else { return .unchanged }
+        return rule == BaselineRegressionRule.id ? .updated : .new
+    }
+
+    /// Whether the finding at `index` of the compared run's findings fails the run.
+    public func failsRun(findingAt index: Int) -> Bool { failOn != nil && failingIndices.contains(index) }
 
     /// The fail level the comparison was made with; nil (`--fail-on never`) never fails.
     public var failOn: Severity?
@@ -299,7 +324,11 @@ public struct BaselineComparison: Sendable {
                 known = !former.isEmpty && former.count == rank.formerFingerprints.count
             }
             // Budgets, missing evidence and worse figures are judged afresh every run: a baseline cannot accept them.
-            if !known || Baseline.alwaysJudged.contains(rank.rule) { judged.append(entry(index)) }
+            if !known || Baseline.alwaysJudged.contains(rank.rule) {
+                judged.append(entry(index))
+                judgedIndices.insert(index)
+                if let failOn, rank.gates, rank.severity <= failOn { failingIndices.insert(index) }
+            }
         }
         newFindings = judged.filter { !Baseline.alwaysJudged.contains($0.rule) }
         fixed = old.findings.filter { stillFound[$0.fingerprint] != true }

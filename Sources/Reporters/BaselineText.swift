@@ -10,10 +10,7 @@ extension BaselineComparison {
     /// Every line fits `width` columns, continuations indented under their entry.
     public func text(width: Int = 120) -> String {
         var lines: [(first: String, text: String)] = []
-        var head = "BASELINE: \(newFindings.count) new, \(fixed.count) fixed"
-        head += regressions.isEmpty ? ", figures within tolerance" : ", \(counted(regressions.count, "figure")) worse"
-        head += " — " + Verdict(fails: fails, failOn: failOn, counts: [:]).word
-        lines.append(("", head))
+        lines.append(("", "BASELINE: " + BaselineText.headline(self)))
         if deviceChanged { lines.append(("  note: ", "the baseline was written for another device; fingerprints include the device")) }
         for regression in regressions { lines.append(("  worse: ", "\(regression.metric) \(regression.change)")) }
         for entry in newFindings { lines.append(("  new \(entry.severity) \(entry.rule): ", TextTable.escapeName(entry.message))) }
@@ -22,8 +19,23 @@ extension BaselineComparison {
     }
 }
 
-/// The line `baseline write` prints once the file is in place.
+/// The line `baseline write` prints once the file is in place, and a comparison's headline.
 public enum BaselineText {
+    /// `1 new, 0 fixed, figures within tolerance — FAIL`: what a comparison found, in every format.
+    public static func headline(_ comparison: BaselineComparison) -> String {
+        var head = "\(comparison.newFindings.count) new, \(comparison.fixed.count) fixed"
+        head += comparison.regressions.isEmpty ? ", figures within tolerance" : ", \(counted(comparison.regressions.count, "figure")) worse"
+        head += " — " + Verdict(fails: comparison.fails, failOn: comparison.failOn, counts: [:]).word
+        // A run failed by a budget or missing evidence alone: no baseline accepts those, so say it
+        // is not the baseline that failed it.
+        let fresh = comparison.failingNew.filter { Baseline.alwaysJudged.contains($0.rule) }
+        if comparison.fails, !fresh.isEmpty, fresh.count == comparison.failingNew.count, comparison.regressions.isEmpty {
+            let rules = Set(fresh.map(\.rule)).sorted().map { "`\($0)`" }.joined(separator: ", ")
+            head += " on \(rules), judged afresh every run (no baseline accepts it)"
+        }
+        return head
+    }
+
     /// `imgtrace: wrote imgtrace-baseline.json: 23 findings (3 errors, 9 warnings, 11 notes); launch
     /// figures: 21 loads, 14 images, 89.6 MiB decoded, 685.6 KiB on disk`.
     public static func written(_ baseline: Baseline, to path: String) -> String {

@@ -76,7 +76,7 @@ package enum BudgetExceededRule: AuditRule {
             Finding(
                 rule: id, severity: defaultSeverity, identity: breach.budget, device: context.device.fingerprintKey,
                 subject: breach.budget, message: "budget \(code: breach.budget) exceeded: \(breach.figures)",
-                fix: .underBudget(key: breach.budget),
+                fix: .underBudget(key: breach.budget, config: context.config.configFile ?? ".imgtrace.yml"),
                 values: ["budget": .string(breach.budget), "limit": .int(breach.limit), "actual": .int(breach.actual)],
                 cost: breach.isBytes ? max(0, breach.actual - breach.limit) : 0, occurrences: 1)
         }

@@ -16,12 +16,16 @@ public struct CheckstyleReporter: FindingsReporter {
     public init() {}
 
     public func renderFindings<Result: CommandResult>(_ input: ReportInput<Result>, to sink: ByteSink) {
-        Self.write(input.result, bundlePath: input.bundlePath, logPaths: input.logPaths) { sink.write($0) }
+        Self.write(input.result, baseline: input.baseline, bundlePath: input.bundlePath, logPaths: input.logPaths) { sink.write($0) }
     }
 
     /// The document in pieces: findings are grouped by file as positions, each built again when
-    /// its line is written, so a million findings are never held as text.
-    static func write<Result: CommandResult>(_ result: Result, bundlePath: String, logPaths: [String], emit: (String) -> Void) {
+    /// its line is written, so a million findings are never held as text. A finding the baseline
+    /// accepts is `info`, and says so.
+    static func write<Result: CommandResult>(
+        _ result: Result, baseline: BaselineComparison? = nil, bundlePath: String, logPaths: [String], emit: (String) -> Void
+    ) {
+        let states = FindingStates(result, baseline: baseline)
         let findings = result.findings
         func location(_ finding: Finding) -> FindingLocation {
             FindingLocation(finding, bundlePath: bundlePath, logPaths: logPaths, sourceRoot: result.sourceRoot)
@@ -40,8 +44,9 @@ public struct CheckstyleReporter: FindingsReporter {
                 if position >= 0 {
                     let finding = findings[position]
                     let place = location(finding)
-                    (severity, line, column) = (finding.severity == .note ? "info" : finding.severity.rawValue, place.line, place.column)
-                    (message, source) = (FindingText.withFix(finding), "imgtrace." + finding.rule)
+                    let accepted = states.isAccepted(position)
+                    (severity, line, column) = (finding.severity == .note || accepted ? "info" : finding.severity.rawValue, place.line, place.column)
+                    (message, source) = ((accepted ? "accepted by the baseline: " : "") + FindingText.withFix(finding), "imgtrace." + finding.rule)
                 } else {
                     let warning = result.warnings[-1 - position]
                     (severity, line, column, message, source) = ("warning", warning.line, nil, warning.message, "imgtrace.input")

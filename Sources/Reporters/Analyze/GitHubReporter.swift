@@ -19,7 +19,7 @@ public struct GitHubReporter: FindingsReporter {
     /// Each workflow command is written as trusted (its values are escaped here); anything else
     /// passes the runner guard like every other format.
     public func renderFindings<Result: CommandResult>(_ input: ReportInput<Result>, to sink: ByteSink) {
-        let document = Self.document(input.result, bundlePath: input.bundlePath, logPaths: input.logPaths)
+        let document = Self.document(input.result, baseline: input.baseline, bundlePath: input.bundlePath, logPaths: input.logPaths)
         for line in document.utf8.split(separator: 0x0A, omittingEmptySubsequences: false).dropLast() {
             let text = String(decoding: line, as: UTF8.self) + "\n"
             if line.starts(with: "::".utf8) { sink.writeTrusted(text) } else { sink.write(text) }
@@ -28,7 +28,11 @@ public struct GitHubReporter: FindingsReporter {
 
     public static let annotationsPerType = 10
 
-    static func document<Result: CommandResult>(_ result: Result, bundlePath: String, logPaths: [String]) -> String {
+    /// Against a baseline, what it accepts is not annotated (one notice counts it): the
+    /// annotations are what this change did, and a new one is never hidden behind old ones.
+    static func document<Result: CommandResult>(_ result: Result, baseline: BaselineComparison? = nil, bundlePath: String, logPaths: [String]) -> String {
+        let states = FindingStates(result, baseline: baseline)
+        var accepted = 0
         var out = ""
         var shown: [String: Int] = [:]
         var hidden: [String: Int] = [:]
@@ -49,7 +53,11 @@ public struct GitHubReporter: FindingsReporter {
                 out += "::warning \(properties),title=imgtrace input::\(message(warning.message))\n"
             }
         }
-        for finding in result.findings {
+        for (index, finding) in result.findings.enumerated() {
+            if states.isAccepted(index) {
+                accepted += 1
+                continue
+            }
             if finding.severity != .error { showInputWarnings() }
             let command = self.command(finding.severity)
             guard shown[command, default: 0] < annotationsPerType else {
@@ -65,6 +73,11 @@ public struct GitHubReporter: FindingsReporter {
             out += "::\(command) \(properties)::\(message(FindingText.withFix(finding)))\n"
         }
         showInputWarnings()
+        if accepted > 0 {
+            out +=
+                "::notice title=imgtrace baseline::"
+                + message("\(counted(accepted, "finding")) the baseline accepts \(accepted == 1 ? "is" : "are") not annotated; see the job summary") + "\n"
+        }
         for command in ["error", "warning", "notice"] where hidden[command, default: 0] > 0 {
             out +=
                 "::notice title=imgtrace::"
@@ -72,8 +85,8 @@ public struct GitHubReporter: FindingsReporter {
                     "\(counted(hidden[command]!, "more \(command) finding")) \(hidden[command]! == 1 ? "is" : "are") not annotated "
                         + "(GitHub shows \(annotationsPerType) per type per step); see the job summary or the SARIF report") + "\n"
         }
-        let verdict = Verdict(result)
-        out += "imgtrace: \(verdict.word): \(verdict.countsText)\n"
+        let verdict = Verdict(result, baseline: baseline)
+        out += "imgtrace: \(verdict.word): \(verdict.countsText)" + (verdict.acceptedText.map { " (\($0))" } ?? "") + "\n"
         return out
     }
 

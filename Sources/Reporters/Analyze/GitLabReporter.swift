@@ -15,15 +15,19 @@ public struct GitLabReporter: FindingsReporter {
     public init() {}
 
     public func renderFindings<Result: CommandResult>(_ input: ReportInput<Result>, to sink: ByteSink) {
-        Self.write(input.result, bundlePath: input.bundlePath, logPaths: input.logPaths, to: sink)
+        Self.write(input.result, baseline: input.baseline, bundlePath: input.bundlePath, logPaths: input.logPaths, to: sink)
     }
 
-    /// Written in 64 KiB pieces as the issues are made.
-    static func write<Result: CommandResult>(_ result: Result, bundlePath: String, logPaths: [String], to sink: ByteSink) {
+    /// Written in 64 KiB pieces as the issues are made. A finding the baseline accepts is `info`:
+    /// the merge request's widget then ranks what this change did above what it inherited.
+    static func write<Result: CommandResult>(
+        _ result: Result, baseline: BaselineComparison? = nil, bundlePath: String, logPaths: [String], to sink: ByteSink
+    ) {
+        let states = FindingStates(result, baseline: baseline)
         var w = JSONText()
         w.beginArray()
         var used = Set<String>()
-        for finding in result.findings {
+        for (index, finding) in result.findings.enumerated() {
             // GitLab shows only the first of findings that share a fingerprint: keep them unique.
             var fingerprint = finding.fingerprint
             var n = 1
@@ -36,7 +40,7 @@ public struct GitLabReporter: FindingsReporter {
             w.field("description", FindingText.withFix(finding))
             w.field("check_name", finding.rule)
             w.field("fingerprint", fingerprint)
-            w.field("severity", severity(finding.severity))
+            w.field("severity", states.isAccepted(index) ? "info" : severity(finding.severity))
             w.key("location")
             w.beginObject()
             w.field("path", location.path)

@@ -19,19 +19,20 @@ public struct HTMLReporter: AuditReporter {
     public init() {}
 
     public func render(_ input: ReportInput<AuditResult>, to sink: ByteSink) {
-        Self.write(input.result, loads: input.loads) { sink.write($0) }
+        Self.write(input.result, baseline: input.baseline, loads: input.loads) { sink.write($0) }
     }
 
     public func render(_ input: ReportInput<UnusedResult>, to sink: ByteSink) {
-        Self.write(input.result, allImages: input.allImages) { sink.write($0) }
+        Self.write(input.result, baseline: input.baseline, allImages: input.allImages) { sink.write($0) }
     }
 
     static let chartRows = 25
     static let timelineRows = 30
 
     /// The page's top, either command's: the heading and the verdict card up to its figures,
-    /// `verdictLines` (what else judged the run) before the warnings and `notes` after them.
-    private static func top(_ result: some CommandResult, verdictLines: String, notes: String) -> String {
+    /// `verdictLines` (what else judged the run) and the baseline's block before the warnings
+    /// and `notes` after them.
+    private static func top(_ result: some CommandResult, baseline: BaselineComparison?, verdictLines: String, notes: String) -> String {
         let d = result.device
         // The logs after a `·`, when there are any (`unused` may have none).
         let logs = result.logs.isEmpty ? "" : " · " + result.logs.map { "<code>\(h($0.path))</code>" }.joined(separator: ", ")
@@ -42,13 +43,13 @@ public struct HTMLReporter: AuditReporter {
                 (\(dimensions(d.pointWidth, d.pointHeight)) pt @\(d.scale)x, \(h(d.idiom.name)))\(logs)</div>
 
                 """
-        let c = result.severityCounts
-        let verdict = Verdict(result)
+        let verdict = Verdict(result, baseline: baseline)
         let badgeClass = verdict.outcome == .fail ? "fail" : verdict.outcome == .pass ? "pass" : "notgating"
         out += "<div class=\"card\" style=\"margin-top:16px\"><span class=\"verdict \(badgeClass)\">\(h(verdict.badge))</span> "
-        out += "\(counted(c[.error] ?? 0, "error")), \(counted(c[.warning] ?? 0, "warning")), \(counted(c[.note] ?? 0, "note"))"
+        out += h(verdict.countsText) + (verdict.acceptedText.map { " · " + h($0) } ?? "")
         out += result.failOn.map { " · fails at \($0.rawValue)" } ?? " · never fails on findings"
         out += verdictLines
+        if let baseline { out += baselineBlock(baseline) }
         for warning in result.warnings { out += "<div class=\"warning\">warning: \(prose(warning.text))</div>" }
         return out + notes
     }
@@ -59,7 +60,7 @@ public struct HTMLReporter: AuditReporter {
     }
 
     /// `analyze`'s page in pieces, the findings table row by row: a million findings are never held as text.
-    static func write(_ result: AuditResult, loads: LoadRecords? = nil, emit: (String) -> Void) {
+    static func write(_ result: AuditResult, baseline: BaselineComparison? = nil, loads: LoadRecords? = nil, emit: (String) -> Void) {
         // Launch-window names come first in `uses`.
         let launch = result.uses.prefix { $0.launchLoads > 0 }
         let breaches = result.budgetBreaches.map {
@@ -69,7 +70,7 @@ public struct HTMLReporter: AuditReporter {
             result.logs.contains(where: { $0.summary.launchEnd == nil }) ? "<div class=\"sub\">No launch-end marker: the whole log is the launch.</div>" : ""
         let spread = result.metrics.launchSpread
         let perLaunch = LaunchFigureText.heading(spread).map { "<div class=\"sub\">Each figure is \(h($0)).</div>" } ?? ""
-        var out = top(result, verdictLines: breaches.joined(), notes: wholeLog + perLaunch)
+        var out = top(result, baseline: baseline, verdictLines: breaches.joined(), notes: wholeLog + perLaunch)
         func value(_ figure: KeyPath<PhaseMetrics, Int>, _ unit: LaunchFigureText.Unit = .count) -> String {
             LaunchFigureText.value(spread, figure, unit)
         }
@@ -88,7 +89,7 @@ public struct HTMLReporter: AuditReporter {
         } else {
             emit(out)
             out = ""
-            findingsTable(result, emit: emit)
+            findingsTable(result, baseline: baseline, emit: emit)
         }
         out += loadsTable(result, loads)
         out += tail(result, readCode: result.sourceRoot != nil)
@@ -97,16 +98,18 @@ public struct HTMLReporter: AuditReporter {
 
     /// `unused`'s page: the figures and what was searched, the findings, then the images not
     /// plainly used (every image with `allImages`) in a sortable table.
-    static func write(_ result: UnusedResult, allImages: Bool = false, emit: (String) -> Void) {
+    static func write(_ result: UnusedResult, baseline: BaselineComparison? = nil, allImages: Bool = false, emit: (String) -> Void) {
         let unused = result.summary
-        var out = top(result, verdictLines: "", notes: "")
+        // A passing run that found unused images says why it passes, as the text report does.
+        let notGating = UnusedReport.notGatingLine(result, passes: Verdict(result, baseline: baseline).outcome == .pass)
+        var out = top(result, baseline: baseline, verdictLines: notGating.map { "<div class=\"sub\">\(prose($0))</div>" } ?? "", notes: "")
         out += figures(UnusedReport.figures(unused, device: result.device))
         out += "<div class=\"sub\">\(prose(UnusedReport.searched(unused, launches: result.logs.count)))</div>"
         if let shipping = UnusedReport.shipping(unused) { out += "<div class=\"sub\">\(prose(shipping))</div>" }
         out += "</div>\n<h2>Findings</h2>"
         if result.findings.isEmpty { out += "<div class=\"card\">No findings.</div>" }
         emit(out)
-        if !result.findings.isEmpty { findingsTable(result, emit: emit) }
+        if !result.findings.isEmpty { findingsTable(result, baseline: baseline, emit: emit) }
         emit(unusedTable(unused, all: allImages) + tail(result, readCode: result.sourceRoot != nil || unused.swiftFiles != nil))
     }
 
@@ -268,16 +271,32 @@ public struct HTMLReporter: AuditReporter {
         return svg + "</svg>"
     }
 
-    /// The findings, a rule's many notes as one row, each with its fix and where to edit it.
-    static func findingsTable(_ result: some CommandResult, emit: (String) -> Void) {
-        emit("<table class=\"findings\"><thead><tr><th>severity</th><th>rule</th><th>finding and fix</th><th class=\"n\">cost</th></tr></thead><tbody>")
+    /// What this change did against the baseline: its headline, then each worse figure, new
+    /// finding and fixed one.
+    private static func baselineBlock(_ baseline: BaselineComparison) -> String {
+        var out = "<div class=\"baseline\"><b>Baseline:</b> \(prose(BaselineText.headline(baseline)))<ul>"
+        if baseline.deviceChanged { out += "<li>note: the baseline was written for another device; fingerprints include the device</li>" }
+        for regression in baseline.regressions { out += "<li>worse: \(prose("\(regression.metric) \(regression.change)"))</li>" }
+        for entry in baseline.newFindings { out += "<li>new \(h(entry.severity)) <code>\(h(entry.rule))</code>: \(prose(entry.message))</li>" }
+        for entry in baseline.fixed { out += "<li>fixed <code>\(h(entry.rule))</code>: \(prose(entry.message))</li>" }
+        return out + "</ul></div>"
+    }
+
+    /// The findings, a rule's many notes as one row, each with its fix and where to edit it;
+    /// against a baseline, whether each is new or accepted.
+    static func findingsTable(_ result: some CommandResult, baseline: BaselineComparison? = nil, emit: (String) -> Void) {
+        let states = FindingStates(result, baseline: baseline)
+        let stateHeader = baseline == nil ? "" : "<th>baseline</th>"
+        emit("<table class=\"findings\"><thead><tr><th>severity</th>\(stateHeader)<th>rule</th><th>finding and fix</th><th class=\"n\">cost</th></tr></thead><tbody>")
         FindingEntry.forEach(in: result.findings) { entry in
             var out = ""
             let finding = entry.first
             var text = entry.groupSummary { "<code>\(name($0))</code>" } ?? prose(finding.message)
             if let place = entry.editPlace(result) { text += "<div class=\"edit\">edit <code>\(name(place))</code></div>" }
             let cost = entry.findings.map(\.cost).reduce(0, +)
-            out += "<tr><td class=\"sev \(finding.severity.rawValue)\">\(finding.severity.rawValue)</td><td><code class=\"rule\">\(h(finding.rule))</code></td>"
+            out += "<tr><td class=\"sev \(finding.severity.rawValue)\">\(finding.severity.rawValue)</td>"
+            if let word = entry.baselineWord(states) { out += "<td>\(word)</td>" }
+            out += "<td><code class=\"rule\">\(h(finding.rule))</code></td>"
             out += "<td>\(text)<div class=\"fix\">Fix: \(prose(entry.fix))</div></td>"
             out += "<td class=\"n\">\(cost > 0 ? kibibytes(cost) : "")</td></tr>"
             emit(out)

@@ -17,19 +17,22 @@ public struct JUnitReporter: FindingsReporter {
     public init() {}
 
     public func renderFindings<Result: CommandResult>(_ input: ReportInput<Result>, to sink: ByteSink) {
-        Self.write(input.result, bundlePath: input.bundlePath, logPaths: input.logPaths) { sink.write($0) }
+        Self.write(input.result, baseline: input.baseline, bundlePath: input.bundlePath, logPaths: input.logPaths) { sink.write($0) }
     }
 
     /// The document in pieces: the totals come from the findings' ranks, then each suite's cases
-    /// are written as they are made, so a million findings are never held as text.
-    static func write<Result: CommandResult>(_ result: Result, bundlePath: String, logPaths: [String], emit: (String) -> Void) {
-        func fails(_ severity: Severity) -> Bool { result.failOn.map { severity <= $0 } ?? false }
+    /// are written as they are made, so a million findings are never held as text. Against a
+    /// baseline, a failure is what fails the run: an accepted finding passes and says so.
+    static func write<Result: CommandResult>(
+        _ result: Result, baseline: BaselineComparison? = nil, bundlePath: String, logPaths: [String], emit: (String) -> Void
+    ) {
+        let states = FindingStates(result, baseline: baseline)
         let findings = result.findings
         var perRule: [String: (cases: Int, failed: Int)] = [:]
         for index in findings.indices {
             let rule = findings.rule(at: index)
             perRule[rule, default: (0, 0)].cases += 1
-            if fails(findings.severity(at: index)) && findings.gates(at: index) { perRule[rule, default: (0, 0)].failed += 1 }
+            if states.fails(index) { perRule[rule, default: (0, 0)].failed += 1 }
         }
         let total = result.reportedRules.reduce(0) { $0 + max(perRule[$1.id]?.cases ?? 0, 1) }
         let failures = result.reportedRules.reduce(0) { $0 + (perRule[$1.id]?.failed ?? 0) }
@@ -45,11 +48,12 @@ public struct JUnitReporter: FindingsReporter {
                 let location = FindingLocation(finding, bundlePath: bundlePath, logPaths: logPaths, sourceRoot: result.sourceRoot)
                 let name = location.path + (location.line.map { ":\($0)" } ?? "")
                 suite += "    <testcase classname=\"imgtrace.\(xmlEscaped(rule.id))\" name=\"\(xmlEscaped(name)) (\(finding.fingerprint))\">\n"
-                if fails(finding.severity) && finding.gates {
+                if states.fails(index) {
                     suite +=
                         "      <failure type=\"\(finding.severity.rawValue)\" message=\"\(xmlEscaped(finding.message.text))\">\(xmlEscaped(FindingText.fixOnly(finding)))</failure>\n"
                 } else {
-                    suite += "      <system-out>\(xmlEscaped(finding.severity.rawValue + ": " + FindingText.withFix(finding)))</system-out>\n"
+                    let accepted = states.isAccepted(index) ? "accepted by the baseline: " : ""
+                    suite += "      <system-out>\(xmlEscaped(accepted + finding.severity.rawValue + ": " + FindingText.withFix(finding)))</system-out>\n"
                 }
                 suite += "    </testcase>\n"
                 if suite.utf8.count >= 1 << 16 {

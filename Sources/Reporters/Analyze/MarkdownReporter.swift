@@ -16,11 +16,11 @@ public struct MarkdownReporter: AuditReporter {
     public init() {}
 
     public func render(_ input: ReportInput<AuditResult>, to sink: ByteSink) {
-        sink.write(Self.document(input.result))
+        sink.write(Self.document(input.result, baseline: input.baseline))
     }
 
     public func render(_ input: ReportInput<UnusedResult>, to sink: ByteSink) {
-        sink.write(Self.document(input.result, allImages: input.allImages))
+        sink.write(Self.document(input.result, baseline: input.baseline, allImages: input.allImages))
     }
 
     /// Findings listed before the rest are counted; keeps a comment far below GitHub's 1 MiB summary cap.
@@ -28,14 +28,14 @@ public struct MarkdownReporter: AuditReporter {
     static let maxImages = 20
 
     /// `analyze`'s comment: the launch's figures, then the costliest images at launch.
-    static func document(_ result: AuditResult) -> String {
+    static func document(_ result: AuditResult, baseline: BaselineComparison? = nil) -> String {
         let wholeLog = result.logs.contains(where: { $0.summary.launchEnd == nil && $0.summary.recording?.launchEnd != .notReached })
         let breaches = result.budgetBreaches.map {
             "- ❌ budget \(MarkdownText.code($0.budget, inTable: false)) exceeded: \(MarkdownText.sentence($0.figures, inTable: false))\n"
         }
         var out = document(
-            result, inputsNote: wholeLog ? "; no launch-end marker, so the whole log is the launch" : "", figures: launchFigures(result),
-            verdictLines: breaches)
+            result, baseline: baseline, inputsNote: wholeLog ? "; no launch-end marker, so the whole log is the launch" : "",
+            figures: launchFigures(result), verdictLines: breaches)
         let images = result.uses.filter { $0.launchLoads > 0 && $0.resolution.image != nil }.prefix(maxImages)
         if !images.isEmpty {
             let loads = result.logs.count > 1 ? "loads in \(result.logs.count) launches" : "loads"
@@ -52,13 +52,13 @@ public struct MarkdownReporter: AuditReporter {
 
     /// `unused`'s comment: its figures and what was searched, then the images not plainly used
     /// (every image with `allImages`).
-    static func document(_ result: UnusedResult, allImages: Bool = false) -> String {
+    static func document(_ result: UnusedResult, baseline: BaselineComparison? = nil, allImages: Bool = false) -> String {
         let unused = result.summary
         var figures = "| | |\n|---|---:|\n"
         for figure in UnusedReport.figures(unused, device: result.device) { figures += "| \(MarkdownText.sentence(figure.label)) | \(figure.value) |\n" }
         figures += "\n" + MarkdownText.sentence(UnusedReport.searched(unused, launches: result.logs.count), inTable: false) + ".\n"
         if let shipping = UnusedReport.shipping(unused) { figures += "\n" + MarkdownText.sentence(shipping, inTable: false) + ".\n" }
-        var out = document(result, inputsNote: "", figures: figures, verdictLines: [])
+        var out = document(result, baseline: baseline, inputsNote: "", figures: figures, verdictLines: [])
         let listed = UnusedReport.listed(unused, all: allImages)
         guard !listed.isEmpty else { return out }
         out +=
@@ -74,8 +74,10 @@ public struct MarkdownReporter: AuditReporter {
     /// Either command's comment up to its own tables: the heading, the inputs (`inputsNote`
     /// after them), the command's `figures`, the counts with `verdictLines` under them, the
     /// warnings and the findings.
-    private static func document(_ result: some CommandResult, inputsNote: String, figures: String, verdictLines: [String]) -> String {
-        let verdict = Verdict(result)
+    private static func document(
+        _ result: some CommandResult, baseline: BaselineComparison?, inputsNote: String, figures: String, verdictLines: [String]
+    ) -> String {
+        let verdict = Verdict(result, baseline: baseline)
         let heading: String
         switch verdict.outcome {
         case .fail: heading = "❌ fail"
@@ -89,11 +91,12 @@ public struct MarkdownReporter: AuditReporter {
             + MarkdownText.sentence("(\(dimensions(d.pointWidth, d.pointHeight)) pt @\(d.scale)x)", inTable: false)
         out += ", " + counted(result.logs.count, "log")
         out += inputsNote + ".\n\n" + figures
-        let c = result.severityCounts
-        out += "\n**\(counted(c[.error] ?? 0, "error")), \(counted(c[.warning] ?? 0, "warning")), \(counted(c[.note] ?? 0, "note"))**"
-        out += result.failOn.map { " (fails at \($0.rawValue))" } ?? " (never fails on findings)"
+        out += "\n**\(verdict.countsText)**"
+        let accepted = verdict.acceptedText.map { $0 + "; " } ?? ""
+        out += result.failOn.map { " (\(accepted)fails at \($0.rawValue))" } ?? " (\(accepted)never fails on findings)"
         out += "\n\n" + verdictLines.joined()
         if !verdictLines.isEmpty { out += "\n" }
+        if let baseline { out += baselineSection(baseline) }
         if !result.warnings.isEmpty {
             out += "<details><summary>\(counted(result.warnings.count, "warning")) from reading the inputs</summary>\n\n"
             for warning in result.warnings.prefix(maxFindings) { out += "- ⚠️ \(MarkdownText.sentence(warning.text, inTable: false))\n" }
@@ -101,7 +104,9 @@ public struct MarkdownReporter: AuditReporter {
             out += "\n</details>\n\n"
         }
         if !result.findings.isEmpty {
-            out += "### Findings\n\n| severity | rule | finding | fix |\n|---|---|---|---|\n"
+            let states = FindingStates(result, baseline: baseline)
+            let against = baseline == nil ? "" : " baseline |"
+            out += "### Findings\n\n| severity |\(against) rule | finding | fix |\n|---|\(baseline == nil ? "" : "---|")---|---|---|\n"
             // A rule's many notes are one row, as in the text report.
             var shown = 0, hidden = 0
             FindingEntry.forEach(in: result.findings) { entry in
@@ -110,12 +115,28 @@ public struct MarkdownReporter: AuditReporter {
                 let finding = entry.first
                 var text = entry.groupSummary { MarkdownText.code($0) } ?? MarkdownText.sentence(finding.message)
                 if let place = entry.editPlace(result) { text += "<br>edit \(MarkdownText.code(place))" }
-                out += "| \(finding.severity.rawValue) | `\(finding.rule)` | \(text) | \(MarkdownText.sentence(finding.fixKind.phrase)) |\n"
+                let state = entry.baselineWord(states).map { " \($0) |" } ?? ""
+                out += "| \(finding.severity.rawValue) |\(state) `\(finding.rule)` | \(text) | \(MarkdownText.sentence(finding.fixKind.phrase)) |\n"
             }
             if hidden > 0 { out += "\n\(counted(hidden, "more finding")): see the JSON, SARIF or text report.\n" }
             out += "\n"
         }
         return out
+    }
+
+    /// What this change did against the baseline: the verdict's line, then each worse figure,
+    /// new finding and fixed one (new and fixed capped as the findings are).
+    private static func baselineSection(_ baseline: BaselineComparison) -> String {
+        var out = "### Baseline\n\n" + MarkdownText.sentence(BaselineText.headline(baseline), inTable: false) + "\n\n"
+        if baseline.deviceChanged { out += "- note: the baseline was written for another device; fingerprints include the device\n" }
+        for regression in baseline.regressions { out += "- worse: " + MarkdownText.sentence("\(regression.metric) \(regression.change)", inTable: false) + "\n" }
+        for entry in baseline.newFindings.prefix(maxFindings) {
+            out += "- new \(entry.severity) `\(entry.rule)`: " + MarkdownText.sentence(entry.message, inTable: false) + "\n"
+        }
+        for entry in baseline.fixed.prefix(maxFindings) { out += "- fixed `\(entry.rule)`: " + MarkdownText.sentence(entry.message, inTable: false) + "\n" }
+        let more = max(0, baseline.newFindings.count - maxFindings) + max(0, baseline.fixed.count - maxFindings)
+        if more > 0 { out += "- … and \(more) more: see the text or JSON report\n" }
+        return out + "\n"
     }
 
     /// The launch and after-launch figures of `analyze`, as a table: one launch's, or the median

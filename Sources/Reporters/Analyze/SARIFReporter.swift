@@ -22,7 +22,7 @@ public struct SARIFReporter: FindingsReporter {
 
     public func renderFindings<Result: CommandResult>(_ input: ReportInput<Result>, to sink: ByteSink) {
         Self.write(
-            input.result, bundlePath: input.bundlePath, logPaths: input.logPaths, version: input.toolVersion,
+            input.result, baseline: input.baseline, bundlePath: input.bundlePath, logPaths: input.logPaths, version: input.toolVersion,
             workingDirectory: input.workingDirectory, to: sink)
     }
 
@@ -32,9 +32,13 @@ public struct SARIFReporter: FindingsReporter {
     /// The `originalUriBaseIds` key source locations are relative to.
     static let sourceRootBase = "SRCROOT"
 
-    /// Written in 64 KiB pieces as the results are made: a run of a million findings is never held as text.
+    /// Written in 64 KiB pieces as the results are made: a run of a million findings is never held
+    /// as text. Against a baseline every result has its `baselineState` (`new`, `unchanged`,
+    /// `updated` for a worse figure), and each finding the baseline had that is gone is a result
+    /// of kind `pass`, `absent`.
     static func write(
-        _ result: some CommandResult, bundlePath: String, logPaths: [String], version: String, workingDirectory: String = "/", to sink: ByteSink
+        _ result: some CommandResult, baseline: BaselineComparison? = nil, bundlePath: String, logPaths: [String], version: String,
+        workingDirectory: String = "/", to sink: ByteSink
     ) {
         var w = JSONText()
         w.beginObject()
@@ -68,8 +72,13 @@ public struct SARIFReporter: FindingsReporter {
         w.key("results")
         w.beginArray()
         let ruleIndex = Dictionary(uniqueKeysWithValues: result.reportedRules.enumerated().map { ($1.id, $0) })
-        for finding in result.findings {
-            writeResult(finding, of: result, ruleIndex: ruleIndex, bundlePath: bundlePath, logPaths: logPaths, &w)
+        let states = FindingStates(result, baseline: baseline)
+        for (index, finding) in result.findings.enumerated() {
+            writeResult(finding, of: result, state: states.state(index), ruleIndex: ruleIndex, bundlePath: bundlePath, logPaths: logPaths, &w)
+            if w.byteCount >= 1 << 16 { sink.write(w.takeBytes()) }
+        }
+        for entry in baseline?.fixed ?? [] {
+            writeAbsent(entry, ruleIndex: ruleIndex, bundlePath: bundlePath, &w)
             if w.byteCount >= 1 << 16 { sink.write(w.takeBytes()) }
         }
         w.endArray()
@@ -134,12 +143,14 @@ public struct SARIFReporter: FindingsReporter {
     /// One finding as a SARIF result: its rule, level, message with the fix, locations (the code,
     /// the asset in the source tree, the bundle, the log line), fingerprint and figures.
     private static func writeResult(
-        _ finding: Finding, of result: some CommandResult, ruleIndex: [String: Int], bundlePath: String, logPaths: [String], _ w: inout JSONText
+        _ finding: Finding, of result: some CommandResult, state: BaselineComparison.State?, ruleIndex: [String: Int], bundlePath: String,
+        logPaths: [String], _ w: inout JSONText
     ) {
         w.beginObject()
         w.field("ruleId", finding.rule)
         w.field("ruleIndex", ruleIndex[finding.rule])
         w.field("level", finding.severity.rawValue)
+        if let state { w.field("baselineState", state.rawValue) }
         w.key("message")
         w.beginObject()
         w.field("text", FindingText.withFix(finding))
@@ -172,6 +183,29 @@ public struct SARIFReporter: FindingsReporter {
         w.fields(finding.values)
         w.field("costBytes", finding.cost)
         w.field("occurrences", finding.occurrences)
+        w.endObject()
+        w.endObject()
+    }
+
+    /// A finding of the baseline that is gone: fixed by this change.
+    private static func writeAbsent(_ entry: Baseline.Entry, ruleIndex: [String: Int], bundlePath: String, _ w: inout JSONText) {
+        w.beginObject()
+        w.field("ruleId", entry.rule)
+        w.field("ruleIndex", ruleIndex[entry.rule])
+        w.field("kind", "pass")
+        w.field("level", "none")
+        w.field("baselineState", BaselineComparison.State.absent.rawValue)
+        w.key("message")
+        w.beginObject()
+        w.field("text", "fixed: " + entry.message)
+        w.endObject()
+        w.key("locations")
+        w.beginArray()
+        location(uri: bundlePath, line: nil, &w)
+        w.endArray()
+        w.key("partialFingerprints")
+        w.beginObject()
+        w.field("imgtraceFingerprint/v1", entry.fingerprint)
         w.endObject()
         w.endObject()
     }

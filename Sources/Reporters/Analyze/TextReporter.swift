@@ -209,7 +209,8 @@ public struct TextReporter: AuditReporter {
         let verdict = Verdict(result, baseline: baseline)
         var text = "\(verdict.word): \(verdict.countsText)"
         if baseline != nil {
-            text += result.failOn.map { " (new findings fail at \($0.rawValue) and above)" } ?? " (new findings never fail)"
+            let accepted = verdict.acceptedText.map { $0 + "; " } ?? ""
+            text += result.failOn.map { " (\(accepted)new findings fail at \($0.rawValue) and above)" } ?? " (\(accepted)new findings never fail)"
         } else {
             text += result.failOn.map { " (fails at \($0.rawValue) and above)" } ?? " (never fails on findings)"
         }

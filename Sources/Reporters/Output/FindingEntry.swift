@@ -13,6 +13,8 @@ import UnusedAudit
 /// up once"). Machine formats keep one finding each.
 struct FindingEntry {
     var findings: [Finding]
+    /// Their positions in the list they came from.
+    var indices: [Int] = []
 
     /// A rule with at least this many notes shows them as one entry.
     static let groupedNotes = 3
@@ -62,12 +64,20 @@ struct FindingEntry {
             guard severity == nil || level == severity else { continue }
             let group = groupOf.isEmpty ? -1 : groupOf[index]
             if group < 0 || groupSizes[Int(group)] < groupedNotes {
-                body(FindingEntry(findings: [findings[index]]))
+                body(FindingEntry(findings: [findings[index]], indices: [index]))
             } else if emitted.insert(group).inserted {
                 let members = findings.indices.filter { groupOf[$0] == group }
-                body(FindingEntry(findings: members.map { findings[$0] }))
+                body(FindingEntry(findings: members.map { findings[$0] }, indices: members))
             }
         }
+    }
+
+    /// What the baseline says of the entry: `new` when any member is, `worse` for a figure, else `accepted`; nil without one.
+    func baselineWord(_ states: FindingStates) -> String? {
+        let seen = indices.compactMap(states.state)
+        guard !seen.isEmpty else { return nil }
+        if seen.contains(.updated) { return "worse" }
+        return seen.contains(.new) ? "new" : "accepted"
     }
 
     /// For a group, `9 findings: ` and each one's subject as `quote` writes it; nil for one finding.

@@ -21,6 +21,8 @@ public struct Verdict: Equatable {
     public let outcome: Outcome
     /// Findings per severity.
     public let counts: [Severity: Int]
+    /// Against a baseline, how many findings it accepts (they are in `counts` too); nil without one.
+    public private(set) var accepted: Int?
 
     /// `fails` is the decision (against a baseline, its own); `failOn` nil means never.
     public init(fails: Bool, failOn: Severity?, counts: [Severity: Int]) {
@@ -30,6 +32,10 @@ public struct Verdict: Equatable {
 
     public init(_ result: some CommandResult, baseline: BaselineComparison? = nil) {
         self.init(fails: baseline?.fails ?? result.fails, failOn: result.failOn, counts: result.severityCounts)
+        if baseline != nil {
+            let states = FindingStates(result, baseline: baseline)
+            accepted = result.findings.indices.filter(states.isAccepted).count
+        }
     }
 
     /// `FAIL`, `PASS` or `NOT GATING`: the word a verdict line starts with.
@@ -53,4 +59,7 @@ public struct Verdict: Equatable {
     public var countsText: String {
         "\(counted(counts[.error] ?? 0, "error")), \(counted(counts[.warning] ?? 0, "warning")), \(counted(counts[.note] ?? 0, "note"))"
     }
+
+    /// Against a baseline, `20 accepted by the baseline`; nil without one.
+    public var acceptedText: String? { accepted.map { "\($0) accepted by the baseline" } }
 }
