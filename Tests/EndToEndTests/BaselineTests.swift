@@ -34,7 +34,9 @@ final class BaselineTests: XCTestCase {
         // The same launch: its three missing-image errors are known, so nothing fails.
         let unchanged = try BinaryRunner.run(["analyze", same, "--bundle", app, "--baseline", base])
         XCTAssertEqual(unchanged.status, 0, unchanged.stdoutText)
-        XCTAssertTrue(unchanged.stdoutText.contains("PASS: 3 errors, 7 warnings, 8 notes (18 accepted by the baseline; new findings fail at error and above)"), unchanged.stdoutText)
+        XCTAssertTrue(
+            unchanged.stdoutText.contains("PASS: 3 errors, 7 warnings, 8 notes (18 accepted by the baseline; new findings fail at error and above)"),
+            unchanged.stdoutText)
         XCTAssertTrue(unchanged.stdoutText.contains("BASELINE: 0 new, 0 fixed, figures within tolerance — PASS"), unchanged.stdoutText)
 
         // A new missing name is a new error.
