@@ -60,6 +60,9 @@ public struct ImageLoad: Sendable, Equatable {
     /// Whether its name is a bare line of a console without echoes: one the app may have printed
     /// itself (`NameShape`).
     public var fromBareLine = false
+    /// Read from the system's own warning that the image is missing (SwiftUI's `No image named`,
+    /// UIKit's `Could not load the … image referenced from a nib`, CoreUI's `Invalid asset name`).
+    public var fromSystemWarning = false
     /// How long the request's outermost API ran, from its entry to its return (nested image
     /// calls included), in microseconds; nil when the capture does not time calls (debuggers and
     /// ptrace stop the program, which would distort every duration: only `record --agent` times).

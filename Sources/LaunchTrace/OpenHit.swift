@@ -24,6 +24,8 @@ struct OpenHit {
     /// Its name is a bare line of a console without echoes (Xcode's, `po $arg3`), which may be
     /// the app's own output: the audit judges it by whether it resolves, and by its shape.
     var fromBareLine = false
+    /// Read from the system's own warning that the image is missing (`SystemWarning`).
+    var fromSystemWarning = false
     /// Lines of bare `po` output are being collected.
     var collectingText = false
     var hasValue: Bool { status != nil || !nameLines.isEmpty }

@@ -163,7 +163,10 @@ struct TraceParser {
         let first = line[0]
         if first != UInt8(ascii: "e") && first != 0x20 && first != 0x09 && first != 0x5E { diagnostic.inside = false }
         if first != 0x20 && first != 0x09 && first != 0x2A && first != 0x23 { endLooseBacktrace() }
-        guard let recognised = LineDialects.recognise(line, table: dialectTable) else { return try bare(line, number: number) }
+        guard let recognised = LineDialects.recognise(line, table: dialectTable) else {
+            if try systemWarning(line, number: number) { return }
+            return try bare(line, number: number)
+        }
         switch recognised.evidence {
         case .lldb?: statistics.lldbEvidence += 1
         case .gdb?: statistics.gdbEvidence += 1
@@ -210,12 +213,42 @@ struct TraceParser {
         case .timestamp(let stamp):
             timestampSlot.store(stamp)
             if !echoMode && collecting == .ignore { collecting = .none }
+            _ = try systemWarning(line, number: number)
         case .debuggerCrashed(let text): debuggerCrash = (number, text)
         case .ignored: break
         }
     }
 
     // MARK: Hits
+
+    /// The last hit made a load: its name id, status and line (a system warning just after it is the same request).
+    private var lastSettled: (nameID: Int?, status: LoadStatus, line: Int)?
+
+    /// The lines within which a system warning after a captured hit of the same name is that
+    /// hit's request (the system logs it from inside the call the breakpoint stopped at).
+    static let warningFollowsHitLines = 8
+
+    /// Reads the system's own warning of a missing image as a load, unless it follows a captured
+    /// hit of the same name: a request is one load, whichever way it was seen. Whether it was one.
+    mutating func systemWarning(_ line: ByteLine, number: Int) throws -> Bool {
+        guard let warning = SystemWarning.parse(line) else { return false }
+        try settleOpenHit()
+        let status: LoadStatus = warning.name.map { $0.isEmpty ? .empty : .ok } ?? .nil
+        let nameID = warning.name.flatMap { $0.isEmpty ? nil : statistics.names.intern($0.base, $0.count) }
+        if let last = lastSettled, number - last.line <= Self.warningFollowsHitLines, last.status == status, last.nameID == nameID {
+            return true
+        }
+        var hit = OpenHit(line: number)
+        hit.setOutcome(status, detail: nil, line: number, timestamp: lastTimestamp)
+        hit.nameID = nameID
+        hit.kind = warning.kind
+        hit.api = String(describing: warning.source)
+        hit.fromSystemWarning = true
+        current = hit
+        summary.systemWarningLoads += 1
+        try settleOpenHit()
+        return true
+    }
 
     /// Closes the open hit and delivers it, then the skips deferred behind it.
     mutating func settleOpenHit() throws {
@@ -250,6 +283,8 @@ struct TraceParser {
             timestamp: hit.timestamp, backtrace: hit.backtrace, phase: phase,
             nameID: name == nil ? nil : hit.nameID)
         load.fromBareLine = hit.fromBareLine
+        load.fromSystemWarning = hit.fromSystemWarning
+        lastSettled = (name == nil ? nil : hit.nameID, status, line)
         load.microseconds = hit.microseconds
         load.ownMicroseconds = hit.ownMicroseconds
         if let kind = hit.kind {
@@ -367,6 +402,14 @@ struct TraceParser {
                     line: stop.line,
                     message:
                         "the program stopped here\(reason) and the log ends with it stopped: nothing continued it, so what it loaded after is not in the log"
+                ))
+        }
+        if summary.systemWarningLoads > 0, summary.systemWarningLoads == summary.hits {
+            summary.warnings.append(
+                TraceWarning(
+                    line: nil,
+                    message:
+                        "every load in this log is the system's own warning of a missing image: a partial launch, what loaded is not in it (capture the whole launch with `imgtrace lldb-script` or `record`)"
                 ))
         }
         if cutLines.count > 0 {

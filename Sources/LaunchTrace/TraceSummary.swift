@@ -119,6 +119,8 @@ public struct TraceSummary: Sendable, Equatable {
     /// Bare lines of a console without echoes not read as names: sentences and log messages
     /// (`Loading feed...`, `fetched: 20`), with the first one's line.
     public var proseLines = 0
+    /// Loads read from the system's own warnings of a missing image (`SystemWarning`), not from a capture.
+    public var systemWarningLoads = 0
     public var firstProseLine: Int?
     /// Functions the debugger said do not exist (gdb `Function "…" not defined.`), in log order.
     public var undefinedFunctions: [String] = []

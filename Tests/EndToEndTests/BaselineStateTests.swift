@@ -91,3 +91,32 @@ final class BaselineStateTests: XCTestCase {
         XCTAssertTrue(json.stdoutText.contains("raise `budgets.maxLaunchLoads` in `imgtrace.yml` if the growth is intended"), json.stdoutText)
     }
 }
+
+/// An ordinary Xcode console, no breakpoint at all: the system's own three warnings of a missing
+/// image are three `missing-image` findings at their lines, and the log is a partial launch (said).
+final class ConsoleWarningTests: XCTestCase {
+    func testTheSystemsWarningsAreMissingImages() throws {
+        let dir = try BinaryRunner.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let stamp = "2026-11-21 09:14:02.218204+0100 Sample[4242:118204] "
+        let log = dir.appendingPathComponent("console.log")
+        try [
+            stamp + "application:didFinishLaunchingWithOptions:",
+            stamp + "No image named 'brand_logo' found in asset catalog for /private/var/containers/Bundle/Application/5C3A/SampleApp.app",
+            stamp + #"Could not load the "banner_missing" image referenced from a nib in the bundle with identifier "com.example.Sample""#,
+            stamp + "[framework] CUICatalog: Invalid asset name supplied: '(null)'",
+        ].joined(separator: "\n").write(to: log, atomically: true, encoding: .utf8)
+        let run = try BinaryRunner.run(["analyze", log.path, "--bundle", "Examples/SampleApp.app", "--format", "json"], in: Corpus.packageRoot)
+        XCTAssertEqual(run.status, 1, run.stderr)
+        let json = try XCTUnwrap(JSONSerialization.jsonObject(with: run.stdout) as? [String: Any])
+        let findings = try XCTUnwrap(json["findings"] as? [[String: Any]])
+        let missing = findings.filter { $0["rule"] as? String == "missing-image" }
+        let named = missing.compactMap { ($0["message"] as? String)?.split(separator: "`").first.map(String.init) }
+        XCTAssertEqual(named.sorted(), ["(nil)", "banner_missing", "brand_logo"])
+        let lines = missing.compactMap { (($0["lines"] as? [[String: Any]])?.first)?["line"] as? Int }.sorted()
+        XCTAssertEqual(lines, [2, 3, 4])
+        XCTAssertFalse(findings.contains { $0["rule"] as? String == "no-evidence" }, "a partial launch, not no evidence")
+        let warnings = try XCTUnwrap(json["warnings"] as? [[String: Any]]).compactMap { $0["message"] as? String }
+        XCTAssertTrue(warnings.contains { $0.contains("a partial launch") }, "\(warnings)")
+    }
+}
