@@ -381,6 +381,12 @@ struct TraceParser {
         if let recording = summary.recording {
             for message in recording.warnings { summary.warnings.append(TraceWarning(line: recording.line, message: message)) }
         }
+        appendEndWarnings(cutLines: cutLines)
+    }
+
+    /// The warnings only the end of the log can tell: a debugger crash, a program left stopped,
+    /// loads that are all the system's warnings, cut lines.
+    private mutating func appendEndWarnings(cutLines: (count: Int, first: Int?)) {
         if let crash = debuggerCrash {
             summary.debuggerCrashLine = crash.line
             summary.warnings.append(
