@@ -62,6 +62,9 @@ public struct RuleContext: Sendable {
     public var systemBundles: Set<String>
     /// The launch figures of the baseline this run is compared with (`analyze --baseline`).
     public var baseline: PhaseMetrics?
+    /// The image names that baseline's launch asked for (schema 5 and later), so a worse figure
+    /// names what moved it.
+    public var baselineImages: [ImageRecord]?
 
     package init(
         device: DeviceProfile, config: AuditConfig, inventory: BundleInventory, uses: [NameUse], unreadable: [UnreadableHits], logs: [LogReport],

@@ -71,7 +71,7 @@ public enum AuditSession {
         var inventory = try readInventory(request)
         inventory.junk.sort()
         let (profile, reason) = try chooseDevice(request, settings, inventory)
-        let auditor = LaunchAuditor(inventory: inventory, device: profile, config: settings, baseline: baseline?.launch)
+        let auditor = LaunchAuditor(inventory: inventory, device: profile, config: settings, baseline: baseline?.launch, baselineImages: baseline?.images)
         let options = TraceOptions(launchEnd: settings.launchEnd, listsNames: false, namesOnly: settings.namesOnly)
         for (index, log) in request.logs.enumerated() {
             auditor.beginLog(log)
@@ -100,6 +100,14 @@ public enum AuditSession {
             result.locateSources(in: index, root: root, inventory: inventory, code: code)
         }
         result.warnings += baselineWarnings(baseline, path: request.baselinePath)
+        if let path = request.baselinePath, let theirs = baseline?.app, let ours = result.bundleNames.first, theirs != ours {
+            result.warnings.append(
+                AuditWarning(
+                    origin: .baseline(path: path),
+                    message:
+                        "written for \(SafeText.quoted(theirs)), not \(SafeText.quoted(ours)): another app's findings read as fixed and this one's as new; write a baseline of this app"
+                ))
+        }
         let comparison = baseline.map { BaselineComparison(baseline: $0, result: result, tolerance: settings.baselineTolerance) }
         return AuditOutcome(result: result, settings: settings, baseline: comparison)
     }

@@ -24,11 +24,12 @@ public struct Baseline: Equatable, Sendable {
         public var rules: [String] = []
     }
 
-    /// The schema `render` writes. Schema 4 records per-launch figures: the median launch's,
+    /// The schema `render` writes. Schema 5 records the app and the image names the launch asked
+    /// for, each with its loads and bytes. Schema 4 records per-launch figures: the median launch's,
     /// the number of launches and their range. Schema 3 recorded which of an image's rules fired
     /// (and figures that summed several launches); schema 2 gave each image one finding
     /// (`ImageFindings`); schema 1 files are read and matched through `Entry.formerly`.
-    public static let schemaVersion = 4
+    public static let schemaVersion = 5
     /// The first schema whose launch figures are one launch's whatever the number of launches.
     static let perLaunchSchema = 4
 
@@ -53,6 +54,10 @@ public struct Baseline: Equatable, Sendable {
     /// schema 4 from several logs): compared as they are, and said in a warning.
     public var mayHoldSummedLaunches: Bool { schema < Self.perLaunchSchema }
     public var findings: [Entry]
+    /// The app the launch was of (its bundle's name); nil in files before schema 5.
+    public var app: String?
+    /// The image names the median launch asked for, by name; nil in files before schema 5.
+    public var images: [ImageRecord]?
     /// Entries whose fingerprint an earlier entry already had: read once (a file of copies
     /// would otherwise count every copy fixed), and said in a warning.
     public var duplicateEntries = 0
@@ -67,6 +72,8 @@ public struct Baseline: Equatable, Sendable {
         launchSpread = result.launchFigures
         findings = result.findings.map { Entry($0) }
             .sorted { $0.fingerprint < $1.fingerprint }
+        app = result.bundleNames.first
+        if let audit = result as? AuditResult { images = ImageRecord.of(audit.uses, launches: audit.launchFigures.launches) }
     }
 
     /// The figures a baseline keeps, by their JSON names.
@@ -81,6 +88,7 @@ public struct Baseline: Equatable, Sendable {
     public func render() -> [UInt8] {
         var out = "{\n  \"schemaVersion\": \(Self.schemaVersion),\n  \"kind\": \"imgtrace-baseline\",\n"
         if scope != .launch { out += "  \"scope\": \"\(scope.rawValue)\",\n" }
+        if let app { out += "  \"app\": " + Self.quoted(app) + ",\n" }
         out += "  \"device\": " + Self.quoted(device) + ",\n  \"launch\": {"
         out += Self.figureFields(launch) + "},\n"
         out += "  \"launches\": \(launchSpread.launches),\n"
@@ -99,7 +107,17 @@ public struct Baseline: Equatable, Sendable {
                         + (entry.rules.isEmpty ? "" : ", \"rules\": [" + entry.rules.map(Self.quoted).joined(separator: ", ") + "]")
                         + (entry.gates ? "" : ", \"gates\": false") + "}"
                 }.joined(separator: ",\n") + "\n  "
-        out += "]\n}\n"
+        out += "]"
+        if let images {
+            // One image a line, by name: a review sees which images a new baseline adds or drops.
+            out += ",\n  \"images\": [" + (images.isEmpty ? "" : "\n")
+            out += images.map { record in
+                "    {\"name\": \(Self.quoted(record.name)), " + (record.image.map { "\"image\": \(Self.quoted($0)), " } ?? "")
+                    + "\"loads\": \(record.loads), \"decodedBytes\": \(record.decodedBytes), \"bytesOnDisk\": \(record.bytesOnDisk)}"
+            }.joined(separator: ",\n")
+            out += images.isEmpty ? "]" : "\n  ]"
+        }
+        out += "\n}\n"
         return Array(out.utf8)
     }
 
@@ -177,6 +195,10 @@ public struct Baseline: Equatable, Sendable {
         }
         var baseline = Baseline(device: device, launchSpread: spread, findings: findings)
         baseline.duplicateEntries = duplicates
+        baseline.app = object["app"]?.string
+        if let images = object["images"] {
+            baseline.images = try imageRecords(images, path: path)
+        }
         baseline.schema = version
         if let scope = object["scope"] {
             guard let name = scope.string, let known = Scope(rawValue: name) else {
@@ -191,6 +213,19 @@ public struct Baseline: Equatable, Sendable {
         self.device = device
         self.launchSpread = launchSpread
         self.findings = findings
+    }
+
+    /// The `images` array: each an object with `name`, `loads`, `decodedBytes`, `bytesOnDisk` and maybe `image`.
+    private static func imageRecords(_ array: JSONValue, path: String) throws -> [ImageRecord] {
+        guard let items = array.array else { throw InputError(path: path, reason: "`images` is not an array") }
+        return try items.enumerated().map { index, item in
+            guard let name = item["name"]?.string, let loads = item["loads"]?.int, let decoded = item["decodedBytes"]?.int,
+                let onDisk = item["bytesOnDisk"]?.int, loads >= 0, decoded >= 0, onDisk >= 0
+            else {
+                throw InputError(path: path, reason: "image \(index + 1) needs `name` and whole numbers ≥ 0 `loads`, `decodedBytes` and `bytesOnDisk`")
+            }
+            return ImageRecord(name: name, image: item["image"]?.string, loads: loads, decodedBytes: decoded, bytesOnDisk: onDisk)
+        }
     }
 
     /// One launch's figures from the object at `key` (`launch`, `launchRange.min`, …).
@@ -235,6 +270,9 @@ public struct BaselineComparison: Sendable {
     /// Baseline findings that are gone.
     public var fixed: [Baseline.Entry]
     public var regressions: [MetricRegression]
+    /// The images that moved, by name, costliest first: added, gone, loaded a different number of
+    /// times. Empty when the baseline kept no names (before schema 5).
+    public var imageChanges: [ImageChange] = []
     public var deviceChanged: Bool
     /// New findings at or above the fail level, those judged afresh every run included.
     public var failingNew: [Baseline.Entry]
@@ -283,6 +321,9 @@ public struct BaselineComparison: Sendable {
                 Baseline.Entry(findings[index])
             }, failOn: result.failOn, tolerance: tolerance)
         regressionsFail = false
+        if let old = baseline.images, let audit = result as? AuditResult {
+            imageChanges = ImageChange.between(old: old, new: ImageRecord.of(audit.uses, launches: audit.launchFigures.launches))
+        }
     }
 
     public init(old: Baseline, new: Baseline, failOn: Severity?, tolerance: AuditConfig.BaselineTolerance) {
@@ -294,6 +335,7 @@ public struct BaselineComparison: Sendable {
         self.init(
             old: old, newDevice: new.device, newLaunch: new.launch, newRanks: ranks, entry: { new.findings[$0] }, failOn: failOn,
             tolerance: tolerance)
+        if let before = old.images, let after = new.images { imageChanges = ImageChange.between(old: before, new: after) }
     }
 
     private init<Ranks: Collection<FindingRank>>(

@@ -16,6 +16,7 @@ public final class LaunchAuditor {
     public let config: AuditConfig
     /// The baseline's launch figures, when the run is compared with one.
     let baseline: PhaseMetrics?
+    let baselineImages: [ImageRecord]?
     public let inventory: BundleInventory
     /// `--system-images` folders: the toolkit's images, told apart from the app's in figures and findings.
     private let systemBundles: Set<String>
@@ -82,9 +83,15 @@ public final class LaunchAuditor {
     private var currentLog = -1
     private var currentPath = ""
 
-    /// `baseline`: the launch figures of the baseline the run is compared with (`--baseline`), for `baseline-regression`.
-    public init(inventory: BundleInventory, device: DeviceProfile, config: AuditConfig = AuditConfig(), baseline: PhaseMetrics? = nil) {
+    /// `baseline`: the launch figures of the baseline the run is compared with (`--baseline`), for
+    /// `baseline-regression`; `baselineImages` its launch's image names, when it kept them, so a
+    /// worse figure names the images that moved it.
+    public init(
+        inventory: BundleInventory, device: DeviceProfile, config: AuditConfig = AuditConfig(), baseline: PhaseMetrics? = nil,
+        baselineImages: [ImageRecord]? = nil
+    ) {
         self.baseline = baseline
+        self.baselineImages = baselineImages
         self.inventory = inventory
         systemBundles = Set(inventory.bundles.filter { $0.kind == .systemImages }.map(\.id))
         self.device = device
@@ -359,10 +366,11 @@ public final class LaunchAuditor {
         let launchCount = uses.firstIndex { $0.launchLoads == 0 } ?? uses.count
         let combined = combinedMetrics()
         let hits = unreadable.values.sorted { $0.status < $1.status }
-        let context = RuleContext(
+        var context = RuleContext(
             device: device, config: config, inventory: inventory,
             uses: launchCount == uses.count ? uses : Array(uses[..<launchCount]), unreadable: hits, logs: logs,
             metrics: combined, systemBundles: systemBundles, baseline: baseline)
+        context.baselineImages = baselineImages
         let findings = runRules(context, launchCount: launchCount)
         let ordered = uses
         uses = []

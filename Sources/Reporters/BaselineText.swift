@@ -6,6 +6,9 @@ import LaunchAudit
 import UnusedAudit
 
 extension BaselineComparison {
+    /// The image changes a report lists; the rest are counted.
+    static let listedImageChanges = 10
+
     /// The comparison for people: what is new, what is fixed, which figures got worse.
     /// Every line fits `width` columns, continuations indented under their entry.
     public func text(width: Int = 120) -> String {
@@ -13,6 +16,10 @@ extension BaselineComparison {
         lines.append(("", "BASELINE: " + BaselineText.headline(self)))
         if deviceChanged { lines.append(("  note: ", "the baseline was written for another device; fingerprints include the device")) }
         for regression in regressions { lines.append(("  worse: ", "\(regression.metric) \(regression.change)")) }
+        for change in imageChanges.prefix(Self.listedImageChanges) { lines.append(("  moved: ", change.text)) }
+        if imageChanges.count > Self.listedImageChanges {
+            lines.append(("  moved: ", "… and \(imageChanges.count - Self.listedImageChanges) more (the baselines' `images` hold every name)"))
+        }
         for entry in newFindings { lines.append(("  new \(entry.severity) \(entry.rule): ", TextTable.escapeName(entry.message))) }
         for entry in fixed { lines.append(("  fixed \(entry.rule): ", TextTable.escapeName(entry.message))) }
         return lines.map { TextTable.wrapped($0.text, width: width, first: $0.first, rest: "      ") + "\n" }.joined()

@@ -82,6 +82,10 @@ struct BaselineCommand: ParsableCommand {
                     PlatformIO.writeStandardError("imgtrace: warning: " + SafeText.visible(warning.text) + "\n")
                 }
             }
+            if let first = before.app, let second = after.app, first != second {
+                throw InputError(
+                    path: new, reason: "a baseline of \(SafeText.quoted(second)), not of \(SafeText.quoted(first)) as \(old) is: compare two builds of one app")
+            }
             let settings = try ConfigFile.settings(explicit: config)
             // The config means what it means in `analyze`: its failOn, and its ignored rules gate nothing.
             after.findings.removeAll { settings.ignore.rules.contains($0.rule) }

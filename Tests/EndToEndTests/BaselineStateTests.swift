@@ -92,6 +92,45 @@ final class BaselineStateTests: XCTestCase {
     }
 }
 
+/// A baseline keeps the launch's image names: a worse figure names what moved it, in every
+/// format, `baseline compare` of two builds names it, and two apps' baselines are not compared.
+final class BaselineNamesTests: XCTestCase {
+    func testAWorseFigureNamesTheImageThatMovedIt() throws {
+        let dir = try BinaryRunner.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let root = Corpus.packageRoot
+        let text = try String(contentsOf: root.appendingPathComponent("Examples/launch.log"), encoding: .utf8)
+        let more = dir.appendingPathComponent("empty.log")
+        try text.replacingOccurrences(of: "\nwelcome\n", with: "\nwelcome\nempty_state\n").write(to: more, atomically: true, encoding: .utf8)
+        let base = dir.appendingPathComponent("base.json").path, branch = dir.appendingPathComponent("branch.json").path
+        for (log, out) in [("Examples/launch.log", base), (more.path, branch)] {
+            let write = try BinaryRunner.run(["baseline", "write", log, "--bundle", "Examples/SampleApp.app", "--output", out], in: root)
+            XCTAssertEqual(write.status, 0, write.stderr)
+        }
+        let written = try String(contentsOf: URL(fileURLWithPath: base), encoding: .utf8)
+        XCTAssertTrue(written.contains(#"  "app": "SampleApp.app","#), written)
+        XCTAssertTrue(written.contains(#"    {"name": "placeholder", "image": "placeholder@3x.png", "loads": 3, "decodedBytes": 57600, "bytesOnDisk": 98}"#), written)
+
+        for format in ["text", "json", "markdown", "html", "sarif", "github", "junit", "gitlab", "checkstyle", "xcode"] {
+            let run = try BinaryRunner.run(
+                ["analyze", more.path, "--bundle", "Examples/SampleApp.app", "--baseline", base, "--format", format], in: root)
+            XCTAssertEqual(run.status, 1, "\(format): \(run.stderr)")
+            XCTAssertTrue(run.stdoutText.contains("empty_state"), "\(format) names the image that moved launch.images")
+        }
+        let compare = try BinaryRunner.run(["baseline", "compare", base, branch], in: root)
+        XCTAssertEqual(compare.status, 1)
+        XCTAssertTrue(compare.stdoutText.contains("  worse: launch.images 14 → 15 (allowed up to 14)\n  moved: new at launch: `empty_state` ("), compare.stdoutText)
+
+        // Another app's baseline: not compared.
+        let other = try String(contentsOf: URL(fileURLWithPath: branch), encoding: .utf8).replacingOccurrences(of: #""app": "SampleApp.app""#, with: #""app": "Other.app""#)
+        try other.write(toFile: branch, atomically: true, encoding: .utf8)
+        let refused = try BinaryRunner.run(["baseline", "compare", base, branch], in: root)
+        XCTAssertEqual(refused.status, 2)
+        XCTAssertEqual(refused.stderr.split(separator: "\n").count, 1, refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("a baseline of `Other.app`, not of `SampleApp.app`"), refused.stderr)
+    }
+}
+
 /// An ordinary Xcode console, no breakpoint at all: the system's own three warnings of a missing
 /// image are three `missing-image` findings at their lines, and the log is a partial launch (said).
 final class ConsoleWarningTests: XCTestCase {

@@ -25,7 +25,7 @@ final class BaselineTests: XCTestCase {
         // It says what it wrote: the findings by severity and the launch figures.
         XCTAssertTrue(write.stderr.hasPrefix("imgtrace: wrote \(base): 18 findings (3 errors, 7 warnings, 8 notes); launch figures: 21 loads, "), write.stderr)
         let text = try String(contentsOf: URL(fileURLWithPath: base), encoding: .utf8)
-        XCTAssertTrue(text.hasPrefix("{\n  \"schemaVersion\": 4,\n  \"kind\": \"imgtrace-baseline\""), text)
+        XCTAssertTrue(text.hasPrefix("{\n  \"schemaVersion\": 5,\n  \"kind\": \"imgtrace-baseline\""), text)
         XCTAssertEqual(text.components(separatedBy: "\n    {\"fingerprint\"").count - 1, 18, "one finding per line")
         let again = try BinaryRunner.run(["baseline", "write", same, "--bundle", app, "--output", base + ".2"])
         XCTAssertEqual(again.status, 0)

@@ -123,7 +123,7 @@ final class ImageFindingsTests: XCTestCase {
         XCTAssertTrue(partial.newFindings.contains { $0.fingerprint == finding.fingerprint })
         // Written again, the baseline is schema 4 and says what the finding was called before.
         let written = String(decoding: Baseline(result).render(), as: UTF8.self)
-        XCTAssertTrue(written.contains("\"schemaVersion\": 4"))
+        XCTAssertTrue(written.contains("\"schemaVersion\": 5"))
         XCTAssertTrue(written.contains("\"formerly\": ["), written)
         let reread = try Baseline.parse(Array(written.utf8), path: "new.json")
         let between = BaselineComparison(old: baseline, new: reread, failOn: .error, tolerance: AuditConfig().baselineTolerance)

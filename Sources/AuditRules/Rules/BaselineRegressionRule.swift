@@ -48,10 +48,16 @@ package enum BaselineRegressionRule: AuditRule {
 
     package static func check(_ context: RuleContext) -> [Finding] {
         guard let old = context.baseline else { return [] }
+        // What moved, by name, when the baseline kept its images (schema 5).
+        let changes = context.baselineImages.map {
+            ImageChange.between(old: $0, new: ImageRecord.of(context.uses, launches: context.metrics.launchSpread.launches))
+        }
         return regressions(old: old, new: context.metrics.launch, tolerance: context.config.baselineTolerance).map { regression in
-            Finding(
+            let moved = changes.map { ImageChange.moving(regression.metric, in: $0) } ?? []
+            let because: Phrase = moved.isEmpty ? "" : "; \(Phrase.joined(moved.map(\.phrase), separator: "; "))"
+            return Finding(
                 rule: id, severity: defaultSeverity, identity: regression.metric, device: context.device.fingerprintKey, subject: regression.metric,
-                message: "\(code: regression.metric) is worse than the baseline: \(regression.change)",
+                message: "\(code: regression.metric) is worse than the baseline: \(regression.change)\(because)",
                 fix: .explainRegression,
                 values: [
                     "metric": .string(regression.metric), "before": .int(regression.before), "after": .int(regression.after),

@@ -277,6 +277,7 @@ public struct HTMLReporter: AuditReporter {
         var out = "<div class=\"baseline\"><b>Baseline:</b> \(prose(BaselineText.headline(baseline)))<ul>"
         if baseline.deviceChanged { out += "<li>note: the baseline was written for another device; fingerprints include the device</li>" }
         for regression in baseline.regressions { out += "<li>worse: \(prose("\(regression.metric) \(regression.change)"))</li>" }
+        for change in baseline.imageChanges.prefix(BaselineComparison.listedImageChanges) { out += "<li>moved: \(prose(change.phrase))</li>" }
         for entry in baseline.newFindings { out += "<li>new \(h(entry.severity)) <code>\(h(entry.rule))</code>: \(prose(entry.message))</li>" }
         for entry in baseline.fixed { out += "<li>fixed <code>\(h(entry.rule))</code>: \(prose(entry.message))</li>" }
         return out + "</ul></div>"

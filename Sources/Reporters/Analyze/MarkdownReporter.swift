@@ -130,6 +130,9 @@ public struct MarkdownReporter: AuditReporter {
         var out = "### Baseline\n\n" + MarkdownText.sentence(BaselineText.headline(baseline), inTable: false) + "\n\n"
         if baseline.deviceChanged { out += "- note: the baseline was written for another device; fingerprints include the device\n" }
         for regression in baseline.regressions { out += "- worse: " + MarkdownText.sentence("\(regression.metric) \(regression.change)", inTable: false) + "\n" }
+        for change in baseline.imageChanges.prefix(BaselineComparison.listedImageChanges) {
+            out += "- moved: " + MarkdownText.sentence(change.phrase, inTable: false) + "\n"
+        }
         for entry in baseline.newFindings.prefix(maxFindings) {
             out += "- new \(entry.severity) `\(entry.rule)`: " + MarkdownText.sentence(entry.message, inTable: false) + "\n"
         }
