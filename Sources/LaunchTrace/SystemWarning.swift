@@ -15,28 +15,36 @@ struct SystemWarning {
     /// What logged it, for the load's API column.
     var source: StaticString
 
-    /// The warning `line` holds, if any; cheap on every other line (three byte searches).
+    /// The warning `line` holds, if any. Each shape opens its name with a quote, so a line is
+    /// searched for quotes only (two `memchr`s on a line without one), and only the text before
+    /// a quote is compared: this runs on every console line a log holds.
     static func parse(_ line: ByteLine) -> SystemWarning? {
-        if let start = line.range(of: "No image named '") {
-            return quoted(line, after: start + 16, close: 0x27, trailer: "' found in asset catalog").map {
-                SystemWarning(name: $0, kind: .swiftui, source: "SwiftUI (console warning)")
+        var from = 0
+        while let quote = line.index(of: 0x27, from: from) {
+            if line.hasPrefix("No image named '", at: quote - 15) {
+                return named(line, quote, trailer: "' found in asset catalog", kind: .swiftui, source: "SwiftUI (console warning)")
             }
-        }
-        if let start = line.range(of: "No symbol named '") {
-            return quoted(line, after: start + 17, close: 0x27, trailer: "' found in system symbol set").map {
-                SystemWarning(name: $0, kind: .symbol, source: "SwiftUI (console warning)")
+            if line.hasPrefix("No symbol named '", at: quote - 16) {
+                return named(line, quote, trailer: "' found in system symbol set", kind: .symbol, source: "SwiftUI (console warning)")
             }
-        }
-        if let start = line.range(of: "Could not load the \"") {
-            return quoted(line, after: start + 20, close: 0x22, trailer: "\" image referenced from a nib").map {
-                SystemWarning(name: $0, kind: .nib, source: "UIKit nib (console warning)")
+            if line.hasPrefix("Invalid asset name supplied: '", at: quote - 29), let name = quoted(line, after: quote + 1, close: 0x27, trailer: "'") {
+                let isNull = name.count == 6 && name.hasPrefix("(null)")
+                return SystemWarning(name: isNull ? nil : name, kind: .code, source: "CoreUI (console warning)")
             }
+            from = quote + 1
         }
-        if let start = line.range(of: "Invalid asset name supplied: '"), let name = quoted(line, after: start + 30, close: 0x27, trailer: "'") {
-            let isNull = name.count == 6 && name.hasPrefix("(null)")
-            return SystemWarning(name: isNull ? nil : name, kind: .code, source: "CoreUI (console warning)")
+        from = 0
+        while let quote = line.index(of: 0x22, from: from) {
+            if line.hasPrefix("Could not load the \"", at: quote - 19) {
+                return named(line, quote, trailer: "\" image referenced from a nib", kind: .nib, source: "UIKit nib (console warning)")
+            }
+            from = quote + 1
         }
         return nil
+    }
+
+    private static func named(_ line: ByteLine, _ quote: Int, trailer: StaticString, kind: LoadKind, source: StaticString) -> SystemWarning? {
+        quoted(line, after: quote + 1, close: line[quote], trailer: trailer).map { SystemWarning(name: $0, kind: kind, source: source) }
     }
 
     /// The bytes from `start` up to the last `close` byte that begins `trailer`; nil without one.

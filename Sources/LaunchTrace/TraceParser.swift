@@ -213,7 +213,6 @@ struct TraceParser {
         case .timestamp(let stamp):
             timestampSlot.store(stamp)
             if !echoMode && collecting == .ignore { collecting = .none }
-            _ = try systemWarning(line, number: number)
         case .debuggerCrashed(let text): debuggerCrash = (number, text)
         case .ignored: break
         }
@@ -232,6 +231,8 @@ struct TraceParser {
     /// hit of the same name: a request is one load, whichever way it was seen. Whether it was one.
     mutating func systemWarning(_ line: ByteLine, number: Int) throws -> Bool {
         guard let warning = SystemWarning.parse(line) else { return false }
+        // A timestamped warning (the console dialect leaves it to this path) dates its load.
+        if let stamp = Timestamp.length(line) { timestampSlot.store(line.slice(0, stamp)) }
         try settleOpenHit()
         let status: LoadStatus = warning.name.map { $0.isEmpty ? .empty : .ok } ?? .nil
         let nameID = warning.name.flatMap { $0.isEmpty ? nil : statistics.names.intern($0.base, $0.count) }

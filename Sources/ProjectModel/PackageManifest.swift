@@ -10,14 +10,18 @@ public enum PackageManifest {
     /// The largest manifest parsed: its syntax tree costs about 50 times the text, and a
     /// manifest is one expression, which cannot be parsed a piece at a time as source files are.
     public static let maxParsedBytes = 256 << 10
+    /// The parse budget of a manifest (`SwiftParseCost` units): real ones nest `[` two or three
+    /// deep (swift-syntax's, the costliest of 30 measured, is 661 units), a twelfth of this;
+    /// fuzzing found ten and thirteen deep in 140 bytes, seconds to parse in a debug build.
+    public static let parseBudget = 1 << 13
 
     /// The resources and target folders of the manifest `source` (its bytes), whose package lives
     /// at the tree path `packageFolder`; nil when the manifest is larger than `maxParsedBytes` or
-    /// would cost the parser more than `SwiftParseCost.budget` (deeply nested brackets). Targets
+    /// would cost the parser more than `parseBudget` (deeply nested brackets). Targets
     /// whose folder or resources are not string literals are skipped: a manifest that computes
     /// them cannot be read without running it.
     public static func resources(source: [UInt8], packageFolder: String) -> PackageResources? {
-        guard source.count <= maxParsedBytes, source.withUnsafeBufferPointer({ SwiftParseCost.estimate($0) <= SwiftParseCost.budget }) else {
+        guard source.count <= maxParsedBytes, source.withUnsafeBufferPointer({ SwiftParseCost.estimate($0, limit: parseBudget) <= parseBudget }) else {
             return nil
         }
         let visitor = TargetVisitor(viewMode: .sourceAccurate)

@@ -36,7 +36,10 @@ enum ConsoleDialect: LineDialect {
         default:
             // A timestamped line: imgtrace's callback, or the app's log dating the hits after it.
             if let stamp = Timestamp.length(line) {
-                return CaptureDialect.timestamped(line, stamp: stamp) ?? RecognisedLine(.timestamp(line.slice(0, stamp)))
+                if let captured = CaptureDialect.timestamped(line, stamp: stamp) { return captured }
+                // The system's warning of a missing image is no dialect's: the parser reads it as a load.
+                if SystemWarning.parse(line.dropFirst(stamp)) != nil { return nil }
+                return RecognisedLine(.timestamp(line.slice(0, stamp)))
             }
             return line.isDecimalLiteral ? RecognisedLine(.number) : nil
         }
