@@ -22,7 +22,8 @@ struct AuditInputs: ParsableArguments {
     @Option(help: "Device profile to judge for, by id or model name (`imgtrace devices`); default: chosen for the app.", completion: .list(DeviceProfile.builtIn.map(\.id)))
     var device: String?
 
-    @Option(name: .customLong("launch-end"), help: LaunchEndPattern.help, transform: LaunchEndPattern.parse)
+    // Unconditional: a method's name (`-[NSApplication finishLaunching]`) starts with a dash.
+    @Option(name: .customLong("launch-end"), parsing: .unconditional, help: LaunchEndPattern.help, transform: LaunchEndPattern.parse)
     var launchEnd: LaunchEndPattern?
 
     @Option(help: "Config file (default: .imgtrace.yml in the working directory, when present).", completion: .file(extensions: ["yml", "yaml"]))

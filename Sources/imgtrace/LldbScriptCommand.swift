@@ -32,7 +32,7 @@ struct LldbScriptCommand: ParsableCommand {
     var apis: [CaptureAPI] = []
 
     @Option(
-        name: .customLong("symbol"),
+        name: .customLong("symbol"), parsing: .unconditionalSingleValue,
         help: ArgumentHelp(
             "Another function whose argument ARG (1-based, default 3) is a C-string name, read from its register by the ABI (repeatable), as `record --symbol` takes it.",
             valueName: "name[:arg]"))
@@ -50,7 +50,8 @@ struct LldbScriptCommand: ParsableCommand {
     @Flag(help: "Start each request's line with the time of the hit.")
     var timestamps = false
 
-    @Option(name: .customLong("launch-end"), help: "The function whose first call ends the launch window.")
+    // Unconditional: a method's name (`-[NSApplication finishLaunching]`) starts with a dash.
+    @Option(name: .customLong("launch-end"), parsing: .unconditional, help: "The function whose first call ends the launch window.")
     var launchEnd: String = CaptureOptions.defaultLaunchEndSymbol
 
     @Flag(help: "Do not set the launch-end marker breakpoint.")

@@ -21,17 +21,20 @@ struct RecordCommand: ParsableCommand {
             ])
     )
 
+    // Unconditional: an instance method (`-[UIImage initWithContentsOfFile:]`) starts with a dash.
     @Option(
-        name: .customLong("objc"),
+        name: .customLong("objc"), parsing: .unconditionalSingleValue,
         help: ArgumentHelp(
             "An Objective-C method whose third argument is an NSString name (repeatable); default: every image API `lldb-script` knows.", valueName: "+[Class selector]"))
     var objcMethods: [String] = []
 
-    @Option(name: .customLong("symbol"), help: ArgumentHelp("A C function whose argument ARG (1-based, default 3) is a C string name (repeatable).", valueName: "name[:arg]"))
+    @Option(
+        name: .customLong("symbol"), parsing: .unconditionalSingleValue,
+        help: ArgumentHelp("A C function whose argument ARG (1-based, default 3) is a C string name (repeatable).", valueName: "name[:arg]"))
     var symbols: [String] = []
 
     @Option(
-        name: .customLong("launch-end"),
+        name: .customLong("launch-end"), parsing: .unconditional,
         help: ArgumentHelp("A function or -[Class selector]: the launch ends when it first returns (default: -[NSApplication finishLaunching]).", valueName: "symbol"))
     var launchEnd: String?
 

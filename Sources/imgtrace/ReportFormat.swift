@@ -14,6 +14,15 @@ struct ReportFormat: ExpressibleByArgument {
 
     init(_ reporter: any AuditReporter) { self.reporter = reporter }
 
+    /// The format `name` names, or why none (with the nearest and every format), for argument-parser to print.
+    static func parse(_ name: String) throws -> ReportFormat {
+        guard let format = ReportFormat(argument: name) else {
+            let near = UsageHints.nearest(name, among: AuditReporters.ids).map { "did you mean `\($0)`? " } ?? ""
+            throw ValidationError("no format \(SafeText.quoted(name)); \(near)(formats: \(AuditReporters.ids.joined(separator: ", ")))")
+        }
+        return format
+    }
+
     static var allValueStrings: [String] { AuditReporters.ids }
     static var defaultCompletionKind: CompletionKind { .list(AuditReporters.ids) }
     var defaultValueDescription: String { reporter.id }
@@ -31,11 +40,7 @@ struct ReportDestination {
         guard let colon = argument.firstIndex(of: ":") else {
             throw ValidationError("give FORMAT:PATH, e.g. json:audit.json (formats: \(formats))")
         }
-        let name = String(argument[..<colon])
-        guard let format = ReportFormat(argument: name) else {
-            let near = UsageHints.nearest(name, among: AuditReporters.ids).map { "did you mean `\($0)`? " } ?? ""
-            throw ValidationError("no format \(SafeText.quoted(name)); \(near)(formats: \(formats))")
-        }
+        let format = try ReportFormat.parse(String(argument[..<colon]))
         let path = String(argument[argument.index(after: colon)...])
         // `-` is standard output, which belongs to --format/--output; a report needs a file.
         guard !path.isEmpty, path != "-" else { throw ValidationError("a report goes to a file: standard output is --format's") }

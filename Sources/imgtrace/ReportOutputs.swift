@@ -10,7 +10,10 @@ import UnusedAudit
 
 /// Where a report goes and in which formats, shared by `analyze` and `unused`.
 struct ReportOutputs: ParsableArguments {
-    @Option(help: ArgumentHelp("Output format for standard output (or --output).", valueName: "format"))
+    @Option(
+        help: ArgumentHelp(
+            "Output format for standard output (or --output). (values: \(AuditReporters.ids.joined(separator: ", ")); default: text)", valueName: "format"),
+        completion: .list(AuditReporters.ids), transform: ReportFormat.parse)
     var format = ReportFormat(TextReporter())
 
     @Option(

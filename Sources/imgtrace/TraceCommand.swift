@@ -25,7 +25,7 @@ struct TraceCommand: ParsableCommand {
 
     @OptionGroup var width: ListingWidth
 
-    @Option(name: .customLong("launch-end"), help: LaunchEndPattern.help, transform: LaunchEndPattern.parse)
+    @Option(name: .customLong("launch-end"), parsing: .unconditional, help: LaunchEndPattern.help, transform: LaunchEndPattern.parse)
     var launchEnd: LaunchEndPattern?
 
     func run() throws {

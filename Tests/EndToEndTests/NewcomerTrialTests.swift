@@ -1,0 +1,37 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// What a newcomer met trying the CLI (issue 59's smaller items), each as it now behaves.
+final class NewcomerTrialTests: XCTestCase {
+    private let root = Corpus.packageRoot
+
+    /// An Objective-C method starts with a dash: `--launch-end '-[…]'` (and `--objc`, `--symbol`)
+    /// take it as the value, not as an option.
+    func testAMethodNameIsAValueNotAnOption() throws {
+        let method = "-[NSApplication finishLaunching]"
+        let script = try BinaryRunner.run(["lldb-script", "--launch-end", method], in: root)
+        XCTAssertEqual(script.status, 0, script.stderr)
+        XCTAssertTrue(script.stdoutText.contains(#"breakpoint set --name "-[NSApplication finishLaunching]" -o true"#), script.stdoutText)
+        for command in [["trace", "Examples/launch.log"], ["analyze", "Examples/launch.log", "--bundle", "Examples/SampleApp.app", "--fail-on", "never"]] {
+            let run = try BinaryRunner.run(command + ["--launch-end", method], in: root)
+            XCTAssertEqual(run.status, 0, "\(command[0]): \(run.stderr)")
+        }
+        let record = try BinaryRunner.run(["record", "--objc", "-[UIImage initWithContentsOfFile:]", "--launch-end", method, "--help"], in: root)
+        XCTAssertNotEqual(record.status, 64, record.stderr)
+    }
+
+    /// A format name that does not exist says which do, and the nearest.
+    func testAnUnknownFormatListsTheFormats() throws {
+        let run = try BinaryRunner.run(["analyze", "Examples/launch.log", "--bundle", "Examples/SampleApp.app", "--format", "htm"], in: root)
+        XCTAssertEqual(run.status, 64)
+        XCTAssertTrue(run.stderr.contains("no format `htm`; did you mean `html`? (formats: text, json, markdown, html, sarif"), run.stderr)
+    }
+
+    /// `unused`'s page says why a run with unused images passes, as the text report does.
+    func testUnusedsPageSaysItIsNotGating() throws {
+        let run = try BinaryRunner.run(["unused", "--bundle", "Examples/SampleApp.app", "--format", "html"], in: root)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertTrue(run.stdoutText.contains("unused images, ") && run.stdoutText.contains("not gating: add"), "a bare PASS beside unused images")
+    }
+}
