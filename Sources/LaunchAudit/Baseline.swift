@@ -176,23 +176,7 @@ public struct Baseline: Equatable, Sendable {
                     min: try figures(of: low, at: "launchRange.min", path: path), max: try figures(of: high, at: "launchRange.max", path: path))
             }
         }
-        var findings: [Entry] = []
-        var seen = Set<String>()
-        var duplicates = 0
-        for (index, entry) in entries.enumerated() {
-            guard let fingerprint = entry["fingerprint"]?.string, let rule = entry["rule"]?.string else {
-                throw InputError(path: path, reason: "finding \(index + 1) needs `fingerprint` and `rule`")
-            }
-            guard seen.insert(fingerprint).inserted else {
-                duplicates += 1
-                continue
-            }
-            findings.append(
-                Entry(
-                    fingerprint: fingerprint, rule: rule, severity: entry["severity"]?.string ?? "", message: entry["message"]?.string ?? "",
-                    formerly: entry["formerly"]?.array?.compactMap(\.string) ?? [], gates: entry["gates"]?.bool ?? true,
-                    rules: entry["rules"]?.array?.compactMap(\.string) ?? []))
-        }
+        let (findings, duplicates) = try Self.entries(entries, path: path)
         var baseline = Baseline(device: device, launchSpread: spread, findings: findings)
         baseline.duplicateEntries = duplicates
         baseline.app = object["app"]?.string
@@ -213,6 +197,28 @@ public struct Baseline: Equatable, Sendable {
         self.device = device
         self.launchSpread = launchSpread
         self.findings = findings
+    }
+
+    /// The `findings` entries, each fingerprint once, and how many repeated one.
+    private static func entries(_ entries: [JSONValue], path: String) throws -> (findings: [Entry], duplicates: Int) {
+        var findings: [Entry] = []
+        var seen = Set<String>()
+        var duplicates = 0
+        for (index, entry) in entries.enumerated() {
+            guard let fingerprint = entry["fingerprint"]?.string, let rule = entry["rule"]?.string else {
+                throw InputError(path: path, reason: "finding \(index + 1) needs `fingerprint` and `rule`")
+            }
+            guard seen.insert(fingerprint).inserted else {
+                duplicates += 1
+                continue
+            }
+            findings.append(
+                Entry(
+                    fingerprint: fingerprint, rule: rule, severity: entry["severity"]?.string ?? "", message: entry["message"]?.string ?? "",
+                    formerly: entry["formerly"]?.array?.compactMap(\.string) ?? [], gates: entry["gates"]?.bool ?? true,
+                    rules: entry["rules"]?.array?.compactMap(\.string) ?? []))
+        }
+        return (findings, duplicates)
     }
 
     /// The `images` array: each an object with `name`, `loads`, `decodedBytes`, `bytesOnDisk` and maybe `image`.
