@@ -50,6 +50,14 @@ public struct HTMLReporter: AuditReporter {
         out += result.failOn.map { " · fails at \($0.rawValue)" } ?? " · never fails on findings"
         out += verdictLines
         if let baseline { out += baselineBlock(baseline) }
+        let first = StartHere.items(result.findings)
+        if !first.isEmpty {
+            out += "<div class=\"start\"><b>Start here</b> (what fixing each saves, most first):<ol>"
+            for item in first {
+                out += "<li><code class=\"rule\">\(h(item.finding.rule))</code>: <code>\(name(item.finding.subject))</code> saves up to \(h(item.saves))</li>"
+            }
+            out += "</ol></div>"
+        }
         for warning in result.warnings { out += "<div class=\"warning\">warning: \(prose(warning.text))</div>" }
         return out + notes
     }

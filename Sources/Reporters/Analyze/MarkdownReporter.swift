@@ -97,6 +97,14 @@ public struct MarkdownReporter: AuditReporter {
         out += "\n\n" + verdictLines.joined()
         if !verdictLines.isEmpty { out += "\n" }
         if let baseline { out += baselineSection(baseline) }
+        let first = StartHere.items(result.findings)
+        if !first.isEmpty {
+            out += "### Start here\n\nWhat fixing each saves, most first:\n\n"
+            for (n, item) in first.enumerated() {
+                out += "\(n + 1). `\(item.finding.rule)`: \(MarkdownText.code(item.finding.subject, inTable: false)) saves up to \(item.saves)\n"
+            }
+            out += "\n"
+        }
         if !result.warnings.isEmpty {
             out += "<details><summary>\(counted(result.warnings.count, "warning")) from reading the inputs</summary>\n\n"
             for warning in result.warnings.prefix(maxFindings) { out += "- ⚠️ \(MarkdownText.sentence(warning.text, inTable: false))\n" }

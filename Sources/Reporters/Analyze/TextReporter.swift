@@ -106,6 +106,17 @@ public struct TextReporter: AuditReporter {
         }
         out += "\n" + style.apply(colour, verdictText) + "\n"
         if let baseline { out += baseline.text() }
+        let first = StartHere.items(result.findings)
+        if !first.isEmpty {
+            out += "\nSTART HERE (what fixing each saves)\n"
+            for (n, item) in first.enumerated() {
+                let finding = item.finding
+                out +=
+                    TextTable.wrapped(
+                        "\(finding.rule): \(SafeText.quoted(finding.subject)) saves up to \(item.saves)", width: style.width, first: "  \(n + 1). ", rest: "     ")
+                    + "\n"
+            }
+        }
         emit(out + "\n")
     }
 
