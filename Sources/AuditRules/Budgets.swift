@@ -26,6 +26,12 @@ public struct BudgetBreach: Sendable, Equatable {
         highest = actual
     }
 
+    /// Whether the launch is over the budget.
+    public var isExceeded: Bool { actual > limit }
+
+    /// `21 of 30 (70%)`: how close a launch within its budget came to it.
+    public var headroom: String { "\(shown(actual)) of \(shown(limit)) (\(limit > 0 ? Int((Double(actual) * 100 / Double(limit)).rounded(.down)) : 100)%)" }
+
     /// `12.0 MiB > 10.0 MiB` for byte budgets, `41 > 40` for counts, `212.400 ms > 200.000 ms`
     /// for time; over several launches `41 > 40 (the median of 5 launches: 40 to 43)`.
     public var figures: String {
@@ -45,11 +51,15 @@ extension AuditConfig {
     /// each key spelled once). A budget bounds one launch: the median launch's figure, never a
     /// sum over launches nor the worst of them, so the number of launches recorded decides nothing.
     public func budgetBreaches(of spread: PhaseSpread) -> [BudgetBreach] {
+        budgetFigures(of: spread).filter(\.isExceeded)
+    }
+
+    /// Every budget the config sets, with the median launch's figure against it, exceeded or not.
+    public func budgetFigures(of spread: PhaseSpread) -> [BudgetBreach] {
         BudgetExceededRule.budgets.compactMap { budget in
             guard let set = self[keyPath: budget.limit], let actual = budget.actual(spread.median) else { return nil }
             // A time budget is set in milliseconds; the figure is in microseconds.
             let limit = budget.unit == .milliseconds ? (set > Int.max / 1000 ? Int.max : set * 1000) : set
-            guard actual > limit else { return nil }
             var breach = BudgetBreach(budget: budget.setting.key, limit: limit, actual: actual, isBytes: budget.unit == .bytes)
             breach.isMicroseconds = budget.unit == .milliseconds
             breach.launches = spread.launches

@@ -53,6 +53,8 @@ public struct AuditResult: CommandResult {
     public var inventoryImages: Int
     /// Budgets from the config that the launch window exceeded.
     public var budgetBreaches: [BudgetBreach]
+    /// Every budget the config sets, with the launch's figure against it: how close a passing run came.
+    public var budgetFigures: [BudgetBreach] = []
     public var failOn: Severity?
     public var warnings: [AuditWarning] = []
     public var deviceReason: String?

@@ -151,7 +151,8 @@ public struct Baseline: Equatable, Sendable {
         // where Foundation's object graph cost fifteen times.
         let object: JSONValue
         do { object = try JSONValue.parse(bytes) } catch let error as FormatError {
-            throw InputError(path: path, location: "offset \(error.offset)", reason: "not JSON: \(error.reason)")
+            // A log or a report given by mistake: say what the file is not before where JSON broke.
+            throw InputError(path: path, location: "offset \(error.offset)", reason: "not an imgtrace baseline: not JSON (\(error.reason))")
         }
         guard case .object = object else { throw InputError(path: path, reason: "not a JSON object") }
         guard object["kind"]?.string == "imgtrace-baseline", let version = object["schemaVersion"]?.int, (1...schemaVersion).contains(version) else {

@@ -375,11 +375,13 @@ public final class LaunchAuditor {
         let ordered = uses
         uses = []
         let top = inventory.bundles.filter { $0.kind != .systemImages }.map(\.name)
-        return AuditResult(
+        var result = AuditResult(
             device: device, logs: logs, metrics: combined, uses: ordered, unreadable: hits,
             findings: findings, bundleNames: top, inventoryImages: inventory.images.count,
             budgetBreaches: config.budgetBreaches(of: combined.launchSpread), failOn: config.failOn,
             warnings: warnings(framesUntrusted: framesUntrusted))
+        result.budgetFigures = config.budgetFigures(of: combined.launchSpread)
+        return result
     }
 
     /// Each log's missing names, once the toolkit's are known: a name only the toolkit asked for

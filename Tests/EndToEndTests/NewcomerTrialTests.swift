@@ -34,4 +34,22 @@ final class NewcomerTrialTests: XCTestCase {
         XCTAssertEqual(run.status, 0, run.stderr)
         XCTAssertTrue(run.stdoutText.contains("unused images, ") && run.stdoutText.contains("not gating: add"), "a bare PASS beside unused images")
     }
+
+    /// A run within its budgets shows how close it came; a baseline that is a log says what it is not.
+    func testBudgetHeadroomAndABaselineThatIsALog() throws {
+        let dir = try BinaryRunner.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let config = dir.appendingPathComponent("imgtrace.yml")
+        try "budgets:\n  maxLaunchLoads: 30\n".write(to: config, atomically: true, encoding: .utf8)
+        let run = try BinaryRunner.run(
+            ["analyze", "Examples/launch.log", "--bundle", "Examples/SampleApp.app", "--config", config.path, "--fail-on", "never"], in: root)
+        XCTAssertTrue(run.stdoutText.contains("within budget: maxLaunchLoads 21 of 30 (70%)"), run.stdoutText)
+        let markdown = try BinaryRunner.run(
+            ["analyze", "Examples/launch.log", "--bundle", "Examples/SampleApp.app", "--config", config.path, "--format", "markdown"], in: root)
+        XCTAssertTrue(markdown.stdoutText.contains("- ✅ within budget `maxLaunchLoads`: 21 of 30 (70%)"), markdown.stdoutText)
+
+        let compare = try BinaryRunner.run(["baseline", "compare", "Examples/launch.log", "Examples/launch.log"], in: root)
+        XCTAssertEqual(compare.status, 2)
+        XCTAssertTrue(compare.stderr.contains("Examples/launch.log: offset 4: not an imgtrace baseline: not JSON"), compare.stderr)
+    }
 }

@@ -51,7 +51,7 @@ final class BaselineReaderTests: XCTestCase {
         XCTAssertEqual(baseline.launch.decodedBytes, 100)
         XCTAssertEqual(baseline.findings.map(\.message), ["`a\nb` loads nothing"])
         XCTAssertThrowsError(try Baseline.parse(Array("{\"kind\": ".utf8), path: "b.json")) { error in
-            XCTAssertEqual("\(error)", "b.json: offset 9: not JSON: a value is missing")
+            XCTAssertEqual("\(error)", "b.json: offset 9: not an imgtrace baseline: not JSON (a value is missing)")
         }
     }
 }

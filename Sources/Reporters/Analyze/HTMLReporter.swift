@@ -71,9 +71,10 @@ public struct HTMLReporter: AuditReporter {
     static func write(_ result: AuditResult, baseline: BaselineComparison? = nil, loads: LoadRecords? = nil, emit: (String) -> Void) {
         // Launch-window names come first in `uses`.
         let launch = result.uses.prefix { $0.launchLoads > 0 }
-        let breaches = result.budgetBreaches.map {
+        var breaches = result.budgetBreaches.map {
             "<div class=\"error\">budget <code>\(h($0.budget))</code> exceeded: \(h($0.figures))</div>"
         }
+        breaches += result.budgetFigures.filter { !$0.isExceeded }.map { "<div class=\"sub\">within budget <code>\(h($0.budget))</code>: \(h($0.headroom))</div>" }
         let wholeLog =
             result.logs.contains(where: { $0.summary.launchEnd == nil }) ? "<div class=\"sub\">No launch-end marker: the whole log is the launch.</div>" : ""
         let spread = result.metrics.launchSpread

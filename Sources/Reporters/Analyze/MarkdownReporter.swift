@@ -30,8 +30,11 @@ public struct MarkdownReporter: AuditReporter {
     /// `analyze`'s comment: the launch's figures, then the costliest images at launch.
     static func document(_ result: AuditResult, baseline: BaselineComparison? = nil) -> String {
         let wholeLog = result.logs.contains(where: { $0.summary.launchEnd == nil && $0.summary.recording?.launchEnd != .notReached })
-        let breaches = result.budgetBreaches.map {
+        var breaches = result.budgetBreaches.map {
             "- ❌ budget \(MarkdownText.code($0.budget, inTable: false)) exceeded: \(MarkdownText.sentence($0.figures, inTable: false))\n"
+        }
+        breaches += result.budgetFigures.filter { !$0.isExceeded }.map {
+            "- ✅ within budget \(MarkdownText.code($0.budget, inTable: false)): \(MarkdownText.sentence($0.headroom, inTable: false))\n"
         }
         var out = document(
             result, baseline: baseline, inputsNote: wholeLog ? "; no launch-end marker, so the whole log is the launch" : "",

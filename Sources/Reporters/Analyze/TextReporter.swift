@@ -124,7 +124,10 @@ public struct TextReporter: AuditReporter {
     /// and the table row by row, so an audit of a million names is never held as text.
     static func write(_ result: AuditResult, baseline: BaselineComparison? = nil, color: Bool = false, emit: (String) -> Void) {
         let style = Style(enabled: color)
-        let breaches = result.budgetBreaches.map { "budget exceeded: \($0.budget) (\($0.figures))" }
+        var breaches = result.budgetBreaches.map { "budget exceeded: \($0.budget) (\($0.figures))" }
+        // Within every budget: how close the launch came, so a team sees the margin before it is gone.
+        let within = result.budgetFigures.filter { !$0.isExceeded }
+        if !within.isEmpty { breaches.append("within budget: " + within.map { "\($0.budget) \($0.headroom)" }.joined(separator: ", ")) }
         writeHead(result, baseline: baseline, verdictLines: breaches, style: style, emit: emit)
         let width = style.width
         var out = phase("LAUNCH", result.metrics.launchSpread)
