@@ -106,18 +106,21 @@ public struct TextReporter: AuditReporter {
         }
         out += "\n" + style.apply(colour, verdictText) + "\n"
         if let baseline { out += baseline.text() }
-        let first = StartHere.items(result.findings)
-        if !first.isEmpty {
-            out += "\nSTART HERE (what fixing each saves)\n"
-            for (n, item) in first.enumerated() {
-                let finding = item.finding
-                out +=
-                    TextTable.wrapped(
-                        "\(finding.rule): \(SafeText.quoted(finding.subject)) saves up to \(item.saves)", width: style.width, first: "  \(n + 1). ", rest: "     ")
-                    + "\n"
-            }
-        }
+        out += startHere(result.findings, width: style.width)
         emit(out + "\n")
+    }
+
+    /// `START HERE`: the findings whose fix saves most (`StartHere`), numbered; empty when none saves anything.
+    static func startHere(_ findings: FindingList, width: Int) -> String {
+        let first = StartHere.items(findings)
+        guard !first.isEmpty else { return "" }
+        var out = "\nSTART HERE (what fixing each saves)\n"
+        for (n, item) in first.enumerated() {
+            let finding = item.finding
+            out += TextTable.wrapped("\(finding.rule): \(SafeText.quoted(finding.subject)) saves up to \(item.saves)", width: width, first: "  \(n + 1). ", rest: "     ")
+            out += "\n"
+        }
+        return out
     }
 
     /// `analyze`'s report in pieces, each given to `emit` as it is made: findings one at a time
