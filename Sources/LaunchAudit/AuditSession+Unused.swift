@@ -42,6 +42,7 @@ extension AuditSession {
         if !projects.isEmpty {
             summary.notShipped = notShipped
             summary.projects = projects.flatMap { input in input.set.projects.map { input.prefix + $0.path } }
+            summary.projectFiles = projects.flatMap(\.set.filesRead)
         }
         var result = UnusedResult(
             device: device, deviceReason: reason, logs: logs, findings: FindingList(findings.sorted(by: Finding.reportOrder)),

@@ -22,6 +22,8 @@ public struct ProjectSet: Sendable {
     /// What could not be read, each naming its file: a project found in the tree that is not a
     /// project (a test fixture, a template), a manifest too large or deep to parse.
     public var warnings: [String] = []
+    /// Every project file and manifest read, as the paths opened.
+    public var filesRead: [String] = []
 
     /// Reads the projects of the tree at `root`: those `given` (an `.xcodeproj` or an
     /// `.xcworkspace`, paths as the user typed them), else every `.xcodeproj` found under the root
@@ -51,7 +53,8 @@ public struct ProjectSet: Sendable {
             let shown = given.isEmpty ? (root == "." ? "" : root + "/") + relative + "/project.pbxproj" : file
             if let identity = PlatformIO.fileIdentity(file), !seen.insert("\(identity.device):\(identity.inode)").inserted { continue }
             do {
-                let project = try readProject(file, shown: shown, relative: relative, root: rootURL.path, warnings: &set.warnings)
+                set.filesRead.append(file)
+                let project = try readProject(file, shown: shown, relative: relative, root: rootURL.path, warnings: &set.warnings, filesRead: &set.filesRead)
                 set.projects.append((relative, project))
             } catch let error as InputError where given.isEmpty {
                 set.warnings.append("\(error.description): not a project Xcode can open; the images it may ship are judged without it")
@@ -61,16 +64,23 @@ public struct ProjectSet: Sendable {
     }
 
     /// One project file, its local packages' manifests read as it names them.
-    private static func readProject(_ file: String, shown: String, relative: String, root: String, warnings: inout [String]) throws -> XcodeProject {
+    private static func readProject(
+        _ file: String, shown: String, relative: String, root: String, warnings: inout [String], filesRead: inout [String]
+    ) throws -> XcodeProject {
         let bytes: [UInt8]
         do { bytes = try SmallFile.read(file, maxBytes: maxProjectBytes) } catch let error as InputError { throw InputError(path: shown, reason: error.reason) }
         let folder = (relative as NSString).deletingLastPathComponent
         var manifestWarnings: [String] = []
-        defer { warnings += manifestWarnings }
+        var manifests: [String] = []
+        defer {
+            warnings += manifestWarnings
+            filesRead += manifests
+        }
         do {
             return try XcodeProject.read(pbxproj: bytes, projectFolder: folder) { packageFolder in
                 let manifest = root + "/" + packageFolder + "/Package.swift"
                 let named = SafeText.quoted(packageFolder + "/Package.swift")
+                manifests.append(manifest)
                 guard let source = try? SmallFile.read(manifest, maxBytes: PackageManifest.maxBytes) else {
                     if FileManager.default.fileExists(atPath: manifest) {
                         manifestWarnings.append("\(named): too large to read: every file of its package is taken as shipped")

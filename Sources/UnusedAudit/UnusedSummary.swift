@@ -20,6 +20,9 @@ public struct UnusedSummary: Sendable {
     public var notShipped: [UnusedImages.Asset]?
     /// The project files read to know what each target ships (tree paths), empty when none.
     public var projects: [String] = []
+    /// The files read to judge shipping that may lie outside the source tree: project files and
+    /// local packages' manifests, as paths the run opened (an output may not replace one).
+    public var projectFiles: [String] = []
     /// Images the config's ignores cover: out of the findings and of every figure.
     public var ignored = 0
 

@@ -98,6 +98,11 @@ struct UnusedCommand: ParsableCommand {
         request.baselinePath = baseline
         request.sourceRoot = sourceRoot
         let outcome = try AuditSession.unused(request)
+        // The projects and manifests the run read may lie outside every folder given (a local
+        // package beside the tree): checked now, before anything is written.
+        let read = outcome.result.summary.projectFiles.map { (what: "project file", path: $0) }
+        try outputs.check(inputs: inputs + read)
+        try OutputTargets.check(outputs: [("--write-baseline", writeBaseline), ("--fix", fix)], inputs: inputs + read)
         if let fix {
             // Computed before anything is written: a tree it cannot patch is one error, no partial output.
             let patch = try UnusedFix.patch(for: outcome.result.summary, treeRoot: bundles[0])

@@ -59,6 +59,45 @@ final class UnusedInputGuardTests: XCTestCase {
     }
 }
 
+/// A local package beside the tree (`relativePath = "../Kit"`): its manifest is read, so it is
+/// guarded too, though it lies in no folder the run was given.
+final class OutsideManifestGuardTests: XCTestCase {
+    func testAManifestOutsideTheTreeIsGuarded() throws {
+        let work = try BinaryRunner.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let tree = work.appendingPathComponent("App"), kit = work.appendingPathComponent("Kit")
+        try FileManager.default.createDirectory(at: kit, withIntermediateDirectories: true)
+        let manifest = "// swift-tools-version:5.9\nimport PackageDescription\nlet package = Package(name: \"Kit\", targets: [.target(name: \"Kit\")])\n"
+        try manifest.write(to: kit.appendingPathComponent("Package.swift"), atomically: true, encoding: .utf8)
+        var writer = ProjectWriter()
+        let product = writer.localPackageProduct("../Kit", product: "Kit")
+        let catalog = writer.file("Assets.xcassets", type: "folder.assetcatalog")
+        _ = writer.group("App", children: [catalog], topLevel: true)
+        writer.target("App", resources: [catalog], packages: [product])
+        let files = TreeWriterAt(tree)
+        try files.write("App.xcodeproj/project.pbxproj", writer.render())
+        try files.write("App/Assets.xcassets/Contents.json", #"{"info":{"version":1}}"#)
+        try files.write("App/Assets.xcassets/a.imageset/Contents.json", #"{"images":[{"idiom":"universal","filename":"a.png"}],"info":{"version":1}}"#)
+        try Data(ImageWriter.png(width: 2, height: 2)).write(to: tree.appendingPathComponent("App/Assets.xcassets/a.imageset/a.png"))
+        try files.write("App/Main.swift", "let a = 1\n")
+        let run = try BinaryRunner.run(["unused", "--bundle", tree.path, "--source-root", tree.path, "--fix", kit.path + "/Package.swift"])
+        XCTAssertEqual(run.status, 64, run.stderr)
+        XCTAssertTrue(run.stderr.contains("Package.swift is the project file "), run.stderr)
+        XCTAssertEqual(try String(contentsOf: kit.appendingPathComponent("Package.swift"), encoding: .utf8), manifest, "untouched")
+    }
+}
+
+/// Writes files under a folder, making their folders.
+private struct TreeWriterAt {
+    let root: URL
+    init(_ root: URL) { self.root = root }
+    func write(_ path: String, _ text: String) throws {
+        let url = root.appendingPathComponent(path)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try text.write(to: url, atomically: true, encoding: .utf8)
+    }
+}
+
 /// Swift files of nested calls: calls left open, each line one level deeper (once 190 times its
 /// size in memory), and lines 60 calls deep (once 15 times): each read within ten times the file
 /// over what the run takes without it. 1 MiB each, for the debug build's time: neither's cost per
