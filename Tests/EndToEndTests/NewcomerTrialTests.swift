@@ -52,4 +52,16 @@ final class NewcomerTrialTests: XCTestCase {
         XCTAssertEqual(compare.status, 2)
         XCTAssertTrue(compare.stderr.contains("Examples/launch.log: offset 4: not an imgtrace baseline: not JSON"), compare.stderr)
     }
+
+    /// `imgtrace rules` is a table, a row per rule with its severity beside it, the prose wrapping
+    /// within its column: not a block per rule.
+    func testTheRulesListIsARowPerRule() throws {
+        let run = try BinaryRunner.run(["rules"], in: root)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let lines = run.stdoutText.split(separator: "\n")
+        XCTAssertTrue(lines.first?.hasPrefix("ID ") == true && lines.first?.contains("SEVERITY  WHAT IT FLAGS") == true, run.stdoutText)
+        let missing = try XCTUnwrap(lines.first { $0.hasPrefix("missing-image ") })
+        XCTAssertTrue(missing.contains(" error ") && missing.contains("A name that resolves to nothing"), String(missing))
+        XCTAssertTrue(lines.allSatisfy { $0.count <= 120 })
+    }
 }

@@ -10,7 +10,10 @@ import UnusedAudit
 public enum RuleListing {
     /// `ID  SEVERITY  WHAT IT FLAGS`, one row a rule.
     public static func table(_ rules: [any DescribedRule.Type], width: Int = 120) -> String {
-        TextTable.render(header: ["ID", "SEVERITY", "WHAT IT FLAGS"], rows: rules.map { [$0.id, $0.defaultSeverity.rawValue, $0.summary] }, width: width)
+        // The prose column wraps within itself: a row per rule, not a block per rule.
+        TextTable.render(
+            header: ["ID", "SEVERITY", "WHAT IT FLAGS"], rows: rules.map { [$0.id, $0.defaultSeverity.rawValue, $0.summary] }, maxWidths: [2: 72],
+            width: width)
     }
 
     /// One rule in full.
