@@ -50,7 +50,10 @@ let package = Package(
         .target(name: "AuditRules", dependencies: ["ImgtraceSupport", "LaunchTrace", "AppBundle", "ImageHeaders", "AuditModel", "AuditPolicy"]),
         .target(
             name: "UnusedAudit",
-            dependencies: ["ImgtraceSupport", "LaunchTrace", "AppBundle", "ImageHeaders", "CodeReferences", "AuditModel", "AuditPolicy", "AuditRules"]),
+            dependencies: [
+                "ImgtraceSupport", "LaunchTrace", "AppBundle", "ImageHeaders", "CodeReferences", "ProjectModel", "AuditModel", "AuditPolicy", "AuditRules",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]),
         .target(
             name: "LaunchAudit",
             dependencies: [
@@ -101,7 +104,8 @@ let package = Package(
         .executableTarget(
             name: "imgtrace",
             dependencies: [
-                "LaunchTrace", "AssetCatalog", "AppBundle", "AuditModel", "AuditPolicy", "AuditRules", "UnusedAudit", "LaunchAudit", "Reporters", "CodeReferences", "NativeTrace",
+                "ImgtraceSupport", "LaunchTrace", "AssetCatalog", "AppBundle", "AuditModel", "AuditPolicy", "AuditRules", "UnusedAudit", "LaunchAudit", "Reporters",
+                "CodeReferences", "NativeTrace",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -132,7 +136,7 @@ let package = Package(
             ],
             path: "Fuzz/Targets"
         ),
-        .testTarget(name: "LaunchTraceTests", dependencies: ["LaunchTrace", "TestSupport"]),
+        .testTarget(name: "LaunchTraceTests", dependencies: ["LaunchTrace", "ImgtraceSupport", "TestSupport"]),
         .testTarget(name: "AssetCatalogTests", dependencies: ["AssetCatalog", "TestSupport"]),
         .testTarget(name: "ImageHeadersTests", dependencies: ["ImageHeaders", "TestSupport"]),
         .testTarget(
@@ -153,14 +157,15 @@ let package = Package(
             ]),
         .testTarget(name: "ProjectModelTests", dependencies: ["ProjectModel", "ImgtraceSupport", "TestSupport"]),
         .testTarget(name: "CodeReferencesTests", dependencies: ["CodeReferences", "TestSupport"]),
-        .testTarget(name: "NativeTraceTests", dependencies: ["NativeTrace", "ImgtraceSupport", "TestSupport"]),
+        .testTarget(name: "NativeTraceTests", dependencies: ["NativeTrace", "LaunchTrace", "ImgtraceSupport", "TestSupport"]),
         .testTarget(
             name: "ReportersTests",
             dependencies: [
                 "Reporters", "LaunchAudit", "AuditModel", "AuditPolicy", "AuditRules", "UnusedAudit", "AuditTestSupport", "LaunchTrace", "ImgtraceSupport", "TestSupport",
             ]),
         .testTarget(
-            name: "EndToEndTests", dependencies: ["TestSupport", "Reporters", "imgtrace", "CAgentShared", "AuditModel", "AuditPolicy", "AuditRules", "UnusedAudit", "LaunchAudit"],
+            name: "EndToEndTests",
+            dependencies: ["TestSupport", "Reporters", "imgtrace", "CAgentShared", "LaunchTrace", "AuditModel", "AuditPolicy", "AuditRules", "UnusedAudit", "LaunchAudit"],
             exclude: ["Golden"]),
     ]
 )
