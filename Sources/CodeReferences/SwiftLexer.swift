@@ -231,9 +231,9 @@ package enum SwiftTopLevel {
                 }
             }
         }
-        // Pieces from the cuts, each as large as `limit` allows; a quarter of it where the file
+        // Pieces from the cuts, each as large as `limit` allows; an eighth of it where the file
         // nests deep, whose tree costs several times more for its text.
-        let limit = deepest > deepPieceDepth ? limit / 4 : limit
+        let limit = deepest > deepPieceDepth ? limit / 8 : limit
         var pieces: [(bytes: Range<Int>, firstLine: Int)] = []
         var pieceStart = 0
         var line = 1
