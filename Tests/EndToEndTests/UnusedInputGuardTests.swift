@@ -74,7 +74,7 @@ final class OutsideManifestGuardTests: XCTestCase {
         let catalog = writer.file("Assets.xcassets", type: "folder.assetcatalog")
         _ = writer.group("App", children: [catalog], topLevel: true)
         writer.target("App", resources: [catalog], packages: [product])
-        let files = TreeWriterAt(tree)
+        let files = TreeWriter(root: tree)
         try files.write("App.xcodeproj/project.pbxproj", writer.render())
         try files.write("App/Assets.xcassets/Contents.json", #"{"info":{"version":1}}"#)
         try files.write("App/Assets.xcassets/a.imageset/Contents.json", #"{"images":[{"idiom":"universal","filename":"a.png"}],"info":{"version":1}}"#)
@@ -84,17 +84,6 @@ final class OutsideManifestGuardTests: XCTestCase {
         XCTAssertEqual(run.status, 64, run.stderr)
         XCTAssertTrue(run.stderr.contains("Package.swift is the project file "), run.stderr)
         XCTAssertEqual(try String(contentsOf: kit.appendingPathComponent("Package.swift"), encoding: .utf8), manifest, "untouched")
-    }
-}
-
-/// Writes files under a folder, making their folders.
-private struct TreeWriterAt {
-    let root: URL
-    init(_ root: URL) { self.root = root }
-    func write(_ path: String, _ text: String) throws {
-        let url = root.appendingPathComponent(path)
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try text.write(to: url, atomically: true, encoding: .utf8)
     }
 }
 

@@ -7,16 +7,13 @@ import XCTest
 /// What a project costs follows what it declares, and what a workspace or manifest says is read
 /// as Xcode and SwiftPM read it, with hostile ones bounded.
 final class ProjectScaleTests: XCTestCase {
-    private var work: URL!
+    private var tree: TreeWriter!
+    private var work: URL { tree.root }
 
-    override func setUpWithError() throws { work = try BinaryRunner.temporaryDirectory() }
-    override func tearDownWithError() throws { try? FileManager.default.removeItem(at: work) }
+    override func setUpWithError() throws { tree = try TreeWriter() }
+    override func tearDownWithError() throws { tree.remove() }
 
-    private func write(_ text: String, _ path: String) throws {
-        let url = work.appendingPathComponent(path)
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try text.write(to: url, atomically: true, encoding: .utf8)
-    }
+    private func write(_ text: String, _ path: String) throws { try tree.write(path, text) }
 
     /// 6,000 targets sharing one resources phase of 6,000 files (a 1.4 MB project that once cost
     /// targets × files in time and memory): the phase is one set, and asking which targets ship a

@@ -10,6 +10,11 @@ public struct TreeWriter {
         root = try BinaryRunner.temporaryDirectory()
     }
 
+    /// Writes under `root`, an existing folder (a tree beside another in one temporary folder).
+    public init(root: URL) {
+        self.root = root
+    }
+
     /// Writes `bytes` at `path` (relative to the root), making its folders.
     public func write(_ path: String, _ bytes: [UInt8]) throws {
         let url = root.appendingPathComponent(path)

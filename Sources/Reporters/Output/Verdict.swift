@@ -34,7 +34,8 @@ public struct Verdict: Equatable {
         self.init(fails: baseline?.fails ?? result.fails, failOn: result.failOn, counts: result.severityCounts)
         if baseline != nil {
             let states = FindingStates(result, baseline: baseline)
-            accepted = result.findings.indices.filter(states.isAccepted).count
+            // Counted, not collected: a verdict is made several times a report, over any number of findings.
+            accepted = result.findings.indices.reduce(0) { $0 + (states.isAccepted($1) ? 1 : 0) }
         }
     }
 
