@@ -67,9 +67,12 @@ let package = Package(
         .target(name: "CPtrace", path: "Sources/CPtrace"),
         // The in-process agent (C, no Swift runtime in the app) and the memory layout it shares with imgtrace.
         .target(name: "CAgentShared", path: "Sources/CAgentShared"),
-        // C in the app: without the Swift start-up object (swiftrt.o, whose constructor registers the
-        // library with the Swift runtime before the program's main). The driver still names
-        // libswiftCore as needed; issue 41 keeps that open.
+        // C in the app, and nothing of Swift's: SwiftPM links every product through the Swift
+        // driver, which adds libswiftCore as needed, the toolchain's runtime folder as RUNPATH and
+        // its start-up object (swiftrt.o, a constructor registering the library with the runtime),
+        // unless the link is Embedded Swift's, which has no runtime library. Loaded, the runtime's
+        // constructors install its crash handlers in the program (SIGQUIT printed a backtrace and
+        // the program ran on). `readelf -d` then lists libc and the loader only (AgentIsolationTests).
         .target(
             name: "ImgtraceAgent", dependencies: ["CAgentShared"], path: "Sources/ImgtraceAgent",
             // libgcc's unwinder, linked in (its symbols are hidden in the archive), unwinds each
@@ -79,7 +82,8 @@ let package = Package(
             // which a thread with the smallest stack does not have. The program's bindings stay lazy.
             linkerSettings: [
                 .linkedLibrary("dl"), .linkedLibrary("gcc_eh", .when(platforms: [.linux])),
-                .unsafeFlags(["-nostartfiles", "-Xlinker", "-z", "-Xlinker", "now"], .when(platforms: [.linux])),
+                .unsafeFlags(["-enable-experimental-feature", "Embedded"]),
+                .unsafeFlags(["-Xlinker", "-z", "-Xlinker", "now"], .when(platforms: [.linux])),
             ]),
         .target(
             name: "NativeTrace",

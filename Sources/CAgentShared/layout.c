@@ -4,6 +4,7 @@
 #include "imgtrace_agent_shared.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <fcntl.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -91,18 +92,27 @@ uint32_t imgtrace_agent_notes_length(const imgtrace_agent_shared *region) {
 const char *imgtrace_agent_notes(const imgtrace_agent_shared *region) { return region->notes; }
 const char *imgtrace_agent_apis(const imgtrace_agent_shared *region) { return region->apis; }
 int32_t imgtrace_agent_pid(const imgtrace_agent_shared *region) { return __atomic_load_n(&region->pid, __ATOMIC_RELAXED); }
+uint32_t imgtrace_agent_patched(const imgtrace_agent_shared *region) { return __atomic_load_n(&region->patched, __ATOMIC_RELAXED); }
+const char *imgtrace_agent_maps(const imgtrace_agent_shared *region, uint32_t *length) {
+    uint32_t bytes = __atomic_load_n(&region->maps_length, __ATOMIC_ACQUIRE);
+    *length = bytes > IMGTRACE_AGENT_MAPS_BYTES ? 0 : bytes;
+    return region->maps;
+}
 
-imgtrace_agent_shared *imgtrace_agent_open_file(const char *path, int *problem) {
+imgtrace_agent_shared *imgtrace_agent_open_file(const char *path, int *problem, uint32_t *owner) {
     // Read-only, and never blocking on a FIFO someone put in the file's place.
     int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     *problem = IMGTRACE_AGENT_FILE_UNOPENED;
     if (fd < 0) return NULL;
     struct stat info;
-    if (fstat(fd, &info) != 0 || !S_ISREG(info.st_mode) || (size_t)info.st_size != sizeof(imgtrace_agent_shared)) {
+    // Layouts 2 and 3 end where the rings do; their maps area is mapped past the file's end and never read.
+    if (fstat(fd, &info) != 0 || !S_ISREG(info.st_mode) ||
+        ((size_t)info.st_size != sizeof(imgtrace_agent_shared) && (size_t)info.st_size != offsetof(imgtrace_agent_shared, maps_length))) {
         close(fd);
         *problem = IMGTRACE_AGENT_FILE_SHAPE;
         return NULL;
     }
+    *owner = (uint32_t)info.st_uid;
     // Private: the drain's stores of each ring's tail stay in this process.
     void *map = mmap(NULL, sizeof(imgtrace_agent_shared), PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
     int saved = errno;
@@ -112,7 +122,9 @@ imgtrace_agent_shared *imgtrace_agent_open_file(const char *path, int *problem) 
         return NULL;
     }
     imgtrace_agent_shared *shared = (imgtrace_agent_shared *)map;
-    if (shared->magic != IMGTRACE_AGENT_MAGIC || shared->version < IMGTRACE_AGENT_OLDEST_VERSION || shared->version > IMGTRACE_AGENT_VERSION) {
+    int older_size = (size_t)info.st_size != sizeof(imgtrace_agent_shared);
+    if (shared->magic != IMGTRACE_AGENT_MAGIC || shared->version < IMGTRACE_AGENT_OLDEST_VERSION || shared->version > IMGTRACE_AGENT_VERSION ||
+        (older_size && shared->version > 3)) {
         *problem = shared->magic == IMGTRACE_AGENT_MAGIC ? IMGTRACE_AGENT_FILE_VERSION : IMGTRACE_AGENT_FILE_MAGIC;
         munmap(map, sizeof(imgtrace_agent_shared));
         return NULL;

@@ -70,8 +70,9 @@ struct request_stack {
 AGENT_HIDDEN void enter_request(int index, void *const *arguments, void *const *return_slot);
 /// A wrapped API is over: `returned` with `result`, or left by longjmp (agent.c).
 AGENT_HIDDEN void leave_request(int index, int returned, void *result);
-/// The request's frames into `out`: the entry, then the return addresses (wrappers.c).
-AGENT_HIDDEN int capture_frames(const struct request_stack *stack, uint64_t *out);
+/// The request's frames into `out`: the entry, then the return addresses (wrappers.c);
+/// `unreadable` is set when the walk ended at a frame whose CFI pointed off the thread's stack.
+AGENT_HIDDEN int capture_frames(const struct request_stack *stack, uint64_t *out, int *unreadable);
 
 /// Whether the agent records (it started, and this is not a child it was not asked to follow).
 AGENT_HIDDEN extern int enabled;
@@ -106,6 +107,14 @@ AGENT_HIDDEN void image_added(const struct mach_header *header, intptr_t slide);
 
 /// A line for imgtrace in the region's notes (`format` takes two strings).
 AGENT_HIDDEN void note(const char *format, const char *a, const char *b);
+/// The wrapped calls this thread is inside are over without returning (the program exits
+/// inside one): later requests are outermost again (wrappers.c).
+AGENT_HIDDEN void forget_open_calls(void);
+/// Takes the region to record into once this process has wrapped something (agent.c): until
+/// then `shared` is a header of the agent's own and nothing is recorded.
+AGENT_HIDDEN void claim_region(void);
+/// Copies the program's memory map into the region for imgtrace (agent.c).
+AGENT_HIDDEN void copy_maps(void);
 /// Wraps the C function targets in the GOT of every loaded module (got_patch.c).
 AGENT_HIDDEN void patch_symbols(void);
 

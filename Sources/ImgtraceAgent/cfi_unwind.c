@@ -8,6 +8,8 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "agent_parts.h"
+
 /// libgcc's FDE search (in libgcc_eh, linked into the agent): the FDE covering `pc`, and in
 /// `bases->func` the start of its function.
 struct dwarf_eh_bases {
@@ -322,8 +324,26 @@ static void compute_rule(uintptr_t return_address, struct cfi_rule *rule) {
 /// A frame whose CFA is this far above its stack pointer is taken for a wrong rule, not a frame.
 #define LARGEST_FRAME_BYTES ((uintptr_t)64 << 20)
 
+/// The word at `slot`, read only where the thread's stack is (or copied through the kernel when
+/// its end is not known): 0 and `unreadable` set when it is elsewhere.
+static int read_stack_word(struct cfi_walk_bounds *bounds, uintptr_t sp, uintptr_t slot, uintptr_t *value) {
+    if (bounds->stack_high) {
+        if (slot < sp || slot > bounds->stack_high - sizeof(uintptr_t)) {
+            bounds->unreadable = 1;
+            return 0;
+        }
+        *value = *(const uintptr_t *)slot;
+        return 1;
+    }
+    if (copy_untrusted((char *)value, (const char *)slot, sizeof *value, 0) != sizeof *value) {
+        bounds->unreadable = 1;
+        return 0;
+    }
+    return 1;
+}
+
 int cfi_walk(struct cfi_cache *cache, uintptr_t pc, uintptr_t sp, uintptr_t frame_pointer, uint64_t *out, int count,
-             int wanted, cfi_slot_reader read_slot) {
+             int wanted, struct cfi_walk_bounds *bounds) {
     while (count < wanted) {
         struct cfi_rule *rule = &cache->rules[(pc * 0x9E3779B97F4A7C15ull) >> 54];
         if (rule->return_address != pc || rule->status == CFI_EMPTY) compute_rule(pc, rule);
@@ -331,10 +351,11 @@ int cfi_walk(struct cfi_cache *cache, uintptr_t pc, uintptr_t sp, uintptr_t fram
         if (rule->status != CFI_RULE) return -1;
         uintptr_t cfa = (rule->cfa_from_frame_pointer ? frame_pointer : sp) + (intptr_t)rule->cfa_offset;
         if (cfa <= sp || cfa - sp > LARGEST_FRAME_BYTES) break;
-        pc = read_slot((const uintptr_t *)(cfa + (intptr_t)rule->return_at));
-        if (rule->frame_pointer_at) frame_pointer = *(const uintptr_t *)(cfa + (intptr_t)rule->frame_pointer_at);
+        if (!read_stack_word(bounds, sp, cfa + (intptr_t)rule->return_at, &pc)) break;
+        if (rule->frame_pointer_at && !read_stack_word(bounds, sp, cfa + (intptr_t)rule->frame_pointer_at, &frame_pointer)) break;
         sp = cfa;
         if (pc == 0) break;
+        if (pc >= bounds->skip_low && pc < bounds->skip_high) continue;
         out[count++] = pc;
     }
     return count;

@@ -22,9 +22,16 @@ struct cfi_cache {
     struct cfi_rule rules[CFI_CACHE_ENTRIES];
 };
 
-/// Reads the return address saved at `slot` (the agent puts its own stub in the return slots of
-/// the wrapped calls still running: this gives the real one back).
-typedef uintptr_t (*cfi_slot_reader)(const uintptr_t *slot);
+/// What the walk may read and what it leaves out. `stack_high`: the end of the thread's stack
+/// (0: not known, and every slot is copied through the kernel, as an untrusted address is);
+/// a slot outside [the frame's stack pointer, stack_high) is not read and ends the walk with
+/// `unreadable` set. Return addresses in [skip_low, skip_high) are the agent's own frames (a
+/// wrapped call still running): walked through, not written.
+struct cfi_walk_bounds {
+    uintptr_t stack_high;
+    uintptr_t skip_low, skip_high;
+    int unreadable;
+};
 
 /// Walks from a caller's frame (its return address `pc`, stack pointer `sp` after the return and
 /// frame pointer `frame_pointer`) outwards, writing up to `wanted - count` more return addresses
@@ -32,6 +39,6 @@ typedef uintptr_t (*cfi_slot_reader)(const uintptr_t *slot);
 /// this walker interprets (expressions, signal frames, a register other than %rsp or %rbp for
 /// the CFA): the caller then walks with libgcc's unwinder.
 __attribute__((visibility("hidden"))) int cfi_walk(struct cfi_cache *cache, uintptr_t pc, uintptr_t sp, uintptr_t frame_pointer, uint64_t *out, int count,
-             int wanted, cfi_slot_reader read_slot);
+             int wanted, struct cfi_walk_bounds *bounds);
 
 #endif

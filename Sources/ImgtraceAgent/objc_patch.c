@@ -158,6 +158,7 @@ static void class_loaded(objc_ptr cls, void *category) {
             pthread_mutex_unlock(&patch_lock);
         }
     }
+    claim_region();
 }
 
 static objc_ptr first_word_class(objc_ptr object) { return object ? *(objc_ptr *)object : NULL; }
@@ -198,7 +199,10 @@ void find_runtime(void) {
 void image_added(const struct mach_header *header, intptr_t slide) {
     (void)header;
     (void)slide;
-    if (shared) patch_methods();
+    if (shared) {
+        patch_methods();
+        claim_region();
+    }
 }
 #endif
 

@@ -143,7 +143,9 @@ uint64_t record(uint32_t api, uint32_t kind, const char *name, const struct requ
     slot->length = length;
     slot->context = context < 0 ? 0xFFFF : (uint16_t)context;
     uint64_t *frames = (uint64_t *)((char *)slot + ((sizeof(imgtrace_agent_record) + length + 7) & ~(uint64_t)7));
-    slot->frames = stack && stack->return_slot ? (uint16_t)capture_frames(stack, frames) : 0;
+    int unreadable = 0;
+    slot->frames = stack && stack->return_slot ? (uint16_t)capture_frames(stack, frames, &unreadable) : 0;
+    if (unreadable) slot->flags |= IMGTRACE_AGENT_FRAMES_UNREADABLE;
     uint64_t size = imgtrace_agent_record_size(slot);
     __atomic_store_n(&r->head, head + size, __ATOMIC_RELEASE);
     errno = saved_errno;

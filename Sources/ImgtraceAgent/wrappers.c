@@ -2,9 +2,12 @@
 // (any signature passes, the return is seen through a shadow stack of return addresses), with
 // each request's stack unwound in-process; elsewhere C wrappers of six integer arguments.
 #define _GNU_SOURCE
+#include <pthread.h>
 #include <stdint.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 #include <unwind.h>
 
 #include "agent_parts.h"
@@ -14,59 +17,107 @@ int unwind_with_libgcc;
 
 #if defined(__x86_64__) && defined(__linux__)
 // x86-64: an assembly trampoline per target saves every argument register (six integer, eight
-// vector), lets `imgtrace_agent_enter` record, restores them and jumps to the original with the
-// caller's stack untouched, so any signature passes: floats, stack arguments, variadic calls.
-// To see the return, enter swaps the return address for `imgtrace_agent_return` and keeps the
-// real one on a per-thread shadow stack; the original then returns into the agent, which calls
-// `imgtrace_agent_leave` (result registers saved) and jumps back to the real caller.
+// vector), lets `imgtrace_agent_enter` record, restores them and calls the original from a frame
+// of its own, so any signature passes (floats, stack arguments, variadic calls): the caller's
+// stack arguments are copied below that frame, where the original finds them. The frame carries
+// CFI, so an exception thrown by the original (C++, Objective-C) unwinds through it to the
+// caller's handler, and the caller's return address stays where it was for the program's own
+// unwinder and backtraces. When the original returns, `imgtrace_agent_leave` records the return
+// (result registers saved) and the trampoline returns to the caller.
+// Each thread keeps where each wrapped call it is inside returned to (its return slot): a call
+// left by longjmp or an exception never comes back through its trampoline, and the next call
+// (or return) whose slot is at or above it finds it over.
 // Static TLS comes out of every thread's stack: 256 entries (4 KiB) left a thread created with
 // PTHREAD_STACK_MIN no stack at all, even with the agent merely preloaded. On a CPU whose extended
 // state is 11 KiB (AMX), the lazy binding of the program's first call into libc saves all of it
-// on that stack: a 16 KiB thread using 8 KiB then had room for 512 bytes of static TLS, not the
-// 864 that 32 entries made. 16 nested wrapped calls (272 bytes) is still twice the deepest chain
-// of Apple's image paths (7: a nib's placeholder through _UIAssetManager's wrappers to CoreUI); a
-// deeper one is counted as returned at once.
+// on that stack: a 16 KiB thread using 8 KiB then had room for 512 bytes of static TLS. 16 nested
+// wrapped calls (144 bytes) is still twice the deepest chain of Apple's image paths (7: a nib's
+// placeholder through _UIAssetManager's wrappers to CoreUI); a deeper one goes on without a frame
+// and is counted as returned at once.
 #define SHADOW_DEPTH 16
-static __thread struct {
-    void *address;
-    /// Where the return address was on the stack: an entry whose slot is not above a new call's
-    /// was left without returning (longjmp, an exception caught outside).
-    void **slot;
-} shadow[SHADOW_DEPTH];
-/// Each entry's API, apart: beside two pointers it would pad every entry to 24 bytes.
+static __thread void **shadow_slot[SHADOW_DEPTH];
 static __thread unsigned char shadow_api[SHADOW_DEPTH];
 _Static_assert(IMGTRACE_AGENT_MAX_APIS <= 256, "an API's index fits the shadow's byte");
 static __thread int shadow_top;
+/// The end of this thread's stack (0: not looked up yet; 1: not known).
+static __thread uintptr_t thread_stack_high;
 
-__attribute__((visibility("hidden"))) extern char imgtrace_agent_return[];
+/// Bytes of the caller's stack arguments copied for the original: 32 arguments beyond the
+/// registers. Image APIs take at most a few (CoreUI's ten-argument lookups, three).
+#define STACK_ARGUMENT_BYTES 256
 
-__attribute__((visibility("hidden"), used)) void *imgtrace_agent_enter(int index, void *const *registers, void **return_slot) {
-    // Calls the program left by longjmp never return through the stub: a wrapped call whose
-    // frame is below this one's is over, and its request with it (else the thread's depth stays
-    // above 0 and every later request is taken for a nested one, unseen). The same slot is a
-    // tail call from that call when the slot holds the stub (keep it), an abandoned call else.
-    while (shadow_top > 0 && (shadow[shadow_top - 1].slot < return_slot ||
-                              (shadow[shadow_top - 1].slot == return_slot && *return_slot != (void *)imgtrace_agent_return))) {
+__attribute__((visibility("hidden"))) extern char imgtrace_agent_common[], imgtrace_agent_common_end[];
+
+/// The loader's stack pointer at the program's start: the main thread's stack ends above it.
+extern void *__libc_stack_end;
+
+/// Where this thread's stack ends, found once: the main thread's at the program's start, another
+/// thread's at its descriptor, which glibc puts at the top of the thread's stack (given or
+/// allocated). 0 when `sp` is not on it (a signal's alternate stack, a coroutine's).
+static uintptr_t stack_high(uintptr_t sp) {
+    if (thread_stack_high == 0) {
+        int main_thread = syscall(SYS_gettid) == getpid();
+        thread_stack_high = main_thread ? (uintptr_t)__libc_stack_end : (uintptr_t)pthread_self();
+        if (thread_stack_high < 2) thread_stack_high = 1;
+    }
+    uintptr_t high = thread_stack_high;
+    return high > 1 && sp < high && high - sp < ((uintptr_t)1 << 30) ? high : 0;
+}
+
+/// How many bytes above `from` (the caller's stack pointer) can be copied for the original's
+/// stack arguments: up to the stack's end, or to the end of the page unless the next is readable.
+static intptr_t stack_argument_bytes(uintptr_t from) {
+    uintptr_t high = stack_high(from), end = from + STACK_ARGUMENT_BYTES;
+    if (high) return (intptr_t)((end <= high ? STACK_ARGUMENT_BYTES : high - from) & ~(uintptr_t)15);
+    uintptr_t page_end = (from | 4095) + 1;
+    char probe;
+    if (end > page_end && copy_untrusted(&probe, (const char *)(end - 1), 1, 0) != 1) return (intptr_t)((page_end - from) & ~(uintptr_t)15);
+    return STACK_ARGUMENT_BYTES;
+}
+
+/// The calls a new call (or a return) at `slot` shows over: those whose slot is below it.
+static void leave_abandoned(void **slot, int including_slot) {
+    while (shadow_top > 0 && (shadow_slot[shadow_top - 1] < slot || (including_slot && shadow_slot[shadow_top - 1] == slot))) {
         shadow_top--;
         leave_request(shadow_api[shadow_top], 0, NULL);
     }
-    enter_request(index, registers, return_slot);
-    if (shadow_top < SHADOW_DEPTH) {
-        shadow[shadow_top].address = *return_slot;
-        shadow[shadow_top].slot = return_slot;
-        shadow_api[shadow_top] = (unsigned char)index;
-        shadow_top++;
-        *return_slot = (void *)imgtrace_agent_return;
-    } else if (targets[index].kind == TARGET_METHOD || targets[index].kind == TARGET_SYMBOL || targets[index].kind == TARGET_DECODE) {
-        depth--;  // too deep to see the return: count it as returned now
-    }
-    return targets[index].original;
 }
 
-__attribute__((visibility("hidden"), used)) void *imgtrace_agent_leave(void *result) {
-    shadow_top--;
-    leave_request(shadow_api[shadow_top], 1, result);
-    return shadow[shadow_top].address;
+void forget_open_calls(void) {
+    while (shadow_top > 0) {
+        shadow_top--;
+        leave_request(shadow_api[shadow_top], 0, NULL);
+    }
+}
+
+/// What the trampoline does next: call `target` with `copy_bytes` of the caller's stack
+/// arguments from a frame of its own, or (`copy_bytes` < 0) jump to it.
+struct enter_result {
+    void *target;
+    intptr_t copy_bytes;
+};
+
+__attribute__((visibility("hidden"), used)) struct enter_result imgtrace_agent_enter(int index, void *const *registers, void **return_slot) {
+    leave_abandoned(return_slot, 1);
+    enter_request(index, registers, return_slot);
+    if (shadow_top < SHADOW_DEPTH) {
+        shadow_slot[shadow_top] = return_slot;
+        shadow_api[shadow_top] = (unsigned char)index;
+        shadow_top++;
+        return (struct enter_result){targets[index].original, stack_argument_bytes((uintptr_t)(return_slot + 1))};
+    }
+    if (targets[index].kind == TARGET_METHOD || targets[index].kind == TARGET_SYMBOL || targets[index].kind == TARGET_DECODE) {
+        depth--;  // too deep to see the return: count it as returned now
+    }
+    return (struct enter_result){targets[index].original, -1};
+}
+
+__attribute__((visibility("hidden"), used)) void imgtrace_agent_leave(void *result, void **return_slot) {
+    leave_abandoned(return_slot, 0);
+    if (shadow_top > 0 && shadow_slot[shadow_top - 1] == return_slot) {
+        shadow_top--;
+        leave_request(shadow_api[shadow_top], 1, result);
+    }
 }
 
 struct frame_walk {
@@ -81,6 +132,8 @@ static _Unwind_Reason_Code collect_frame(struct _Unwind_Context *unwind, void *a
     uintptr_t pc = _Unwind_GetIP(unwind);
     if (pc == 0) return _URC_END_OF_STACK;  // the outermost frame's undefined return address
     if (walk->count == 1 && pc != walk->first) return _URC_NO_REASON;
+    // A wrapped call's own frame, still running (a context around the request): not the program's.
+    if (pc >= (uintptr_t)imgtrace_agent_common && pc < (uintptr_t)imgtrace_agent_common_end) return _URC_NO_REASON;
     walk->out[walk->count++] = pc;
     return walk->count >= frames_wanted ? _URC_END_OF_STACK : _URC_NO_REASON;
 }
@@ -126,39 +179,30 @@ struct unwind_space {
 static struct unwind_space *unwind_spaces[IMGTRACE_AGENT_RINGS];
 
 
-/// The return address saved at `slot`: the real one where a wrapped call still running on this
-/// thread has the agent's stub there.
-static uintptr_t real_return_address(const uintptr_t *slot) {
-    uintptr_t value = *slot;
-    if (value != (uintptr_t)imgtrace_agent_return) return value;
-    for (int i = shadow_top - 1; i >= 0; i--)
-        if ((const uintptr_t *)shadow[i].slot == slot) return (uintptr_t)shadow[i].address;
-    return value;
-}
-
 /// A cached walk's arguments and result, for running it on the agent's stack.
 struct cached_walk {
     struct cfi_cache *rules;
     uintptr_t pc, sp, frame_pointer;
     uint64_t *out;
     int count;
+    struct cfi_walk_bounds bounds;
 };
 
 static void run_cached_walk(void *argument) {
     struct cached_walk *walk = argument;
-    walk->count = cfi_walk(walk->rules, walk->pc, walk->sp, walk->frame_pointer, walk->out, 2, frames_wanted, real_return_address);
+    walk->count = cfi_walk(walk->rules, walk->pc, walk->sp, walk->frame_pointer, walk->out, 2, frames_wanted, &walk->bounds);
 }
 
 /// The request's stack: the API's entry, then the return addresses from its caller outwards.
 /// Each frame's unwind rule comes from its CFI, interpreted once and cached per thread
-/// (cfi_unwind.c); a frame that walker does not interpret is walked by libgcc's unwinder (linked
-/// into the agent and hidden in it), with the real return addresses of the wrapped calls still
-/// running put back on the stack for it (else it would end at the first), and the stub after.
-/// Returns the frames written to `out`.
-int capture_frames(const struct request_stack *stack, uint64_t *out) {
+/// (cfi_unwind.c), and every slot it reads is checked to lie on the thread's stack; a frame that
+/// walker does not interpret is walked by libgcc's unwinder (linked into the agent and hidden in
+/// it). Returns the frames written to `out`; `unreadable` is set when a frame's CFI pointed off
+/// the stack and the walk ended there.
+int capture_frames(const struct request_stack *stack, uint64_t *out, int *unreadable) {
     if (frames_wanted <= 0) return 0;
     out[0] = (uint64_t)(uintptr_t)stack->entry;
-    uintptr_t first = real_return_address((const uintptr_t *)stack->return_slot);
+    uintptr_t first = *(const uintptr_t *)stack->return_slot;
     struct frame_walk walk = {out, 1, first};
     size_t ring_index = (size_t)(own_ring - shared->rings);
     if (frames_wanted > 1 && own_ring && ring_index < IMGTRACE_AGENT_RINGS) {
@@ -173,15 +217,13 @@ int capture_frames(const struct request_stack *stack, uint64_t *out) {
             // with the smallest stack has left.
             const uintptr_t *slot = (const uintptr_t *)stack->return_slot;
             out[1] = first;
-            struct cached_walk walk = {&space->rules, first, (uintptr_t)(slot + 1), slot[-1], out, -1};
+            struct cached_walk walk = {&space->rules, first, (uintptr_t)(slot + 1), slot[-1], out, -1,
+                                       {stack_high((uintptr_t)slot), (uintptr_t)imgtrace_agent_common, (uintptr_t)imgtrace_agent_common_end, 0}};
             imgtrace_agent_on_stack(run_cached_walk, &walk, space->stack + UNWIND_STACK_BYTES);
+            *unreadable = walk.bounds.unreadable;
             if (walk.count >= 0) return walk.count;
         }
-        if (space) {
-            for (int i = 0; i < shadow_top; i++) *shadow[i].slot = shadow[i].address;
-            imgtrace_agent_on_stack(walk_frames, &walk, space->stack + UNWIND_STACK_BYTES);
-            for (int i = 0; i < shadow_top; i++) *shadow[i].slot = (void *)imgtrace_agent_return;
-        }
+        if (space) imgtrace_agent_on_stack(walk_frames, &walk, space->stack + UNWIND_STACK_BYTES);
     }
     // An unwinder that never reached the caller (no CFI, no stack to run on) gives the caller alone.
     if (walk.count == 1 && frames_wanted > 1) out[walk.count++] = walk.first;
@@ -199,6 +241,8 @@ int capture_frames(const struct request_stack *stack, uint64_t *out) {
 __asm__(
     ".text\n"
     ".p2align 4\n"
+    ".globl imgtrace_agent_common\n"
+    ".hidden imgtrace_agent_common\n"
     "imgtrace_agent_common:\n"
     FRAME_WITH_CFI
     "    subq $192, %rsp\n"              // 6 integer + 8 vector registers + %rax, 16-byte aligned
@@ -222,6 +266,50 @@ __asm__(
     "    leaq 8(%rbp), %rdx\n"           // where the return address is
     "    call imgtrace_agent_enter\n"
     "    movq %rax, %r11\n"
+    "    testq %rdx, %rdx\n"
+    "    js 1f\n"
+    // A frame of its own: the caller's stack arguments copied below it (16-byte multiples).
+    "    subq %rdx, %rsp\n"
+    "    movq %rdx, %rcx\n"
+    "    shrq $3, %rcx\n"
+    "    leaq 16(%rbp), %rsi\n"
+    "    movq %rsp, %rdi\n"
+    "    rep movsq\n"
+    "    movq -192(%rbp), %rdi\n"
+    "    movq -184(%rbp), %rsi\n"
+    "    movq -176(%rbp), %rdx\n"
+    "    movq -168(%rbp), %rcx\n"
+    "    movq -160(%rbp), %r8\n"
+    "    movq -152(%rbp), %r9\n"
+    "    movq -144(%rbp), %rax\n"
+    "    movdqu -136(%rbp), %xmm0\n"
+    "    movdqu -120(%rbp), %xmm1\n"
+    "    movdqu -104(%rbp), %xmm2\n"
+    "    movdqu -88(%rbp), %xmm3\n"
+    "    movdqu -72(%rbp), %xmm4\n"
+    "    movdqu -56(%rbp), %xmm5\n"
+    "    movdqu -40(%rbp), %xmm6\n"
+    "    movdqu -24(%rbp), %xmm7\n"
+    "    call *%r11\n"
+    "    leaq -192(%rbp), %rsp\n"
+    "    movq %rax, 0(%rsp)\n"          // the result: integer, vector and x87 registers untouched
+    "    movq %rdx, 8(%rsp)\n"
+    "    movdqu %xmm0, 16(%rsp)\n"
+    "    movdqu %xmm1, 32(%rsp)\n"
+    "    movq %rax, %rdi\n"              // a lookup's image object
+    "    leaq 8(%rbp), %rsi\n"
+    "    call imgtrace_agent_leave\n"
+    "    movq 0(%rsp), %rax\n"
+    "    movq 8(%rsp), %rdx\n"
+    "    movdqu 16(%rsp), %xmm0\n"
+    "    movdqu 32(%rsp), %xmm1\n"
+    "    .cfi_remember_state\n"
+    "    leave\n"
+    "    .cfi_def_cfa %rsp, 8\n"
+    "    ret\n"
+    // Too deep to keep a frame: the registers back, and on to the original.
+    "1:\n"
+    "    .cfi_restore_state\n"
     "    movq 0(%rsp), %rdi\n"
     "    movq 8(%rsp), %rsi\n"
     "    movq 16(%rsp), %rdx\n"
@@ -241,24 +329,9 @@ __asm__(
     "    .cfi_def_cfa %rsp, 8\n"
     "    jmp *%r11\n"
     "    .cfi_endproc\n"
-    ".p2align 4\n"
-    ".globl imgtrace_agent_return\n"
-    ".hidden imgtrace_agent_return\n"
-    "imgtrace_agent_return:\n"           // the stack is 16-byte aligned here
-    "    pushq %rax\n"
-    "    pushq %rdx\n"
-    "    subq $32, %rsp\n"
-    "    movdqu %xmm0, 0(%rsp)\n"
-    "    movdqu %xmm1, 16(%rsp)\n"
-    "    movq %rax, %rdi\n"               // the call's result: a lookup's image object
-    "    call imgtrace_agent_leave\n"
-    "    movq %rax, %r11\n"
-    "    movdqu 0(%rsp), %xmm0\n"
-    "    movdqu 16(%rsp), %xmm1\n"
-    "    addq $32, %rsp\n"
-    "    popq %rdx\n"
-    "    popq %rax\n"
-    "    jmp *%r11\n"
+    ".globl imgtrace_agent_common_end\n"
+    ".hidden imgtrace_agent_common_end\n"
+    "imgtrace_agent_common_end:\n"
     TRAMPOLINE(0) TRAMPOLINE(1) TRAMPOLINE(2) TRAMPOLINE(3) TRAMPOLINE(4) TRAMPOLINE(5) TRAMPOLINE(6) TRAMPOLINE(7)
     TRAMPOLINE(8) TRAMPOLINE(9) TRAMPOLINE(10) TRAMPOLINE(11) TRAMPOLINE(12) TRAMPOLINE(13) TRAMPOLINE(14) TRAMPOLINE(15)
     TRAMPOLINE(16) TRAMPOLINE(17) TRAMPOLINE(18) TRAMPOLINE(19) TRAMPOLINE(20) TRAMPOLINE(21) TRAMPOLINE(22) TRAMPOLINE(23)
@@ -285,9 +358,10 @@ const int agent_trampolines = 1;
 // Elsewhere (Apple's arm64, other Linux): C wrappers that take the six integer-register
 // arguments and pass them on, enough for self, _cmd and four pointer or integer arguments; the
 // type encoding refuses anything else.
-int capture_frames(const struct request_stack *stack, uint64_t *out) {
+int capture_frames(const struct request_stack *stack, uint64_t *out, int *unreadable) {
     (void)stack;
     (void)out;
+    (void)unreadable;
     return 0;
 }
 
@@ -312,5 +386,7 @@ AGENT_HIDDEN void *const wrappers[MAX_TARGETS] = {
     wrapper_24, wrapper_25, wrapper_26, wrapper_27, wrapper_28, wrapper_29, wrapper_30, wrapper_31,
 };
 const int agent_trampolines = 0;
+
+void forget_open_calls(void) { depth = 0; }
 #endif
 

@@ -65,6 +65,8 @@
         private var librariesRead = Set<String>()
         /// Copies the rings while the program runs (nil when reading a file).
         private var collector: RingCollector?
+        /// The region shared with the program while it is recorded.
+        private var region: UnsafeMutablePointer<imgtrace_agent_shared>?
         /// Addresses in no library known when met: the maps are read again once for each.
         private var unplacedAddresses = Set<UInt64>()
 
@@ -77,9 +79,15 @@
         /// The log of a file an agent wrote by itself (IMGTRACE_AGENT_FILE, for an app that ran
         /// without imgtrace beside it: a scheme's or `simctl`'s DYLD_INSERT_LIBRARIES). Its API
         /// list is read from the file; the end line says the program's end is unknown.
-        public static func log(fromFile path: String, output: @escaping (String) -> Void) throws -> RecordingEnd {
+        /// A file in a shared folder may be anyone's: one another user owns is refused unless
+        /// `trustOwner`. `warning` gets what the reader should know (the process that wrote it
+        /// wrapped nothing).
+        public static func log(
+            fromFile path: String, trustOwner: Bool = false, warning: (String) -> Void = { _ in }, output: @escaping (String) -> Void
+        ) throws -> RecordingEnd {
             var problem: Int32 = 0
-            guard let shared = imgtrace_agent_open_file(path, &problem) else {
+            var owner: UInt32 = 0
+            guard let shared = imgtrace_agent_open_file(path, &problem, &owner) else {
                 switch Int(problem) {
                 case Int(IMGTRACE_AGENT_FILE_UNOPENED): throw RecordError(description: "\(path): cannot read it: \(errnoText())")
                 case Int(IMGTRACE_AGENT_FILE_SHAPE):
@@ -93,6 +101,15 @@
                 }
             }
             defer { munmap(shared, MemoryLayout<imgtrace_agent_shared>.size) }
+            guard trustOwner || owner == getuid() else {
+                throw RecordError(
+                    description:
+                        "\(path): owned by another user (uid \(owner)), not by you: anyone can leave a file in a shared folder; read it with --trust-owner if you know where it came from"
+                )
+            }
+            if imgtrace_agent_patched(shared) == 0 {
+                warning("\(path): the process that wrote it (pid \(imgtrace_agent_pid(shared))) wrapped none of the image APIs, so it recorded nothing")
+            }
             // The list is the file's: bounded by its field, and each name one a log line can carry.
             let apis = imgtrace_agent_apis(shared)!
             let text = String(decoding: UnsafeRawBufferPointer(start: apis, count: strnlen(apis, Int(IMGTRACE_AGENT_NOTES_BYTES))), as: UTF8.self)
@@ -146,10 +163,12 @@
                 throw RecordError(
                     description: "\(request.agentPath): the agent library is missing (build it with `swift build --product ImgtraceAgent`)")
             }
-            var region: UnsafeMutablePointer<imgtrace_agent_shared>?
-            let fd = imgtrace_agent_region_create(&region)
-            guard fd >= 0, let shared = region else { throw RecordError(description: "cannot create the agent's shared memory: \(errnoText())") }
+            var created: UnsafeMutablePointer<imgtrace_agent_shared>?
+            let fd = imgtrace_agent_region_create(&created)
+            guard fd >= 0, let shared = created else { throw RecordError(description: "cannot create the agent's shared memory: \(errnoText())") }
+            region = shared
             defer {
+                region = nil
                 close(fd)
                 munmap(shared, MemoryLayout<imgtrace_agent_shared>.size)
             }
@@ -379,7 +398,13 @@
             } else {
                 hit = HitLine.format(timestamp: timestamp, thread: thread, api: api, name: name, kind: kind?.rawValue)
             }
-            return (hit, frameLines(frames))
+            var stack = frameLines(frames)
+            if record.flags & UInt8(IMGTRACE_AGENT_FRAMES_UNREADABLE) != 0, !stack.isEmpty {
+                // The walk stopped where a frame's unwind information pointed off the thread's stack.
+                stack +=
+                    "\n" + HitLine.frame(index: frames.count, tail: HitLine.frameTail(address: 0, module: "?", function: "<unreadable: unwind information points off the stack>"))
+            }
+            return (hit, stack)
         }
 
         /// The frame lines of a record's stack, named as `record` names them. A file from
@@ -400,7 +425,8 @@
         private func readLibraries() {
             let namer = self.namer ?? Unwinder(pid: pid)
             self.namer = namer
-            guard !fromFile, let maps = readProcFile("/proc/\(pid)/maps").flatMap({ $0.isEmpty ? nil : $0 }) ?? collector?.lastMaps() else {
+            guard !fromFile, let maps = readProcFile("/proc/\(pid)/maps").flatMap({ $0.isEmpty ? nil : $0 }) ?? collector?.lastMaps() ?? agentMaps()
+            else {
                 return
             }
             for (path, base) in MemoryMapping.loadBases(bytes: maps) where librariesRead.insert(path).inserted {
@@ -408,6 +434,16 @@
                 namer.learn(image, bias: LibraryScanner.bias(of: image, load: .base(base)), names: true)
             }
             namer.maps = maps
+        }
+
+        /// The program's map as the agent copied it into the region (a program that ended
+        /// before imgtrace read its map).
+        private func agentMaps() -> [UInt8]? {
+            guard let shared = region else { return nil }
+            var length: UInt32 = 0
+            let text = imgtrace_agent_maps(shared, &length)
+            guard let text, length > 0 else { return nil }
+            return text.withMemoryRebound(to: UInt8.self, capacity: Int(length)) { Array(UnsafeBufferPointer(start: $0, count: Int(length))) }
         }
 
         /// A record's time, checked: any seconds and nanoseconds a file holds give a time, none traps.

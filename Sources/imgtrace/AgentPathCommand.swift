@@ -40,22 +40,32 @@ struct AgentPathCommand: ParsableCommand {
             "On Linux `imgtrace record --agent` preloads it. On macOS and the iOS Simulator, set DYLD_INSERT_LIBRARIES to this path (SIMCTL_CHILD_DYLD_INSERT_LIBRARIES with `xcrun simctl launch`), with the variables --env prints; docs/agent.md has the steps.",
             examples: [
                 "imgtrace agent-path",
-                "imgtrace agent-path --env /tmp/launch.agent",
+                "imgtrace agent-path --env",
+                "imgtrace agent-path --env ~/launches/first.agent",
             ])
     )
 
-    @Option(
+    @Flag(
         help: ArgumentHelp(
-            "Print the environment that makes the agent record into FILE by itself (for a scheme or simctl), one VARIABLE=value a line, quoted so that a POSIX shell can source it (in an Xcode scheme, type the value without the quotes).",
-            valueName: "file"), completion: .file())
-    var env: String?
+            "Print the environment that makes the agent record into a file by itself (for a scheme or simctl), one VARIABLE=value a line, quoted so that a POSIX shell can source it (in an Xcode scheme, type the value without the quotes). The file is FILE, or launch.agent in a new folder of your own (under $XDG_RUNTIME_DIR, else the temporary folder), named on a first comment line. The agent records only into a file it creates."
+        ))
+    var env = false
+
+    @Argument(help: "With --env: the file the agent creates (it must not exist yet).", completion: .file())
+    var file: String?
+
+    func validate() throws {
+        if file != nil, !env { throw ValidationError("FILE is the recording's file: give it after --env") }
+    }
 
     func run() throws {
         let path = try AgentLibrary.path()
-        guard let env else {
+        guard env else {
             print(path)
             return
         }
+        let recording = try file ?? Self.freshRecordingFile()
+        if file == nil { print("# after the app quits: imgtrace agent-log \(Self.shellWord(recording))") }
         #if os(macOS)
             let preload = "DYLD_INSERT_LIBRARIES"
         #else
@@ -67,7 +77,24 @@ struct AgentPathCommand: ParsableCommand {
             + [.launchEnd(RecordCommand.defaultLaunchEnd)]
         // `;` ends each target: an environment variable in an Xcode scheme is one line.
         let apis = AgentAPIList(entries).text(separator: ";")
-        print("\(preload)=\(Self.shellWord(path))\nIMGTRACE_AGENT_FILE=\(Self.shellWord(env))\nIMGTRACE_AGENT_APIS=\(Self.shellWord(apis))")
+        print("\(preload)=\(Self.shellWord(path))\nIMGTRACE_AGENT_FILE=\(Self.shellWord(recording))\nIMGTRACE_AGENT_APIS=\(Self.shellWord(apis))")
+    }
+
+    /// `launch.agent` in a folder made now, readable by this user alone: under $XDG_RUNTIME_DIR
+    /// (the user's own, when it is a folder this user owns), else the temporary folder. Never a
+    /// fixed name in a shared folder, where another user could have put a file first.
+    static func freshRecordingFile() throws -> String {
+        let environment = ProcessInfo.processInfo.environment
+        var base = environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        if let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty {
+            var info = stat()
+            if stat(runtime, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR, info.st_uid == getuid() { base = runtime }
+        }
+        var template = Array((base + "/imgtrace-XXXXXX").utf8CString)
+        guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
+            throw InputError(path: base, reason: "cannot make a folder for the recording: \(String(cString: strerror(errno)))")
+        }
+        return String(cString: made) + "/launch.agent"
     }
 
     /// `text` as one word of a POSIX shell: as it is when every character is inert, else in single
@@ -98,10 +125,15 @@ struct AgentLogCommand: ParsableCommand {
     @Option(help: "The log file to write (default: standard output).", completion: .file())
     var output: String?
 
+    @Flag(help: "Read a file another user owns (refused by default: anyone can leave a file in a shared folder).")
+    var trustOwner = false
+
     func run() throws {
         #if os(Linux)
             try ReportFile.write(to: output, for: .terminal) { sink in
-                let end = try AgentRecorder.log(fromFile: file) { line in sink.write(line + "\n") }
+                let end = try AgentRecorder.log(
+                    fromFile: file, trustOwner: trustOwner, warning: { PlatformIO.writeStandardError("imgtrace: warning: " + $0 + "\n") }
+                ) { line in sink.write(line + "\n") }
                 PlatformIO.writeStandardError("imgtrace: " + RecordCommand.summary(end, duration: nil) + "\n")
             }
         #else

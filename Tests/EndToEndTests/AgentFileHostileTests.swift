@@ -24,7 +24,7 @@
         /// header and a name) with `head`/`tail` as given (default: just past the records).
         private func agentFile(
             apis: String, lost: UInt64 = 0, records: [(imgtrace_agent_record, [UInt8])], head: UInt64? = nil, tail: UInt64 = 0,
-            name: String = "launch.agent"
+            name: String = "launch.agent", patched: UInt32 = 1
         ) throws -> URL {
             let url = work.appendingPathComponent(name)
             XCTAssertTrue(FileManager.default.createFile(atPath: url.path, contents: nil))
@@ -40,6 +40,7 @@
             try put(UInt32(1), at: Self.shared.offset(of: \.ready)!)
             try put(lost, at: Self.shared.offset(of: \.lost)!)
             try put(Int32(1), at: Self.shared.offset(of: \.pid)!)  // this machine's init: never to be looked up
+            try put(patched, at: Self.shared.offset(of: \.patched)!)
             // Arrays this large are not imported: `notes` then `apis` follow the status bytes.
             try handle.seek(toOffset: UInt64(Self.shared.offset(of: \.api_status)! + 64 + Int(IMGTRACE_AGENT_NOTES_BYTES)))
             try handle.write(contentsOf: Data(apis.utf8))
@@ -151,7 +152,7 @@
             try handle.close()
             let older = try BinaryRunner.run(["agent-log", file.path])
             XCTAssertEqual(older.status, 2)
-            XCTAssertEqual(older.stderr, "imgtrace: error: \(file.path): written by another version of the imgtrace agent (this imgtrace reads versions 2 to 3); record it again\n")
+            XCTAssertEqual(older.stderr, "imgtrace: error: \(file.path): written by another version of the imgtrace agent (this imgtrace reads versions 2 to 4); record it again\n")
             XCTAssertEqual(older.stdout.count, 0)
         }
 
@@ -184,6 +185,18 @@
             try handle.write(contentsOf: withUnsafeBytes(of: UInt32(2)) { Data($0) })
             try handle.close()
             XCTAssertEqual(try BinaryRunner.run(["agent-log", file.path]).status, 0)
+        }
+
+        /// A file whose writer wrapped nothing is read, and the reader is told why it holds no request.
+        func testAFileWhoseWriterWrappedNothingSaysSo() throws {
+            let file = try agentFile(apis: "objc +[NSImage imageNamed:]\n", records: [], patched: 0)
+            let log = try BinaryRunner.run(["agent-log", file.path])
+            XCTAssertEqual(log.status, 0, log.stderr)
+            XCTAssertTrue(
+                log.stderr.hasPrefix("imgtrace: warning: \(file.path): the process that wrote it (pid 1) wrapped none of the image APIs, so it recorded nothing\n"),
+                log.stderr)
+            let wrapped = try BinaryRunner.run(["agent-log", try agentFile(apis: "objc +[NSImage imageNamed:]\n", records: [], name: "wrapped.agent").path])
+            XCTAssertFalse(wrapped.stderr.contains("warning"), wrapped.stderr)
         }
 
         /// A path that is no file at all is said so, not called a file of the wrong kind.

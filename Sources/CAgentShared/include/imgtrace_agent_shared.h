@@ -11,9 +11,13 @@
 #define IMGTRACE_AGENT_MAGIC 0x31544741544D49ull /* "IMTAGT1" */
 /// 2: records carry the request's stack (return addresses after the name).
 /// 3: a request's return is a record of its own (`IMGTRACE_AGENT_RETURN`): its duration.
-#define IMGTRACE_AGENT_VERSION 3
+/// 4: the program's memory map after the rings (`maps`), so a program that ends at once still
+///    has its frames named; a file of 2 or 3 is the same up to the rings' end.
+#define IMGTRACE_AGENT_VERSION 4
 /// The oldest layout this imgtrace reads from a file (2 is 3 without returns).
 #define IMGTRACE_AGENT_OLDEST_VERSION 2
+/// Bytes of the program's `/proc/self/maps` text the agent keeps (whole lines).
+#define IMGTRACE_AGENT_MAPS_BYTES (1u << 20)
 /// Rings, one per thread that loads an image; threads beyond these count as lost.
 #define IMGTRACE_AGENT_RINGS 64
 /// Bytes per ring (a power of two): a record takes its header and its name, rounded up to 8.
@@ -61,7 +65,9 @@ typedef struct {
     uint64_t nested_nanoseconds;
 } imgtrace_agent_return_payload;
 
-enum { IMGTRACE_AGENT_TRUNCATED = 1 };
+/// A record's flags: its name was cut at the limit; its stack ended at a frame whose unwind
+/// information pointed off the thread's stack (the walk read nothing there).
+enum { IMGTRACE_AGENT_TRUNCATED = 1, IMGTRACE_AGENT_FRAMES_UNREADABLE = 2 };
 
 /// A record's header; `length` name bytes follow it, then, from the next multiple of 8, `frames`
 /// 64-bit addresses (the API's entry, then the return addresses of its callers, innermost
@@ -73,7 +79,7 @@ typedef struct {
     uint32_t nanoseconds;
     uint16_t api;      // index into the agent's API list
     uint8_t kind;      // imgtrace_agent_record_kind
-    uint8_t flags;     // IMGTRACE_AGENT_TRUNCATED
+    uint8_t flags;     // IMGTRACE_AGENT_TRUNCATED, IMGTRACE_AGENT_FRAMES_UNREADABLE
     uint32_t length;   // name bytes that follow
     uint16_t context;  // the API index of the context it ran in (a nib, a trait change), or 0xFFFF
     uint16_t frames;   // addresses after the name, at most IMGTRACE_AGENT_MAX_FRAMES
@@ -108,6 +114,11 @@ typedef struct {
     char notes[IMGTRACE_AGENT_NOTES_BYTES];
     char apis[IMGTRACE_AGENT_NOTES_BYTES];   // the API list the agent read, so a file can be read alone
     imgtrace_agent_ring rings[IMGTRACE_AGENT_RINGS];
+    /// The program's memory map as the agent read it when it was ready and after each dlopen
+    /// (recording with frames only): `maps_length` bytes, published with a release store.
+    uint32_t maps_length;
+    uint32_t maps_reserved;
+    char maps[IMGTRACE_AGENT_MAPS_BYTES];
 } imgtrace_agent_shared;
 
 #include <stddef.h>
@@ -130,6 +141,8 @@ const char *imgtrace_agent_notes(const imgtrace_agent_shared *region);
 const char *imgtrace_agent_ring_thread(const imgtrace_agent_shared *region, int index);
 const char *imgtrace_agent_apis(const imgtrace_agent_shared *region);
 int32_t imgtrace_agent_pid(const imgtrace_agent_shared *region);
+/// The program's memory map as the agent copied it (`*length` bytes; 0 when it did not).
+const char *imgtrace_agent_maps(const imgtrace_agent_shared *region, uint32_t *length);
 /// Why a file could not be read as an agent's: it cannot be opened (errno says why), it is no
 /// regular file of an agent file's size, or it lacks the magic and version.
 enum {
@@ -138,7 +151,9 @@ enum {
 };
 /// Maps a file an agent wrote (IMGTRACE_AGENT_FILE) for reading, privately: what a drain stores
 /// stays in this process, and the file is never written (a second read gets the same records).
-/// NULL when it is not one, with `*problem` saying why.
-imgtrace_agent_shared *imgtrace_agent_open_file(const char *path, int *problem);
+/// NULL when it is not one, with `*problem` saying why. `*owner` gets the file's owner (user id).
+imgtrace_agent_shared *imgtrace_agent_open_file(const char *path, int *problem, uint32_t *owner);
+/// How many APIs the process that took the region wrapped.
+uint32_t imgtrace_agent_patched(const imgtrace_agent_shared *region);
 
 #endif
