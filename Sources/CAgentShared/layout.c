@@ -33,6 +33,7 @@ int imgtrace_agent_region_create(imgtrace_agent_shared **region) {
         close(fd);
         return -1;
     }
+    shared->reader_pid = (int32_t)getpid();
     *region = shared;
     return fd;
 #else
@@ -93,6 +94,7 @@ const char *imgtrace_agent_notes(const imgtrace_agent_shared *region) { return r
 const char *imgtrace_agent_apis(const imgtrace_agent_shared *region) { return region->apis; }
 int32_t imgtrace_agent_pid(const imgtrace_agent_shared *region) { return __atomic_load_n(&region->pid, __ATOMIC_RELAXED); }
 uint32_t imgtrace_agent_patched(const imgtrace_agent_shared *region) { return __atomic_load_n(&region->patched, __ATOMIC_RELAXED); }
+uint32_t imgtrace_agent_wrapped_nothing(const imgtrace_agent_shared *region) { return __atomic_load_n(&region->wrapped_nothing, __ATOMIC_RELAXED); }
 const char *imgtrace_agent_maps(const imgtrace_agent_shared *region, uint32_t *length) {
     uint32_t bytes = __atomic_load_n(&region->maps_length, __ATOMIC_ACQUIRE);
     *length = bytes > IMGTRACE_AGENT_MAPS_BYTES ? 0 : bytes;

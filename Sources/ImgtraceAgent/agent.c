@@ -447,4 +447,18 @@ __attribute__((constructor)) static void agent_start(void) {
 #endif
     patch_symbols();
     claim_region();
+    if (!claimed && region_fd_text) {
+        // imgtrace is told a process ran the agent and found nothing to wrap (a launcher, or
+        // APIs the program does not have), rather than that the agent never started.
+        int fd = atoi(region_fd_text);
+        struct stat info;
+        if (fstat(fd, &info) == 0 && (size_t)info.st_size == sizeof(imgtrace_agent_shared)) {
+            void *map = mmap(NULL, sizeof(imgtrace_agent_shared), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+            if (map != MAP_FAILED) {
+                imgtrace_agent_shared *region = map;
+                if (region->magic == IMGTRACE_AGENT_MAGIC && region->version == IMGTRACE_AGENT_VERSION) __atomic_fetch_add(&region->wrapped_nothing, 1, __ATOMIC_RELAXED);
+                munmap(map, sizeof(imgtrace_agent_shared));
+            }
+        }
+    }
 }

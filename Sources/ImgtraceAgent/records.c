@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdint.h>
 #include <string.h>
 #include <time.h>
@@ -48,30 +49,49 @@ static imgtrace_agent_ring *ring(void) {
 }
 
 /// A full ring while a recorder drains it is a burst faster than the recorder copies (it was
-/// busy): the thread waits for room, up to 20 ms, rather than lose the record. A ring nobody
-/// drains (the file mode, a recorder gone) has its tail still for 2 ms: the thread stops
-/// waiting, and waits again only once the tail moves.
+/// busy, or not given a core): the thread waits for room rather than lose the record, napping so
+/// that the recorder gets the core. While imgtrace is alive to drain (its pid in the region) the
+/// wait is as long as it takes, up to a second without the tail moving (a recorder stopped, not
+/// slow); it was 2 ms, and on a machine loaded by another job a tenth of a burst was lost. A ring
+/// nobody drains (the file mode) has its tail still for 2 ms: the thread stops waiting, and waits
+/// again only once the tail moves.
 #define ROOM_WAIT_NANOSECONDS 20000000ull
 #define DRAINER_SILENCE_NANOSECONDS 2000000ull
+#define READER_SILENCE_NANOSECONDS 1000000000ull
 static __thread uint64_t undrained_tail = UINT64_MAX;
+
+/// Whether the process that drains the rings while the program runs is alive.
+static int reader_alive(void) {
+    int32_t reader = __atomic_load_n(&shared->reader_pid, __ATOMIC_RELAXED);
+    return reader > 0 && (kill((pid_t)reader, 0) == 0 || errno == EPERM);
+}
 
 static int wait_for_room(imgtrace_agent_ring *r, uint64_t head, uint64_t needed) {
     uint64_t tail = __atomic_load_n(&r->tail, __ATOMIC_ACQUIRE);
-    if (tail == undrained_tail) return 0;
-    uint64_t began = monotonic_nanoseconds(), moved = began;
+    int reader = reader_alive();
+    if (!reader && tail == undrained_tail) return 0;
+    uint64_t began = monotonic_nanoseconds(), moved = began, silence = reader ? READER_SILENCE_NANOSECONDS : DRAINER_SILENCE_NANOSECONDS;
+    long nap = 0;
     for (;;) {
-        sched_yield();
+        if (nap == 0) {
+            sched_yield();
+        } else {
+            struct timespec pause = {0, nap};
+            nanosleep(&pause, NULL);
+        }
+        nap = nap == 0 ? 10000 : nap < 200000 ? nap * 2 : nap;
         uint64_t now_tail = __atomic_load_n(&r->tail, __ATOMIC_ACQUIRE), now = monotonic_nanoseconds();
         if (IMGTRACE_AGENT_RING_BYTES - (head - now_tail) >= needed) return 1;
         if (now_tail != tail) {
             tail = now_tail;
             moved = now;
+            nap = 0;
         }
-        if (now - moved > DRAINER_SILENCE_NANOSECONDS) {
+        if (now - moved > silence) {
             undrained_tail = tail;
             return 0;
         }
-        if (now - began > ROOM_WAIT_NANOSECONDS) return 0;
+        if (!reader && now - began > ROOM_WAIT_NANOSECONDS) return 0;
     }
 }
 

@@ -187,6 +187,13 @@
             collector.stop()
             write(collector.take(), shared, final: true)
             notes = readNotes(shared)
+            if imgtrace_agent_ready(shared) == 0, hits == 0, imgtrace_agent_wrapped_nothing(shared) > 0 {
+                throw RecordError(
+                    description:
+                        "\(path): the agent ran but the program has none of the \(apiNames.count) APIs asked for (check --symbol and --objc); "
+                        + "the program \((stopReason ?? programEnd).sentence)"
+                )
+            }
             if imgtrace_agent_ready(shared) == 0, hits == 0 {
                 throw RecordError(
                     description:

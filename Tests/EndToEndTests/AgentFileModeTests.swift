@@ -166,6 +166,18 @@
             XCTAssertEqual(try names(file, ["--trust-owner"]), ["first", "after"])
         }
 
+        /// A program that has none of the APIs asked for is said to have none, not taken for one
+        /// that ignores LD_PRELOAD: exit 2, one line.
+        func testARecordingThatWrapsNothingSaysSo() throws {
+            let program = try build()
+            let log = work.appendingPathComponent("nothing.log")
+            let run = try BinaryRunner.run(["record", "--agent", "--symbol", "no_such_image_api", "--no-launch-end", "--output", log.path, "--", program.path, "first"])
+            XCTAssertEqual(run.status, 2)
+            XCTAssertTrue(run.stderr.hasPrefix("imgtrace: error: \(program.path): the agent ran but the program has none of the "), run.stderr)
+            XCTAssertTrue(run.stderr.hasSuffix(" APIs asked for (check --symbol and --objc); the program exited with status 0\n"), run.stderr)
+            XCTAssertEqual(run.stderr.split(separator: "\n").count, 1)
+        }
+
         /// `agent-path --env` alone records into a new folder of the user's own, named on a
         /// comment line; each call makes another.
         func testAgentPathChoosesAFreshPrivateFile() throws {

@@ -232,6 +232,51 @@
             }
         }
 
+        // MARK: Short programs and exits
+
+        /// A program over in a millisecond keeps its frames (they were dropped: imgtrace read the
+        /// program's map after it had gone; the agent now copies it when it is ready), and an
+        /// `exit()` inside a wrapped call leaves the requests of the atexit handlers and
+        /// destructors that run then outermost, so they are recorded (they were taken for nested
+        /// calls of the call that never returned).
+        func testAShortProgramKeepsItsFramesAndItsExitHandlersRecord() throws {
+            let kit = try write(
+                "#include <stdlib.h>\n__attribute__((noinline)) const char *image_named(void *a, void *b, const char *name) { if (name[0] == '!') exit(0); return name; }\n",
+                "exitkit.c")
+            let source = try write(
+                #"""
+                #include <stdlib.h>
+                const char *image_named(void *a, void *b, const char *name);
+                static void at_exit(void) { image_named(0, 0, "from_atexit"); }
+                __attribute__((destructor)) static void destructor(void) { image_named(0, 0, "from_destructor"); }
+                int main(void) {
+                    atexit(at_exit);
+                    image_named(0, 0, "first");
+                    image_named(0, 0, "!quit");
+                    return 1;
+                }
+                """#, "exits.c")
+            for level in ["-O0", "-O2"] {
+                try shell("cc \(level) -shared -fPIC -o \(work.path)/libexitkit.so \(kit.path)")
+                let program = work.appendingPathComponent("exits")
+                try shell("cc \(level) -o \(program.path) \(source.path) -L\(work.path) -lexitkit -Wl,-rpath,'$ORIGIN'")
+                for attempt in 1...3 {
+                    let log = work.appendingPathComponent("exits.log")
+                    let recorded = try BinaryRunner.run(["record", "--agent", "--symbol", "image_named", "--no-launch-end", "--output", log.path, "--", program.path])
+                    XCTAssertTrue(recorded.stderr.contains("exited with status 0"), "\(level): \(recorded.stderr)")
+                    let text = try String(contentsOf: log, encoding: .utf8)
+                    var blocks: [[String]] = []
+                    for line in text.components(separatedBy: "\n") {
+                        if line.contains("image_named:") { blocks.append([line]) } else if line.hasPrefix("    frame #"), !blocks.isEmpty { blocks[blocks.count - 1].append(line) }
+                    }
+                    XCTAssertEqual(blocks.map { String($0[0].split(separator: "\"")[1]) }, ["first", "!quit", "from_atexit", "from_destructor"], "\(level) #\(attempt): \(text)")
+                    XCTAssertTrue(blocks.first?.contains { $0.hasSuffix("exits`main") } == true, "\(level) #\(attempt): the caller is named: \(text)")
+                    XCTAssertTrue(blocks.dropFirst(2).first?.contains { $0.contains("`__run_exit_handlers") } == true, "\(level) #\(attempt): \(text)")
+                    XCTAssertFalse(text.contains("libImgtraceAgent"), "no frame of the agent's: \(text)")
+                }
+            }
+        }
+
         // MARK: Stack reads
 
         /// A routine whose CFI claims a 1 MiB frame calls the image API from a thread whose stack

@@ -143,6 +143,37 @@
             XCTAssertEqual(stacks.filter { $0.contains("`layout\n") && $0.hasSuffix("`main") }.count, 30000, "every request with its four frames")
         }
 
+        /// 200,000 requests while two other jobs keep both cores busy: imgtrace is not given a
+        /// core for milliseconds at a time, and the program waits for it rather than give up
+        /// (it took a tail still for 2 ms for a recorder gone, and lost a tenth of the burst).
+        func testABurstOnABusyMachineKeepsEveryRecord() throws {
+            let program = try burstProgram()
+            var loads: [Process] = []
+            defer {
+                for load in loads where load.isRunning {
+                    load.terminate()
+                    load.waitUntilExit()
+                }
+            }
+            for _ in 0..<3 {
+                let load = Process()
+                load.executableURL = URL(fileURLWithPath: "/bin/sh")
+                load.arguments = ["-c", "while :; do :; done"]
+                try load.run()
+                loads.append(load)
+            }
+            // Without frames: the records come fastest (with frames, testABurstOfRequestsWithFramesLosesNothing).
+            for backtrace in ["0"] {
+                let log = work.appendingPathComponent("busy\(backtrace).log")
+                let run = try BinaryRunner.run(
+                    ["record", "--agent", "--backtrace", backtrace, "--symbol", "image_named:3", "--no-launch-end", "--output", log.path, "--", program.path],
+                    environment: ["LOOP_COUNT": "200000"])
+                XCTAssertEqual(run.status, 0, run.stderr)
+                let end = try XCTUnwrap(String(contentsOf: log, encoding: .utf8).split(separator: "\n").last)
+                XCTAssertEqual(end, "imgtrace-recording-end hits=200000 launch-end=not-watched program=exit:0", "--backtrace \(backtrace)")
+            }
+        }
+
         /// Into a file nobody drains (IMGTRACE_AGENT_FILE), the same burst fills the ring: the
         /// program waits for room once (2 ms without the tail moving), then goes on and the
         /// records that found no room are counted lost, never waited for one by one.

@@ -117,7 +117,12 @@ typedef struct {
     /// The program's memory map as the agent read it when it was ready and after each dlopen
     /// (recording with frames only): `maps_length` bytes, published with a release store.
     uint32_t maps_length;
-    uint32_t maps_reserved;
+    /// The process that drains the rings while the program runs (imgtrace), 0 for a file: a
+    /// ring it is alive to drain is waited for, not given up on, however busy the machine.
+    int32_t reader_pid;
+    /// Processes that loaded the agent from imgtrace's region and wrapped none of the APIs.
+    uint32_t wrapped_nothing;
+    uint32_t reserved;
     char maps[IMGTRACE_AGENT_MAPS_BYTES];
 } imgtrace_agent_shared;
 
@@ -155,5 +160,7 @@ enum {
 imgtrace_agent_shared *imgtrace_agent_open_file(const char *path, int *problem, uint32_t *owner);
 /// How many APIs the process that took the region wrapped.
 uint32_t imgtrace_agent_patched(const imgtrace_agent_shared *region);
+/// How many processes loaded the agent from the region and wrapped nothing.
+uint32_t imgtrace_agent_wrapped_nothing(const imgtrace_agent_shared *region);
 
 #endif
