@@ -97,6 +97,9 @@ report "untraced" "$plain" "$hits" "$plain"
 t=$(seconds "$bin" record --agent --symbol image_named --no-launch-end --output "$work/agent.log" -- "$work/loop" "$hits")
 agent_hits=$(grep -c "image_named: " "$work/agent.log")
 report "imgtrace record --agent" "$t" "$agent_hits" "$plain"
+# End to end without frames: the program's whole run and imgtrace's writing of every line, per hit.
+t0=$(seconds "$bin" record --agent --backtrace 0 --symbol image_named --no-launch-end --output "$work/agent0.log" -- "$work/loop" "$hits")
+report "imgtrace record --agent --backtrace 0 (end to end)" "$t0" "$(grep -c "image_named: " "$work/agent0.log")" "$plain"
 # On the program's thread alone (the loop times itself): the copy into the ring, nothing else.
 loop_ns() { LOOP_TIME=1 "$@" 2>&1 >/dev/null | awk '/^loop-ns/ { print $2 }'; }
 plain_ns=$(loop_ns "$work/loop" "$hits")

@@ -69,11 +69,17 @@
         private var region: UnsafeMutablePointer<imgtrace_agent_shared>?
         /// Addresses in no library known when met: the maps are read again once for each.
         private var unplacedAddresses = Set<UInt64>()
+        /// Whether a decode API is recorded: only then is each lookup's returned object kept by
+        /// name (a dictionary insert per request otherwise spent for nothing).
+        private var tracksImageObjects: Bool
+        /// Each API's load kind by its index in the list (a context's too), looked up once.
+        private lazy var kindByAPI: [String?] = apiNames.map { LoadKind.of(outermostAPI: $0)?.rawValue }
 
         public init(_ request: Request, output: @escaping (String) -> Void) {
             self.request = request
             self.output = output
             apiNames = request.objcMethods + request.symbols.map(\.name) + request.contexts + request.decoders + (request.launchEnd.map { [$0] } ?? [])
+            tracksImageObjects = !request.decoders.isEmpty
         }
 
         /// The log of a file an agent wrote by itself (IMGTRACE_AGENT_FILE, for an app that ran
@@ -115,15 +121,18 @@
             let text = String(decoding: UnsafeRawBufferPointer(start: apis, count: strnlen(apis, Int(IMGTRACE_AGENT_NOTES_BYTES))), as: UTF8.self)
             var names: [String] = []
             var launchEnd: String?
+            var decodes = false
             for entry in AgentAPIList.parse(text[...]).entries {
                 let name = CaptureScript.unsafeSymbol(entry.apiName) != nil ? "api#\(names.count)" : entry.apiName
                 names.append(name)
                 if case .launchEnd = entry { launchEnd = name }
+                if case .decode = entry { decodes = true }
             }
             let request = Request(program: [], objcMethods: names, symbols: [], launchEnd: nil, duration: nil, agentPath: "")
             let recorder = AgentRecorder(request, output: output)
             // The file may come from another machine: its pid and thread ids mean nothing here.
             recorder.fromFile = true
+            recorder.tracksImageObjects = decodes
             recorder.pid = imgtrace_agent_pid(shared)
             let collector = RingCollector(shared)
             collector.stop()
@@ -232,7 +241,10 @@
                 // its records are drained).
                 if request.frames > 0, namer == nil, imgtrace_agent_ready(shared) != 0 { readLibraries() }
                 // Write without a pause while records come; when none do, nap longer, up to 0.2 ms.
-                if write(collector.take(), shared) > 0 {
+                var pending = collector.take()
+                let written = write(pending, shared)
+                collector.recycle(&pending)
+                if written > 0 {
                     nap = 50
                 } else if programEnd == nil {
                     usleep(nap)
@@ -285,15 +297,18 @@
         private var objectNames: [UInt64: [UInt8]] = [:]
         private var held: [HeldLine] = []
         /// Per ring, the held request its next return record closes.
-        private var openRequest: [Int: UInt64] = [:]
+        private var openRequest = [UInt64?](repeating: nil, count: Int(IMGTRACE_AGENT_RINGS))
 
         /// Writes the records `pending` holds, in their global order; returns how many. A request
         /// whose return has not come yet is held with every line after it; `final` writes all.
         @discardableResult
         private func write(_ pending: RingCollector.Pending, _ shared: UnsafeMutablePointer<imgtrace_agent_shared>, final: Bool = false) -> Int {
-            var batch: [(seq: UInt64, ring: Int, header: imgtrace_agent_record, name: [UInt8], frames: [UInt64], tid: Int32)] = []
+            // Each record where it lies (its ring's bytes, its offset): sorting plain values moves
+            // no array (copying every name and stack into the batch cost a tenth of the writing).
+            let rings = pending.sorted(by: { $0.key < $1.key })
+            var batch: [(seq: UInt64, ring: Int32, at: Int32)] = []
             let headerSize = MemoryLayout<imgtrace_agent_record>.size
-            for (index, ring) in pending.sorted(by: { $0.key < $1.key }) {
+            for (position, (_, ring)) in rings.enumerated() {
                 let bytes = ring.bytes.count
                 ring.bytes.withUnsafeBytes { raw in
                     var at = 0
@@ -302,17 +317,24 @@
                         // The drain copies only records of a size an agent writes.
                         let size = Int(withUnsafePointer(to: &header) { imgtrace_agent_record_size($0) })
                         guard size > 0, at + size <= bytes else { break }
-                        let name = Array(raw[(at + headerSize)..<(at + headerSize + Int(header.length))])
-                        let framesAt = at + ((headerSize + Int(header.length) + 7) & ~7)
-                        let frames = (0..<Int(header.frames)).map { UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: framesAt + $0 * 8, as: UInt64.self)) }
-                        batch.append((header.seq, index, header, name, frames, ring.tid))
+                        batch.append((header.seq, Int32(position), Int32(at)))
                         at += size
                     }
                 }
             }
             // Threads fill their own rings: the global sequence puts their requests back in order.
             batch.sort { $0.seq < $1.seq }
-            for record in batch {
+            for slot in batch {
+                let (index, ring) = rings[Int(slot.ring)]
+                let (header, name, frames) = ring.bytes.withUnsafeBytes { raw in
+                    let at = Int(slot.at)
+                    let header = raw.loadUnaligned(fromByteOffset: at, as: imgtrace_agent_record.self)
+                    let name = Array(raw[(at + headerSize)..<(at + headerSize + Int(header.length))])
+                    let framesAt = at + ((headerSize + Int(header.length) + 7) & ~7)
+                    let frames = (0..<Int(header.frames)).map { UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: framesAt + $0 * 8, as: UInt64.self)) }
+                    return (header, name, frames)
+                }
+                let record = (seq: slot.seq, ring: index, header: header, name: name, frames: frames, tid: ring.tid)
                 if UInt32(record.header.kind) == IMGTRACE_AGENT_RETURN.rawValue {
                     closeRequest(ring: record.ring, returnPayload: record.name)
                     continue
@@ -324,7 +346,7 @@
                 // exception) or its return was lost: it keeps no duration.
                 if isRequest { closeRequest(ring: record.ring, returnPayload: nil) }
                 var entry = HeldLine(seq: record.seq, hit: hit, stack: stack, openRing: isRequest ? record.ring : nil)
-                if kind == IMGTRACE_AGENT_NAME.rawValue { entry.name = record.name }
+                if kind == IMGTRACE_AGENT_NAME.rawValue, tracksImageObjects { entry.name = record.name }
                 if kind == IMGTRACE_AGENT_DECODE.rawValue {
                     // The agent writes the object's 8 bytes; a file's other length names no object.
                     entry.decodes = record.name.count == 8 ? UInt64(littleEndian: record.name.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }) : 0
@@ -335,7 +357,7 @@
                 if isRequest { openRequest[record.ring] = record.seq }
             }
             // At the end, requests still open are written as they are (a decode named, no duration).
-            if final { for ring in Array(openRequest.keys) { closeRequest(ring: ring, returnPayload: nil) } }
+            if final { for ring in openRequest.indices where openRequest[ring] != nil { closeRequest(ring: ring, returnPayload: nil) } }
             let ready = final ? held.count : (held.firstIndex { $0.openRing != nil } ?? held.count)
             for line in held[..<ready] { output(line.text) }
             held.removeFirst(ready)
@@ -368,7 +390,7 @@
                 held[index].hit =
                     name.map { held[index].hit + "\"" + HitLine.escape($0) + "\"" } ?? held[index].hit + "<unread: no recorded lookup returned this image (\(HitLine.hex(object)))>"
             }
-            if let nanoseconds { held[index].hit = HitLine.withDuration(held[index].hit, nanoseconds: nanoseconds, nested: nested) }
+            if let nanoseconds { HitLine.appendDuration(to: &held[index].hit, nanoseconds: nanoseconds, nested: nested) }
             held[index].openRing = nil
         }
 
@@ -395,15 +417,15 @@
             let time = Self.time(record)
             let timestamp = clock.format(seconds: time.seconds, nanoseconds: time.nanoseconds)
             // A request inside a context (a nib placeholder, a trait change) is of the context's kind.
-            let context = Int(record.context) < apiNames.count ? apiNames[Int(record.context)] : nil
-            let kind = context.flatMap { LoadKind.of(outermostAPI: $0) } ?? LoadKind.of(outermostAPI: api)
+            let contextKind = Int(record.context) < kindByAPI.count ? kindByAPI[Int(record.context)] : nil
+            let kind = contextKind ?? (Int(record.api) < kindByAPI.count ? kindByAPI[Int(record.api)] : nil)
             let thread = label(tid, shared: shared, ring: ring)
             let hit: String
             if UInt32(record.kind) == IMGTRACE_AGENT_UNREADABLE.rawValue, bytes.count == 8 {
                 let address = bytes.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
-                hit = HitLine.format(timestamp: timestamp, thread: thread, api: api, unreadableAt: UInt64(littleEndian: address), kind: kind?.rawValue)
+                hit = HitLine.format(timestamp: timestamp, thread: thread, api: api, unreadableAt: UInt64(littleEndian: address), kind: kind)
             } else {
-                hit = HitLine.format(timestamp: timestamp, thread: thread, api: api, name: name, kind: kind?.rawValue)
+                hit = HitLine.format(timestamp: timestamp, thread: thread, api: api, name: name, kind: kind)
             }
             var stack = frameLines(frames)
             if record.flags & UInt8(IMGTRACE_AGENT_FRAMES_UNREADABLE) != 0, !stack.isEmpty {

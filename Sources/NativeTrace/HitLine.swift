@@ -38,6 +38,34 @@ public enum HitLine {
         return text
     }
 
+    /// `withDuration` in place: the line grows where it is (a recording writes one per request).
+    static func appendDuration(to line: inout String, nanoseconds: UInt64, nested: UInt64 = 0) {
+        line.append(" ")
+        appendMilliseconds(to: &line, nanoseconds)
+        if nested > 0 {
+            line.append(", ")
+            appendMilliseconds(to: &line, nanoseconds - min(nested, nanoseconds))
+            line.append(" own")
+        }
+    }
+
+    /// `milliseconds`'s text, its digits written into the line without intermediate strings.
+    private static func appendMilliseconds(to line: inout String, _ nanoseconds: UInt64) {
+        let microseconds = nanoseconds / 1000 + (nanoseconds % 1000 >= 500 ? 1 : 0)
+        var digits: [UInt8] = []
+        digits.reserveCapacity(24)
+        var whole = microseconds / 1000
+        repeat {
+            digits.append(UInt8(ascii: "0") + UInt8(whole % 10))
+            whole /= 10
+        } while whole > 0
+        digits.reverse()
+        let fraction = microseconds % 1000
+        digits += [UInt8(ascii: "."), UInt8(ascii: "0") + UInt8(fraction / 100), UInt8(ascii: "0") + UInt8(fraction / 10 % 10), UInt8(ascii: "0") + UInt8(fraction % 10)]
+        digits += " ms".utf8
+        line.append(String(decoding: digits, as: UTF8.self))
+    }
+
     /// `0.214 ms`, rounded to the microsecond without overflow: a file from elsewhere may hold any 64 bits
     /// (the recorder believes no duration over a day).
     private static func milliseconds(_ nanoseconds: UInt64) -> String {

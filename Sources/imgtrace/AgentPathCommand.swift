@@ -39,7 +39,6 @@ struct AgentPathCommand: ParsableCommand {
         discussion: CommandHelp.discussion(
             "On Linux `imgtrace record --agent` preloads it. On macOS and the iOS Simulator, set DYLD_INSERT_LIBRARIES to this path (SIMCTL_CHILD_DYLD_INSERT_LIBRARIES with `xcrun simctl launch`), with the variables --env prints; docs/agent.md has the steps.",
             examples: [
-                "imgtrace agent-path",
                 "imgtrace agent-path --env",
                 "imgtrace agent-path --env ~/launches/first.agent",
             ])
@@ -112,10 +111,10 @@ struct AgentLogCommand: ParsableCommand {
         commandName: "agent-log",
         abstract: "Turn the file an agent wrote by itself (IMGTRACE_AGENT_FILE) into a launch log.",
         discussion: CommandHelp.discussion(
-            "For an app started without imgtrace beside it (DYLD_INSERT_LIBRARIES from an Xcode scheme, or SIMCTL_CHILD_DYLD_INSERT_LIBRARIES with `xcrun simctl launch`) with the variables `imgtrace agent-path --env FILE` prints. Run it once the app has quit.",
+            "For an app started without imgtrace beside it (DYLD_INSERT_LIBRARIES from an Xcode scheme, or SIMCTL_CHILD_DYLD_INSERT_LIBRARIES with `xcrun simctl launch`) with the variables `imgtrace agent-path --env` prints (its first line names the file). Run it once the app has quit. A file another user owns is read only with --trust-owner.",
             examples: [
-                "imgtrace agent-log /tmp/launch.agent --output launch.log",
-                "imgtrace agent-log /tmp/launch.agent | imgtrace analyze - --bundle App.app",
+                "imgtrace agent-log \"$IMGTRACE_AGENT_FILE\" --output launch.log",
+                "imgtrace agent-log first.agent | imgtrace analyze - --bundle App.app",
             ])
     )
 
