@@ -390,13 +390,22 @@ static imgtrace_agent_shared *open_region(int *fd_out) {
     return region;
 }
 
+static int started_by_recorded_program(void);
+
 void claim_region(void) {
     if (claimed || !shared || __atomic_load_n(&shared->patched, __ATOMIC_RELAXED) == 0) return;
     claimed = 1;
     imgtrace_agent_shared *scratch = shared;
+    int children = variable("IMGTRACE_AGENT_CHILDREN") != NULL;
+    if (!children && started_by_recorded_program()) {
+        // A helper the app started with a copy of its first environment (GNUstep keeps one from
+        // before the agent's constructor ran, and starts gdnc with it): the agent is loaded here
+        // (a preloaded library stays) but records nothing, and this process's children do not load it.
+        leave_children_alone();
+        return;
+    }
     int fd = -1;
     imgtrace_agent_shared *region = open_region(&fd);
-    int children = variable("IMGTRACE_AGENT_CHILDREN") != NULL;
     if (!region) {
         // This is the program recorded, though it records nothing: its children are left alone.
         if (!children) leave_children_alone();
@@ -420,6 +429,25 @@ void claim_region(void) {
     __atomic_store_n(&shared->pid, (int32_t)getpid(), __ATOMIC_RELAXED);
     enabled = 1;
     __atomic_store_n(&shared->ready, 1, __ATOMIC_RELEASE);
+}
+
+/// Whether another process that is alive took the region already (its pid in the header): this
+/// one was started by it, or by a helper of it (GNUstep starts gdnc as a daemon, its parent gone).
+static int started_by_recorded_program(void) {
+    int32_t writer = 0;
+    if (region_fd_text) {
+        int fd = atoi(region_fd_text);
+        if (pread(fd, &writer, sizeof writer, offsetof(imgtrace_agent_shared, pid)) != (ssize_t)sizeof writer) return 0;
+    } else {
+        int fd = open(region_file, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+        if (fd < 0) return 0;
+        struct stat info;
+        int regular = fstat(fd, &info) == 0 && S_ISREG(info.st_mode) && info.st_uid == getuid();
+        ssize_t got = regular ? pread(fd, &writer, sizeof writer, offsetof(imgtrace_agent_shared, pid)) : -1;
+        close(fd);
+        if (got != (ssize_t)sizeof writer) return 0;
+    }
+    return writer > 0 && writer != (int32_t)getpid() && (kill((pid_t)writer, 0) == 0 || errno == EPERM);
 }
 
 __attribute__((constructor)) static void agent_start(void) {

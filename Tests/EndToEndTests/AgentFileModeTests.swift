@@ -125,6 +125,72 @@
             XCTAssertEqual(recorded.stdoutText, "child: clean\n")
         }
 
+        /// A library that copies the environment before the agent's constructor runs (GNUstep
+        /// keeps such a copy, and starts gdnc with it) hands the agent to the app's helper: there
+        /// it records nothing, and the helper's own children do not load it.
+        func testAHelperStartedWithAnEarlyCopyOfTheEnvironmentPassesNothingOn() throws {
+            let copier = work.appendingPathComponent("copier.c"), kit = work.appendingPathComponent("kit.c"), source = work.appendingPathComponent("early.c")
+            try AgentIsolationTests.imageKit.write(to: kit, atomically: true, encoding: .utf8)
+            try #"""
+            #include <string.h>
+            extern char **environ;
+            char *early_environment[512];
+            __attribute__((constructor)) static void copy(void) {
+                int k = 0;
+                for (char **e = environ; *e && k < 511; e++) early_environment[k++] = strdup(*e);
+            }
+            """#.write(to: copier, atomically: true, encoding: .utf8)
+            try #"""
+            #include <stdio.h>
+            #include <string.h>
+            #include <sys/wait.h>
+            #include <unistd.h>
+            extern char *early_environment[];
+            extern char **environ;
+            const char *image_named(void *a, void *b, const char *name);
+            static const char *loaded(void) {
+                char line[4096];
+                FILE *maps = fopen("/proc/self/maps", "r");
+                int found = 0;
+                while (maps && fgets(line, sizeof line, maps)) found |= strstr(line, "libImgtraceAgent") != NULL;
+                if (maps) fclose(maps);
+                return found ? "agent loaded" : "clean";
+            }
+            static void start(const char *role, char **env) {
+                fflush(stdout);
+                pid_t child = fork();
+                if (child == 0) {
+                    char *args[] = {"/proc/self/exe", (char *)role, NULL};
+                    execve("/proc/self/exe", args, env);
+                    _exit(127);
+                }
+                waitpid(child, NULL, 0);
+            }
+            int main(int argc, char **argv) {
+                if (argc > 1 && strcmp(argv[1], "helper") == 0) {
+                    image_named(0, 0, "from_helper");
+                    printf("helper: %s\n", loaded());
+                    start("grandchild", environ);
+                    return 0;
+                }
+                if (argc > 1) { printf("grandchild: %s\n", loaded()); return 0; }
+                image_named(0, 0, "from_app");
+                start("helper", early_environment);
+                return 0;
+            }
+            """#.write(to: source, atomically: true, encoding: .utf8)
+            let program = work.appendingPathComponent("early")
+            guard Shell.output("cc -O1 -shared -fPIC -o \(work.path)/libkit.so \(kit.path) 2>&1 >/dev/null") != nil,
+                Shell.output("cc -O1 -shared -fPIC -o \(work.path)/libcopier.so \(copier.path) 2>&1 >/dev/null") != nil,
+                Shell.output("cc -O1 -o \(program.path) \(source.path) -L\(work.path) -lkit -lcopier -Wl,-rpath,'$ORIGIN' 2>&1 >/dev/null") != nil
+            else { throw XCTSkip("cc could not build the program") }
+            let file = work.appendingPathComponent("early.agent")
+            let run = try launch(program.path, file: file)
+            XCTAssertEqual(run.stdout, "helper: agent loaded\ngrandchild: clean\n", run.stderr)
+            XCTAssertEqual(run.stderr, "")
+            XCTAssertEqual(try names(file), ["from_app"])
+        }
+
         /// The agent creates its file and records into no other: an earlier launch's recording
         /// and a link planted at the name are left as they are, and the program's standard error
         /// says so once, naming the file.
