@@ -29,16 +29,10 @@ public enum HitLine {
         return String(decoding: line, as: UTF8.self)
     }
 
-    /// A request's line with how long its API ran, in milliseconds to the microsecond, and, when
+    /// Appends to a request's line how long its API ran, in milliseconds to the microsecond, and, when
     /// it called other image APIs (`nested` of its time), its own time apart:
     /// `… api: "name" 0.214 ms, 0.010 ms own` (docs/trace-logs.md §2; captures that cannot time a call write none).
-    public static func withDuration(_ line: String, nanoseconds: UInt64, nested: UInt64 = 0) -> String {
-        var text = line + " " + milliseconds(nanoseconds)
-        if nested > 0 { text += ", " + milliseconds(nanoseconds - min(nested, nanoseconds)) + " own" }
-        return text
-    }
-
-    /// `withDuration` in place: the line grows where it is (a recording writes one per request).
+    /// The line grows where it is (a recording writes one per request).
     static func appendDuration(to line: inout String, nanoseconds: UInt64, nested: UInt64 = 0) {
         line.append(" ")
         appendMilliseconds(to: &line, nanoseconds)
@@ -49,7 +43,8 @@ public enum HitLine {
         }
     }
 
-    /// `milliseconds`'s text, its digits written into the line without intermediate strings.
+    /// `0.214 ms`, rounded to the microsecond without overflow (a file from elsewhere may hold any
+    /// 64 bits; the recorder believes no duration over a day), written into the line as digits.
     private static func appendMilliseconds(to line: inout String, _ nanoseconds: UInt64) {
         let microseconds = nanoseconds / 1000 + (nanoseconds % 1000 >= 500 ? 1 : 0)
         var digits: [UInt8] = []
@@ -64,13 +59,6 @@ public enum HitLine {
         digits += [UInt8(ascii: "."), UInt8(ascii: "0") + UInt8(fraction / 100), UInt8(ascii: "0") + UInt8(fraction / 10 % 10), UInt8(ascii: "0") + UInt8(fraction % 10)]
         digits += " ms".utf8
         line.append(String(decoding: digits, as: UTF8.self))
-    }
-
-    /// `0.214 ms`, rounded to the microsecond without overflow: a file from elsewhere may hold any 64 bits
-    /// (the recorder believes no duration over a day).
-    private static func milliseconds(_ nanoseconds: UInt64) -> String {
-        let microseconds = nanoseconds / 1000 + (nanoseconds % 1000 >= 500 ? 1 : 0)
-        return ImgtraceSupport.milliseconds(microseconds: Int(clamping: microseconds))
     }
 
     /// A thread name is the program's to choose: by Unicode scalar (CR LF is one Character),
