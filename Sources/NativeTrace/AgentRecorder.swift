@@ -303,27 +303,9 @@
         /// whose return has not come yet is held with every line after it; `final` writes all.
         @discardableResult
         private func write(_ pending: RingCollector.Pending, _ shared: UnsafeMutablePointer<imgtrace_agent_shared>, final: Bool = false) -> Int {
-            // Each record where it lies (its ring's bytes, its offset): sorting plain values moves
-            // no array (copying every name and stack into the batch cost a tenth of the writing).
             let rings = pending.sorted(by: { $0.key < $1.key })
-            var batch: [(seq: UInt64, ring: Int32, at: Int32)] = []
+            let batch = Self.recordsInOrder(rings.map(\.value.bytes))
             let headerSize = MemoryLayout<imgtrace_agent_record>.size
-            for (position, (_, ring)) in rings.enumerated() {
-                let bytes = ring.bytes.count
-                ring.bytes.withUnsafeBytes { raw in
-                    var at = 0
-                    while at + headerSize <= bytes {
-                        var header = raw.loadUnaligned(fromByteOffset: at, as: imgtrace_agent_record.self)
-                        // The drain copies only records of a size an agent writes.
-                        let size = Int(withUnsafePointer(to: &header) { imgtrace_agent_record_size($0) })
-                        guard size > 0, at + size <= bytes else { break }
-                        batch.append((header.seq, Int32(position), Int32(at)))
-                        at += size
-                    }
-                }
-            }
-            // Threads fill their own rings: the global sequence puts their requests back in order.
-            batch.sort { $0.seq < $1.seq }
             for slot in batch {
                 let (index, ring) = rings[Int(slot.ring)]
                 let (header, name, frames) = ring.bytes.withUnsafeBytes { raw in
@@ -362,6 +344,29 @@
             for line in held[..<ready] { output(line.text) }
             held.removeFirst(ready)
             return batch.count
+        }
+
+        /// Where each record of the rings' bytes lies (its ring, its offset), in the global order:
+        /// sorting plain values moves no array (copying every name and stack into the batch cost a
+        /// tenth of the writing). Threads fill their own rings: the sequence puts them back in order.
+        private static func recordsInOrder(_ rings: [[UInt8]]) -> [(seq: UInt64, ring: Int32, at: Int32)] {
+            var batch: [(seq: UInt64, ring: Int32, at: Int32)] = []
+            let headerSize = MemoryLayout<imgtrace_agent_record>.size
+            for (position, ring) in rings.enumerated() {
+                ring.withUnsafeBytes { raw in
+                    var at = 0
+                    while at + headerSize <= ring.count {
+                        var header = raw.loadUnaligned(fromByteOffset: at, as: imgtrace_agent_record.self)
+                        // The drain copies only records of a size an agent writes.
+                        let size = Int(withUnsafePointer(to: &header) { imgtrace_agent_record_size($0) })
+                        guard size > 0, at + size <= ring.count else { break }
+                        batch.append((header.seq, Int32(position), Int32(at)))
+                        at += size
+                    }
+                }
+            }
+            batch.sort { $0.seq < $1.seq }
+            return batch
         }
 
         /// Closes the request the ring holds open; with a return record's payload, its duration
