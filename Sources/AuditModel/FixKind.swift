@@ -105,16 +105,17 @@ public enum FixKind: Sendable, Hashable {
         case .addImageOrRemoveLoad: return "Add the image to the app, or remove the load."
         case .toolkitMissing(false):
             return
-                "Nothing to change in the app: the toolkit's own code asked for it (no app frame in the backtrace, or a name in `toolkit.names`); --system-images with the toolkit's images resolves it."
+                "Nothing to change in the app: the toolkit's own code asked for it (the code that called the image API is the toolkit's, even where the app's code called that toolkit code; or a name in `toolkit.names`); --system-images with the toolkit's images resolves it."
         case .toolkitMissing(true):
             return
-                "Nothing to change in the app: the toolkit's own code asked for it (no app frame in the backtrace, or a name in `toolkit.names`), and the --system-images folders given do not hold it either."
+                "Nothing to change in the app: the toolkit's own code asked for it (the code that called the image API is the toolkit's, even where the app's code called that toolkit code; or a name in `toolkit.names`), and the --system-images folders given do not hold it either."
         case .toolkitRepeats:
-            return "Nothing to change in the app: the toolkit's own code asked for it each time (no app frame in the backtrace, or a name in `toolkit.names`)."
+            return
+                "Nothing to change in the app: the toolkit's own code asked for it each time (the code that called the image API is the toolkit's, even where the app's code called that toolkit code; or a name in `toolkit.names`)."
         case .toolkitSlow: return "Nothing to change in the app: the toolkit's own code asked for it."
         case .toolkitDuplicates(let appNamedOne):
             return
-                "The toolkit's own code asks for \(appNamedOne ? "the other name" : "these names") itself (no app frame in the backtrace, or a name in `toolkit.names`): nothing to change in the app."
+                "The toolkit's own code asks for \(appNamedOne ? "the other name" : "these names") itself (the code that called the image API is the toolkit's, even where the app's code called that toolkit code; or a name in `toolkit.names`): nothing to change in the app."
         case .toolkitImagesDuplicate:
             return "These are the toolkit's own images, not the app's: nothing to ship differently; if the app asks for both names itself, use one."
         case .systemImageRepeats:

@@ -97,6 +97,11 @@ final class ToolkitLoadTests: XCTestCase {
             XCTAssertEqual(missing["gates"] as? Bool, false, name)
             XCTAssertTrue((missing["fix"] as? String ?? "").hasPrefix("Nothing to change in the app"), name)
         }
+        // The checkmark's backtrace has the app's frame further up: the fix says what decided
+        // (the code that called the image API), not that the backtrace has no app frame.
+        let checkmarkFix = try XCTUnwrap(finding("missing-image", "NSMenuCheckmark")?["fix"] as? String)
+        XCTAssertFalse(checkmarkFix.contains("no app frame"), checkmarkFix)
+        XCTAssertTrue(checkmarkFix.contains("the code that called the image API is the toolkit's"), checkmarkFix)
         let repeated = try XCTUnwrap(finding("repeated-load", "menu_arrow"))
         XCTAssertEqual(repeated["gates"] as? Bool, false)
         XCTAssertEqual(result.status, 1, "banner still fails")
