@@ -184,34 +184,38 @@ static void add_dlopen_caller(struct dl_phdr_info *info) {
 }
 #endif
 
+/// What a slot naming `name` in this module should call instead: the dlopen or exit stub, or a
+/// target's wrapper (its original found on first sight); NULL when it names none of them.
+static void *replacement_for(struct dl_phdr_info *info, const char *name) {
+#if defined(__x86_64__)
+    if (strcmp(name, "dlopen") == 0 && real_dlopen) {
+        add_dlopen_caller(info);
+        return imgtrace_agent_dlopen;
+    }
+    if (strcmp(name, "exit") == 0 && real_exit) return (void *)agent_exit;
+#else
+    (void)info;
+#endif
+    for (int i = 0; i < target_count; i++) {
+        struct target *t = &targets[i];
+        if (!is_c_function(t) || strcmp(t->symbol, name) != 0) continue;
+        if (!t->original) {
+            t->original = dlsym(RTLD_DEFAULT, name);
+            if (!t->original) continue;
+            shared->api_status[i] = 1;
+            __atomic_fetch_add(&shared->patched, 1, __ATOMIC_RELAXED);
+        }
+        return wrappers[i];
+    }
+    return NULL;
+}
+
 static void patch_relocations(struct dl_phdr_info *info, const ElfW(Rela) *relocations, size_t bytes, const ElfW(Sym) *symbols,
                               const char *strings) {
     for (size_t k = 0; k < bytes / sizeof(ElfW(Rela)); k++) {
         if ((unsigned)ELF64_R_TYPE(relocations[k].r_info) != JUMP_SLOT) continue;
-        const char *name = strings + symbols[ELF64_R_SYM(relocations[k].r_info)].st_name;
-        void **slot = (void **)(info->dlpi_addr + relocations[k].r_offset);
-#if defined(__x86_64__)
-        if (strcmp(name, "dlopen") == 0 && real_dlopen) {
-            add_dlopen_caller(info);
-            patch_slot(info, slot, imgtrace_agent_dlopen);
-            continue;
-        }
-        if (strcmp(name, "exit") == 0 && real_exit) {
-            patch_slot(info, slot, (void *)agent_exit);
-            continue;
-        }
-#endif
-        for (int i = 0; i < target_count; i++) {
-            struct target *t = &targets[i];
-            if (!is_c_function(t) || strcmp(t->symbol, name) != 0) continue;
-            if (!t->original) {
-                t->original = dlsym(RTLD_DEFAULT, name);
-                if (!t->original) continue;
-                shared->api_status[i] = 1;
-                __atomic_fetch_add(&shared->patched, 1, __ATOMIC_RELAXED);
-            }
-            patch_slot(info, slot, wrappers[i]);
-        }
+        void *replacement = replacement_for(info, strings + symbols[ELF64_R_SYM(relocations[k].r_info)].st_name);
+        if (replacement) patch_slot(info, (void **)(info->dlpi_addr + relocations[k].r_offset), replacement);
     }
 }
 
@@ -305,29 +309,8 @@ static void redirect_data_slot_calls(struct dl_phdr_info *info, const ElfW(Rela)
     int count = 0;
     for (size_t k = 0; k < bytes / sizeof(ElfW(Rela)) && count < MAX_TARGETS + 1; k++) {
         if ((unsigned)ELF64_R_TYPE(relocations[k].r_info) != GLOB_DAT) continue;
-        const char *name = strings + symbols[ELF64_R_SYM(relocations[k].r_info)].st_name;
-        uintptr_t slot = info->dlpi_addr + relocations[k].r_offset;
-        if (strcmp(name, "dlopen") == 0 && real_dlopen) {
-            add_dlopen_caller(info);
-            redirects[count++] = (struct redirect){slot, imgtrace_agent_dlopen};
-            continue;
-        }
-        if (strcmp(name, "exit") == 0 && real_exit) {
-            redirects[count++] = (struct redirect){slot, (void *)agent_exit};
-            continue;
-        }
-        for (int i = 0; i < target_count; i++) {
-            struct target *t = &targets[i];
-            if (!is_c_function(t) || strcmp(t->symbol, name) != 0) continue;
-            if (!t->original) {
-                t->original = dlsym(RTLD_DEFAULT, name);
-                if (!t->original) continue;
-                shared->api_status[i] = 1;
-                __atomic_fetch_add(&shared->patched, 1, __ATOMIC_RELAXED);
-            }
-            redirects[count++] = (struct redirect){slot, wrappers[i]};
-            break;
-        }
+        void *replacement = replacement_for(info, strings + symbols[ELF64_R_SYM(relocations[k].r_info)].st_name);
+        if (replacement) redirects[count++] = (struct redirect){info->dlpi_addr + relocations[k].r_offset, replacement};
     }
     if (count) redirect_code(info, redirects, count);
 }

@@ -68,23 +68,10 @@
         /// Runs `command` through /bin/sh (a launcher: the shell loads the agent too) with the
         /// agent's variables exported; returns its standard output and error.
         private func launch(_ command: String, file: URL, children: Bool = false) throws -> (stdout: String, stderr: String) {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/bin/sh")
-            process.arguments = ["-c", command]
-            var env = ProcessInfo.processInfo.environment
-            for key in env.keys where key.hasPrefix("IMGTRACE_AGENT") || key == "LD_PRELOAD" { env[key] = nil }
-            env["LD_PRELOAD"] = agent.path
-            env["IMGTRACE_AGENT_FILE"] = file.path
-            env["IMGTRACE_AGENT_APIS"] = "symbol image_named 3"
-            if children { env["IMGTRACE_AGENT_CHILDREN"] = "1" }
-            process.environment = env
-            let out = Pipe(), err = Pipe()
-            process.standardOutput = out
-            process.standardError = err
-            try process.run()
-            let stdout = out.fileHandleForReading.readDataToEndOfFile(), stderr = err.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return (String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
+            var environment = ["LD_PRELOAD": agent.path, "IMGTRACE_AGENT_FILE": file.path, "IMGTRACE_AGENT_APIS": "symbol image_named 3"]
+            if children { environment["IMGTRACE_AGENT_CHILDREN"] = "1" }
+            let result = try run(URL(fileURLWithPath: "/bin/sh"), ["-c", command], environment: environment)
+            return (result.stdout, result.stderr)
         }
 
         /// The names `agent-log` reads from `file`.

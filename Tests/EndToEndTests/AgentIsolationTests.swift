@@ -9,32 +9,13 @@
     final class AgentIsolationTests: AgentWorkspaceTestCase {
         private var agent: URL { BinaryRunner.agentLibrary! }
 
-        /// How a program ended and what it printed.
-        private struct Run: Equatable {
-            var signal: Int32?
-            var status: Int32
-            var stdout: String
-            var stderr: String
-        }
-
-        private func run(_ program: URL, _ arguments: [String] = [], environment: [String: String] = [:]) throws -> Run {
-            let process = Process()
-            process.executableURL = program
-            process.arguments = arguments
-            var env = ProcessInfo.processInfo.environment
-            for key in env.keys where key.hasPrefix("IMGTRACE_AGENT") || key == "LD_PRELOAD" { env[key] = nil }
-            for (key, value) in environment { env[key] = value }
-            process.environment = env
-            let out = Pipe(), err = Pipe()
-            process.standardOutput = out
-            process.standardError = err
-            try process.run()
-            let stdout = out.fileHandleForReading.readDataToEndOfFile(), stderr = err.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            let signaled = process.terminationReason == .uncaughtSignal
-            return Run(
-                signal: signaled ? process.terminationStatus : nil, status: signaled ? 0 : process.terminationStatus,
-                stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self))
+        /// A log's `image_named` hits, each with its frame lines.
+        static func hits(_ log: String) -> [[String]] {
+            var blocks: [[String]] = []
+            for line in log.components(separatedBy: "\n") {
+                if line.contains("image_named:") { blocks.append([line]) } else if line.hasPrefix("    frame #"), !blocks.isEmpty { blocks[blocks.count - 1].append(line) }
+            }
+            return blocks
         }
 
         private func shell(_ command: String) throws {
@@ -265,10 +246,7 @@
                     let recorded = try BinaryRunner.run(["record", "--agent", "--symbol", "image_named", "--no-launch-end", "--output", log.path, "--", program.path])
                     XCTAssertTrue(recorded.stderr.contains("exited with status 0"), "\(level): \(recorded.stderr)")
                     let text = try String(contentsOf: log, encoding: .utf8)
-                    var blocks: [[String]] = []
-                    for line in text.components(separatedBy: "\n") {
-                        if line.contains("image_named:") { blocks.append([line]) } else if line.hasPrefix("    frame #"), !blocks.isEmpty { blocks[blocks.count - 1].append(line) }
-                    }
+                    let blocks = Self.hits(text)
                     XCTAssertEqual(blocks.map { String($0[0].split(separator: "\"")[1]) }, ["first", "!quit", "from_atexit", "from_destructor"], "\(level) #\(attempt): \(text)")
                     XCTAssertTrue(blocks.first?.contains { $0.hasSuffix("exits`main") } == true, "\(level) #\(attempt): the caller is named: \(text)")
                     XCTAssertTrue(blocks.dropFirst(2).first?.contains { $0.contains("`__run_exit_handlers") } == true, "\(level) #\(attempt): \(text)")
@@ -321,10 +299,7 @@
                 XCTAssertEqual(recorded.status, 0, "\(level): \(recorded.stderr)")
                 XCTAssertTrue(recorded.stderr.contains("exited with status 0"), "\(level): \(recorded.stderr)")
                 let text = try String(contentsOf: log, encoding: .utf8)
-                var blocks: [[String]] = []
-                for line in text.components(separatedBy: "\n") {
-                    if line.contains("image_named:") { blocks.append([line]) } else if line.hasPrefix("    "), !blocks.isEmpty { blocks[blocks.count - 1].append(line) }
-                }
+                let blocks = Self.hits(text)
                 let liarBlock = try XCTUnwrap(blocks.first { $0.first?.contains("from_the_liar") == true }, text)
                 XCTAssertTrue(liarBlock.contains { $0.contains("`liar") }, "\(level): the liar's own frame is kept: \(text)")
                 XCTAssertTrue(liarBlock.last?.contains("<unreadable: unwind information points off the stack>") == true, "\(level): \(text)")
