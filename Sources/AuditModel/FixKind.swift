@@ -142,7 +142,7 @@ public enum FixKind: Sendable, Hashable {
         case .recordLonger: return "Record for longer (a larger --duration, or none so the program runs to its end)."
         case .resolvePendingBreakpoint:
             return
-                "The symbol is not in the process as written: check its spelling and class (`+[UIImage imageNamed:]`, `+[NSImage imageNamed:]`), that the app really links UIKit or AppKit, and that the binary is not stripped of it; set the breakpoint by name so it resolves when the library loads."
+                "The symbol is not in the process as written: check its spelling and class (`+[UIImage imageNamed:]`, `+[NSImage imageNamed:]`) and that the app really links UIKit or AppKit. A stripped library (Debian's GNUstep) has no symbol for its methods: `imgtrace lldb-script` in its default style finds them through the Objective-C runtime at `main` (its `--style print` and hand-set breakpoints cannot), and `imgtrace record` reads the runtime's classes itself."
         case .makeBreakpointPending:
             return
                 "Answer `y` to gdb's \"Make breakpoint pending\" (or `set breakpoint pending on`, as `imgtrace lldb-script --format gdb` does), and check the symbol's spelling."

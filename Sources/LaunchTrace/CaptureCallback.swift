@@ -31,6 +31,7 @@ enum CaptureCallback {
             IMGTRACE_BACKTRACE = \(options.backtraceFrames)
             IMGTRACE_GCC_NAMES = {\(gccNames.joined(separator: ", "))}
             IMGTRACE_GCC_PREFIXES = (\(gccPrefixes.map { $0 + ", " }.joined()))
+            IMGTRACE_LAUNCH_END = \(options.launchEndSymbol.map(literal) ?? "None")
 
             """ + commonFunctions
     }
@@ -118,7 +119,7 @@ enum CaptureCallback {
     /// while running function, skipping commands`. So the first callback reports every thread
     /// stopped at one of them, evaluates with the other threads held (nothing else runs, nothing
     /// else stops), and says first how many of the warnings to come it covers (`imgtrace-covered N`).
-    static func lldb(_ options: CaptureOptions) -> String { common(options) + lldbFunctions }
+    static func lldb(_ options: CaptureOptions) -> String { common(options) + runtimeMethods + lldbRuntimeMethods + lldbFunctions }
 
     private static let lldbFunctions = #"""
         imgtrace_state = {'stop': None, 'done': set(), 'nsstring': None}
@@ -131,7 +132,7 @@ enum CaptureCallback {
         def imgtrace_at_image_breakpoint(thread):
             if thread.GetStopReason() != lldb.eStopReasonBreakpoint:
                 return False
-            return imgtrace_breaks(imgtrace_method(thread.GetFrameAtIndex(0).GetFunctionName()) or '')
+            return imgtrace_breaks(imgtrace_frame_method(thread.GetFrameAtIndex(0)) or '')
 
         def imgtrace_request(frame, bp_loc, extra_args, internal_dict):
             # Without a frame (Xcode's action form, where lldb.frame is the selected thread's and
@@ -181,7 +182,7 @@ enum CaptureCallback {
             returned = target.BreakpointCreateByAddress(caller.GetPC())
             returned.SetThreadID(thread.GetThreadID())
             returned.SetScriptCallbackFunction('imgtrace_returned')
-            entry = imgtrace_method(thread.GetFrameAtIndex(0).GetFunctionName()) or '?'
+            entry = imgtrace_frame_method(thread.GetFrameAtIndex(0)) or '?'
             imgtrace_open[thread.GetThreadID()] = (thread.GetFrameAtIndex(0).GetCFA(), returned.GetID(), caller.GetPC(), set([entry]))
 
         def imgtrace_close(key):
@@ -219,7 +220,7 @@ enum CaptureCallback {
             frame_address = thread.GetFrameAtIndex(0).GetCFA()
             if frame_address < opened[0]:
                 return True
-            entry = imgtrace_method(thread.GetFrameAtIndex(0).GetFunctionName()) or '?'
+            entry = imgtrace_frame_method(thread.GetFrameAtIndex(0)) or '?'
             if frame_address == opened[0] and thread.GetFrameAtIndex(1).GetPC() == opened[2] and entry not in opened[3]:
                 opened[3].add(entry)
                 return True
@@ -231,13 +232,13 @@ enum CaptureCallback {
             # or an outer API with a breakpoint is on the stack (it printed).
             if imgtrace_in_open_request(thread):
                 return None
-            entry = imgtrace_method(thread.GetFrameAtIndex(0).GetFunctionName()) or '?'
+            entry = imgtrace_frame_method(thread.GetFrameAtIndex(0)) or '?'
             api, kind = entry, imgtrace_kind(entry) or 'code'
             for index in range(1, 512):
                 caller = thread.GetFrameAtIndex(index)
                 if not caller.IsValid():
                     break
-                name = imgtrace_method(caller.GetFunctionName())
+                name = imgtrace_frame_method(caller)
                 if not name:
                     continue
                 if imgtrace_breaks(name):
@@ -268,7 +269,7 @@ enum CaptureCallback {
                 if not each.IsValid():
                     break
                 module = each.GetModule().GetFileSpec().GetFilename() or '?'
-                print('    frame #%d: 0x%016x %s`%s' % (each.GetFrameID(), each.GetPC(), module, imgtrace_method(each.GetFunctionName()) or '?'))
+                print('    frame #%d: 0x%016x %s`%s' % (each.GetFrameID(), each.GetPC(), module, imgtrace_frame_method(each) or '?'))
 
         def imgtrace_name(frame, c_string):
             name_register = IMGTRACE_C_STRINGS.get(frame.GetFunctionName() or '', IMGTRACE_REGISTER) if c_string else IMGTRACE_REGISTER
@@ -341,7 +342,7 @@ enum CaptureCallback {
     /// from memory; any other object is asked for its text, the only case where code runs in the
     /// app, with the scheduler locked to the stopped thread so no other thread stops meanwhile
     /// (gdb 13's Objective-C expressions crashed gdb itself on a two-thread GNUstep program).
-    static func gdb(_ options: CaptureOptions) -> String { common(options) + gdbFunctions }
+    static func gdb(_ options: CaptureOptions) -> String { common(options) + runtimeMethods + gdbRuntimeMethods + gdbFunctions }
 
     /// lldb's launch end, at the launch-end function's return (its first): the breakpoint at its
     /// entry reads the return address from the caller's frame (a tail call's frame is gone, so
@@ -406,7 +407,7 @@ enum CaptureCallback {
             while imgtrace_closed:
                 imgtrace_closed.pop().delete()
             frame = gdb.selected_frame()
-            entry = imgtrace_method(frame.name()) or '?'
+            entry = imgtrace_frame_method(frame) or '?'
             thread = gdb.selected_thread()
             # gdb breaks in a function's PLT stub and in the function: the stub's jump, like any
             # tail call, reaches the function with the caller's stack, inside the open request.
@@ -434,7 +435,7 @@ enum CaptureCallback {
             try:
                 depth = 0
                 while caller is not None and depth < 512:
-                    name = imgtrace_method(caller.name())
+                    name = imgtrace_frame_method(caller)
                     if name and not name.endswith('@plt'):
                         if imgtrace_breaks(name):
                             return
@@ -448,7 +449,7 @@ enum CaptureCallback {
             if frame_address is not None:
                 returned = ImgtraceReturn('*%d' % return_address, internal=True)
                 returned.thread = thread.num
-                imgtrace_open[thread.num] = (frame_address, returned, return_address, set([imgtrace_method(frame.name()) or '?']))
+                imgtrace_open[thread.num] = (frame_address, returned, return_address, set([imgtrace_frame_method(frame) or '?']))
             imgtrace_line(thread.name or '#%d' % thread.num, kind, api, imgtrace_name(entry in IMGTRACE_C_STRINGS, IMGTRACE_C_STRINGS.get(entry, IMGTRACE_REGISTER)))
             if IMGTRACE_BACKTRACE > 0:
                 gdb.execute('bt %d' % IMGTRACE_BACKTRACE)

@@ -163,6 +163,10 @@ public enum CaptureScript {
             for breakpoint in breakpoints(options) {
                 out += "breakpoint set \(breakpoint) \(entry) -G true\nbreakpoint command add -F imgtrace_request\n"
             }
+            if looksUpMethods(options) {
+                out += "# A method no symbol names (a stripped library) is found through the Objective-C runtime at main.\n"
+                out += "breakpoint set --name main -o true -G true -C \(quote("script imgtrace_find_methods(lldb.frame)"))\n"
+            }
         case .print:
             for target in options.targets {
                 var line = "breakpoint set --name \(quote(target.symbol)) \(entry) -G true -C \(quote("p \(target.expression)"))"
@@ -176,6 +180,15 @@ public enum CaptureScript {
             out += "breakpoint set --name \(quote(marker)) -o true -G true \(entry) -C \(quote("script imgtrace_launch_end(lldb.frame)"))\n"
         }
         return out
+    }
+
+    /// Whether the script breaks on an Objective-C method by exact name (an image API or the
+    /// launch end), which a stripped library may hold without a symbol
+    /// (`CaptureCallback.runtimeMethods`).
+    static func looksUpMethods(_ options: CaptureOptions) -> Bool {
+        (options.apis.filter { $0.prefixes.isEmpty }.flatMap(\.symbols) + [options.launchEndSymbol].compactMap { $0 }).contains {
+            $0.hasPrefix("+[") || $0.hasPrefix("-[")
+        }
     }
 
     /// Breakpoints stop at a function's first instruction, where the name is still in its
@@ -330,6 +343,10 @@ public enum CaptureScript {
             out += "python\n" + CaptureCallback.gdb(options) + "end\n"
             for symbol in options.apis.flatMap(\.symbols) + options.symbols {
                 out += "break \(symbol)\ncommands\nsilent\npython imgtrace_request()\ncontinue\nend\n"
+            }
+            if looksUpMethods(options) {
+                out += "# A method no symbol names (a stripped library) is found through the Objective-C runtime at main.\n"
+                out += "tbreak main\ncommands\nsilent\npython imgtrace_find_methods()\ncontinue\nend\n"
             }
         case .print:
             for target in options.targets {

@@ -161,41 +161,125 @@ final class LaunchEndSplitTests: XCTestCase {
         }
     }
 
-    /// Gridlock under lldb with the corpus's workaround for GNUstep's stripped library (the
-    /// methods' addresses found through the runtime at `main`, as `b-gridlock-lldb-nsprint.cmd`
-    /// does): the launch end at `-[NSApplication finishLaunching]`'s return splits it 182 + 10, as
+    /// Gridlock under lldb and gdb with `lldb-script`'s own file and nothing else: Debian's
+    /// libgnustep-gui is stripped, so its breakpoints by name stay pending; the script finds
+    /// `+[NSImage imageNamed:]` and the launch end through the Objective-C runtime at `main`.
+    /// The launch end at `-[NSApplication finishLaunching]`'s return splits it 182 + 10, as
     /// `record` and the agent do (AgentRecordTests).
-    func testGridlockUnderLldbEndsTheLaunchWhereRecordDoes() throws {
+    func testGridlockUnderEitherDebuggerWithTheScriptAloneEndsTheLaunchWhereRecordDoes() throws {
         let app = "/usr/lib/GNUstep/Applications/Gridlock.app"
-        guard let lldb = ["/usr/bin/lldb-16", "/usr/bin/lldb"].first(where: FileManager.default.isExecutableFile(atPath:)),
-            FileManager.default.fileExists(atPath: app), FileManager.default.isExecutableFile(atPath: "/usr/bin/xvfb-run")
-        else { throw XCTSkip("needs lldb, gridlock.app and xvfb (CI installs them)") }
-        let script = try BinaryRunner.run(["lldb-script", "--launch-end=-[NSApplication finishLaunching]", "--style", "print", "--api", "ns-image-named"])
-        XCTAssertEqual(script.status, 0, script.stderr)
-        let generated = work.appendingPathComponent("imgtrace.lldb")
-        try script.stdout.write(to: generated)
-        // The runtime's own answer for each method's code: the library has no symbols for them.
-        func implementation(_ variable: String, _ lookup: String, _ cls: String, _ selector: String) -> String {
-            "expr -- void *$\(variable) = ((void *(*)(void *))method_getImplementation)(((void *(*)(void *, void *))\(lookup))("
-                + "((void *(*)(const char *))objc_getClass)(\"\(cls)\"), ((void *(*)(const char *))sel_registerName)(\"\(selector)\")))"
+        guard FileManager.default.fileExists(atPath: app), FileManager.default.isExecutableFile(atPath: "/usr/bin/xvfb-run") else {
+            throw XCTSkip("needs gridlock.app and xvfb (CI installs them)")
         }
-        let commands = [
-            "breakpoint set -n main -o true", "run", "command source \(generated.path)",
-            implementation("imp", "class_getClassMethod", "NSImage", "imageNamed:"),
-            implementation("end", "class_getInstanceMethod", "NSApplication", "finishLaunching"),
-            #"breakpoint set -a $imp -G true -C "p (const char *)((const char *(*)(void *))_NSPrintForDebugger)((void *)$rdx)""#,
-            #"breakpoint set -a $end -o true -G true -C "script imgtrace_launch_end(lldb.frame)""#, "continue",
-        ]
-        let file = work.appendingPathComponent("gridlock.lldb")
-        try (commands.joined(separator: "\n") + "\n").write(to: file, atomically: true, encoding: .utf8)
-        // Gridlock runs until it is stopped: 40 s is several times what its launch takes under lldb here.
-        let log = work.appendingPathComponent("gridlock-lldb.log")
-        try DebuggerSession.run("/usr/bin/timeout", ["40", "/usr/bin/xvfb-run", "-a", lldb, "--batch", "-s", file.path, app + "/Gridlock"], console: log)
-        let (launch, after) = try split(log)
-        guard !launch.isEmpty else { throw XCTSkip("lldb read no name here (it could not call into the program)") }
-        // Debian 12's Gridlock: 182 launch requests, then up to 10 as its menus redraw (the corpus's MANIFEST: 192 in all).
-        XCTAssertEqual(launch.count, 182, "Gridlock's launch")
-        XCTAssertLessThanOrEqual(after.count, 10, "after the launch end")
+        let lldb = ["/usr/bin/lldb-16", "/usr/bin/lldb"].first(where: FileManager.default.isExecutableFile(atPath:))
+        let gdb = FileManager.default.isExecutableFile(atPath: "/usr/bin/gdb") ? "/usr/bin/gdb" : nil
+        guard lldb != nil || gdb != nil else { throw XCTSkip("needs lldb or gdb (CI installs both)") }
+        let options = ["lldb-script", "--launch-end=-[NSApplication finishLaunching]", "--api", "ns-image-named", "--arch", "x86_64", "--backtrace", "0"]
+        var runs: [(String, [String], String)] = []
+        if let lldb { runs.append(("lldb", options, lldb)) }
+        if let gdb { runs.append(("gdb", options + ["--format", "gdb"], gdb)) }
+        for (debugger, arguments, tool) in runs {
+            let script = try BinaryRunner.run(arguments)
+            XCTAssertEqual(script.status, 0, script.stderr)
+            let file = work.appendingPathComponent("gridlock.\(debugger)")
+            try script.stdout.write(to: file)
+            let launchArguments =
+                debugger == "lldb" ? ["--batch", "-s", file.path, "-o", "run", app + "/Gridlock"] : ["-batch", "-nx", "-x", file.path, "-ex", "run", app + "/Gridlock"]
+            // Gridlock runs until it is stopped: 40 s is several times what its launch takes under a debugger here.
+            let log = work.appendingPathComponent("gridlock-\(debugger).log")
+            try DebuggerSession.run("/usr/bin/timeout", ["40", "/usr/bin/xvfb-run", "-a", tool] + launchArguments, console: log)
+            let (launch, after) = try split(log)
+            // Debian 12's Gridlock: 182 launch requests, then up to 10 as its menus redraw (the corpus's MANIFEST: 192 in all).
+            XCTAssertEqual(launch.count, 182, "\(debugger): Gridlock's launch")
+            XCTAssertLessThanOrEqual(after.count, 10, "\(debugger): after the launch end")
+            XCTAssertTrue(launch.contains("GSArrowCursor") && launch.contains("Gridlock.tiff"), "\(debugger): \(launch.prefix(5))")
+        }
+    }
+
+    /// A toolkit stripped as Debian's libgnustep-gui is: GCC's method symbols gone, so a
+    /// breakpoint by name stays pending. `finishLaunching` makes its request last (a tail call at -O2).
+    static let strippedKit = #"""
+        #import <Foundation/Foundation.h>
+        @interface NSImage : NSObject
+        + (id)imageNamed:(NSString *)name;
+        @end
+        @implementation NSImage
+        + (id)imageNamed:(NSString *)name { return [name length] ? name : nil; }
+        @end
+        @interface NSApplication : NSObject
+        - (id)finishLaunching;
+        @end
+        @implementation NSApplication
+        - (id)finishLaunching {
+            [NSImage imageNamed:@"inside_one"];
+            return [NSImage imageNamed:[NSString stringWithFormat:@"inside_%@", @"two"]];
+        }
+        @end
+        """#
+
+    static let strippedKitProgram = #"""
+        #import <Foundation/Foundation.h>
+        @interface NSImage : NSObject
+        + (id)imageNamed:(NSString *)name;
+        @end
+        @interface NSApplication : NSObject
+        - (id)finishLaunching;
+        @end
+        int main(void) {
+            NSAutoreleasePool *pool = [NSAutoreleasePool new];
+            [NSImage imageNamed:@"first"];
+            [NSImage imageNamed:[NSString stringWithFormat:@"second_%d", 2]];
+            [[NSApplication new] finishLaunching];
+            [NSImage imageNamed:@"after_launch"];
+            [pool release];
+            return 0;
+        }
+        """#
+
+    /// lldb-script's own file, under lldb and gdb, against that stripped toolkit at -O0 and -O2:
+    /// the methods are found through the runtime at `main`, every request and the launch end as
+    /// with symbols.
+    func testTheScriptFindsAStrippedToolkitsMethodsThroughTheRuntime() throws {
+        guard let flags = Shell.output("gnustep-config --objc-flags"), let libraries = Shell.output("gnustep-config --base-libs") else {
+            throw XCTSkip("needs gobjc and libgnustep-base-dev (gnustep-config)")
+        }
+        let lldb = ["/usr/bin/lldb-16", "/usr/bin/lldb"].first(where: FileManager.default.isExecutableFile(atPath:))
+        let gdb = FileManager.default.isExecutableFile(atPath: "/usr/bin/gdb") ? "/usr/bin/gdb" : nil
+        guard lldb != nil || gdb != nil else { throw XCTSkip("needs lldb or gdb (CI installs both)") }
+        let cleaned = flags.replacingOccurrences(of: "-MMD -MP", with: "").trimmingCharacters(in: .whitespacesAndNewlines)
+        let kitSource = work.appendingPathComponent("kit.m"), programSource = work.appendingPathComponent("main.m")
+        try Self.strippedKit.write(to: kitSource, atomically: true, encoding: .utf8)
+        try Self.strippedKitProgram.write(to: programSource, atomically: true, encoding: .utf8)
+        let options = ["lldb-script", "--launch-end=-[NSApplication finishLaunching]", "--api", "ns-image-named", "--arch", "x86_64", "--backtrace", "0"]
+        for level in ["-O0", "-O2"] {
+            let kit = work.appendingPathComponent("libstrippedkit\(level).so"), program = work.appendingPathComponent("app\(level)")
+            guard Shell.output("cc -x objective-c -std=gnu99 \(cleaned) \(level) -shared -fPIC -o \(kit.path) \(kitSource.path) \(libraries) 2>&1 >/dev/null") != nil,
+                Shell.output(
+                    "cc -x objective-c -std=gnu99 \(cleaned) \(level) -o \(program.path) \(programSource.path) -x none \(kit.path) -Wl,-rpath,\(work.path) \(libraries) 2>&1 >/dev/null"
+                ) != nil
+            else { throw XCTSkip("gobjc could not build the model") }
+            let listing = try shell("/usr/bin/objdump", ["-d", "--no-show-raw-insn", kit.path])
+            if level == "-O2" {
+                let body = listing.components(separatedBy: "<_i_NSApplication__finishLaunching>:").dropFirst().first?.components(separatedBy: "\n\n").first ?? ""
+                XCTAssertTrue(body.contains("jmp"), "at -O2 finishLaunching's last request is a tail call:\n\(body)")
+            }
+            _ = try shell("/usr/bin/strip", ["--strip-all", kit.path])
+            let symbols = try shell("/usr/bin/readelf", ["-Ws", kit.path])
+            XCTAssertFalse(symbols.contains("_c_NSImage__imageNamed_"), "the library is stripped of its methods' symbols")
+            var runs: [(String, String, [String])] = []
+            if let lldb { runs.append(("lldb", lldb, ["--batch", "-o", "run", program.path])) }
+            if let gdb { runs.append(("gdb", gdb, ["-batch", "-nx", "-ex", "run", program.path])) }
+            for (debugger, tool, arguments) in runs {
+                let script = try BinaryRunner.run(options + (debugger == "gdb" ? ["--format", "gdb"] : []))
+                let file = work.appendingPathComponent("capture\(level).\(debugger)")
+                try script.stdout.write(to: file)
+                let log = work.appendingPathComponent("stripped\(level).\(debugger).log")
+                try DebuggerSession.run(tool, [debugger == "lldb" ? "-s" : "-x", file.path] + arguments, console: log)
+                let (launch, after) = try split(log)
+                XCTAssertEqual(launch, ["first", "second_2", "inside_one", "inside_two"], "\(debugger) \(level): the launch")
+                XCTAssertEqual(after, ["after_launch"], "\(debugger) \(level): after the launch")
+            }
+        }
     }
 
     /// `--symbol NAME:ARG` as `record` takes it: the name in another argument's register.

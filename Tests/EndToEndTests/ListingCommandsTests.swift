@@ -198,15 +198,28 @@ final class ListingCommandsTests: XCTestCase {
     }
 
     /// A list in a cell breaks between its items: each model name stays whole on one line of
-    /// `imgtrace devices` (at 100 columns "iPhone 11" and "Pro" had been split).
+    /// `imgtrace devices` (at 100 columns "iPhone 11" and "Pro" had been split). From 80 columns
+    /// up it stays a table — one header line, each profile's figures on its id's line or the
+    /// next — where it had become a block per row at 120.
     func testTheDevicesTableKeepsEachModelNameOnOneLine() throws {
         let devices = try XCTUnwrap(JSONSerialization.jsonObject(with: try BinaryRunner.run(["devices", "--format", "json"]).stdout) as? [[String: Any]])
         let models = devices.flatMap { $0["models"] as? [String] ?? [] }
         XCTAssertGreaterThan(models.count, 40)
-        for columns in ["80", "100"] {
-            let table = try BinaryRunner.run(["devices"], environment: ["COLUMNS": columns]).stdoutText
+        for columns in [60, 80, 100, 120] {
+            let table = try BinaryRunner.run(["devices"], environment: ["COLUMNS": "\(columns)"]).stdoutText
             for model in models {
                 XCTAssertTrue(table.contains(model), "\(columns) columns: \(model) is split\n\(table)")
+            }
+            let lines = table.split(separator: "\n")
+            XCTAssertTrue(lines.allSatisfy { $0.count <= columns }, "\(columns) columns:\n\(table)")
+            guard columns >= 80 else { continue }
+            XCTAssertNotNil(lines.first?.range(of: #"^ID +POINTS +SCALE +PIXELS +IDIOM +MODELS$"#, options: .regularExpression), "\(columns): \(table)")
+            for device in devices {
+                let id = try XCTUnwrap(device["id"] as? String)
+                let at = try XCTUnwrap(lines.firstIndex { $0.hasPrefix(id + " ") || $0 == id || $0.hasPrefix(id + " (default)") }, id)
+                let figures = "\(device["pointWidth"] ?? "?")×\(device["pointHeight"] ?? "?")"
+                XCTAssertTrue(
+                    lines[at].contains(figures) || lines[at + 1].hasPrefix(String(repeating: " ", count: 8)) && lines[at + 1].contains(figures), "\(columns): \(id)\n\(table)")
             }
         }
     }

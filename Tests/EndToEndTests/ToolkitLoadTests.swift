@@ -136,6 +136,34 @@ final class ToolkitLoadTests: XCTestCase {
         XCTAssertTrue(compared.stdoutText.contains("BASELINE: 5 new, 0 fixed, figures within tolerance — PASS"), compared.stdoutText)
     }
 
+    /// Text, Markdown (the job summary), HTML and GitHub's annotations list the app's findings
+    /// first and the toolkit's notes apart after them: no toolkit name before its heading.
+    func testTheToolkitsNotesStandApartFromTheAppsFindingsInEveryReportForPeople() throws {
+        let (dir, log, app) = try launch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let headings = ["text": "TOOLKIT NOTES (", "markdown": "toolkit notes: the toolkit's own lookups", "html": "<h2>The toolkit's own lookups ("]
+        for (format, heading) in headings {
+            let report = try BinaryRunner.run(["analyze", log, "--bundle", app, "--format", format, "--fail-on", "never"]).stdoutText
+                .replacingOccurrences(of: "<wbr>", with: "").replacingOccurrences(of: "&#39;", with: "'")
+            let apart = try XCTUnwrap(report.range(of: heading), "\(format): \(report)").lowerBound
+            let before = report[..<apart], after = report[apart...]
+            XCTAssertTrue(before.contains("banner"), "\(format): the app's missing name comes first")
+            // `menu_arrow` is both: the app ships it loose (its own note), the toolkit looks it up three times.
+            XCTAssertTrue(after.contains("menu_arrow"), "\(format): the toolkit's repeated lookups under its heading")
+            for name in ["GSArrowCursor", "custom_cursor", "NSMenuCheckmark"] {
+                XCTAssertTrue(after.contains(name), "\(format): \(name) under the toolkit's heading")
+                // Only the loads table (after the findings) may name it again.
+                let findingsPart = format == "html" ? before.components(separatedBy: "<h2>Findings</h2>").last ?? "" : String(before)
+                XCTAssertFalse(findingsPart.contains("`\(name)`") || findingsPart.contains("<code>\(name)</code>"), "\(format): \(name) before the heading")
+            }
+            XCTAssertTrue(report.contains("of them the toolkit's"), "\(format): the counts say how many notes are the toolkit's")
+        }
+        let github = try BinaryRunner.run(["analyze", log, "--bundle", app, "--format", "github", "--fail-on", "never"]).stdoutText
+        XCTAssertTrue(github.contains("title=imgtrace missing-image::`banner`"), github)
+        XCTAssertFalse(github.contains("GSArrowCursor") || github.contains("looked up 3 times"), github)
+        XCTAssertTrue(github.contains("::notice title=imgtrace toolkit::5 notes on the toolkit's own lookups are not annotated"), github)
+    }
+
     /// With the toolkit's images given, a name they lack is not sent back to --system-images.
     func testTheToolkitsMissingNameDoesNotSuggestTheFoldersGiven() throws {
         guard let corpus = Corpus.root?.appendingPathComponent("e2e/gridlock") else { throw XCTSkip(Corpus.missingMessage) }

@@ -7,7 +7,8 @@ import UnusedAudit
 
 /// `imgtrace analyze --format github`: GitHub Actions workflow commands. GitHub shows only 10
 /// annotations of each type per step, so the most severe and costliest come first and the rest
-/// are counted in one notice (the job summary and SARIF have them all).
+/// are counted in one notice (the job summary and SARIF have them all); so are the toolkit's
+/// own lookups, which ask nothing of the app.
 public struct GitHubReporter: FindingsReporter {
     public let id = "github"
     public let fileExtension = "txt"
@@ -32,7 +33,7 @@ public struct GitHubReporter: FindingsReporter {
     /// annotations are what this change did, and a new one is never hidden behind old ones.
     static func document<Result: CommandResult>(_ result: Result, baseline: BaselineComparison? = nil, bundlePath: String, logPaths: [String]) -> String {
         let states = FindingStates(result, baseline: baseline)
-        var accepted = 0
+        var accepted = 0, toolkit = 0
         var out = ""
         var shown: [String: Int] = [:]
         var hidden: [String: Int] = [:]
@@ -58,6 +59,12 @@ public struct GitHubReporter: FindingsReporter {
                 accepted += 1
                 continue
             }
+            // The toolkit's own lookups ask nothing of the app: one count, not annotations that
+            // would take the app's notes' places under GitHub's limit.
+            if !finding.gates {
+                toolkit += 1
+                continue
+            }
             if finding.severity != .error { showInputWarnings() }
             let command = self.command(finding.severity)
             guard shown[command, default: 0] < annotationsPerType else {
@@ -73,10 +80,24 @@ public struct GitHubReporter: FindingsReporter {
             out += "::\(command) \(properties)::\(message(FindingText.withFix(finding)))\n"
         }
         showInputWarnings()
+        out += countedNotices(accepted: accepted, toolkit: toolkit, hidden: hidden)
+        let verdict = Verdict(result, baseline: baseline)
+        out += "imgtrace: \(verdict.word): \(verdict.countsText)" + (verdict.acceptedText.map { " (\($0))" } ?? "") + "\n"
+        return out
+    }
+
+    /// One notice each for what is not annotated: findings the baseline accepts, the toolkit's
+    /// own lookups, and what GitHub's per-type limit leaves out.
+    private static func countedNotices(accepted: Int, toolkit: Int, hidden: [String: Int]) -> String {
+        var out = ""
         if accepted > 0 {
             out +=
                 "::notice title=imgtrace baseline::"
                 + message("\(counted(accepted, "finding")) the baseline accepts \(accepted == 1 ? "is" : "are") not annotated; see the job summary") + "\n"
+        }
+        if toolkit > 0 {
+            let sentence = "\(counted(toolkit, "note")) on the toolkit's own lookups \(toolkit == 1 ? "is" : "are") not annotated (nothing to change in the app)"
+            out += "::notice title=imgtrace toolkit::" + message(sentence + "; see the job summary") + "\n"
         }
         for command in ["error", "warning", "notice"] where hidden[command, default: 0] > 0 {
             out +=
@@ -85,8 +106,6 @@ public struct GitHubReporter: FindingsReporter {
                     "\(counted(hidden[command]!, "more \(command) finding")) \(hidden[command]! == 1 ? "is" : "are") not annotated "
                         + "(GitHub shows \(annotationsPerType) per type per step); see the job summary or the SARIF report") + "\n"
         }
-        let verdict = Verdict(result, baseline: baseline)
-        out += "imgtrace: \(verdict.word): \(verdict.countsText)" + (verdict.acceptedText.map { " (\($0))" } ?? "") + "\n"
         return out
     }
 

@@ -294,11 +294,26 @@ public struct HTMLReporter: AuditReporter {
 
     /// The findings, a rule's many notes as one row, each with its fix and where to edit it;
     /// against a baseline, whether each is new or accepted.
+    /// The app's own come first; the toolkit's notes, which never gate, follow under their own heading.
     static func findingsTable(_ result: some CommandResult, baseline: BaselineComparison? = nil, emit: (String) -> Void) {
         let states = FindingStates(result, baseline: baseline)
+        if FindingEntry.count(result.findings, part: .app) > 0 {
+            findingsTable(result, part: .app, states: states, baseline: baseline, emit: emit)
+        } else {
+            emit("<div class=\"card\">None in the app's own lookups.</div>")
+        }
+        let toolkit = FindingEntry.count(result.findings, part: .toolkit)
+        guard toolkit > 0 else { return }
+        emit("<h2>The toolkit's own lookups (\(counted(toolkit, "note")), never gating)</h2>")
+        findingsTable(result, part: .toolkit, states: states, baseline: baseline, emit: emit)
+    }
+
+    private static func findingsTable(
+        _ result: some CommandResult, part: FindingEntry.Part, states: FindingStates, baseline: BaselineComparison?, emit: (String) -> Void
+    ) {
         let stateHeader = baseline == nil ? "" : "<th>baseline</th>"
         emit("<table class=\"findings\"><thead><tr><th>severity</th>\(stateHeader)<th>rule</th><th>finding and fix</th><th class=\"n\">cost</th></tr></thead><tbody>")
-        FindingEntry.forEach(in: result.findings) { entry in
+        FindingEntry.forEach(in: result.findings, part: part) { entry in
             var out = ""
             let finding = entry.first
             var text = entry.groupSummary { "<code>\(name($0))</code>" } ?? prose(finding.message)

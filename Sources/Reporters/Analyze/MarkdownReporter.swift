@@ -114,25 +114,41 @@ public struct MarkdownReporter: AuditReporter {
             if result.warnings.count > maxFindings { out += "- … and \(result.warnings.count - maxFindings) more\n" }
             out += "\n</details>\n\n"
         }
-        if !result.findings.isEmpty {
-            let states = FindingStates(result, baseline: baseline)
-            let against = baseline == nil ? "" : " baseline |"
-            out += "### Findings\n\n| severity |\(against) rule | finding | fix |\n|---|\(baseline == nil ? "" : "---|")---|---|---|\n"
-            // A rule's many notes are one row, as in the text report.
-            var shown = 0, hidden = 0
-            FindingEntry.forEach(in: result.findings) { entry in
-                guard shown < maxFindings else { return hidden += entry.findings.count }
-                shown += 1
-                let finding = entry.first
-                var text = entry.groupSummary { MarkdownText.code($0) } ?? MarkdownText.sentence(finding.message)
-                if let place = entry.editPlace(result) { text += "<br>edit \(MarkdownText.code(place))" }
-                let state = entry.baselineWord(states).map { " \($0) |" } ?? ""
-                out += "| \(finding.severity.rawValue) |\(state) `\(finding.rule)` | \(text) | \(MarkdownText.sentence(finding.fixKind.phrase)) |\n"
-            }
-            if hidden > 0 { out += "\n\(counted(hidden, "more finding")): see the JSON, SARIF or text report.\n" }
-            out += "\n"
+        guard !result.findings.isEmpty else { return out }
+        let states = FindingStates(result, baseline: baseline)
+        out += "### Findings\n\n"
+        if FindingEntry.count(result.findings, part: .app) > 0 {
+            out += findingsTable(result, part: .app, states: states, baseline: baseline)
+        } else {
+            out += "None in the app's own lookups.\n\n"
+        }
+        let toolkit = FindingEntry.count(result.findings, part: .toolkit)
+        if toolkit > 0 {
+            out += "<details><summary>\(counted(toolkit, "toolkit note")): the toolkit's own lookups, which never gate</summary>\n\n"
+            out += findingsTable(result, part: .toolkit, states: states, baseline: baseline) + "</details>\n\n"
         }
         return out
+    }
+
+    /// One part's findings as a table, a rule's many notes as one row (as in the text report),
+    /// at most `maxFindings` rows.
+    private static func findingsTable(
+        _ result: some CommandResult, part: FindingEntry.Part, states: FindingStates, baseline: BaselineComparison?
+    ) -> String {
+        let against = baseline == nil ? "" : " baseline |"
+        var out = "| severity |\(against) rule | finding | fix |\n|---|\(baseline == nil ? "" : "---|")---|---|---|\n"
+        var shown = 0, hidden = 0
+        FindingEntry.forEach(in: result.findings, part: part) { entry in
+            guard shown < maxFindings else { return hidden += entry.findings.count }
+            shown += 1
+            let finding = entry.first
+            var text = entry.groupSummary { MarkdownText.code($0) } ?? MarkdownText.sentence(finding.message)
+            if let place = entry.editPlace(result) { text += "<br>edit \(MarkdownText.code(place))" }
+            let state = entry.baselineWord(states).map { " \($0) |" } ?? ""
+            out += "| \(finding.severity.rawValue) |\(state) `\(finding.rule)` | \(text) | \(MarkdownText.sentence(finding.fixKind.phrase)) |\n"
+        }
+        if hidden > 0 { out += "\n\(counted(hidden, "more finding")): see the JSON, SARIF or text report.\n" }
+        return out + "\n"
     }
 
     /// What this change did against the baseline: the verdict's line, then each worse figure,

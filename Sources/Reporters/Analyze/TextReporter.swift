@@ -174,15 +174,23 @@ public struct TextReporter: AuditReporter {
     }
 
     /// The findings by severity, then the table `then` writes.
+    /// The app's findings by severity, then the toolkit's notes apart, then the table `then` writes.
     private static func findings(_ result: some CommandResult, style: Style, emit: (String) -> Void, then table: () -> Void) {
-        let counts = result.severityCounts
+        let counts = FindingEntry.severityCounts(result.findings, part: .app)
         for severity in Severity.allCases {
             guard let count = counts[severity], count > 0 else { continue }
             emit(style.severity(severity, "\(title(severity)) (\(count))") + "\n")
-            FindingEntry.forEach(in: result.findings, severity: severity) { emit(text($0, result, style: style)) }
+            FindingEntry.forEach(in: result.findings, severity: severity, part: .app) { emit(text($0, result, style: style)) }
             emit("\n")
         }
         if result.findings.isEmpty { emit("No findings.\n\n") }
+        let toolkit = FindingEntry.count(result.findings, part: .toolkit)
+        if toolkit > 0 {
+            if counts.isEmpty { emit("No findings in the app's own lookups.\n\n") }
+            emit(style.severity(.note, "TOOLKIT NOTES (\(toolkit)): the toolkit's own lookups; they never gate") + "\n")
+            FindingEntry.forEach(in: result.findings, part: .toolkit) { emit(text($0, result, style: style)) }
+            emit("\n")
+        }
         table()
     }
 

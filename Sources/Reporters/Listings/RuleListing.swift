@@ -77,7 +77,11 @@ public enum DeviceListing {
                 d.models.joined(separator: ", "),
             ]
         }
-        return TextTable.render(header: ["ID", "POINTS", "SCALE", "PIXELS", "IDIOM", "MODELS"], rows: rows, width: width)
+        // Models are a list: a capped (prose) column wraps between them, never inside one, keeping the table a table.
+        // (+1: the comma after an item)
+        let widestModel = DeviceProfile.builtIn.flatMap(\.models).map { TextTable.displayWidth($0) }.max() ?? 0
+        return TextTable.render(
+            header: ["ID", "POINTS", "SCALE", "PIXELS", "IDIOM", "MODELS"], rows: rows, maxWidths: [5: 60], minimumWidths: [5: widestModel + 1], width: width)
     }
 
     /// The objects `analyze --format json` writes for its device, with the pixels and the default mark.

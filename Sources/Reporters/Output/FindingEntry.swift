@@ -34,19 +34,40 @@ struct FindingEntry {
         return entries
     }
 
-    /// Each entry in report order (of one severity, when given), its findings built as it is
-    /// reached: a list of a million findings is read one at a time.
-    static func forEach(in findings: FindingList, severity: Severity? = nil, _ body: (FindingEntry) -> Void) {
+    /// Whose lookups a finding is about: the app's own, or the toolkit's (which never gate and
+    /// ask nothing of the app, so reports list them apart, after the app's).
+    enum Part {
+        case app, toolkit
+
+        func holds(_ findings: FindingList, at index: Int) -> Bool { findings.gates(at: index) == (self == .app) }
+    }
+
+    /// How many findings of `part` each severity has.
+    static func severityCounts(_ findings: FindingList, part: Part) -> [Severity: Int] {
+        var counts: [Severity: Int] = [:]
+        for index in findings.indices where part.holds(findings, at: index) { counts[findings.severity(at: index), default: 0] += 1 }
+        return counts
+    }
+
+    /// How many findings `part` has.
+    static func count(_ findings: FindingList, part: Part) -> Int { findings.indices.count { part.holds(findings, at: $0) } }
+
+    /// Each entry in report order (of one severity and one part, when given), its findings built
+    /// as it is reached: a list of a million findings is read one at a time.
+    static func forEach(in findings: FindingList, severity: Severity? = nil, part: Part? = nil, _ body: (FindingEntry) -> Void) {
+        func wanted(_ index: Int) -> Bool { part?.holds(findings, at: index) ?? true }
         var notesByRule: [String: Int] = [:]
         if severity == nil || severity == .note {
-            for index in findings.indices where findings.severity(at: index) == .note { notesByRule[findings.rule(at: index), default: 0] += 1 }
+            for index in findings.indices where findings.severity(at: index) == .note && wanted(index) {
+                notesByRule[findings.rule(at: index), default: 0] += 1
+            }
         }
         // Notes of a rule with enough of them go by (rule, fix kind): a group per kind of fix, as a
         // small id per finding (only those notes' findings are built here to read their fix).
         var groupOf = [Int32](repeating: -1, count: notesByRule.values.contains { $0 >= groupedNotes } ? findings.count : 0)
         var groupIDs: [GroupKey: Int32] = [:]
         var groupSizes: [Int] = []
-        for index in findings.indices where !groupOf.isEmpty && findings.severity(at: index) == .note {
+        for index in findings.indices where !groupOf.isEmpty && findings.severity(at: index) == .note && wanted(index) {
             let rule = findings.rule(at: index)
             guard notesByRule[rule, default: 0] >= groupedNotes else { continue }
             let key = GroupKey(rule: rule, fix: findings[index].fixKind)
@@ -61,7 +82,7 @@ struct FindingEntry {
         var emitted = Set<Int32>()
         for index in findings.indices {
             let level = findings.severity(at: index)
-            guard severity == nil || level == severity else { continue }
+            guard severity == nil || level == severity, wanted(index) else { continue }
             let group = groupOf.isEmpty ? -1 : groupOf[index]
             if group < 0 || groupSizes[Int(group)] < groupedNotes {
                 body(FindingEntry(findings: [findings[index]], indices: [index]))

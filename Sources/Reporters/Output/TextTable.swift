@@ -10,13 +10,17 @@ package enum TextTable {
     /// row, the other rows staying on one line (`stacksNames`); when the other columns alone are
     /// too wide, each row becomes a block, its name on a line and its other cells after it,
     /// wrapped between cells. `width: .max` (`--wide`) keeps every row on one line.
+    /// A prose column gives way down to its `minimumWidths` entry (else `minimumProseWidth`): a
+    /// list whose longest item is wider keeps each item on one line.
     package static func render(
-        header: [String], rows: [[String]], rightAligned: Set<Int> = [], maxWidths: [Int: Int] = [:], width: Int = 120
+        header: [String], rows: [[String]], rightAligned: Set<Int> = [], maxWidths: [Int: Int] = [:], minimumWidths: [Int: Int] = [:],
+        width: Int = 120
     ) -> String {
         var out = ""
-        render(header: header, rowCount: rows.count, row: { rows[$0] }, rightAligned: rightAligned, maxWidths: maxWidths, width: width) {
-            out += $0
-        }
+        render(
+            header: header, rowCount: rows.count, row: { rows[$0] }, rightAligned: rightAligned, maxWidths: maxWidths, minimumWidths: minimumWidths,
+            width: width
+        ) { out += $0 }
         return out
     }
 
@@ -29,7 +33,7 @@ package enum TextTable {
     /// once to write it), each line given to `emit`: a table of a million names is never held whole.
     package static func render(
         header: [String], rowCount: Int, row: (Int) -> [String], rightAligned: Set<Int> = [], maxWidths: [Int: Int] = [:],
-        width: Int = 120, stacksNames: Bool = true, emit: (String) -> Void
+        minimumWidths: [Int: Int] = [:], width: Int = 120, stacksNames: Bool = true, emit: (String) -> Void
     ) {
         // Cells come from inputs: none may break its line or drive the terminal, and a name of
         // megabytes costs what its ends cost.
@@ -68,7 +72,7 @@ package enum TextTable {
         if stacked() { return }
         // Then prose columns (those with a `maxWidths` cap) give way, down to `minimumProseWidth`.
         for i in maxWidths.keys.sorted() where i > 0 && i < widths.count && total() > width {
-            widths[i] = max(min(widths[i], minimumProseWidth), widths[i] - (total() - width))
+            widths[i] = max(min(widths[i], minimumWidths[i] ?? minimumProseWidth), widths[i] - (total() - width))
         }
         if total() <= width {
             emit(lines(header, widths, rightAligned, wide: false) + "\n")

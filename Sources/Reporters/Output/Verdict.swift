@@ -23,6 +23,8 @@ public struct Verdict: Equatable {
     public let counts: [Severity: Int]
     /// Against a baseline, how many findings it accepts (they are in `counts` too); nil without one.
     public private(set) var accepted: Int?
+    /// How many of the notes are the toolkit's own lookups (listed apart; they never gate).
+    public private(set) var toolkitNotes = 0
 
     /// `fails` is the decision (against a baseline, its own); `failOn` nil means never.
     public init(fails: Bool, failOn: Severity?, counts: [Severity: Int]) {
@@ -32,6 +34,7 @@ public struct Verdict: Equatable {
 
     public init(_ result: some CommandResult, baseline: BaselineComparison? = nil) {
         self.init(fails: baseline?.fails ?? result.fails, failOn: result.failOn, counts: result.severityCounts)
+        toolkitNotes = FindingEntry.count(result.findings, part: .toolkit)
         if baseline != nil {
             let states = FindingStates(result, baseline: baseline)
             // Counted, not collected: a verdict is made several times a report, over any number of findings.
@@ -56,9 +59,10 @@ public struct Verdict: Equatable {
         return "\(found) — not gating"
     }
 
-    /// `3 errors, 10 warnings, 11 notes`.
+    /// `3 errors, 10 warnings, 11 notes`, and of the notes how many are the toolkit's (`12 notes, 9 of them the toolkit's`).
     public var countsText: String {
-        "\(counted(counts[.error] ?? 0, "error")), \(counted(counts[.warning] ?? 0, "warning")), \(counted(counts[.note] ?? 0, "note"))"
+        let toolkit = toolkitNotes > 0 ? ", \(toolkitNotes) of them the toolkit's" : ""
+        return "\(counted(counts[.error] ?? 0, "error")), \(counted(counts[.warning] ?? 0, "warning")), \(counted(counts[.note] ?? 0, "note"))" + toolkit
     }
 
     /// Against a baseline, `20 accepted by the baseline`; nil without one.
