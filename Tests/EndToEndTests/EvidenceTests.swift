@@ -68,6 +68,10 @@ final class EvidenceTests: XCTestCase {
         XCTAssertEqual(found.status, 1)
         XCTAssertEqual(found.reasons, ["pending"])
         XCTAssertTrue(found.messages[0].contains("never resolved"), found.messages[0])
+        // The fix points at what works on a stripped library, not at what lldb-script already did.
+        let fix = try BinaryRunner.run(["analyze", lldb, "--bundle", app, "--format", "json"]).stdoutText
+        XCTAssertTrue(fix.contains("finds them through the Objective-C runtime at `main`"), fix)
+        XCTAssertFalse(fix.contains("set the breakpoint by name so it resolves"), fix)
         let gdb = try log(
             "gdb.log",
             """
