@@ -60,6 +60,14 @@ let package = Package(
                 "ImgtraceSupport", "LaunchTrace", "AppBundle", "ImageHeaders", "CodeReferences", "ProjectModel", "AuditModel", "AuditPolicy",
                 "AuditRules", "UnusedAudit",
             ]),
+        // Every build's launch, for the gate against recent builds: SQLite's own library for a
+        // file (no package: the schema and its SQL are shared with PostgreSQL's), libpq loaded
+        // at run time for a server (CPostgresClient), so nothing else needs it installed.
+        .systemLibrary(
+            name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
+        .target(name: "CPostgresClient", path: "Sources/CPostgresClient", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
+        .target(name: "BuildHistory", dependencies: ["ImgtraceSupport", "AuditModel", "LaunchAudit", "CSQLite", "CPostgresClient"]),
         // The native tracer (`imgtrace record`): Linux only, on libelf/libdw and a ptrace wrapper.
         .systemLibrary(
             name: "CElfutils", path: "Sources/CElfutils", pkgConfig: "libdw",
@@ -104,12 +112,13 @@ let package = Package(
             name: "Reporters",
             dependencies: [
                 "ImgtraceSupport", "LaunchTrace", "AssetCatalog", "AppBundle", "AuditModel", "AuditPolicy", "AuditRules", "UnusedAudit", "LaunchAudit", "CodeReferences",
+                "BuildHistory",
             ]),
         .executableTarget(
             name: "imgtrace",
             dependencies: [
                 "ImgtraceSupport", "LaunchTrace", "AssetCatalog", "AppBundle", "AuditModel", "AuditPolicy", "AuditRules", "UnusedAudit", "LaunchAudit", "Reporters",
-                "CodeReferences", "NativeTrace",
+                "CodeReferences", "NativeTrace", "BuildHistory",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -159,6 +168,7 @@ let package = Package(
                 // The engine's public API is counted from its syntax tree (EngineSurfaceTests).
                 .product(name: "SwiftParser", package: "swift-syntax"), .product(name: "SwiftSyntax", package: "swift-syntax"),
             ]),
+        .testTarget(name: "BuildHistoryTests", dependencies: ["BuildHistory", "LaunchAudit", "AuditModel", "ImgtraceSupport", "TestSupport"]),
         .testTarget(name: "ProjectModelTests", dependencies: ["ProjectModel", "ImgtraceSupport", "TestSupport"]),
         .testTarget(name: "CodeReferencesTests", dependencies: ["CodeReferences", "TestSupport"]),
         .testTarget(name: "NativeTraceTests", dependencies: ["NativeTrace", "LaunchTrace", "ImgtraceSupport", "TestSupport"]),

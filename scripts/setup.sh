@@ -13,6 +13,7 @@ build_packages=(
   zlib1g-dev           # ZIPFoundation (.ipa)
   g++                  # C++ headers: swift-crypto builds BoringSSL's C++ (a fresh Debian with Swift lacks <memory>)
   libcurl4 libxml2 libsqlite3-0 # Foundation's and the toolchain's own libraries (Swift's install guide)
+  libsqlite3-dev       # the build history (`analyze --history FILE`) is an SQLite file, through SQLite's own library
 )
 test_packages=(
   gcc binutils time valgrind # test programs compiled at test time, objdump/nm, peak memory, instruction counts
@@ -24,6 +25,7 @@ test_packages=(
   python3-pip                # installs cmarkgfm (below), which Debian does not package
   util-linux                 # setpriv: the unreadable-file test runs as another user when we are root
   chromium                   # the HTML report laid out at a phone's width (HTMLLayoutTests)
+  postgresql                 # a real server (and libpq) for the history on PostgreSQL (PostgresHistoryTests)
 )
 # GitHub's Markdown renderer (cmark-gfm) is the model of what a Markdown report makes live.
 test_python_modules=(cmarkgfm)

@@ -27,6 +27,8 @@ public struct AuditConfig: Sendable, Equatable {
     public var severities: [String: Severity] = [:]
     /// How much a metric may grow over the baseline before it fails the run.
     public var baselineTolerance = BaselineTolerance()
+    /// How many recent builds of a branch the history gate takes the median of (`history.window`).
+    public var historyWindow = 10
     /// What tells the toolkit's loads from the app's when a log has no backtraces.
     public var toolkit = Toolkit()
 

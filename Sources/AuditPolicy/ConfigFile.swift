@@ -11,7 +11,7 @@ public enum ConfigFile {
 
     /// The keys a config may have, for error messages and documentation.
     public static let topKeys = [
-        "device", "launchEnd", "failOn", "namesOnly", "sourceRoot", "thresholds", "budgets", "ignore", "severity", "baseline", "toolkit",
+        "device", "launchEnd", "failOn", "namesOnly", "sourceRoot", "thresholds", "budgets", "ignore", "severity", "baseline", "toolkit", "history",
     ]
 
     /// The keys each section may have (`severity` takes rule ids), for error messages and the
@@ -81,7 +81,7 @@ public enum ConfigFile {
                     }
                     config.failOn = severity
                 }
-            case "thresholds", "budgets", "baseline":
+            case "thresholds", "budgets", "baseline", "history":
                 // Each key is a rule's own setting (`RuleSetting`), read by the kind it declares.
                 for (k, v) in try reader.mapping(value, context: "`\(key.name)`") {
                     guard let setting = schema.setting(section: key.name, key: k.name) else {

@@ -15,7 +15,7 @@ extension AuditSession {
     /// with the config's ignores, severities and fail level and the request's baseline applied.
     public static func unused(_ request: AuditRequest) throws -> AuditOutcome<UnusedResult> {
         let baseline = try request.baselinePath.map { try Baseline.load(path: $0, scope: UnusedResult.baselineScope) }
-        let settings = try config(for: request)
+        let settings = try settings(for: request)
         let inventory = try readInventory(request, readingCodeStrings: true)
         let (device, reason) = try chooseDevice(request, settings, inventory)
         var code: CodeIndex?

@@ -28,6 +28,10 @@ public struct AuditRequest: Sendable {
     public var minLaunchLoads: Int?
     /// A baseline from `imgtrace baseline write`: only what is new or worse than it fails.
     public var baselinePath: String?
+    /// A baseline given as a value (the median of a history's recent builds) when there is no
+    /// `baselinePath`, and what its messages name it (the history's file or server).
+    public var baseline: Baseline?
+    public var baselineName: String?
     /// `--names-only`: every bare console line is a name (sets the config's `namesOnly`).
     public var namesOnly = false
     /// Replaces the config's `sourceRoot`: the app's source tree findings are mapped back to.
@@ -66,8 +70,9 @@ public enum AuditSession {
         _ request: AuditRequest,
         onLoad: @escaping (ImageLoad, Int, Resolution?) -> Void = { _, _, _ in }
     ) throws -> AuditOutcome<AuditResult> {
-        let baseline = try request.baselinePath.map { try Baseline.load(path: $0) }
-        let settings = try config(for: request)
+        let baseline = try request.baselinePath.map { try Baseline.load(path: $0) } ?? request.baseline
+        let baselineName = request.baselinePath ?? request.baselineName
+        let settings = try settings(for: request)
         var inventory = try readInventory(request)
         inventory.junk.sort()
         let (profile, reason) = try chooseDevice(request, settings, inventory)
@@ -99,8 +104,8 @@ public enum AuditSession {
             result.warnings += sourceWarnings(code, root: root)
             result.locateSources(in: index, root: root, inventory: inventory, code: code)
         }
-        result.warnings += baselineWarnings(baseline, path: request.baselinePath)
-        if let path = request.baselinePath, let theirs = baseline?.app, let ours = result.bundleNames.first, theirs != ours {
+        result.warnings += baselineWarnings(baseline, path: baselineName)
+        if let path = baselineName, let theirs = baseline?.app, let ours = result.bundleNames.first, theirs != ours {
             result.warnings.append(
                 AuditWarning(
                     origin: .baseline(path: path),
@@ -113,7 +118,7 @@ public enum AuditSession {
     }
 
     /// The config file's settings with the request's overrides.
-    static func config(for request: AuditRequest) throws -> AuditConfig {
+    public static func settings(for request: AuditRequest) throws -> AuditConfig {
         var settings = try ConfigFile.settings(explicit: request.configPath)
         settings.configFile = ConfigFile.path(explicit: request.configPath).map(PathText.lastComponent)
         if let failOn = request.failOn { settings.failOn = failOn }

@@ -10,6 +10,18 @@ import UnusedAudit
 public struct Baseline: Equatable, Sendable {
     /// One recorded finding: its fingerprint and what it said.
     public struct Entry: Equatable, Sendable {
+        public init(
+            fingerprint: String, rule: String, severity: String, message: String, formerly: [String] = [], gates: Bool = true, rules: [String] = []
+        ) {
+            self.fingerprint = fingerprint
+            self.rule = rule
+            self.severity = severity
+            self.message = message
+            self.formerly = formerly
+            self.gates = gates
+            self.rules = rules
+        }
+
         public var fingerprint: String
         public var rule: String
         public var severity: String
@@ -198,6 +210,13 @@ public struct Baseline: Equatable, Sendable {
         self.device = device
         self.launchSpread = launchSpread
         self.findings = findings
+    }
+
+    /// A baseline made elsewhere than from one run: the median of a history's recent builds.
+    public init(device: String, app: String?, launchSpread: PhaseSpread, findings: [Entry], images: [ImageRecord]?) {
+        self.init(device: device, launchSpread: launchSpread, findings: findings)
+        self.app = app
+        self.images = images
     }
 
     /// The `findings` entries, each fingerprint once, and how many repeated one.

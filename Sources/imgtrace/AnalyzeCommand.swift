@@ -2,6 +2,7 @@ import ArgumentParser
 import AuditModel
 import AuditPolicy
 import AuditRules
+import BuildHistory
 import Foundation
 import ImgtraceSupport
 import LaunchAudit
@@ -26,6 +27,8 @@ struct AnalyzeCommand: ParsableCommand {
 
     @OptionGroup var outputs: ReportOutputs
 
+    @OptionGroup var history: HistoryOptions
+
     @Option(
         help: "A baseline from `imgtrace baseline write`: only new findings and metrics worse than it (beyond the config's tolerance) fail the run.",
         completion: .file(extensions: ["json"]))
@@ -39,11 +42,19 @@ struct AnalyzeCommand: ParsableCommand {
     var sourceRoot: String?
 
     func run() throws {
-        try outputs.check(inputs: inputs.files(baseline: baseline) + (sourceRoot.map { [(what: "source root", path: $0)] } ?? []))
+        try outputs.check(inputs: inputs.files(baseline: baseline) + (sourceRoot.map { [(what: "source root", path: $0)] } ?? []) + history.files)
         let chosen = outputs.chosen
         let loads = chosen.contains { $0.needsLoadRecords } ? LoadRecords(keepingRows: chosen.contains { $0.showsLoadRows }) : nil
-        let outcome = try inputs.audit(baseline: baseline, sourceRoot: sourceRoot) { load, log, resolution in
-            loads?.add(load, log: log, resolution: resolution)
+        let onLoad = { (load: ImageLoad, log: Int, resolution: Resolution?) -> Void in loads?.add(load, log: log, resolution: resolution) }
+        let outcome: AuditOutcome<AuditResult>
+        if let location = history.history {
+            // Opened first: a file that is not a history is refused before anything is read.
+            let opened = try BuildHistory.open(location)
+            outcome = try HistoryAudit.run(
+                inputs.request(baseline: baseline, sourceRoot: sourceRoot), history: opened, identity: history.identity, pauseForTests: history.pauseForTests,
+                onLoad: onLoad)
+        } else {
+            outcome = try inputs.audit(baseline: baseline, sourceRoot: sourceRoot, onLoad: onLoad)
         }
         let input = ReportInput(
             result: outcome.result, baseline: outcome.baseline, bundlePath: inputs.bundles[0],

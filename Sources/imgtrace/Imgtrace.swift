@@ -14,7 +14,7 @@ struct Imgtrace: ParsableCommand {
         subcommands: [
             AnalyzeCommand.self, TraceCommand.self, RecordCommand.self, AgentPathCommand.self, AgentLogCommand.self, UnusedCommand.self, CarCommand.self, CatalogCommand.self,
             LldbScriptCommand.self,
-            BaselineCommand.self, DevicesCommand.self, RulesCommand.self,
+            BaselineCommand.self, HistoryCommand.self, DevicesCommand.self, RulesCommand.self,
         ]
     )
 }

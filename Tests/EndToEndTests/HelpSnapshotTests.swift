@@ -7,7 +7,7 @@ import XCTest
 final class HelpSnapshotTests: XCTestCase {
     static let commands: [[String]] = [
         [], ["analyze"], ["unused"], ["baseline"], ["baseline", "write"], ["baseline", "compare"], ["trace"], ["car"], ["catalog"],
-        ["devices"], ["rules"], ["lldb-script"], ["record"], ["agent-path"], ["agent-log"],
+        ["history"], ["history", "show"], ["history", "forget"], ["devices"], ["rules"], ["lldb-script"], ["record"], ["agent-path"], ["agent-log"],
     ]
 
     func testEveryCommandsHelpIsItsSnapshot() throws {

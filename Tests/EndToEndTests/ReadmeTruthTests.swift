@@ -17,7 +17,7 @@ final class ReadmeTruthTests: XCTestCase {
     }
 
     /// The user documents the README sends readers to: their examples are checked like its own.
-    static let userDocuments = ["docs/capturing.md", "docs/analyze.md", "docs/agent.md"]
+    static let userDocuments = ["docs/capturing.md", "docs/analyze.md", "docs/agent.md", "docs/ci.md", "docs/history.md"]
 
     /// The fenced blocks of the README (and, with `documents`, of the user documents) with their language.
     private func codeBlocks(documents: Bool = false) throws -> [(language: String, lines: [String])] {
@@ -72,7 +72,7 @@ final class ReadmeTruthTests: XCTestCase {
             return
         }
         XCTAssertEqual(String(text[start.upperBound..<stop.lowerBound]), expected, "run with IMGTRACE_UPDATE_GOLDEN=1 to rewrite it")
-        XCTAssertEqual(Rules.settings.count, 18, "every tunable value of thresholds, budgets and baseline")
+        XCTAssertEqual(Rules.settings.count, 19, "every tunable value of thresholds, budgets, baseline and history")
         for setting in Rules.settings { XCTAssertTrue(expected.contains("`\(setting.path)`")) }
     }
 
@@ -113,7 +113,10 @@ final class ReadmeTruthTests: XCTestCase {
         }
         XCTAssertEqual(
             Set(commands.map { $0.words.joined(separator: " ") }),
-            ["analyze", "baseline write", "baseline compare", "devices", "rules", "trace", "car", "catalog", "lldb-script", "record", "agent-path", "agent-log", "unused"])
+            [
+                "analyze", "baseline write", "baseline compare", "history show", "history forget", "devices", "rules", "trace", "car", "catalog", "lldb-script", "record",
+                "agent-path", "agent-log", "unused",
+            ])
         let flag = try NSRegularExpression(pattern: #"--[a-z][a-z-]*"#)
         for (words, text) in commands {
             let documented = Set(flag.matches(in: text, range: NSRange(text.startIndex..., in: text)).map { String(text[Range($0.range, in: text)!]) })

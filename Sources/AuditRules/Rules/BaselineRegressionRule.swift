@@ -38,7 +38,11 @@ package enum BaselineRegressionRule: AuditRule {
     package static let imageTimeTolerance = RuleSetting.fraction(
         "baseline", "launchImageTimeTolerance",
         help: "main-thread image time at launch (timed captures) may grow by this fraction", \.baselineTolerance.launchImageTime)
-    package static var settings: [RuleSetting] { [decodedBytesTolerance, bytesOnDiskTolerance, imagesTolerance, loadsTolerance, imageTimeTolerance] }
+    // A history gate (`analyze --history`) compares with the median of this many recent builds:
+    // one noisy build moves a median of ten by at most one rank.
+    package static let historyWindow = RuleSetting.count(
+        "history", "window", help: "the history gate compares with the median of this many recent builds of the branch", \.historyWindow)
+    package static var settings: [RuleSetting] { [decodedBytesTolerance, bytesOnDiskTolerance, imagesTolerance, loadsTolerance, imageTimeTolerance, historyWindow] }
     package static let examples: [RuleExample] = [
         RuleExample(
             "one image more than the baseline", images: [.init("a@3x.png", 60, 60), .init("b@3x.png", 60, 60)],
