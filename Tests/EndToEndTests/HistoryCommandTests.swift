@@ -112,9 +112,18 @@ final class HistoryCommandTests: XCTestCase {
     func testARunKilledMidWriteLeavesTheHistoryAsItWas() throws {
         let history = work.appendingPathComponent("killed.sqlite").path
         for build in ["b1", "b2"] { _ = try analyze(log, history: history, build: build) }
+        XCTAssertEqual(try Self.killInsideTheWrite(["analyze", log, "--bundle", app, "--history", history, "--build", "b3"]), .uncaughtSignal)
+        XCTAssertEqual(try show(history).map { $0["build"] as? String }, ["b1", "b2"])
+        XCTAssertEqual(try analyze(log, history: history, build: "b3").status, 1, "the history takes the next build")
+        XCTAssertEqual(try show(history).count, 3)
+    }
+
+    /// Runs imgtrace with `arguments`, held inside its history write by the test-only pause, and
+    /// kills it there (SIGKILL: nothing of its own runs after).
+    static func killInsideTheWrite(_ arguments: [String]) throws -> Process.TerminationReason {
         let process = Process()
         process.executableURL = BinaryRunner.executable
-        process.arguments = ["analyze", log, "--bundle", app, "--history", history, "--build", "b3"]
+        process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.merging(["IMGTRACE_HISTORY_TEST_PAUSE_MS": "20000"]) { $1 }
         process.standardOutput = FileHandle.nullDevice
         let errors = Pipe()
@@ -129,10 +138,7 @@ final class HistoryCommandTests: XCTestCase {
         }
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
-        XCTAssertEqual(process.terminationReason, .uncaughtSignal)
-        XCTAssertEqual(try show(history).map { $0["build"] as? String }, ["b1", "b2"])
-        XCTAssertEqual(try analyze(log, history: history, build: "b3").status, 1, "the history takes the next build")
-        XCTAssertEqual(try show(history).count, 3)
+        return process.terminationReason
     }
 
     /// A file that is not a history, an SQLite database of something else, and a history of a
@@ -210,6 +216,13 @@ final class PostgresHistoryTests: XCTestCase {
         let all = try XCTUnwrap(JSONSerialization.jsonObject(with: try BinaryRunner.run(["history", "show", server.url, "--format", "json"]).stdout) as? [String: Any])
         XCTAssertEqual((all["builds"] as? [[String: Any]])?.count, 9)
 
+        // A run killed inside its write: the server rolls its transaction back.
+        XCTAssertEqual(try HistoryCommandTests.killInsideTheWrite(["analyze", log, "--bundle", app, "--history", server.url, "--build", "killed"]), .uncaughtSignal)
+        let after = try XCTUnwrap(JSONSerialization.jsonObject(with: try BinaryRunner.run(["history", "show", server.url, "--format", "json"]).stdout) as? [String: Any])
+        XCTAssertEqual((after["builds"] as? [[String: Any]])?.count, 9, "the killed build is not there")
+        let page = try BinaryRunner.run(["history", "show", server.url, "--format", "html"]).stdoutText
+        XCTAssertEqual(page.components(separatedBy: "<svg ").count - 1, 6)
+
         // A database of something else is refused, its table left as it was.
         try server.psql("CREATE DATABASE accounts")
         try server.psql("CREATE TABLE invoices (id INTEGER); INSERT INTO invoices VALUES (7)", database: "accounts")
@@ -219,6 +232,7 @@ final class PostgresHistoryTests: XCTestCase {
         XCTAssertFalse(refused.stderr.contains("\n\n"))
         let tables = try BinaryRunner.run(["history", "show", server.url(database: "accounts")])
         XCTAssertEqual(tables.status, 2)
+        XCTAssertNoThrow(try server.psql("SELECT 1 / (COUNT(*) = 1 AND MIN(id) = 7)::int FROM invoices", database: "accounts"), "the table as it was")
         // A server that is not there: one line, exit 2.
         let gone = try analyze(log, "x", "postgresql://imgtrace@/postgres?host=/nonexistent-imgtrace")
         XCTAssertEqual(gone.status, 2)
