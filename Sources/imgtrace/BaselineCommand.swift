@@ -24,6 +24,7 @@ struct BaselineCommand: ParsableCommand {
 
     struct Write: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "write",
             abstract: "Audit like `analyze` and write the findings' fingerprints and the launch figures.",
             discussion: CommandHelp.discussion(
                 "Then `imgtrace analyze … --baseline FILE` fails only on new findings and on figures worse than the tolerance in the config.",
@@ -56,6 +57,7 @@ struct BaselineCommand: ParsableCommand {
 
     struct Compare: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "compare",
             abstract: "Show what changed from OLD to NEW: new and fixed findings, figures that got worse.",
             discussion: CommandHelp.discussion(
                 "Exit 1 when NEW has new findings at or above --fail-on or figures worse than the config's tolerance. Both files are of one kind: two of `baseline write`, or two of `unused --write-baseline`.",

@@ -15,7 +15,7 @@ extension HistoryReports {
         for figure in figures {
             let values = builds.map { figure.value($0.launch) }
             guard values.contains(where: { $0 != nil }) else { continue }
-            out += "<div class=\"card\"><h2 style=\"margin-top:0\">\(h(figure.label))</h2>" + chart(values, builds: builds, bytes: figure.bytes) + "</div>"
+            out += "<div class=\"card\"><h2 style=\"margin-top:0\">\(h(figure.label))</h2>" + chart(values, builds: builds, unit: figure.unit) + "</div>"
         }
         out += "</div>\n<h2>Names that came and went</h2><div class=\"card\"><table><thead><tr><th>build</th><th>added</th><th>gone</th></tr></thead><tbody>"
         var any = false
@@ -30,7 +30,7 @@ extension HistoryReports {
 
     /// A line over the builds, each point with its build and value as a tooltip; the least and
     /// most values on the left, the first and last build below.
-    private static func chart(_ values: [Int?], builds: [BuildRecord], bytes: Bool) -> String {
+    private static func chart(_ values: [Int?], builds: [BuildRecord], unit: Unit) -> String {
         let h = HTMLReporter.h
         let width = 320.0, height = 130.0, left = 56.0, bottom = 20.0, top = 12.0
         let known = values.compactMap { $0 }
@@ -39,7 +39,7 @@ extension HistoryReports {
         func x(_ index: Int) -> Double { left + (builds.count > 1 ? Double(index) / Double(builds.count - 1) : 0.5) * (width - left - 10) }
         // A figure that never moved is a line across the middle, not along the axis.
         func y(_ value: Int) -> Double { high == low ? (top + height - bottom) / 2 : top + (1 - Double(value - low) / span) * (height - top - bottom) }
-        func label(_ value: Int) -> String { bytes ? kibibytes(value) : String(value) }
+        func label(_ value: Int) -> String { unit.text(value) }
         var svg = "<svg viewBox=\"0 0 \(Int(width)) \(Int(height))\" role=\"img\" aria-label=\"\(h(label(low))) to \(h(label(high))) over \(builds.count) builds\">"
         svg += "<line x1=\"\(left)\" y1=\"\(height - bottom)\" x2=\"\(width - 10)\" y2=\"\(height - bottom)\" stroke=\"#c7c7cc\"/>"
         svg += "<text x=\"\(left - 6)\" y=\"\(y(high) + 4)\" text-anchor=\"end\">\(h(label(high)))</text>"

@@ -6,12 +6,25 @@ import LaunchAudit
 /// `imgtrace history show`: a history's builds as a table and where each figure moved most
 /// (text), every build with its figures and names (JSON), or one page of line charts (HTML).
 public enum HistoryReports {
-    /// The figures shown, by their JSON names, with how a value reads.
-    static let figures: [(key: String, label: String, bytes: Bool, value: @Sendable (PhaseMetrics) -> Int?)] = [
-        ("loads", "loads", false, { $0.loads }), ("images", "images", false, { $0.images }),
-        ("decodedBytes", "decoded", true, { $0.decodedBytes }), ("bytesOnDisk", "on disk", true, { $0.bytesOnDisk }),
-        ("missing", "missing", false, { $0.missing }), ("repeated", "repeated", false, { $0.repeated }),
-        ("mainThreadImageMicroseconds", "main-thread image µs", false, { $0.typicalMainThreadImageMicroseconds }),
+    /// How a figure's value reads.
+    enum Unit {
+        case count, bytes, microseconds
+
+        func text(_ value: Int) -> String {
+            switch self {
+            case .count: return String(value)
+            case .bytes: return kibibytes(value)
+            case .microseconds: return ImageTime.milliseconds(value)
+            }
+        }
+    }
+
+    /// The figures shown, by their JSON names.
+    static let figures: [(key: String, label: String, unit: Unit, value: @Sendable (PhaseMetrics) -> Int?)] = [
+        ("loads", "loads", .count, { $0.loads }), ("images", "images", .count, { $0.images }),
+        ("decodedBytes", "decoded", .bytes, { $0.decodedBytes }), ("bytesOnDisk", "on disk", .bytes, { $0.bytesOnDisk }),
+        ("missing", "missing", .count, { $0.missing }), ("repeated", "repeated", .count, { $0.repeated }),
+        ("mainThreadImageMicroseconds", "main-thread image time", .microseconds, { $0.typicalMainThreadImageMicroseconds }),
     ]
 
     /// The names each build added and dropped against the build before it.
@@ -25,7 +38,6 @@ public enum HistoryReports {
         }
     }
 
-    private static func show(_ value: Int?, bytes: Bool) -> String { value.map { bytes ? kibibytes($0) : String($0) } ?? "–" }
 
     /// Each figure over the builds, then the build where each moved most from the one before.
     public static func text(_ builds: [BuildRecord], location: String, width: Int) -> String {
@@ -47,7 +59,8 @@ public enum HistoryReports {
                 guard let from = figure.value(before.launch), let to = figure.value(after.launch) else { continue }
                 if abs(to - from) > abs((best?.to ?? 0) - (best?.from ?? 0)) { best = (after.identity.build, from, to) }
             }
-            let moved = best.map { "\(show($0.from, bytes: figure.bytes)) → \(show($0.to, bytes: figure.bytes)) at \(SafeText.visible($0.build))" } ?? "unchanged"
+            let timed = builds.contains { figure.value($0.launch) != nil }
+            let moved = best.map { "\(figure.unit.text($0.from)) → \(figure.unit.text($0.to)) at \(SafeText.visible($0.build))" } ?? (timed ? "unchanged" : "not measured")
             out += "  \(figure.label): \(moved)\n"
         }
         let named = zip(builds, moves(builds)).filter { !$0.1.added.isEmpty || !$0.1.gone.isEmpty }
