@@ -38,7 +38,6 @@ public enum HistoryReports {
         }
     }
 
-
     /// Each figure over the builds, then the build where each moved most from the one before.
     public static func text(_ builds: [BuildRecord], location: String, width: Int) -> String {
         guard !builds.isEmpty else { return "\(SafeText.visible(location)): no builds recorded\n" }
