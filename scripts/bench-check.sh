@@ -59,6 +59,18 @@ PY
 # for --fix: linear in what the project declares (issue 58), quadratic once.
 python3 scripts/make-unused-trees.py "$work/unused" 2000 1000
 
+# At the scale of real inputs (issue 61): the small dense workloads above held within 10 % while the
+# large-log figures slid 2×, since what each line costs beyond a hit never showed in them. A mixed
+# log of 4 MiB in `../shared/bench/genlog.py`'s shapes (console lines with CR LF, stop reports,
+# `p`/`po` values, UTF-8 and path names), a catalog of 100,000 renditions, and the unused scan of a
+# real repository (the corpus's home-assistant-ios-repo).
+shared=${SHARED_DIR:-../shared}
+[ -f "$shared/bench/genlog.py" ] || { echo "bench-check: needs $shared/bench/genlog.py (CI has ../shared beside the checkout)" >&2; exit 1; }
+python3 -c "import sys; sys.path.insert(0, sys.argv[1]); from genlog import generate; generate(sys.argv[2], 4 << 20)" "$shared/bench" "$work/mixed.log" >/dev/null
+"$work/bin/CatalogBench" --write 100000 "$work/large.car"
+real_tree="$shared/corpus/sources/home-assistant-ios-repo"
+[ -d "$real_tree" ] || { echo "bench-check: needs $real_tree (the corpus)" >&2; exit 1; }
+
 # A program that calls a library's `image_named` 5,000 times: what `record` does per hit, in the
 # tracer (the traced program runs natively; only imgtrace's instructions are counted).
 printf '%s\n' '__attribute__((noinline)) const char *image_named(void *c, void *s, const char *n) { __asm__ volatile(""); return n; }' >"$work/imagekit.c"
@@ -80,6 +92,11 @@ workloads=(
   "unused-shared-phase|$imgtrace unused --bundle $work/unused/shared-phase --source-root $work/unused/shared-phase --fail-on never"
   "unused-fix-large-set|$imgtrace unused --bundle $work/unused/large-set --source-root $work/unused/large-set --fail-on never --fix $work/large-set.patch"
   "baseline-compare|$imgtrace baseline compare $work/old.json $work/new.json --fail-on never"
+  "trace-mixed-4mib|$imgtrace trace $work/mixed.log"
+  "trace-mixed-4mib-json|$imgtrace trace $work/mixed.log --format json"
+  "analyze-mixed-4mib|$imgtrace analyze $work/mixed.log --bundle Examples/SampleApp.app --fail-on never --format json"
+  "car-reader-100k|$work/bin/CatalogBench --read $work/large.car"
+  "unused-real-tree|$imgtrace unused --bundle $real_tree --source-root $real_tree --fail-on never --format json"
   "record-hits|$imgtrace record --symbol image_named --no-launch-end --backtrace 0 --output $work/record.log -- $work/loop 5000"
   "record-frames|$imgtrace record --symbol image_named --no-launch-end --output $work/record-frames.log -- $work/loop 5000"
 )
