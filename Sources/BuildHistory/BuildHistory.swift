@@ -13,7 +13,7 @@ public final class BuildHistory {
     /// Opens the history at `location` (a path, or `postgres://…`), creating an SQLite file
     /// when absent. Anything that is not an imgtrace history is refused and left untouched.
     public static func open(_ location: String) throws -> BuildHistory {
-        if PostgresStore.names(location) {
+        if isServer(location) {
             let store = try PostgresStore(url: location)
             try HistorySchema.prepare(store)
             return BuildHistory(store: store)
@@ -32,6 +32,9 @@ public final class BuildHistory {
     }
 
     init(store: HistoryStore) { self.store = store }
+
+    /// Whether `location` names a PostgreSQL server rather than a file.
+    public static func isServer(_ location: String) -> Bool { PostgresStore.names(location) }
 
     deinit { store.close() }
 

@@ -33,9 +33,9 @@ protocol HistoryStore: AnyObject {
     func execute(_ sql: String, _ arguments: [SQLValue]) throws
     /// Runs a query; each row's columns in the order selected.
     func query(_ sql: String, _ arguments: [SQLValue]) throws -> [[SQLValue]]
-    /// Runs `body` in one transaction that takes the write lock first: committed when it
-    /// returns, rolled back when it throws, so an interrupted run leaves the history as it was.
-    func transaction<T>(_ body: () throws -> T) throws -> T
+    /// What opens a transaction that holds the write lock from its start, so two writers take
+    /// turns rather than one failing part way.
+    var beginWriting: [String] { get }
     func close()
 }
 
@@ -52,6 +52,21 @@ enum SQLDialect: Sendable {
 extension HistoryStore {
     func execute(_ sql: String, _ arguments: SQLValue...) throws { try execute(sql, arguments) }
     func query(_ sql: String, _ arguments: SQLValue...) throws -> [[SQLValue]] { try query(sql, arguments) }
+
+    /// Runs `body` in one transaction that takes the write lock first: committed when it
+    /// returns, rolled back when it throws, so an interrupted run leaves the history as it was.
+    func transaction<T>(_ body: () throws -> T) throws -> T {
+        try execute(beginWriting[0], [])
+        do {
+            for statement in beginWriting.dropFirst() { try execute(statement, []) }
+            let value = try body()
+            try execute("COMMIT", [])
+            return value
+        } catch {
+            try? execute("ROLLBACK", [])
+            throw error
+        }
+    }
 
     /// The error for this store at `what`, as every input error reads.
     func failure(_ reason: String) -> InputError { InputError(path: name, reason: reason) }

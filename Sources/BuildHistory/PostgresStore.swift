@@ -42,19 +42,8 @@ final class PostgresStore: HistoryStore {
 
     func query(_ sql: String, _ arguments: [SQLValue]) throws -> [[SQLValue]] { try run(sql, arguments) }
 
-    func transaction<T>(_ body: () throws -> T) throws -> T {
-        try execute("BEGIN", [])
-        do {
-            // One writer at a time, as SQLite's IMMEDIATE: a transaction-scoped lock on a fixed key.
-            try execute("SELECT pg_advisory_xact_lock(7242013)", [])
-            let value = try body()
-            try execute("COMMIT", [])
-            return value
-        } catch {
-            try? execute("ROLLBACK", [])
-            throw error
-        }
-    }
+    // One writer at a time, as SQLite's IMMEDIATE: a transaction-scoped lock on a fixed key.
+    let beginWriting = ["BEGIN", "SELECT pg_advisory_xact_lock(7242013)"]
 
     private func run(_ sql: String, _ arguments: [SQLValue]) throws -> [[SQLValue]] {
         guard let connection else { throw failure("the history is closed") }

@@ -51,19 +51,9 @@ final class SQLiteStore: HistoryStore {
 
     func query(_ sql: String, _ arguments: [SQLValue]) throws -> [[SQLValue]] { try run(sql, arguments, rows: true) }
 
-    func transaction<T>(_ body: () throws -> T) throws -> T {
-        // IMMEDIATE takes the write lock at the start: two writers wait their turn (busy timeout)
-        // instead of one failing when it upgrades a read lock.
-        try execute("BEGIN IMMEDIATE", [])
-        do {
-            let value = try body()
-            try execute("COMMIT", [])
-            return value
-        } catch {
-            try? execute("ROLLBACK", [])
-            throw error
-        }
-    }
+    // IMMEDIATE takes the write lock at the start: two writers wait their turn (busy timeout)
+    // instead of one failing when it upgrades a read lock.
+    let beginWriting = ["BEGIN IMMEDIATE"]
 
     private func run(_ sql: String, _ arguments: [SQLValue], rows: Bool) throws -> [[SQLValue]] {
         guard let db else { throw failure("the history is closed") }

@@ -27,10 +27,7 @@ struct HistoryOptions: ParsableArguments {
     }
 
     /// The history file, for the check that no output overwrites an input (a server is no file).
-    var files: [(what: String, path: String)] {
-        guard let history, !history.contains("://") else { return [] }
-        return [(what: "history", path: history)]
-    }
+    var files: [(what: String, path: String)] { history.map(HistoryArgument.files) ?? [] }
 
     var identity: BuildIdentity {
         BuildIdentity.resolve(build: build, commit: commit, branch: branch, environment: ProcessInfo.processInfo.environment)
@@ -43,6 +40,26 @@ struct HistoryOptions: ParsableArguments {
             PlatformIO.writeStandardError("imgtrace: pausing inside the history's write\n")
             usleep(ms * 1000)
         }
+    }
+}
+
+/// The history `history show` and `forget` read: one that must exist (they never create one).
+struct HistoryArgument: ParsableArguments {
+    @Argument(help: "The history: an SQLite file or postgres://….", completion: .file(extensions: ["sqlite", "db"]))
+    var history: String
+
+    /// `location` as an input file, for the output check; none for a server.
+    static func files(_ location: String) -> [(what: String, path: String)] {
+        BuildHistory.isServer(location) ? [] : [(what: "history", path: location)]
+    }
+
+    var files: [(what: String, path: String)] { Self.files(history) }
+
+    func open() throws -> BuildHistory {
+        guard BuildHistory.isServer(history) || FileManager.default.fileExists(atPath: history) else {
+            throw InputError(path: history, reason: "no such history")
+        }
+        return try BuildHistory.open(history)
     }
 }
 
@@ -86,8 +103,7 @@ struct HistoryCommand: ParsableCommand {
                 ])
         )
 
-        @Argument(help: "The history: an SQLite file or postgres://….", completion: .file(extensions: ["sqlite", "db"]))
-        var history: String
+        @OptionGroup var history: HistoryArgument
 
         @Option(help: "Output format.")
         var format: Format = .text
@@ -108,11 +124,8 @@ struct HistoryCommand: ParsableCommand {
         }
 
         func run() throws {
-            if let output { try OutputTargets.check(outputs: [("--output", output)], inputs: history.contains("://") ? [] : [("history", history)]) }
-            guard history.contains("://") || FileManager.default.fileExists(atPath: history) else {
-                throw InputError(path: history, reason: "no such history")
-            }
-            let opened = try BuildHistory.open(history)
+            if let output { try OutputTargets.check(outputs: [("--output", output)], inputs: history.files) }
+            let opened = try history.open()
             let builds = try opened.builds(branch: branch, last: last)
             try ReportFile.write(to: output, for: format.consumer) { sink in
                 switch format {
@@ -136,17 +149,13 @@ struct HistoryCommand: ParsableCommand {
                 ])
         )
 
-        @Argument(help: "The history: an SQLite file or postgres://….", completion: .file(extensions: ["sqlite", "db"]))
-        var history: String
+        @OptionGroup var history: HistoryArgument
 
         @Option(help: "The id of the build to remove.")
         var build: String
 
         func run() throws {
-            guard history.contains("://") || FileManager.default.fileExists(atPath: history) else {
-                throw InputError(path: history, reason: "no such history")
-            }
-            let opened = try BuildHistory.open(history)
+            let opened = try history.open()
             guard try opened.forget(build: build) else { throw InputError(path: opened.location, reason: "no build \(SafeText.quoted(build))") }
             PlatformIO.writeStandardError("imgtrace: forgot build \(SafeText.visible(SafeText.quoted(build))) of \(SafeText.visible(opened.location))\n")
         }
