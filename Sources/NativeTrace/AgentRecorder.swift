@@ -45,11 +45,13 @@
         public static let maxFrames = Int(IMGTRACE_AGENT_MAX_FRAMES)
 
         private let request: Request
-        private let output: (String) -> Void
+        /// Takes whole lines as bytes, each with its line break, a batch at a time (a line a
+        /// request: no String between, no call per line).
+        private let emit: (UnsafeBufferPointer<UInt8>) -> Void
         /// The API of each index the agent writes: Objective-C methods, then symbols, then the launch end.
         private let apiNames: [String]
-        private var clock = HitClock()
-        private var threadLabels: [Int32: String] = [:]
+        /// The lines composed and not yet written.
+        private var lines: HeldLines
         private var hits = 0
         /// Names longer than the agent's limit, recorded cut.
         private var cutNames = 0
@@ -69,18 +71,25 @@
         private var region: UnsafeMutablePointer<imgtrace_agent_shared>?
         /// Addresses in no library known when met: the maps are read again once for each.
         private var unplacedAddresses = Set<UInt64>()
-        /// Whether a decode API is recorded: only then is each lookup's returned object kept by
-        /// name (a dictionary insert per request otherwise spent for nothing).
-        private var tracksImageObjects: Bool
-        /// Each API's load kind by its index in the list (a context's too), looked up once.
-        private lazy var kindByAPI: [String?] = apiNames.map { LoadKind.of(outermostAPI: $0)?.rawValue }
-
-        public init(_ request: Request, output: @escaping (String) -> Void) {
-            self.request = request
-            self.output = output
-            apiNames = request.objcMethods + request.symbols.map(\.name) + request.contexts + request.decoders + (request.launchEnd.map { [$0] } ?? [])
-            tracksImageObjects = !request.decoders.isEmpty
+        /// A recorder whose lines go to `output`, one String each, without its line break.
+        public convenience init(_ request: Request, output: @escaping (String) -> Void) {
+            self.init(
+                request,
+                lines: { bytes in
+                    for line in bytes.split(separator: 0x0A, omittingEmptySubsequences: false).dropLast() { output(String(decoding: line, as: UTF8.self)) }
+                })
         }
+
+        /// A recorder whose lines go to `lines` as bytes: whole lines, each ending with its line
+        /// break, as many as are ready at a time.
+        public init(_ request: Request, lines: @escaping (UnsafeBufferPointer<UInt8>) -> Void) {
+            self.request = request
+            emit = lines
+            apiNames = request.objcMethods + request.symbols.map(\.name) + request.contexts + request.decoders + (request.launchEnd.map { [$0] } ?? [])
+            self.lines = HeldLines(apiNames: apiNames, tracksImageObjects: !request.decoders.isEmpty)
+        }
+
+        private func emit(_ text: String) { Array((text + "\n").utf8).withUnsafeBufferPointer { emit($0) } }
 
         /// The log of a file an agent wrote by itself (IMGTRACE_AGENT_FILE, for an app that ran
         /// without imgtrace beside it: a scheme's or `simctl`'s DYLD_INSERT_LIBRARIES). Its API
@@ -132,7 +141,7 @@
             let recorder = AgentRecorder(request, output: output)
             // The file may come from another machine: its pid and thread ids mean nothing here.
             recorder.fromFile = true
-            recorder.tracksImageObjects = decodes
+            recorder.lines.tracksImageObjects = decodes
             recorder.pid = imgtrace_agent_pid(shared)
             let collector = RingCollector(shared)
             collector.stop()
@@ -187,7 +196,7 @@
             startedAt = now.tv_sec * 1_000_000_000 + now.tv_nsec
             pid = try spawn(path, fd: fd)
             // Where the program's life starts on the lines' clock: the launch end (launch-ms) is placed from it.
-            output("imgtrace-recording-start " + clock.format(seconds: now.tv_sec, nanoseconds: now.tv_nsec))
+            emit("imgtrace-recording-start " + lines.format(seconds: now.tv_sec, nanoseconds: now.tv_nsec))
             if let duration = request.duration { StopSignals.arm(duration) }
             let collector = RingCollector(shared)
             collector.start(mapsOf: request.frames > 0 ? pid : nil)
@@ -214,7 +223,7 @@
                 program: stopReason ?? programEnd, lost: Int(clamping: imgtrace_agent_lost(shared)))
             if let startedAt, let launchEndedAt, launchEndedAt >= startedAt { end.launchMilliseconds = (launchEndedAt - startedAt) / 1_000_000 }
             end.cutNames = cutNames
-            output(end.text)
+            emit(end.text)
             return end
         }
 
@@ -278,72 +287,55 @@
 
         // MARK: Draining
 
-        /// A line waiting to be written: a request is held until its return record gives its
-        /// duration (or it is known never to come), and every later line with it, so the log stays
-        /// in the global order.
-        private struct HeldLine {
-            var seq: UInt64
-            var hit: String
-            var stack: String
-            /// The ring whose return record would close it; nil once closed (or not a request).
-            var openRing: Int?
-            /// A lookup's name: the object its return hands back is known by it.
-            var name: [UInt8]?
-            /// A decode's object, named when its line is written.
-            var decodes: UInt64?
-            var text: String { stack.isEmpty ? hit : hit + "\n" + stack }
-        }
-        /// The name of the lookup that returned each image object, for the decodes that follow.
-        private var objectNames: [UInt64: [UInt8]] = [:]
-        private var held: [HeldLine] = []
-        /// Per ring, the held request its next return record closes.
-        private var openRequest = [UInt64?](repeating: nil, count: Int(IMGTRACE_AGENT_RINGS))
-
         /// Writes the records `pending` holds, in their global order; returns how many. A request
         /// whose return has not come yet is held with every line after it; `final` writes all.
         @discardableResult
         private func write(_ pending: RingCollector.Pending, _ shared: UnsafeMutablePointer<imgtrace_agent_shared>, final: Bool = false) -> Int {
             let rings = pending.sorted(by: { $0.key < $1.key })
-            let batch = Self.recordsInOrder(rings.map(\.value.bytes))
-            let headerSize = MemoryLayout<imgtrace_agent_record>.size
+            let ringBytes = rings.map(\.value.bytes)
+            let batch = Self.recordsInOrder(ringBytes)
             for slot in batch {
-                let (index, ring) = rings[Int(slot.ring)]
-                let (header, name, frames) = ring.bytes.withUnsafeBytes { raw in
-                    let at = Int(slot.at)
-                    let header = raw.loadUnaligned(fromByteOffset: at, as: imgtrace_agent_record.self)
-                    let name = Array(raw[(at + headerSize)..<(at + headerSize + Int(header.length))])
-                    let framesAt = at + ((headerSize + Int(header.length) + 7) & ~7)
-                    let frames = (0..<Int(header.frames)).map { UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: framesAt + $0 * 8, as: UInt64.self)) }
-                    return (header, name, frames)
+                let position = Int(slot.ring)
+                ringBytes[position].withUnsafeBytes { raw in
+                    take(record: raw, at: Int(slot.at), seq: slot.seq, ring: rings[position].key, tid: rings[position].value.tid, shared: shared)
                 }
-                let record = (seq: slot.seq, ring: index, header: header, name: name, frames: frames, tid: ring.tid)
-                if UInt32(record.header.kind) == IMGTRACE_AGENT_RETURN.rawValue {
-                    closeRequest(ring: record.ring, returnPayload: record.name)
-                    continue
-                }
-                let (hit, stack) = line(record.header, name: record.name, frames: record.frames, tid: record.tid, shared: shared, ring: record.ring)
-                let kind = UInt32(record.header.kind)
-                let isRequest = kind != IMGTRACE_AGENT_LAUNCH_END.rawValue
-                // A request before this one on its thread that got no return was left (longjmp, an
-                // exception) or its return was lost: it keeps no duration.
-                if isRequest { closeRequest(ring: record.ring, returnPayload: nil) }
-                var entry = HeldLine(seq: record.seq, hit: hit, stack: stack, openRing: isRequest ? record.ring : nil)
-                if kind == IMGTRACE_AGENT_NAME.rawValue, tracksImageObjects { entry.name = record.name }
-                if kind == IMGTRACE_AGENT_DECODE.rawValue {
-                    // The agent writes the object's 8 bytes; a file's other length names no object.
-                    entry.decodes = record.name.count == 8 ? UInt64(littleEndian: record.name.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }) : 0
-                    // Its frames would be read as the next request's: a decode keeps none.
-                    entry.stack = ""
-                }
-                held.append(entry)
-                if isRequest { openRequest[record.ring] = record.seq }
             }
             // At the end, requests still open are written as they are (a decode named, no duration).
-            if final { for ring in openRequest.indices where openRequest[ring] != nil { closeRequest(ring: ring, returnPayload: nil) } }
-            let ready = final ? held.count : (held.firstIndex { $0.openRing != nil } ?? held.count)
-            for line in held[..<ready] { output(line.text) }
-            held.removeFirst(ready)
+            if final { lines.closeAll() }
+            lines.writeReady(final: final, to: emit)
             return batch.count
+        }
+
+        /// Takes the record at `at` of a ring's bytes: a return closes its request, anything else
+        /// becomes a held line. The name is read where it lies; nothing is copied out for a line.
+        private func take(record raw: UnsafeRawBufferPointer, at: Int, seq: UInt64, ring: Int, tid: Int32, shared: UnsafeMutablePointer<imgtrace_agent_shared>) {
+            let headerSize = MemoryLayout<imgtrace_agent_record>.size
+            let header = raw.loadUnaligned(fromByteOffset: at, as: imgtrace_agent_record.self)
+            let payload = UnsafeRawBufferPointer(rebasing: raw[(at + headerSize)..<(at + headerSize + Int(header.length))])
+            let kind = UInt32(header.kind)
+            switch kind {
+            case IMGTRACE_AGENT_RETURN.rawValue:
+                lines.close(ring: ring, returnPayload: payload)
+            case IMGTRACE_AGENT_LAUNCH_END.rawValue:
+                launchEndMarked = true
+                launchEndedAt = Self.nanoseconds(header)
+                if let seconds = request.afterLaunch { StopSignals.armAfterLaunch(seconds) }
+                lines.addLaunchEnd(seq: seq)
+            default:
+                if lines.label(of: tid) == nil { lines.setLabel(label(tid, shared: shared, ring: ring), of: tid) }
+                var stack = ""
+                if kind != IMGTRACE_AGENT_DECODE.rawValue {
+                    hits += 1
+                    if header.flags & UInt8(IMGTRACE_AGENT_TRUNCATED) != 0 { cutNames += 1 }
+                    // A decode's frames would be read as the next request's: it keeps none.
+                    if header.frames > 0 {
+                        let framesAt = at + ((headerSize + Int(header.length) + 7) & ~7)
+                        let frames = (0..<Int(header.frames)).map { UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: framesAt + $0 * 8, as: UInt64.self)) }
+                        stack = stackLines(frames, unreadable: header.flags & UInt8(IMGTRACE_AGENT_FRAMES_UNREADABLE) != 0)
+                    }
+                }
+                lines.addRequest(header, payload: payload, seq: seq, ring: ring, tid: tid, stack: stack)
+            }
         }
 
         /// Where each record of the rings' bytes lies (its ring, its offset), in the global order:
@@ -365,80 +357,20 @@
                     }
                 }
             }
-            batch.sort { $0.seq < $1.seq }
+            // One thread's records are in order already: only several rings need sorting.
+            if rings.count > 1 { batch.sort { $0.seq < $1.seq } }
             return batch
         }
 
-        /// Closes the request the ring holds open; with a return record's payload, its duration
-        /// goes on its line (a payload naming another request closes nothing: the file's word).
-        private func closeRequest(ring: Int, returnPayload: [UInt8]?) {
-            guard let seq = openRequest[ring] else { return }
-            var nanoseconds: UInt64?
-            var nested: UInt64 = 0
-            var result: UInt64 = 0
-            if let payload = returnPayload {
-                guard payload.count == MemoryLayout<imgtrace_agent_return_payload>.size else { return }
-                let value = payload.withUnsafeBytes { $0.loadUnaligned(as: imgtrace_agent_return_payload.self) }
-                guard UInt64(littleEndian: value.request_seq) == seq else { return }
-                result = UInt64(littleEndian: value.result)
-                nested = UInt64(littleEndian: value.nested_nanoseconds)
-                // No call of a launch lasts a day: longer is a file's junk, written as no duration.
-                let took = UInt64(littleEndian: value.nanoseconds)
-                nanoseconds = took <= 86_400_000_000_000 ? took : nil
-            }
-            openRequest[ring] = nil
-            guard let index = held.lastIndex(where: { $0.seq == seq }) else { return }
-            if let name = held[index].name, result != 0 { objectNames[result] = name }
-            if let object = held[index].decodes {
-                // Named by the lookup that returned the object (the latest one, as addresses are reused).
-                let name = objectNames[object]
-                held[index].hit =
-                    name.map { held[index].hit + "\"" + HitLine.escape($0) + "\"" } ?? held[index].hit + "<unread: no recorded lookup returned this image (\(HitLine.hex(object)))>"
-            }
-            if let nanoseconds { HitLine.appendDuration(to: &held[index].hit, nanoseconds: nanoseconds, nested: nested) }
-            held[index].openRing = nil
-        }
-
-        /// A record's hit line and the frame lines under it.
-        private func line(
-            _ record: imgtrace_agent_record, name bytes: [UInt8], frames: [UInt64], tid: Int32, shared: UnsafeMutablePointer<imgtrace_agent_shared>, ring: Int
-        ) -> (hit: String, stack: String) {
-            if UInt32(record.kind) == IMGTRACE_AGENT_LAUNCH_END.rawValue {
-                launchEndMarked = true
-                launchEndedAt = Self.nanoseconds(record)
-                if let seconds = request.afterLaunch { StopSignals.armAfterLaunch(seconds) }
-                return (LaunchMarker.text, "")
-            }
-            let api = Int(record.api) < apiNames.count ? apiNames[Int(record.api)] : "api#\(record.api)"
-            if UInt32(record.kind) == IMGTRACE_AGENT_DECODE.rawValue {
-                // A decode is no request: its value (the name) is written when it returns.
-                let time = Self.time(record)
-                let timestamp = clock.format(seconds: time.seconds, nanoseconds: time.nanoseconds)
-                return (timestamp + " [" + HitLine.label(label(tid, shared: shared, ring: ring)) + "] (decode) " + api + ": ", "")
-            }
-            hits += 1
-            let name = UInt32(record.kind) == IMGTRACE_AGENT_NAME.rawValue ? bytes : nil
-            if record.flags & UInt8(IMGTRACE_AGENT_TRUNCATED) != 0 { cutNames += 1 }
-            let time = Self.time(record)
-            let timestamp = clock.format(seconds: time.seconds, nanoseconds: time.nanoseconds)
-            // A request inside a context (a nib placeholder, a trait change) is of the context's kind.
-            let contextKind = Int(record.context) < kindByAPI.count ? kindByAPI[Int(record.context)] : nil
-            let kind = contextKind ?? (Int(record.api) < kindByAPI.count ? kindByAPI[Int(record.api)] : nil)
-            let thread = label(tid, shared: shared, ring: ring)
-            let hit: String
-            if UInt32(record.kind) == IMGTRACE_AGENT_UNREADABLE.rawValue, bytes.count == 8 {
-                let address = bytes.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
-                hit = HitLine.format(timestamp: timestamp, thread: thread, api: api, unreadableAt: UInt64(littleEndian: address), kind: kind)
-            } else {
-                hit = HitLine.format(timestamp: timestamp, thread: thread, api: api, name: name, kind: kind)
-            }
+        /// The frame lines under a request, as `record` writes them; `unreadable` when the walk
+        /// stopped where a frame's unwind information pointed off the thread's stack.
+        private func stackLines(_ frames: [UInt64], unreadable: Bool) -> String {
             var stack = frameLines(frames)
-            if record.flags & UInt8(IMGTRACE_AGENT_FRAMES_UNREADABLE) != 0, !stack.isEmpty {
-                // The walk stopped where a frame's unwind information pointed off the thread's stack.
+            if unreadable, !stack.isEmpty {
                 stack +=
                     "\n" + HitLine.frame(index: frames.count, tail: HitLine.frameTail(address: 0, module: "?", function: "<unreadable: unwind information points off the stack>"))
             }
-            return (hit, stack)
+            return stack
         }
 
         /// The frame lines of a record's stack, named as `record` names them. A file from
@@ -495,7 +427,6 @@
 
         /// As `record` (ptrace) names threads: the main thread by its name, others by name and id.
         private func label(_ tid: Int32, shared: UnsafeMutablePointer<imgtrace_agent_shared>, ring: Int) -> String {
-            if let known = threadLabels[tid] { return known }
             var name = fromFile ? "" : readProcFile("/proc/\(pid)/task/\(tid)/comm").map { String(decoding: $0, as: UTF8.self) } ?? ""
             if name.isEmpty {
                 // The name the thread had when it claimed its ring (at most 27 bytes and a NUL).
@@ -503,9 +434,7 @@
                 name = String(decoding: UnsafeRawBufferPointer(start: thread, count: strnlen(thread, 28)), as: UTF8.self)
             }
             name = name.trimmingCharacters(in: .whitespacesAndNewlines)
-            let label = tid == pid ? (name.isEmpty ? "main" : name) : "\(name.isEmpty ? "thread" : name) \(tid)"
-            threadLabels[tid] = label
-            return label
+            return tid == pid ? (name.isEmpty ? "main" : name) : "\(name.isEmpty ? "thread" : name) \(tid)"
         }
 
         private func readNotes(_ shared: UnsafeMutablePointer<imgtrace_agent_shared>) -> [String] {

@@ -6,27 +6,48 @@ public enum HitLine {
     /// `2026-11-22 20:41:07.123 [thread] api: "name"`, or `… api: None` for a nil name.
     /// `kind` (the agent knows it) goes before the API: `… [thread] (nib) api: "name"`.
     public static func format(timestamp: String, thread: String, api: String, name: [UInt8]?, kind: String? = nil) -> String {
-        // Built as bytes: a recording writes one line per hit while the program waits.
         var line: [UInt8] = []
         line.reserveCapacity(timestamp.utf8.count + thread.utf8.count + api.utf8.count + (name?.count ?? 0) + 24)
-        line += timestamp.utf8
-        line += " [".utf8
-        line += label(thread).utf8
-        line += "] ".utf8
-        if let kind {
-            line.append(UInt8(ascii: "("))
-            line += kind.utf8
-            line += ") ".utf8
-        }
-        line += api.utf8
-        if let name {
-            line += ": \"".utf8
-            line += escape(name).utf8
-            line.append(UInt8(ascii: "\""))
-        } else {
-            line += ": None".utf8
-        }
+        appendHead(to: &line, timestamp: timestamp.utf8, thread: label(thread).utf8, kind: kind.map { Array(kindPrefix($0).utf8) } ?? [], api: api.utf8)
+        if let name { name.withUnsafeBytes { appendQuoted($0, to: &line) } } else { line += noName }
         return String(decoding: line, as: UTF8.self)
+    }
+
+    /// `(kind) `, as it stands before the API on a line.
+    static func kindPrefix(_ kind: String) -> String { "(" + kind + ") " }
+
+    /// What stands for a name the API was given as nil.
+    static let noName = Array("None".utf8)
+
+    /// Everything of a line before its value: `TIME [thread] (kind) api: `. A recording writes one
+    /// line per request, so the parts come as bytes the caller keeps (the thread already a label,
+    /// the kind with its parentheses) and nothing is built as a String.
+    static func appendHead(
+        to line: inout [UInt8], timestamp: some Collection<UInt8>, thread: some Collection<UInt8>, kind: some Collection<UInt8>, api: some Collection<UInt8>
+    ) {
+        // Single bytes one by one: an array literal here is an allocation per line.
+        line += timestamp
+        line.append(UInt8(ascii: " "))
+        line.append(UInt8(ascii: "["))
+        line += thread
+        line.append(UInt8(ascii: "]"))
+        line.append(UInt8(ascii: " "))
+        line += kind
+        line += api
+        line.append(UInt8(ascii: ":"))
+        line.append(UInt8(ascii: " "))
+    }
+
+    /// A name as a line carries it: quoted, escaped (`escape`).
+    static func appendQuoted(_ name: UnsafeRawBufferPointer, to line: inout [UInt8]) {
+        line.append(UInt8(ascii: "\""))
+        appendEscaped(name, to: &line)
+        line.append(UInt8(ascii: "\""))
+    }
+
+    /// `<unread: no readable string at 0x…>`: the value of a hit whose name could not be read.
+    static func appendUnreadable(at address: UInt64, to line: inout [UInt8]) {
+        line += "<unread: no readable string at \(hex(address))>".utf8
     }
 
     /// Appends to a request's line how long its API ran, in milliseconds to the microsecond, and, when
@@ -34,31 +55,51 @@ public enum HitLine {
     /// `… api: "name" 0.214 ms, 0.010 ms own` (docs/trace-logs.md §2; captures that cannot time a call write none).
     /// The line grows where it is (a recording writes one per request).
     static func appendDuration(to line: inout String, nanoseconds: UInt64, nested: UInt64 = 0) {
-        line.append(" ")
+        var bytes: [UInt8] = []
+        appendDuration(to: &bytes, nanoseconds: nanoseconds, nested: nested)
+        line.append(String(decoding: bytes, as: UTF8.self))
+    }
+
+    /// The same, into a line built as bytes (the agent's recorder).
+    static func appendDuration(to line: inout [UInt8], nanoseconds: UInt64, nested: UInt64 = 0) {
+        line.append(UInt8(ascii: " "))
         appendMilliseconds(to: &line, nanoseconds)
         if nested > 0 {
-            line.append(", ")
+            line.append(UInt8(ascii: ","))
+            line.append(UInt8(ascii: " "))
             appendMilliseconds(to: &line, nanoseconds - min(nested, nanoseconds))
-            line.append(" own")
+            line += " own".utf8
         }
     }
 
     /// `0.214 ms`, rounded to the microsecond without overflow (a file from elsewhere may hold any
     /// 64 bits; the recorder believes no duration over a day), written into the line as digits.
-    private static func appendMilliseconds(to line: inout String, _ nanoseconds: UInt64) {
+    private static func appendMilliseconds(to line: inout [UInt8], _ nanoseconds: UInt64) {
         let microseconds = nanoseconds / 1000 + (nanoseconds % 1000 >= 500 ? 1 : 0)
-        var digits: [UInt8] = []
-        digits.reserveCapacity(24)
-        var whole = microseconds / 1000
+        appendDecimal(microseconds / 1000, to: &line)
+        line.append(UInt8(ascii: "."))
+        appendThreeDigits(Int(microseconds % 1000), to: &line)
+        line.append(UInt8(ascii: " "))
+        line.append(UInt8(ascii: "m"))
+        line.append(UInt8(ascii: "s"))
+    }
+
+    /// `value` (below 1000) as three digits, leading zeros kept.
+    static func appendThreeDigits(_ value: Int, to line: inout [UInt8]) {
+        line.append(UInt8(ascii: "0") + UInt8(value / 100))
+        line.append(UInt8(ascii: "0") + UInt8(value / 10 % 10))
+        line.append(UInt8(ascii: "0") + UInt8(value % 10))
+    }
+
+    /// `value` in decimal digits, without a String between.
+    static func appendDecimal(_ value: UInt64, to line: inout [UInt8]) {
+        let start = line.count
+        var rest = value
         repeat {
-            digits.append(UInt8(ascii: "0") + UInt8(whole % 10))
-            whole /= 10
-        } while whole > 0
-        digits.reverse()
-        let fraction = microseconds % 1000
-        digits += [UInt8(ascii: "."), UInt8(ascii: "0") + UInt8(fraction / 100), UInt8(ascii: "0") + UInt8(fraction / 10 % 10), UInt8(ascii: "0") + UInt8(fraction % 10)]
-        digits += " ms".utf8
-        line.append(String(decoding: digits, as: UTF8.self))
+            line.append(UInt8(ascii: "0") + UInt8(rest % 10))
+            rest /= 10
+        } while rest > 0
+        line[start...].reverse()
     }
 
     /// A thread name is the program's to choose: by Unicode scalar (CR LF is one Character),
@@ -75,8 +116,10 @@ public enum HitLine {
     /// A hit whose name could not be read (`… api: <unread: no readable string at 0x…>`): the
     /// reader counts it as a hit that failed, with the address in its detail.
     public static func format(timestamp: String, thread: String, api: String, unreadableAt address: UInt64, kind: String? = nil) -> String {
-        let line = format(timestamp: timestamp, thread: thread, api: api, name: nil, kind: kind)
-        return String(line.dropLast("None".count)) + "<unread: no readable string at \(hex(address))>"
+        var line: [UInt8] = []
+        appendHead(to: &line, timestamp: timestamp.utf8, thread: label(thread).utf8, kind: kind.map { Array(kindPrefix($0).utf8) } ?? [], api: api.utf8)
+        appendUnreadable(at: address, to: &line)
+        return String(decoding: line, as: UTF8.self)
     }
 
     static func hex(_ value: UInt64) -> String {
@@ -97,16 +140,22 @@ public enum HitLine {
     /// C1 controls, separators and bidi characters become `\uXXXX` and the second `#` of `##`
     /// octal, so the output guard never has to rewrite a recorded name (the reader decodes both).
     public static func escape(_ bytes: [UInt8]) -> String {
+        var out: [UInt8] = []
+        bytes.withUnsafeBytes { appendEscaped($0, to: &out) }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// `escape`, written onto the end of `out`.
+    static func appendEscaped(_ bytes: UnsafeRawBufferPointer, to out: inout [UInt8]) {
         // Most names are printable ASCII with nothing to escape: one look at each byte.
         var previousByte: UInt8 = 0
         if bytes.allSatisfy({ byte in
             defer { previousByte = byte }
             return byte >= 0x20 && byte < 0x7F && byte != 0x22 && byte != 0x5C && !(byte == 0x23 && previousByte == 0x23)
         }) {
-            return String(decoding: bytes, as: UTF8.self)
+            out.append(contentsOf: bytes)
+            return
         }
-        var out: [UInt8] = []
-        out.reserveCapacity(bytes.count + 2)
         var previous: UInt32 = 0
         func plain(_ b: UInt8, valid: Bool) {
             switch b {
@@ -124,7 +173,7 @@ public enum HitLine {
         }
         guard let text = String(validating: bytes, as: UTF8.self) else {
             for b in bytes { plain(b, valid: false) }
-            return String(decoding: out, as: UTF8.self)
+            return
         }
         // Valid UTF-8 goes by scalar: one look at each, no string built per byte.
         for scalar in text.unicodeScalars {
@@ -140,7 +189,6 @@ public enum HitLine {
             }
             previous = scalar.value
         }
-        return String(decoding: out, as: UTF8.self)
     }
 
     private static func octal(_ b: UInt8) -> [UInt8] {

@@ -152,7 +152,7 @@ struct RecordCommand: ParsableCommand {
                 var end: RecordingEnd?
                 var notes: [String] = []
                 try ReportFile.write(to: path, for: .terminal) { sink in
-                    let recorder = AgentRecorder(request) { line in sink.writeLine(line) }
+                    let recorder = AgentRecorder(request, lines: { lines in sink.write(lines) })
                     end = try recorder.run()
                     notes = recorder.notes
                 }

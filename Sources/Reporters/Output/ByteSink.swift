@@ -51,6 +51,13 @@ public final class ByteSink {
         if buffer.count >= limit, !collects { flush() }
     }
 
+    /// Writes bytes the caller holds (a batch of a recording's lines) through the consumer's guard.
+    public func write(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard failure == nil else { return }
+        guardrail.filter(bytes, into: &buffer)
+        if buffer.count >= limit, !collects { flush() }
+    }
+
     public func write(_ text: String) {
         guard failure == nil else { return }
         var text = text
