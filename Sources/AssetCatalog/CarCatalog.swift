@@ -140,6 +140,15 @@ public struct CarCatalog: Sendable {
         var keyUse = [Int32](repeating: -1, count: bom.blocks.count)
         var valueUse = [Int32](repeating: -1, count: bom.blocks.count)
         var longKeys = 0
+        // Every key's values go into one buffer, each rendition keeping where its own lie; the
+        // keys are made once it is whole (a key made earlier would copy it on the next append).
+        var keyValues: [UInt16] = []
+        keyValues.reserveCapacity(entries.count * keyFormat.count)
+        var keySpans: [(offset: Int32, count: Int32)] = []
+        keySpans.reserveCapacity(entries.count)
+        // What names the facet and the appearance: the first KEYFORMAT slot of each.
+        let identifierSlot = keyFormat.firstIndex(of: KeyAttribute.identifier.rawValue) ?? Int.max
+        let appearanceSlot = keyFormat.firstIndex(of: KeyAttribute.appearance.rawValue) ?? Int.max
         for entry in entries {
             let keyBlock = try bom.blockInfo(entry.key)
             let valueBlock = try bom.blockInfo(entry.value)
@@ -159,26 +168,25 @@ public struct CarCatalog: Sendable {
             }
             let firstWithKey = keyUse[Int(entry.key)]
             if firstWithKey >= 0 {
-                renditions[slot].key = renditions[Int(firstWithKey)].key
+                keySpans.append(keySpans[Int(firstWithKey)])
             } else {
                 keyUse[Int(entry.key)] = Int32(slot)
                 let attributes = keyBlock.length / 2
                 let kept = min(attributes, max(keyFormat.count, maxKeyAttributes))
                 if kept < attributes { longKeys += 1 }
-                var read: [(attribute: UInt16, value: UInt16)] = []
-                read.reserveCapacity(kept)
-                for i in 0..<kept {
-                    let attribute = i < keyFormat.count ? keyFormat[i] : UInt16.max
-                    read.append((attribute, try reader.u16le(keyBlock.offset + i * 2)))
-                }
-                renditions[slot].key = read
+                keySpans.append((Int32(keyValues.count), Int32(kept)))
+                for i in 0..<kept { keyValues.append(try reader.u16le(keyBlock.offset + i * 2)) }
             }
+            let span = keySpans[slot]
+            func value(at keySlot: Int) -> Int { keySlot < Int(span.count) ? Int(keyValues[Int(span.offset) + keySlot]) : 0 }
             // A CSI record always has a name (`Rendition.name`); other value blocks have no facet.
-            let identifier = renditions[slot].value(.identifier)
+            let identifier = value(at: identifierSlot)
             renditions[slot].facet = renditions[slot].name != nil && identifier < facetByIdentifier.count ? facetByIdentifier[identifier] : nil
-            let appearance = renditions[slot].value(.appearance)
+            let appearance = value(at: appearanceSlot)
             renditions[slot].appearanceName = appearance != 0 ? appearanceNames[appearance] : nil
         }
+        let keys = RenditionKey.Storage(attributes: keyFormat, values: keyValues)
+        for (slot, span) in keySpans.enumerated() { renditions[slot].key = RenditionKey(keys, offset: Int(span.offset), count: Int(span.count)) }
         if longKeys > 0 {
             warnings.append(
                 "\(longKeys) rendition key block\(longKeys == 1 ? " is" : "s are") longer than \(max(keyFormat.count, maxKeyAttributes)) attributes; the rest is ignored")

@@ -1,5 +1,50 @@
 import ImgtraceSupport
 
+/// A rendition's key: its attributes in KEYFORMAT order, each with its value, zeros included
+/// (an attribute past the KEYFORMAT's is `UInt16.max`). The keys of one catalog share one
+/// buffer of values: an array per rendition was a third of reading a catalog of 100,000.
+public struct RenditionKey: RandomAccessCollection, Equatable, Sendable, ExpressibleByArrayLiteral {
+    public typealias Element = (attribute: UInt16, value: UInt16)
+
+    /// The KEYFORMAT and every key's values, one key after another: one object for a catalog's
+    /// keys, so a key costs one reference count, not two.
+    final class Storage: Sendable {
+        let attributes: [UInt16]
+        let values: [UInt16]
+
+        init(attributes: [UInt16], values: [UInt16]) {
+            self.attributes = attributes
+            self.values = values
+        }
+    }
+
+    private let storage: Storage
+    private let offset: Int
+    public let endIndex: Int
+    public var startIndex: Int { 0 }
+
+    /// The key whose `count` values start at `offset` in the storage's values.
+    init(_ storage: Storage, offset: Int, count: Int) {
+        self.storage = storage
+        self.offset = offset
+        endIndex = count
+    }
+
+    public init(arrayLiteral elements: Element...) {
+        let storage = elements.isEmpty ? Self.noStorage : Storage(attributes: elements.map(\.attribute), values: elements.map(\.value))
+        self.init(storage, offset: 0, count: elements.count)
+    }
+
+    /// What every empty key shares (a rendition before its key is read): no object each.
+    private static let noStorage = Storage(attributes: [], values: [])
+
+    public subscript(position: Int) -> Element {
+        (position < storage.attributes.count ? storage.attributes[position] : .max, storage.values[offset + position])
+    }
+
+    public static func == (a: RenditionKey, b: RenditionKey) -> Bool { a.elementsEqual(b) { $0 == $1 } }
+}
+
 /// Rendition key attributes (KEYFORMAT ids), named as the ground truth and assetutil do.
 public enum KeyAttribute: UInt16, Sendable, CaseIterable {
     case look = 0, element, part, size, direction, placeholder, value, appearance, dim1, dim2, state, layer
@@ -96,7 +141,7 @@ public struct Rendition: Equatable, Sendable {
     /// The CSI rendition (file) name, up to 128 bytes; `nil` when the value is not a CSI record.
     public var name: String?
     /// Key attributes in KEYFORMAT order, zeros included.
-    public var key: [(attribute: UInt16, value: UInt16)]
+    public var key: RenditionKey
     /// Bytes of the CSI record: assetutil's SizeOnDisk.
     public var sizeOnDisk: Int
     /// Raw layout (12 one-part scale, 1003 internal link, 1004 atlas, 1009 colour…).
@@ -124,8 +169,7 @@ public struct Rendition: Equatable, Sendable {
     public var offset: Int
 
     public static func == (a: Rendition, b: Rendition) -> Bool {
-        a.facet == b.facet && a.name == b.name && a.key.map(\.attribute) == b.key.map(\.attribute)
-            && a.key.map(\.value) == b.key.map(\.value) && a.sizeOnDisk == b.sizeOnDisk && a.layoutRaw == b.layoutRaw
+        a.facet == b.facet && a.name == b.name && a.key == b.key && a.sizeOnDisk == b.sizeOnDisk && a.layoutRaw == b.layoutRaw
             && a.pixelFormat == b.pixelFormat && a.compression == b.compression && a.pixelWidth == b.pixelWidth
             && a.pixelHeight == b.pixelHeight && a.offset == b.offset
     }
