@@ -3,42 +3,72 @@ import LaunchTrace
 
 /// Every load of one requested name (or of a nil or empty name), across all logs.
 public struct NameUse: Sendable {
+    // An audit keeps one per distinct name (a million in a large log): the stored fields are
+    // ordered and sized so the whole is 144 bytes, not 232. Counts are kept in 32 bits (a log
+    // of 2^31 hits is beyond any reader's input cap), the time is boxed (most names are untimed).
+
     /// The name as the app passed it; nil for nil-name hits.
     public var name: String?
-    /// `ok`, `nil` or `empty`.
-    public var status: LoadStatus
-    public var kind: RequestKind
     public var resolution: Resolution
     /// APIs it was loaded through, sorted.
     public var apis: [String]
-    public var launchLoads: Int
+    /// The first load (launch window first, then after launch).
+    public var firstLine: LogLine
+    /// Launch-window lines after the first. Most names load once: they hold no array at all.
+    private var laterLaunchLines: [LogLine] = []
+    /// Its main-thread time (lookups and decodes) in each timed launch that asked for it, in log order: the spread
+    /// between launches of one build (`record --agent --runs N`).
+    public var mainThreadMicrosecondsPerLaunch: [Int] = []
+    private var timeBox: TimeBox?
+    private var storedLaunchLoads: Int32 = 0
     /// Of `launchLoads`, those a nib or storyboard made (`UIImageNibPlaceholder`).
     public var nibLaunchLoads: Int32 = 0
     /// Of `launchLoads`, those the toolkit's own code made: a backtrace with no frame of the
     /// app's modules, or, without a backtrace, a name in `toolkit.names`.
     public var toolkitLaunchLoads: Int32 = 0
-    public var afterLaunchLoads: Int
+    private var storedAfterLaunchLoads: Int32 = 0
+    private var storedMaxLaunchLoadsPerLog: Int32 = 0
+    /// `ok`, `nil` or `empty`.
+    public var status: LoadStatus
+    public var kind: RequestKind
+    /// Whether its first launch request was the process's first image request, which carries
+    /// the toolkit's one-time set-up (its image caches, theme and cursors): its time is no
+    /// measure of the image itself.
+    public var includesFirstRequest = false
+
+    private final class TimeBox: @unchecked Sendable {
+        var time: ImageTime
+        init(_ time: ImageTime) { self.time = time }
+    }
+
+    public var launchLoads: Int {
+        get { Int(storedLaunchLoads) }
+        set { storedLaunchLoads = Int32(clamping: newValue) }
+    }
+    public var afterLaunchLoads: Int {
+        get { Int(storedAfterLaunchLoads) }
+        set { storedAfterLaunchLoads = Int32(clamping: newValue) }
+    }
+    /// The most launch loads in any one log: repeats are judged per launch.
+    public var maxLaunchLoadsPerLog: Int {
+        get { Int(storedMaxLaunchLoadsPerLog) }
+        set { storedMaxLaunchLoadsPerLog = Int32(clamping: newValue) }
+    }
+
     /// How long its launch requests ran, when the capture timed them.
-    public var launchTime = ImageTime()
-    /// Its main-thread time (lookups and decodes) in each timed launch that asked for it, in log order: the spread
-    /// between launches of one build (`record --agent --runs N`).
-    public var mainThreadMicrosecondsPerLaunch: [Int] = []
+    public var launchTime: ImageTime {
+        get { timeBox?.time ?? ImageTime() }
+        set {
+            // The box is this use's alone once written: a copy of the use never sees the change.
+            if let timeBox, isKnownUniquelyReferenced(&self.timeBox!) { timeBox.time = newValue } else { timeBox = TimeBox(newValue) }
+        }
+    }
 
     /// The median of `mainThreadMicrosecondsPerLaunch` (`LaunchMedian`), or the whole
     /// main-thread time when no launch was timed apart.
     public var typicalMainThreadMicroseconds: Int {
         LaunchMedian.of(mainThreadMicrosecondsPerLaunch) ?? launchTime.mainThreadMicroseconds
     }
-    /// Whether its first launch request was the process's first image request, which carries
-    /// the toolkit's one-time set-up (its image caches, theme and cursors): its time is no
-    /// measure of the image itself.
-    public var includesFirstRequest = false
-    /// The most launch loads in any one log: repeats are judged per launch.
-    public var maxLaunchLoadsPerLog: Int
-    /// The first load (launch window first, then after launch).
-    public var firstLine: LogLine
-    /// Launch-window lines after the first. Most names load once: they hold no array at all.
-    private var laterLaunchLines: [LogLine] = []
 
     /// Launch-window lines, at most `Finding.maxLines`.
     public var launchLines: [LogLine] {
@@ -68,10 +98,10 @@ public struct NameUse: Sendable {
         self.kind = kind
         self.resolution = resolution
         self.apis = apis
+        self.firstLine = firstLine
         self.launchLoads = launchLoads
         self.afterLaunchLoads = afterLaunchLoads
         self.maxLaunchLoadsPerLog = maxLaunchLoadsPerLog
-        self.firstLine = firstLine
         if !launchLines.isEmpty { self.launchLines = launchLines }
     }
 
