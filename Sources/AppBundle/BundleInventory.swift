@@ -1,4 +1,5 @@
 import ImageHeaders
+import ImgtraceSupport
 
 /// Everything an app ships that a name can load: its bundles, images, interface references and warnings.
 public struct BundleInventory: Sendable {
@@ -44,6 +45,14 @@ public enum BundleKind: String, Sendable, Comparable {
 public enum BundleID {
     /// The id of the top bundle (the app, the archive's app, the folder or catalog given).
     public static let top = "."
+
+    /// The id of the `index`th bundle given (`--bundle`, from 0) at `path`: the first is the
+    /// top; a later one is filed under its folder's name.
+    public static func ofGiven(_ index: Int, path: String) -> String { index == 0 ? top : PathText.lastComponent(path) }
+
+    /// What the inventory's paths of the `index`th bundle given start with: nothing for the
+    /// first, `Name/` for a later one. Every reader of those paths goes through here.
+    public static func pathPrefix(ofGiven index: Int, path: String) -> String { index == 0 ? "" : PathText.lastComponent(path) + "/" }
 }
 
 /// One bundle: the app itself, a nested framework, extension or resource bundle, or an image folder.

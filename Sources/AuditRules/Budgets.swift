@@ -59,7 +59,7 @@ extension AuditConfig {
         BudgetExceededRule.budgets.compactMap { budget in
             guard let set = self[keyPath: budget.limit], let actual = budget.actual(spread.median) else { return nil }
             // A time budget is set in milliseconds; the figure is in microseconds.
-            let limit = budget.unit == .milliseconds ? (set > Int.max / 1000 ? Int.max : set * 1000) : set
+            let limit = budget.unit == .milliseconds ? set.multipliedSaturating(by: 1000) : set
             var breach = BudgetBreach(budget: budget.setting.key, limit: limit, actual: actual, isBytes: budget.unit == .bytes)
             breach.isMicroseconds = budget.unit == .milliseconds
             breach.launches = spread.launches

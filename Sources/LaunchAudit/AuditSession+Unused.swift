@@ -100,7 +100,7 @@ extension AuditSession {
         _ judged: [UnusedImages.Asset], _ request: AuditRequest, _ projects: [(index: Int, prefix: String, set: ProjectSet)]
     ) -> (shipped: [UnusedImages.Asset], notShipped: [UnusedImages.Asset]) {
         var assets: [UnusedImages.Asset] = [], notShipped: [UnusedImages.Asset] = []
-        let prefixes = request.bundles.indices.map { $0 == 0 ? "" : PathText.lastComponent(request.bundles[$0]) + "/" }
+        let prefixes = request.bundles.indices.map { BundleID.pathPrefix(ofGiven: $0, path: request.bundles[$0]) }
         for var asset in judged {
             let path = asset.paths.first ?? ""
             let inputIndex = prefixes.indices.last { $0 > 0 && path.hasPrefix(prefixes[$0]) } ?? 0
@@ -198,7 +198,7 @@ extension AuditSession {
     /// a folder that holds code or a project). A later bundle's top is filed under its folder name.
     static func sourceTrees(_ request: AuditRequest, _ inventory: BundleInventory) -> [Int] {
         request.bundles.indices.filter { index in
-            let id = index == 0 ? BundleID.top : PathText.lastComponent(request.bundles[index])
+            let id = BundleID.ofGiven(index, path: request.bundles[index])
             return inventory.bundles.first { $0.id == id }?.isSourceTree == true
         }
     }
@@ -218,7 +218,7 @@ extension AuditSession {
             let bundle = request.bundles[index]
             let set = try ProjectSet.read(root: bundle, given: request.projects)
             warnings += set.warnings
-            return set.projects.isEmpty ? nil : (index, index == 0 ? "" : PathText.lastComponent(bundle) + "/", set)
+            return set.projects.isEmpty ? nil : (index, BundleID.pathPrefix(ofGiven: index, path: bundle), set)
         }
         return (projects, warnings)
     }

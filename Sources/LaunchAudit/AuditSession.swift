@@ -187,7 +187,7 @@ public enum AuditSession {
                 if inventory == nil {
                     inventory = next
                 } else {
-                    inventory!.append(next, as: PathText.lastComponent(bundle))
+                    inventory!.append(next, as: BundleID.ofGiven(index, path: bundle))
                 }
             } catch let error as InputError {
                 throw error

@@ -13,7 +13,7 @@ public struct ReportInput<Result: CommandResult> {
     /// The audit measured against a baseline, when one was given.
     public var baseline: BaselineComparison?
     /// The built app, as given on the command line: locations of bundle findings start here.
-    public var bundlePath: String
+    public var bundlePath: BundleRoots
     /// The logs, as given: locations of log findings point into them.
     public var logPaths: [String]
     /// The version the tool reports (SARIF's `driver.version`).
@@ -30,7 +30,7 @@ public struct ReportInput<Result: CommandResult> {
     public var listingWidth = 120
 
     public init(
-        result: Result, baseline: BaselineComparison? = nil, bundlePath: String, logPaths: [String],
+        result: Result, baseline: BaselineComparison? = nil, bundlePath: BundleRoots, logPaths: [String],
         toolVersion: String = "", color: Bool = false, loads: LoadRecords? = nil, workingDirectory: String = "/"
     ) {
         self.result = result

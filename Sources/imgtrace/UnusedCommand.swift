@@ -115,7 +115,7 @@ struct UnusedCommand: ParsableCommand {
             try ReportFile.write(to: writeBaseline, for: .json) { $0.write(written.render()) }
         }
         var input = ReportInput(
-            result: outcome.result, baseline: outcome.baseline, bundlePath: bundles.joined(separator: ", "), logPaths: logs, toolVersion: Imgtrace.configuration.version,
+            result: outcome.result, baseline: outcome.baseline, bundlePath: BundleRoots(bundles), logPaths: logs, toolVersion: Imgtrace.configuration.version,
             workingDirectory: FileManager.default.currentDirectoryPath)
         input.allImages = all
         input.listingWidth = width.columns

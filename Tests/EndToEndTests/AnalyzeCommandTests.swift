@@ -86,6 +86,21 @@ final class AnalyzeCommandTests: XCTestCase {
         XCTAssertEqual(try BinaryRunner.run(["analyze", log, "--bundle", app, "--fail-on", "note"], in: dir).status, 1)
     }
 
+    /// A millisecond limit too large for microseconds is never reached: it once wrapped negative,
+    /// and `slow-image` fired on every name of a log that times nothing.
+    func testAHugeMillisecondLimitIsNeverReachedNotWrapped() throws {
+        let dir = try BinaryRunner.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let config = dir.appendingPathComponent("huge.yml")
+        try "thresholds:\n  slowImageMilliseconds: 9223372036854776\nbudgets:\n  maxMainThreadImageMilliseconds: 9223372036854776\n".write(
+            to: config, atomically: true, encoding: .utf8)
+        let result = try BinaryRunner.run(["analyze", log, "--bundle", app, "--config", config.path, "--format", "json", "--fail-on", "never"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let rules = (try json(result)["findings"] as? [[String: Any]] ?? []).compactMap { $0["rule"] as? String }
+        XCTAssertFalse(rules.contains("slow-image"), "\(rules)")
+        XCTAssertFalse(rules.contains("budget-exceeded"), "\(rules)")
+    }
+
     func testInputErrorsExitTwoWithOneLineAndNoOutputFile() throws {
         let dir = try BinaryRunner.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }

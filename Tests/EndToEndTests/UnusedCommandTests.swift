@@ -227,6 +227,30 @@ final class UnusedCommandTests: XCTestCase {
         }
     }
 
+    /// With two `--bundle`s, each image's location is the file in the bundle that ships it (the
+    /// two paths were once joined into one: `SampleApp.app,%20Other.app/Assets.car`).
+    func testEachBundlesImagesPointIntoThatBundle() throws {
+        let dir = try BinaryRunner.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let root = Corpus.packageRoot
+        let other = dir.appendingPathComponent("Other.app")
+        try FileManager.default.copyItem(at: root.appendingPathComponent("Examples/SampleApp.app"), to: other)
+        for format in ["sarif", "gitlab", "checkstyle"] {
+            let result = try BinaryRunner.run(["unused", "--bundle", "Examples/SampleApp.app", "--bundle", other.path, "--format", format], in: root)
+            XCTAssertEqual(result.status, 0, result.stderr)
+            let text = result.stdoutText
+            XCTAssertFalse(text.contains("SampleApp.app,"), format)
+            // Every location an image gives is a file that exists, in the bundle that ships it.
+            let pattern = try NSRegularExpression(pattern: #"(/[^"]*?/Other\.app/[^"]+|Examples/SampleApp\.app/[^"]+)""#)
+            let matches = pattern.matches(in: text, range: NSRange(text.startIndex..., in: text)).compactMap { Range($0.range(at: 1), in: text).map { String(text[$0]) } }
+            XCTAssertTrue(matches.contains { $0.contains("/Other.app/") }, "\(format): the second bundle's images are located in it: \(text)")
+            XCTAssertTrue(matches.contains { $0.hasPrefix("Examples/SampleApp.app/") }, "\(format): \(text)")
+            for path in matches {
+                XCTAssertTrue(FileManager.default.fileExists(atPath: path.hasPrefix("/") ? path : root.appendingPathComponent(path).path), "\(format): \(path)")
+            }
+        }
+    }
+
     /// A baseline of `unused` fails only on images newly judged; one of `analyze` is refused.
     func testBaselinesHoldTheVerdictsAndRefuseTheOtherCommands() throws {
         let root = Corpus.packageRoot

@@ -32,7 +32,8 @@ package enum SlowImageRule: NameRule {
     package static func finding(for use: NameUse, in context: NameRuleContext) -> Finding? {
         let time = use.launchTime
         let limit = context.config.thresholds.slowImageMilliseconds
-        guard time.longestMainThreadMicroseconds > limit.multipliedReportingOverflow(by: 1000).partialValue else { return nil }
+        // Saturating: a limit past Int.max µs (a config's huge number) is never reached, not wrapped negative.
+        guard time.longestMainThreadMicroseconds > limit.multipliedSaturating(by: 1000) else { return nil }
         let name = use.displayName
         let longest = ImageTime.milliseconds(time.longestMainThreadMicroseconds)
         var message: Phrase = "\(code: name) held the main thread for \(longest) in one request at launch, over \(limit) ms"

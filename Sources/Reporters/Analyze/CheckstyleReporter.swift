@@ -23,7 +23,7 @@ public struct CheckstyleReporter: FindingsReporter {
     /// its line is written, so a million findings are never held as text. A finding the baseline
     /// accepts is `info`, and says so.
     static func write<Result: CommandResult>(
-        _ result: Result, baseline: BaselineComparison? = nil, bundlePath: String, logPaths: [String], emit: (String) -> Void
+        _ result: Result, baseline: BaselineComparison? = nil, bundlePath: BundleRoots, logPaths: [String], emit: (String) -> Void
     ) {
         let states = FindingStates(result, baseline: baseline)
         let findings = result.findings
@@ -34,7 +34,7 @@ public struct CheckstyleReporter: FindingsReporter {
         var byFile: [String: [Int]] = [:]
         for index in findings.indices { byFile[location(findings[index]).path, default: []].append(index) }
         for (index, warning) in result.warnings.enumerated() {
-            byFile[warning.origin.file(bundlePath: bundlePath), default: []].append(-1 - index)
+            byFile[warning.origin.file(bundlePath: bundlePath.primary), default: []].append(-1 - index)
         }
         emit("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<checkstyle version=\"4.3\">\n")
         for path in byFile.keys.sorted() {

@@ -31,7 +31,7 @@ public struct GitHubReporter: FindingsReporter {
 
     /// Against a baseline, what it accepts is not annotated (one notice counts it): the
     /// annotations are what this change did, and a new one is never hidden behind old ones.
-    static func document<Result: CommandResult>(_ result: Result, baseline: BaselineComparison? = nil, bundlePath: String, logPaths: [String]) -> String {
+    static func document<Result: CommandResult>(_ result: Result, baseline: BaselineComparison? = nil, bundlePath: BundleRoots, logPaths: [String]) -> String {
         let states = FindingStates(result, baseline: baseline)
         var accepted = 0, toolkit = 0
         var out = ""
@@ -49,7 +49,7 @@ public struct GitHubReporter: FindingsReporter {
                     continue
                 }
                 shown["warning", default: 0] += 1
-                var properties = "file=\(property(warning.origin.file(bundlePath: bundlePath)))"
+                var properties = "file=\(property(warning.origin.file(bundlePath: bundlePath.primary)))"
                 if let line = warning.line { properties += ",line=\(line)" }
                 out += "::warning \(properties),title=imgtrace input::\(message(warning.message))\n"
             }

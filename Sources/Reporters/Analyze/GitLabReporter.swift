@@ -21,7 +21,7 @@ public struct GitLabReporter: FindingsReporter {
     /// Written in 64 KiB pieces as the issues are made. A finding the baseline accepts is `info`:
     /// the merge request's widget then ranks what this change did above what it inherited.
     static func write<Result: CommandResult>(
-        _ result: Result, baseline: BaselineComparison? = nil, bundlePath: String, logPaths: [String], to sink: ByteSink
+        _ result: Result, baseline: BaselineComparison? = nil, bundlePath: BundleRoots, logPaths: [String], to sink: ByteSink
     ) {
         let states = FindingStates(result, baseline: baseline)
         var w = JSONText()
@@ -63,7 +63,7 @@ public struct GitLabReporter: FindingsReporter {
             w.field("severity", "info")
             w.key("location")
             w.beginObject()
-            w.field("path", warning.origin.file(bundlePath: bundlePath))
+            w.field("path", warning.origin.file(bundlePath: bundlePath.primary))
             w.key("lines")
             w.beginObject()
             w.field("begin", warning.line ?? 1)

@@ -24,7 +24,7 @@ public struct JUnitReporter: FindingsReporter {
     /// are written as they are made, so a million findings are never held as text. Against a
     /// baseline, a failure is what fails the run: an accepted finding passes and says so.
     static func write<Result: CommandResult>(
-        _ result: Result, baseline: BaselineComparison? = nil, bundlePath: String, logPaths: [String], emit: (String) -> Void
+        _ result: Result, baseline: BaselineComparison? = nil, bundlePath: BundleRoots, logPaths: [String], emit: (String) -> Void
     ) {
         let states = FindingStates(result, baseline: baseline)
         let findings = result.findings

@@ -37,7 +37,7 @@ public struct SARIFReporter: FindingsReporter {
     /// `updated` for a worse figure), and each finding the baseline had that is gone is a result
     /// of kind `pass`, `absent`.
     static func write(
-        _ result: some CommandResult, baseline: BaselineComparison? = nil, bundlePath: String, logPaths: [String], version: String,
+        _ result: some CommandResult, baseline: BaselineComparison? = nil, bundlePath: BundleRoots, logPaths: [String], version: String,
         workingDirectory: String = "/", to sink: ByteSink
     ) {
         var w = JSONText()
@@ -118,7 +118,7 @@ public struct SARIFReporter: FindingsReporter {
     }
 
     /// The run's one invocation, the input warnings as its notifications.
-    private static func writeInvocations(_ result: some CommandResult, bundlePath: String, _ w: inout JSONText) {
+    private static func writeInvocations(_ result: some CommandResult, bundlePath: BundleRoots, _ w: inout JSONText) {
         // Input warnings are notifications of the run, not results: SARIF's place for what the
         // tool met while reading (a file it could not read, a link it did not follow).
         w.key("invocations")
@@ -133,7 +133,7 @@ public struct SARIFReporter: FindingsReporter {
             w.endObject()
             w.key("locations")
             w.beginArray()
-            location(uri: warning.origin.file(bundlePath: bundlePath), line: warning.line, &w)
+            location(uri: warning.origin.file(bundlePath: bundlePath.primary), line: warning.line, &w)
             w.endArray()
         }
         w.endObject()
@@ -143,7 +143,7 @@ public struct SARIFReporter: FindingsReporter {
     /// One finding as a SARIF result: its rule, level, message with the fix, locations (the code,
     /// the asset in the source tree, the bundle, the log line), fingerprint and figures.
     private static func writeResult(
-        _ finding: Finding, of result: some CommandResult, state: BaselineComparison.State?, ruleIndex: [String: Int], bundlePath: String,
+        _ finding: Finding, of result: some CommandResult, state: BaselineComparison.State?, ruleIndex: [String: Int], bundlePath: BundleRoots,
         logPaths: [String], _ w: inout JSONText
     ) {
         w.beginObject()
@@ -164,12 +164,12 @@ public struct SARIFReporter: FindingsReporter {
             location(uri: source.path, base: sourceRootBase, line: source.position?.line, column: source.position?.column, &w)
         }
         if let path = finding.paths.first {
-            location(uri: FindingLocation.assetPath(bundlePath: bundlePath, asset: path), line: nil, &w)
+            location(uri: bundlePath.file(of: path), line: nil, &w)
         }
         if let line = finding.lines.first, line.log < logPaths.count {
             location(uri: logPaths[line.log], line: line.line, &w)
         }
-        if finding.paths.isEmpty && finding.lines.isEmpty { location(uri: bundlePath, line: nil, &w) }
+        if finding.paths.isEmpty && finding.lines.isEmpty { location(uri: bundlePath.primary, line: nil, &w) }
         w.endArray()
         w.key("partialFingerprints")
         w.beginObject()
@@ -188,7 +188,7 @@ public struct SARIFReporter: FindingsReporter {
     }
 
     /// A finding of the baseline that is gone: fixed by this change.
-    private static func writeAbsent(_ entry: Baseline.Entry, ruleIndex: [String: Int], bundlePath: String, _ w: inout JSONText) {
+    private static func writeAbsent(_ entry: Baseline.Entry, ruleIndex: [String: Int], bundlePath: BundleRoots, _ w: inout JSONText) {
         w.beginObject()
         w.field("ruleId", entry.rule)
         w.field("ruleIndex", ruleIndex[entry.rule])
@@ -201,7 +201,7 @@ public struct SARIFReporter: FindingsReporter {
         w.endObject()
         w.key("locations")
         w.beginArray()
-        location(uri: bundlePath, line: nil, &w)
+        location(uri: bundlePath.primary, line: nil, &w)
         w.endArray()
         w.key("partialFingerprints")
         w.beginObject()

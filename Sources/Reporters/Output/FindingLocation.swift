@@ -13,7 +13,7 @@ package struct FindingLocation: Equatable {
     package var line: Int?
     package var column: Int?
 
-    package init(_ finding: Finding, bundlePath: String, logPaths: [String], sourceRoot: String? = nil) {
+    package init(_ finding: Finding, bundlePath: BundleRoots, logPaths: [String], sourceRoot: String? = nil) {
         // The line of code that asks for the name first: that is where it is fixed.
         if let source = finding.code ?? finding.source, let sourceRoot {
             // `--source-root .` (a CI job at the repository root) gives repository-relative paths.
@@ -21,23 +21,15 @@ package struct FindingLocation: Equatable {
             line = source.position?.line
             column = source.position?.column
         } else if let asset = finding.paths.first {
-            path = FindingLocation.assetPath(bundlePath: bundlePath, asset: asset)
+            path = bundlePath.file(of: asset)
             line = nil
         } else if let first = finding.lines.first, first.log < logPaths.count {
             path = logPaths[first.log]
             line = first.line
         } else {
-            path = FindingLocation.assetPath(bundlePath: bundlePath, asset: "")
+            path = bundlePath.file(of: "")
             line = nil
         }
-    }
-
-    /// The asset's bundle-relative path (a rendition's `.car`) under the bundle path as given.
-    package static func assetPath(bundlePath: String, asset: String) -> String {
-        var base = bundlePath
-        while base.hasSuffix("/") { base.removeLast() }
-        if asset.isEmpty { return base }
-        return base.isEmpty ? asset : base + "/" + asset
     }
 }
 
