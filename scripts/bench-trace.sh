@@ -6,34 +6,24 @@
 #        `p`/`po` echoes, bare names, console noise with CRLF, stop reports), 256 MiB by default.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-if [ "${1:-}" = mixed ]; then
-  mib=${2:-256}
-  log=${BENCH_DIR:-bench-out}/mixed-${mib}MiB.log
-  mkdir -p "$(dirname "$log")"
-  python3 ../shared/bench/genlog.py "$log" $((mib << 20)) >/dev/null
-  swift build -c release --product imgtrace >/dev/null
-  bin=${IMGTRACE_BIN:-$(swift build -c release --show-bin-path)/imgtrace}
-  bytes=$(stat -c %s "$log")
-  . scripts/bench-measure.sh
-  echo "log: $log ($mib MiB, genlog.py's mixed shapes)"
-  measure "wc -l" wc -l "$log"
-  wc_seconds=$measured_seconds
-  measure "imgtrace trace --format text" "$bin" trace "$log" --format text
-  text_seconds=$measured_seconds
-  measure "imgtrace trace --format json" "$bin" trace "$log" --format json
-  json_seconds=$measured_seconds
-  awk -v t="$text_seconds" -v w="$wc_seconds" 'BEGIN { printf "trace text: %.0f× wc -l\n", t / (w > 0 ? w : 0.001) }'
-  figure trace-mixed-text "trace, genlog.py mixed log ($mib MiB)" "$(rate "$text_seconds")" "wc -l" "$(rate "$wc_seconds")" MB/s "≤ 10× wc -l"
-  figure trace-mixed-json "trace --format json, genlog.py mixed log ($mib MiB)" "$(rate "$json_seconds")" "wc -l" "$(rate "$wc_seconds")" MB/s "≥ 300 MB/s"
-  exit 0
-fi
-size=${1:-1024}
-distinct=${2:-20000}
-noise=${3:-0}
 out=${BENCH_DIR:-bench-out}
 mkdir -p "$out"
-log="$out/trace-${size}MB-${distinct}-noise${noise}.log"
-[ -f "$log" ] || python3 scripts/make-trace-log.py "$log" "$size" "$distinct" "$noise"
+if [ "${1:-}" = mixed ]; then
+  mib=${2:-256}
+  log="$out/mixed-${mib}MiB.log"
+  python3 ../shared/bench/genlog.py "$log" $((mib << 20)) >/dev/null
+  about="genlog.py's mixed shapes"
+  id=mixed shape="genlog.py mixed"; text_goal="≤ 10× wc -l"; json_goal="≥ 300 MB/s"
+else
+  size=${1:-1024}
+  distinct=${2:-20000}
+  noise=${3:-0}
+  log="$out/trace-${size}MB-${distinct}-noise${noise}.log"
+  [ -f "$log" ] || python3 scripts/make-trace-log.py "$log" "$size" "$distinct" "$noise"
+  about="$distinct distinct names, $noise noise lines per hit"
+  id=noise$noise
+  if [ "$noise" = 0 ]; then shape="hit-dense"; text_goal="≤ 10× wc -l"; json_goal="≥ 300 MB/s"; else shape="$noise noise lines a hit"; text_goal=-; json_goal=-; fi
+fi
 # IMGTRACE_BIN=path measures another build (e.g. the one before a change) on the same log.
 if [ -n "${IMGTRACE_BIN:-}" ]; then
   bin=$IMGTRACE_BIN
@@ -45,14 +35,14 @@ bytes=$(stat -c %s "$log")
 
 . scripts/bench-measure.sh
 
-echo "log: $log ($(awk -v b="$bytes" 'BEGIN{printf "%.0f", b/1048576}') MiB, $distinct distinct names, $noise noise lines per hit)"
+size_mib=$(awk -v b="$bytes" 'BEGIN{printf "%.0f", b/1048576}')
+echo "log: $log ($size_mib MiB, $about)"
 measure "wc -l" wc -l "$log"
 wc_seconds=$measured_seconds
 measure "imgtrace trace --format text" "$bin" trace "$log" --format text
 text_seconds=$measured_seconds
 measure "imgtrace trace --format json" "$bin" trace "$log" --format json
 json_seconds=$measured_seconds
-if [ "$noise" = 0 ]; then shape="hit-dense"; text_goal="≤ 10× wc -l"; json_goal="≥ 300 MB/s"; else shape="$noise noise lines a hit"; text_goal=-; json_goal=-; fi
-size_mib=$(awk -v b="$bytes" 'BEGIN{printf "%.0f", b/1048576}')
-figure "trace-noise$noise-text" "trace, $shape log ($size_mib MiB)" "$(rate "$text_seconds")" "wc -l" "$(rate "$wc_seconds")" MB/s "$text_goal"
-figure "trace-noise$noise-json" "trace --format json, $shape log ($size_mib MiB)" "$(rate "$json_seconds")" "wc -l" "$(rate "$wc_seconds")" MB/s "$json_goal"
+awk -v t="$text_seconds" -v w="$wc_seconds" 'BEGIN { printf "trace text: %.0f× wc -l\n", t / (w > 0 ? w : 0.001) }'
+figure "trace-$id-text" "trace, $shape log ($size_mib MiB)" "$(rate "$text_seconds")" "wc -l" "$(rate "$wc_seconds")" MB/s "$text_goal"
+figure "trace-$id-json" "trace --format json, $shape log ($size_mib MiB)" "$(rate "$json_seconds")" "wc -l" "$(rate "$wc_seconds")" MB/s "$json_goal"

@@ -60,7 +60,8 @@ public struct NameUse: Sendable {
         get { timeBox?.time ?? ImageTime() }
         set {
             // The box is this use's alone once written: a copy of the use never sees the change.
-            if let timeBox, isKnownUniquelyReferenced(&self.timeBox!) { timeBox.time = newValue } else { timeBox = TimeBox(newValue) }
+            // No binding of the box first: a second reference would make it look shared every time.
+            if timeBox != nil, isKnownUniquelyReferenced(&timeBox!) { timeBox!.time = newValue } else { timeBox = TimeBox(newValue) }
         }
     }
 

@@ -109,13 +109,13 @@
             let thread = threadLabels[tid] ?? Self.unnamedThread
             if kind == IMGTRACE_AGENT_DECODE.rawValue {
                 // A decode is no request: its value (the name) is written when it returns.
-                HitLine.appendHead(to: &bytes, timestamp: EmptyCollection(), thread: thread, kind: Self.decodeKind, api: api)
+                HitLine.appendHead(to: &bytes, thread: thread, kind: Self.decodeKind, api: api)
                 return
             }
             // A request inside a context (a nib placeholder, a trait change) is of the context's kind.
             let context = Int(record.context)
             let loadKind = (context < kindByAPI.count ? kindByAPI[context] : nil) ?? (apiIndex < kindByAPI.count ? kindByAPI[apiIndex] : nil)
-            HitLine.appendHead(to: &bytes, timestamp: EmptyCollection(), thread: thread, kind: loadKind ?? [], api: api)
+            HitLine.appendHead(to: &bytes, thread: thread, kind: loadKind ?? [], api: api)
             if kind == IMGTRACE_AGENT_UNREADABLE.rawValue, payload.count == 8 {
                 HitLine.appendUnreadable(at: UInt64(littleEndian: payload.loadUnaligned(as: UInt64.self)), to: &bytes)
             } else if kind == IMGTRACE_AGENT_NAME.rawValue {

@@ -6,9 +6,7 @@ public enum HitLine {
     /// `2026-11-22 20:41:07.123 [thread] api: "name"`, or `… api: None` for a nil name.
     /// `kind` (the agent knows it) goes before the API: `… [thread] (nib) api: "name"`.
     public static func format(timestamp: String, thread: String, api: String, name: [UInt8]?, kind: String? = nil) -> String {
-        var line: [UInt8] = []
-        line.reserveCapacity(timestamp.utf8.count + thread.utf8.count + api.utf8.count + (name?.count ?? 0) + 24)
-        appendHead(to: &line, timestamp: timestamp.utf8, thread: label(thread).utf8, kind: kind.map { Array(kindPrefix($0).utf8) } ?? [], api: api.utf8)
+        var line = head(timestamp: timestamp, thread: thread, api: api, kind: kind)
         if let name { name.withUnsafeBytes { appendQuoted($0, to: &line) } } else { line += noName }
         return String(decoding: line, as: UTF8.self)
     }
@@ -19,14 +17,18 @@ public enum HitLine {
     /// What stands for a name the API was given as nil.
     static let noName = Array("None".utf8)
 
-    /// Everything of a line before its value: `TIME [thread] (kind) api: `. A recording writes one
+    /// A line's bytes up to its value, from the parts as text.
+    private static func head(timestamp: String, thread: String, api: String, kind: String?) -> [UInt8] {
+        var line = Array(timestamp.utf8)
+        appendHead(to: &line, thread: label(thread).utf8, kind: kind.map { Array(kindPrefix($0).utf8) } ?? [], api: api.utf8)
+        return line
+    }
+
+    /// What follows a line's time up to its value: ` [thread] (kind) api: `. A recording writes one
     /// line per request, so the parts come as bytes the caller keeps (the thread already a label,
     /// the kind with its parentheses) and nothing is built as a String.
-    static func appendHead(
-        to line: inout [UInt8], timestamp: some Collection<UInt8>, thread: some Collection<UInt8>, kind: some Collection<UInt8>, api: some Collection<UInt8>
-    ) {
+    static func appendHead(to line: inout [UInt8], thread: some Collection<UInt8>, kind: some Collection<UInt8>, api: some Collection<UInt8>) {
         // Single bytes one by one: an array literal here is an allocation per line.
-        line += timestamp
         line.append(UInt8(ascii: " "))
         line.append(UInt8(ascii: "["))
         line += thread
@@ -116,8 +118,7 @@ public enum HitLine {
     /// A hit whose name could not be read (`… api: <unread: no readable string at 0x…>`): the
     /// reader counts it as a hit that failed, with the address in its detail.
     public static func format(timestamp: String, thread: String, api: String, unreadableAt address: UInt64, kind: String? = nil) -> String {
-        var line: [UInt8] = []
-        appendHead(to: &line, timestamp: timestamp.utf8, thread: label(thread).utf8, kind: kind.map { Array(kindPrefix($0).utf8) } ?? [], api: api.utf8)
+        var line = head(timestamp: timestamp, thread: thread, api: api, kind: kind)
         appendUnreadable(at: address, to: &line)
         return String(decoding: line, as: UTF8.self)
     }

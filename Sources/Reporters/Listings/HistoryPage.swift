@@ -39,7 +39,7 @@ extension HistoryReports {
         func x(_ index: Int) -> Double { left + (builds.count > 1 ? Double(index) / Double(builds.count - 1) : 0.5) * (width - left - 10) }
         // A figure that never moved is a line across the middle, not along the axis.
         func y(_ value: Int) -> Double { high == low ? (top + height - bottom) / 2 : top + (1 - Double(value - low) / span) * (height - top - bottom) }
-        func label(_ value: Int) -> String { unit.text(value) }
+        func label(_ value: Int) -> String { unit.shown(value) }
         var svg = "<svg viewBox=\"0 0 \(Int(width)) \(Int(height))\" role=\"img\" aria-label=\"\(h(label(low))) to \(h(label(high))) over \(builds.count) builds\">"
         svg += "<line x1=\"\(left)\" y1=\"\(height - bottom)\" x2=\"\(width - 10)\" y2=\"\(height - bottom)\" stroke=\"#c7c7cc\"/>"
         svg += "<text x=\"\(left - 6)\" y=\"\(y(high) + 4)\" text-anchor=\"end\">\(h(label(high)))</text>"

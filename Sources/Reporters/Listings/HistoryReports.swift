@@ -6,18 +6,8 @@ import LaunchAudit
 /// `imgtrace history show`: a history's builds as a table and where each figure moved most
 /// (text), every build with its figures and names (JSON), or one page of line charts (HTML).
 public enum HistoryReports {
-    /// How a figure's value reads.
-    enum Unit {
-        case count, bytes, microseconds
-
-        func text(_ value: Int) -> String {
-            switch self {
-            case .count: return String(value)
-            case .bytes: return kibibytes(value)
-            case .microseconds: return ImageTime.milliseconds(value)
-            }
-        }
-    }
+    /// How a figure's value reads: as every launch report words it.
+    typealias Unit = LaunchFigureText.Unit
 
     /// The figures shown, by their JSON names.
     static let figures: [(key: String, label: String, unit: Unit, value: @Sendable (PhaseMetrics) -> Int?)] = [
@@ -59,7 +49,7 @@ public enum HistoryReports {
                 if abs(to - from) > abs((best?.to ?? 0) - (best?.from ?? 0)) { best = (after.identity.build, from, to) }
             }
             let timed = builds.contains { figure.value($0.launch) != nil }
-            let moved = best.map { "\(figure.unit.text($0.from)) → \(figure.unit.text($0.to)) at \(SafeText.visible($0.build))" } ?? (timed ? "unchanged" : "not measured")
+            let moved = best.map { "\(figure.unit.shown($0.from)) → \(figure.unit.shown($0.to)) at \(SafeText.visible($0.build))" } ?? (timed ? "unchanged" : "not measured")
             out += "  \(figure.label): \(moved)\n"
         }
         let named = zip(builds, moves(builds)).filter { !$0.1.added.isEmpty || !$0.1.gone.isEmpty }
