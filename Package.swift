@@ -28,7 +28,13 @@ let package = Package(
     ],
     targets: [
         .target(name: "ImgtraceSupport"),
-        .target(name: "LaunchTrace", dependencies: ["ImgtraceSupport"]),
+        // The debugger callback's Python, compiled into the binary: `imgtrace lldb-script` needs no file beside it.
+        .target(
+            name: "LaunchTrace", dependencies: ["ImgtraceSupport"],
+            resources: [
+                "capture_common", "capture_lldb", "capture_gdb", "launch_end_lldb", "launch_end_gdb", "runtime_methods", "runtime_methods_lldb",
+                "runtime_methods_gdb",
+            ].map { .embedInCode("Python/\($0).py") }),
         .target(name: "AssetCatalog", dependencies: ["ImgtraceSupport"]),
         .target(name: "ImageHeaders", dependencies: ["ImgtraceSupport"]),
         .target(
@@ -51,14 +57,13 @@ let package = Package(
         .target(
             name: "UnusedAudit",
             dependencies: [
-                "ImgtraceSupport", "LaunchTrace", "AppBundle", "ImageHeaders", "CodeReferences", "ProjectModel", "AuditModel", "AuditPolicy", "AuditRules",
+                "ImgtraceSupport", "AppBundle", "CodeReferences", "ProjectModel", "AuditModel", "AuditPolicy", "AuditRules",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),
         .target(
             name: "LaunchAudit",
             dependencies: [
-                "ImgtraceSupport", "LaunchTrace", "AppBundle", "ImageHeaders", "CodeReferences", "ProjectModel", "AuditModel", "AuditPolicy",
-                "AuditRules", "UnusedAudit",
+                "ImgtraceSupport", "LaunchTrace", "AppBundle", "CodeReferences", "ProjectModel", "AuditModel", "AuditPolicy", "AuditRules", "UnusedAudit",
             ]),
         // Every build's launch, for the gate against recent builds: SQLite's own library for a
         // file (no package: the schema and its SQL are shared with PostgreSQL's), libpq loaded
@@ -67,7 +72,7 @@ let package = Package(
             name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
         .target(name: "CPostgresClient", path: "Sources/CPostgresClient", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
-        .target(name: "BuildHistory", dependencies: ["ImgtraceSupport", "AuditModel", "LaunchAudit", "CSQLite", "CPostgresClient"]),
+        .target(name: "BuildHistory", dependencies: ["ImgtraceSupport", "LaunchTrace", "AuditModel", "LaunchAudit", "CSQLite", "CPostgresClient"]),
         // The native tracer (`imgtrace record`): Linux only, on libelf/libdw and a ptrace wrapper.
         .systemLibrary(
             name: "CElfutils", path: "Sources/CElfutils", pkgConfig: "libdw",
@@ -111,19 +116,18 @@ let package = Package(
         .target(
             name: "Reporters",
             dependencies: [
-                "ImgtraceSupport", "LaunchTrace", "AssetCatalog", "AppBundle", "AuditModel", "AuditPolicy", "AuditRules", "UnusedAudit", "LaunchAudit", "CodeReferences",
-                "BuildHistory",
+                "ImgtraceSupport", "LaunchTrace", "AssetCatalog", "AppBundle", "AuditModel", "AuditPolicy", "AuditRules", "UnusedAudit", "LaunchAudit", "BuildHistory",
             ]),
         .executableTarget(
             name: "imgtrace",
             dependencies: [
                 "ImgtraceSupport", "LaunchTrace", "AssetCatalog", "AppBundle", "AuditModel", "AuditPolicy", "AuditRules", "UnusedAudit", "LaunchAudit", "Reporters",
-                "CodeReferences", "NativeTrace", "BuildHistory",
+                "NativeTrace", "BuildHistory",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         // Each stage gets `Tests/<Stage>Tests` with its first tests (a target needs sources).
-        .target(name: "TestSupport", dependencies: ["ImgtraceSupport"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
         // Runs the rules' examples (SwiftLint keeps its test helpers apart from its rules too).
         .target(
             name: "AuditTestSupport",
@@ -168,10 +172,10 @@ let package = Package(
                 // The engine's public API is counted from its syntax tree (EngineSurfaceTests).
                 .product(name: "SwiftParser", package: "swift-syntax"), .product(name: "SwiftSyntax", package: "swift-syntax"),
             ]),
-        .testTarget(name: "BuildHistoryTests", dependencies: ["BuildHistory", "LaunchAudit", "AuditModel", "ImgtraceSupport", "TestSupport"]),
+        .testTarget(name: "BuildHistoryTests", dependencies: ["BuildHistory", "LaunchAudit", "AuditModel", "TestSupport"]),
         .testTarget(name: "ProjectModelTests", dependencies: ["ProjectModel", "ImgtraceSupport", "TestSupport"]),
-        .testTarget(name: "CodeReferencesTests", dependencies: ["CodeReferences", "TestSupport"]),
-        .testTarget(name: "NativeTraceTests", dependencies: ["NativeTrace", "LaunchTrace", "ImgtraceSupport", "TestSupport"]),
+        .testTarget(name: "CodeReferencesTests", dependencies: ["CodeReferences"]),
+        .testTarget(name: "NativeTraceTests", dependencies: ["NativeTrace", "LaunchTrace", "ImgtraceSupport", "TestSupport", "CAgentShared"]),
         .testTarget(
             name: "ReportersTests",
             dependencies: [

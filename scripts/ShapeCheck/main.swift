@@ -2,16 +2,22 @@
 // `Sources` longer than 60 lines, except those listed with their reason in
 // scripts/shape-exceptions.txt; and no line longer than .swift-format's `lineLength` unless the
 // overflow is inside a string literal (a sentence swift-format cannot break either). Functions
-// and literals are found by swift-syntax, not by counting braces or quotes.
+// and literals are found by swift-syntax, not by counting braces or quotes. Issue 62 added: no
+// Swift file of the package over 400 lines, no C function body over 60, and, given
+// `swift package dump-package`'s output, Package.swift exact (PackageImports.swift).
 //
-//   swift run -q ShapeCheck Sources scripts/shape-exceptions.txt            check (CI)
+//   swift run -q ShapeCheck Sources scripts/shape-exceptions.txt [--package DUMP.json]   check (CI)
 //   swift run -q ShapeCheck Sources scripts/shape-exceptions.txt --list     every long body, as the list wants it
 import Foundation
 import SwiftParser
 import SwiftSyntax
 
-/// The most lines a body may have.
+/// The most lines a body may have (a Swift or a C function's).
 let longestBody = 60
+/// The most lines a Swift file may have.
+let longestFile = 400
+/// The package's folders whose Swift files are held to `longestFile`, beside the sources.
+let foldersWithSwift = ["Tests", "Fuzz", "Benchmarks", "scripts"]
 
 /// A declaration with a body: its file, name and body's line count.
 struct LongBody: Hashable {
@@ -119,6 +125,9 @@ guard arguments.count >= 2 else {
 }
 let root = arguments[arguments.startIndex], exceptionsPath = arguments[arguments.startIndex + 1]
 let listing = arguments.contains("--list")
+let packageDump = arguments.firstIndex(of: "--package").flatMap { arguments.index(after: $0) < arguments.endIndex ? arguments[arguments.index(after: $0)] : nil }
+/// The package's folder, as the sources' folder was given (relative paths print relative).
+let packageRoot = root.contains("/") ? String(root[..<root.lastIndex(of: "/")!]) : "."
 
 var files: [String] = []
 if let walker = FileManager.default.enumerator(atPath: root) {
@@ -150,7 +159,32 @@ let stale = listed.subtracting(long.map(\.key))
 for body in unlisted { print("\(body.file): \(body.name) has a body of \(body.lines) lines (at most \(longestBody)): split it, or list it with a reason in \(exceptionsPath)") }
 for key in stale.sorted() { print("\(exceptionsPath): \(key) is no longer over \(longestBody) lines: take it off the list") }
 for line in overlong { print(line) }
+
+var longFiles: [String] = []
+for file in files + foldersWithSwift.flatMap({ swiftFiles(under: packageRoot + "/" + $0) }) {
+    guard let text = try? String(contentsOfFile: file, encoding: .utf8) else { continue }
+    let lines = text.split(separator: "\n", omittingEmptySubsequences: false).count - (text.hasSuffix("\n") ? 1 : 0)
+    if lines > longestFile { longFiles.append("\(file): \(lines) lines (at most \(longestFile)): split it by concern") }
+}
+var longC: [String] = []
+if let walker = FileManager.default.enumerator(atPath: root) {
+    for case let path as String in walker where path.hasSuffix(".c") {
+        guard let text = try? String(contentsOfFile: root + "/" + path, encoding: .utf8) else { continue }
+        longC += longCFunctions(root + "/" + path, text, limit: longestBody)
+    }
+}
+var packageProblems: [String] = []
+if let packageDump {
+    do {
+        let targets = try declaredTargets(json: try Data(contentsOf: URL(fileURLWithPath: packageDump)))
+        packageProblems = packageImportProblems(targets: targets, packageRoot: packageRoot)
+    } catch {
+        packageProblems = ["\(packageDump): not swift package dump-package's JSON (\(error))"]
+    }
+}
+for line in longFiles.sorted() + longC.sorted() + packageProblems { print(line) }
 print(
-    "shape-check: \(long.count) bodies over \(longestBody) lines, \(long.count - unlisted.count) of them listed; \(overlong.count) lines over \(lineLength) columns outside a string literal"
+    "shape-check: \(long.count) bodies over \(longestBody) lines, \(long.count - unlisted.count) of them listed; \(overlong.count) lines over \(lineLength) columns outside a string literal; \(longFiles.count) Swift files over \(longestFile) lines; \(longC.count) C functions over \(longestBody) lines"
+        + (packageDump == nil ? "" : "; \(packageProblems.count) Package.swift mismatches")
 )
-exit(unlisted.isEmpty && stale.isEmpty && overlong.isEmpty ? 0 : 1)
+exit(unlisted.isEmpty && stale.isEmpty && overlong.isEmpty && longFiles.isEmpty && longC.isEmpty && packageProblems.isEmpty ? 0 : 1)
