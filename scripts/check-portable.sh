@@ -23,4 +23,10 @@ if [ $found -ne 0 ]; then
   echo "check-portable: platform names outside $shim (see above); call the shim instead" >&2
   exit 1
 fi
-echo "check-portable: no platform module or Linux-only API outside $shim"
+# One typed path arithmetic (PathText): Foundation's NSString path methods trap on some short
+# paths on Linux (issue 62).
+if grep -rnE 'as NSString\)\.(pathExtension|lastPathComponent|deletingLastPathComponent|deletingPathExtension|appendingPathComponent|pathComponents|standardizingPath)' Sources; then
+  echo "check-portable: NSString path methods in Sources (above): use ImgtraceSupport's PathText" >&2
+  exit 1
+fi
+echo "check-portable: no platform module or Linux-only API outside $shim, no NSString path method"

@@ -37,24 +37,41 @@ struct target {
 /// Whether the target is a C function, wrapped through the GOT (a request, or the launch end).
 static inline int is_c_function(const struct target *t) { return t->kind == TARGET_SYMBOL || (t->kind == TARGET_LAUNCH_END && t->symbol[0]); }
 
-/// The region shared with imgtrace (NULL: the agent is off).
-AGENT_HIDDEN extern imgtrace_agent_shared *shared;
-/// What IMGTRACE_AGENT_APIS asked for, in its order (a record's `api` is an index here).
-AGENT_HIDDEN extern struct target targets[MAX_TARGETS];
-AGENT_HIDDEN extern int target_count;
-/// Held while targets are patched (the constructor, dlopen, a class loaded late).
-AGENT_HIDDEN extern pthread_mutex_t patch_lock;
+/// The agent's state: set up at start (agent.c), read by every part. With `this_thread`, the only
+/// mutable state the files share; each file's own (a cache, a counter) stays static in it.
+struct agent_state {
+    /// The region shared with imgtrace (NULL: the agent is off).
+    imgtrace_agent_shared *shared;
+    /// Whether the agent records (it started, and this is not a child it was not asked to follow).
+    int enabled;
+    /// What IMGTRACE_AGENT_APIS asked for, in its order (a record's `api` is an index here).
+    struct target targets[MAX_TARGETS];
+    int target_count;
+    /// Held while targets are patched (the constructor, dlopen, a class loaded late).
+    pthread_mutex_t patch_lock;
+    /// Stack frames each record keeps (IMGTRACE_AGENT_FRAMES): 0 unwinds nothing.
+    int frames_wanted;
+    /// IMGTRACE_AGENT_UNWINDER=libgcc: every walk by libgcc's unwinder (the tests compare the two).
+    int unwind_with_libgcc;
+};
+AGENT_HIDDEN extern struct agent_state agent;
+
+/// What the agent keeps per thread of the program.
+struct thread_state {
+    /// Image APIs this thread is inside now (a request is the outermost).
+    int depth;
+    /// The context target this thread is inside (-1: none): its requests' kind.
+    int context;
+    /// This thread's ring, claimed at its first record.
+    imgtrace_agent_ring *own_ring;
+    /// Set once every ring is taken: this thread's records are counted lost.
+    int no_ring;
+};
+AGENT_HIDDEN extern __thread struct thread_state this_thread;
+
 /// The wrapper of each target index.
 AGENT_HIDDEN extern void *const wrappers[MAX_TARGETS];
 
-/// Stack frames each record keeps (IMGTRACE_AGENT_FRAMES): 0 unwinds nothing.
-AGENT_HIDDEN extern int frames_wanted;
-/// Image APIs this thread is inside now (a request is the outermost).
-AGENT_HIDDEN extern __thread int depth;
-/// This thread's ring, claimed at its first record.
-AGENT_HIDDEN extern __thread imgtrace_agent_ring *own_ring;
-/// IMGTRACE_AGENT_UNWINDER=libgcc: every walk by libgcc's unwinder (the tests compare the two).
-AGENT_HIDDEN extern int unwind_with_libgcc;
 /// Whether every argument travels untouched through the wrappers (the x86-64 trampolines), or
 /// only pointers and integers (the C wrappers).
 AGENT_HIDDEN extern const int agent_trampolines;
@@ -66,20 +83,14 @@ struct request_stack {
     void *entry;
 };
 
-/// A wrapped API was entered: its record, if it is a request (agent.c).
+/// A wrapped API was entered: its record, if it is a request (requests.c).
 AGENT_HIDDEN void enter_request(int index, void *const *arguments, void *const *return_slot);
-/// A wrapped API is over: `returned` with `result`, or left by longjmp (agent.c).
+/// A wrapped API is over: `returned` with `result`, or left by longjmp (requests.c).
 AGENT_HIDDEN void leave_request(int index, int returned, void *result);
 /// The request's frames into `out`: the entry, then the return addresses (wrappers.c);
 /// `unreadable` is set when the walk ended at a frame whose CFI pointed off the thread's stack.
 AGENT_HIDDEN int capture_frames(const struct request_stack *stack, uint64_t *out, int *unreadable);
 
-/// Whether the agent records (it started, and this is not a child it was not asked to follow).
-AGENT_HIDDEN extern int enabled;
-/// The context target this thread is inside (-1: none): its requests' kind.
-AGENT_HIDDEN extern __thread int context;
-/// Set once every ring is taken: this thread's records are counted lost.
-AGENT_HIDDEN extern __thread int no_ring;
 
 /// Addresses below this are small integers (a sentinel, an id, a wrong argument number), never a
 /// string: no read is tried.
@@ -105,15 +116,26 @@ struct mach_header;
 AGENT_HIDDEN void image_added(const struct mach_header *header, intptr_t slide);
 #endif
 
+/// The environment's value of `name`, unless the program runs with privileges its user does not
+/// have (set-user-ID); an empty value is no value (region.c).
+AGENT_HIDDEN const char *environment_value(const char *name);
+/// Reads where this process would record (IMGTRACE_AGENT_FD, or IMGTRACE_AGENT_FILE) and keeps the
+/// environment the program started with; 0: nowhere, the agent stays off (region.c).
+AGENT_HIDDEN int find_region(void);
+/// Whether this process took the region (it wrapped something: it is the program recorded).
+AGENT_HIDDEN int region_claimed(void);
+/// Tells imgtrace a process ran the agent and found nothing to wrap (a launcher, or APIs the
+/// program does not have), rather than that the agent never started.
+AGENT_HIDDEN void say_wrapped_nothing(void);
 /// A line for imgtrace in the region's notes (`format` takes two strings).
 AGENT_HIDDEN void note(const char *format, const char *a, const char *b);
 /// The wrapped calls this thread is inside are over without returning (the program exits
 /// inside one): later requests are outermost again (wrappers.c).
 AGENT_HIDDEN void forget_open_calls(void);
-/// Takes the region to record into once this process has wrapped something (agent.c): until
+/// Takes the region to record into once this process has wrapped something (region.c): until
 /// then `shared` is a header of the agent's own and nothing is recorded.
 AGENT_HIDDEN void claim_region(void);
-/// Copies the program's memory map into the region for imgtrace (agent.c).
+/// Copies the program's memory map into the region for imgtrace (region.c).
 AGENT_HIDDEN void copy_maps(void);
 /// Wraps the C function targets in the GOT of every loaded module (got_patch.c).
 AGENT_HIDDEN void patch_symbols(void);

@@ -165,6 +165,101 @@ static void restore_initial(struct cfi_row *row, const struct cfi_row *initial, 
     }
 }
 
+/// What one instruction step did: failed (malformed, or unknown to this interpreter), done, or
+/// left to the next step function (not one of its instructions).
+enum step { STEP_FAILED = 0, STEP_DONE = 1, STEP_NOT_MINE = -1 };
+
+/// The instructions that say where the CFA is.
+static enum step cfa_instruction(uint8_t op, const uint8_t **cursor, const uint8_t *end, const struct cie *cie, struct cfi_row *row) {
+    uint64_t value = 0, length;
+    int64_t signed_value = 0;
+    switch (op) {
+    case 0x0c:  // DW_CFA_def_cfa
+        if (!read_uleb(cursor, end, &row->cfa_register) || !read_uleb(cursor, end, &value)) return STEP_FAILED;
+        row->cfa_offset = (int64_t)value;
+        return STEP_DONE;
+    case 0x0d:  // DW_CFA_def_cfa_register
+        return read_uleb(cursor, end, &row->cfa_register) ? STEP_DONE : STEP_FAILED;
+    case 0x0e:  // DW_CFA_def_cfa_offset
+        if (!read_uleb(cursor, end, &value)) return STEP_FAILED;
+        row->cfa_offset = (int64_t)value;
+        return STEP_DONE;
+    case 0x0f:  // DW_CFA_def_cfa_expression
+        if (!read_uleb(cursor, end, &length) || length > (uint64_t)(end - *cursor)) return STEP_FAILED;
+        *cursor += length;
+        row->cfa_register = CFA_EXPRESSION;
+        return STEP_DONE;
+    case 0x12:  // DW_CFA_def_cfa_sf
+        if (!read_uleb(cursor, end, &row->cfa_register) || !read_sleb(cursor, end, &signed_value)) return STEP_FAILED;
+        row->cfa_offset = signed_value * cie->data_alignment;
+        return STEP_DONE;
+    case 0x13:  // DW_CFA_def_cfa_offset_sf
+        if (!read_sleb(cursor, end, &signed_value)) return STEP_FAILED;
+        row->cfa_offset = signed_value * cie->data_alignment;
+        return STEP_DONE;
+    default: return STEP_NOT_MINE;
+    }
+}
+
+/// The instructions that say where a register is saved (extended forms: the compact ones are
+/// in the opcode's high bits).
+static enum step register_instruction(uint8_t op, const uint8_t **cursor, const uint8_t *end, const struct cie *cie, struct cfi_row *row,
+                                      const struct cfi_row *initial) {
+    uint64_t reg = 0, value = 0, length;
+    int64_t signed_value = 0;
+    switch (op) {
+    case 0x05:  // DW_CFA_offset_extended
+        if (!read_uleb(cursor, end, &reg) || !read_uleb(cursor, end, &value)) return STEP_FAILED;
+        set_saved(row, reg, (int64_t)value * cie->data_alignment);
+        return STEP_DONE;
+    case 0x06:  // DW_CFA_restore_extended
+        if (!read_uleb(cursor, end, &reg)) return STEP_FAILED;
+        restore_initial(row, initial, reg);
+        return STEP_DONE;
+    case 0x07:  // DW_CFA_undefined
+    case 0x08:  // DW_CFA_same_value
+        if (!read_uleb(cursor, end, &reg)) return STEP_FAILED;
+        set_rule(row, reg, op == 0x07 ? UNDEFINED : SAME_VALUE);
+        return STEP_DONE;
+    case 0x09:  // DW_CFA_register
+        if (!read_uleb(cursor, end, &reg) || !read_uleb(cursor, end, &value)) return STEP_FAILED;
+        set_rule(row, reg, NOT_INTERPRETED);
+        return STEP_DONE;
+    case 0x10:  // DW_CFA_expression
+    case 0x16:  // DW_CFA_val_expression
+        if (!read_uleb(cursor, end, &reg) || !read_uleb(cursor, end, &length) || length > (uint64_t)(end - *cursor)) return STEP_FAILED;
+        *cursor += length;
+        set_rule(row, reg, NOT_INTERPRETED);
+        return STEP_DONE;
+    case 0x11:  // DW_CFA_offset_extended_sf
+        if (!read_uleb(cursor, end, &reg) || !read_sleb(cursor, end, &signed_value)) return STEP_FAILED;
+        set_saved(row, reg, signed_value * cie->data_alignment);
+        return STEP_DONE;
+    case 0x14:  // DW_CFA_val_offset
+    case 0x15:  // DW_CFA_val_offset_sf
+        if (!read_uleb(cursor, end, &reg)) return STEP_FAILED;
+        if (op == 0x14 ? !read_uleb(cursor, end, &value) : !read_sleb(cursor, end, &signed_value)) return STEP_FAILED;
+        set_rule(row, reg, NOT_INTERPRETED);
+        return STEP_DONE;
+    case 0x2f:  // DW_CFA_GNU_negative_offset_extended
+        if (!read_uleb(cursor, end, &reg) || !read_uleb(cursor, end, &value)) return STEP_FAILED;
+        set_saved(row, reg, -(int64_t)value * cie->data_alignment);
+        return STEP_DONE;
+    default: return STEP_NOT_MINE;
+    }
+}
+
+/// The instructions that advance the location the rows are for.
+static enum step advance_instruction(uint8_t op, const uint8_t **cursor, const uint8_t *end, const struct cie *cie, uintptr_t *location) {
+    size_t width = op == 0x02 ? 1 : op == 0x03 ? 2 : op == 0x04 ? 4 : 0;  // DW_CFA_advance_loc1, 2, 4
+    if (width == 0) return STEP_NOT_MINE;
+    if ((size_t)(end - *cursor) < width) return STEP_FAILED;
+    uint64_t delta = width == 1 ? (*cursor)[0] : width == 2 ? (uint64_t)((*cursor)[0] | (*cursor)[1] << 8) : (uint64_t)read_u32(*cursor);
+    *location += delta * cie->code_alignment;
+    *cursor += width;
+    return STEP_DONE;
+}
+
 /// Runs CFA instructions until the row for `target` (rows start at `*location`); 0 on an
 /// instruction this interpreter does not know.
 static int run_instructions(const uint8_t *cursor, const uint8_t *end, const struct cie *cie, struct cfi_row *row,
@@ -173,8 +268,7 @@ static int run_instructions(const uint8_t *cursor, const uint8_t *end, const str
     int remembered_count = 0;
     while (cursor < end && *location < target) {
         uint8_t op = *cursor++;
-        uint64_t reg = op & 0x3f, value = 0, length;
-        int64_t signed_value = 0;
+        uint64_t reg = op & 0x3f, value = 0;
         switch (op & 0xc0) {
         case 0x40: *location += reg * cie->code_alignment; continue;  // DW_CFA_advance_loc
         case 0x80:                                                    // DW_CFA_offset
@@ -183,96 +277,25 @@ static int run_instructions(const uint8_t *cursor, const uint8_t *end, const str
             continue;
         case 0xc0: restore_initial(row, initial, reg); continue;  // DW_CFA_restore
         }
-        switch (op) {
-        case 0x00: break;  // DW_CFA_nop
-        case 0x02:         // DW_CFA_advance_loc1, 2, 4
-            if (cursor + 1 > end) return 0;
-            *location += *cursor++ * cie->code_alignment;
-            break;
-        case 0x03:
-            if (cursor + 2 > end) return 0;
-            *location += (uint64_t)(cursor[0] | cursor[1] << 8) * cie->code_alignment;
-            cursor += 2;
-            break;
-        case 0x04:
-            if (cursor + 4 > end) return 0;
-            *location += (uint64_t)read_u32(cursor) * cie->code_alignment;
-            cursor += 4;
-            break;
-        case 0x05:  // DW_CFA_offset_extended
-            if (!read_uleb(&cursor, end, &reg) || !read_uleb(&cursor, end, &value)) return 0;
-            set_saved(row, reg, (int64_t)value * cie->data_alignment);
-            break;
-        case 0x06:  // DW_CFA_restore_extended
-            if (!read_uleb(&cursor, end, &reg)) return 0;
-            restore_initial(row, initial, reg);
-            break;
-        case 0x07:  // DW_CFA_undefined
-        case 0x08:  // DW_CFA_same_value
-            if (!read_uleb(&cursor, end, &reg)) return 0;
-            set_rule(row, reg, op == 0x07 ? UNDEFINED : SAME_VALUE);
-            break;
-        case 0x09:  // DW_CFA_register
-            if (!read_uleb(&cursor, end, &reg) || !read_uleb(&cursor, end, &value)) return 0;
-            set_rule(row, reg, NOT_INTERPRETED);
-            break;
-        case 0x0a:  // DW_CFA_remember_state
+        if (op == 0x00) continue;  // DW_CFA_nop
+        if (op == 0x0a) {          // DW_CFA_remember_state
             if (remembered_count == ROW_STACK_DEPTH) return 0;
             remembered[remembered_count++] = *row;
-            break;
-        case 0x0b:  // DW_CFA_restore_state
+            continue;
+        }
+        if (op == 0x0b) {  // DW_CFA_restore_state
             if (remembered_count == 0) return 0;
             *row = remembered[--remembered_count];
-            break;
-        case 0x0c:  // DW_CFA_def_cfa
-            if (!read_uleb(&cursor, end, &row->cfa_register) || !read_uleb(&cursor, end, &value)) return 0;
-            row->cfa_offset = (int64_t)value;
-            break;
-        case 0x0d:  // DW_CFA_def_cfa_register
-            if (!read_uleb(&cursor, end, &row->cfa_register)) return 0;
-            break;
-        case 0x0e:  // DW_CFA_def_cfa_offset
-            if (!read_uleb(&cursor, end, &value)) return 0;
-            row->cfa_offset = (int64_t)value;
-            break;
-        case 0x0f:  // DW_CFA_def_cfa_expression
-            if (!read_uleb(&cursor, end, &length) || length > (uint64_t)(end - cursor)) return 0;
-            cursor += length;
-            row->cfa_register = CFA_EXPRESSION;
-            break;
-        case 0x10:  // DW_CFA_expression
-        case 0x16:  // DW_CFA_val_expression
-            if (!read_uleb(&cursor, end, &reg) || !read_uleb(&cursor, end, &length) || length > (uint64_t)(end - cursor)) return 0;
-            cursor += length;
-            set_rule(row, reg, NOT_INTERPRETED);
-            break;
-        case 0x11:  // DW_CFA_offset_extended_sf
-            if (!read_uleb(&cursor, end, &reg) || !read_sleb(&cursor, end, &signed_value)) return 0;
-            set_saved(row, reg, signed_value * cie->data_alignment);
-            break;
-        case 0x12:  // DW_CFA_def_cfa_sf
-            if (!read_uleb(&cursor, end, &row->cfa_register) || !read_sleb(&cursor, end, &signed_value)) return 0;
-            row->cfa_offset = signed_value * cie->data_alignment;
-            break;
-        case 0x13:  // DW_CFA_def_cfa_offset_sf
-            if (!read_sleb(&cursor, end, &signed_value)) return 0;
-            row->cfa_offset = signed_value * cie->data_alignment;
-            break;
-        case 0x14:  // DW_CFA_val_offset
-        case 0x15:  // DW_CFA_val_offset_sf
-            if (!read_uleb(&cursor, end, &reg)) return 0;
-            if (op == 0x14 ? !read_uleb(&cursor, end, &value) : !read_sleb(&cursor, end, &signed_value)) return 0;
-            set_rule(row, reg, NOT_INTERPRETED);
-            break;
-        case 0x2e:  // DW_CFA_GNU_args_size
-            if (!read_uleb(&cursor, end, &value)) return 0;
-            break;
-        case 0x2f:  // DW_CFA_GNU_negative_offset_extended
-            if (!read_uleb(&cursor, end, &reg) || !read_uleb(&cursor, end, &value)) return 0;
-            set_saved(row, reg, -(int64_t)value * cie->data_alignment);
-            break;
-        default: return 0;  // DW_CFA_set_loc and vendor extensions
+            continue;
         }
+        if (op == 0x2e) {  // DW_CFA_GNU_args_size
+            if (!read_uleb(&cursor, end, &value)) return 0;
+            continue;
+        }
+        enum step done = advance_instruction(op, &cursor, end, cie, location);
+        if (done == STEP_NOT_MINE) done = cfa_instruction(op, &cursor, end, cie, row);
+        if (done == STEP_NOT_MINE) done = register_instruction(op, &cursor, end, cie, row, initial);
+        if (done != STEP_DONE) return 0;  // malformed, or DW_CFA_set_loc and vendor extensions
     }
     return 1;
 }

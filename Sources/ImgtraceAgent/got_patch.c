@@ -103,7 +103,7 @@ __asm__(
 
 /// After a dlopen: the modules it brought are patched.
 __attribute__((visibility("hidden"), used)) void imgtrace_agent_loaded(void *handle) {
-    if (handle && shared) {
+    if (handle && agent.shared) {
         patch_symbols();
         claim_region();
         copy_maps();
@@ -196,14 +196,14 @@ static void *replacement_for(struct dl_phdr_info *info, const char *name) {
 #else
     (void)info;
 #endif
-    for (int i = 0; i < target_count; i++) {
-        struct target *t = &targets[i];
+    for (int i = 0; i < agent.target_count; i++) {
+        struct target *t = &agent.targets[i];
         if (!is_c_function(t) || strcmp(t->symbol, name) != 0) continue;
         if (!t->original) {
             t->original = dlsym(RTLD_DEFAULT, name);
             if (!t->original) continue;
-            shared->api_status[i] = 1;
-            __atomic_fetch_add(&shared->patched, 1, __ATOMIC_RELAXED);
+            agent.shared->api_status[i] = 1;
+            __atomic_fetch_add(&agent.shared->patched, 1, __ATOMIC_RELAXED);
         }
         return wrappers[i];
     }
@@ -355,19 +355,19 @@ static int patch_module_callback(struct dl_phdr_info *info, size_t size, void *d
 void patch_symbols(void) {
     Dl_info self;
     void *self_base = dladdr((void *)patch_symbols, &self) ? self.dli_fbase : NULL;
-    pthread_mutex_lock(&patch_lock);
+    pthread_mutex_lock(&agent.patch_lock);
 #if defined(__x86_64__)
     if (!real_dlopen) real_dlopen = dlsym(RTLD_DEFAULT, "dlopen");
     if (!real_exit) real_exit = (void (*)(int))dlsym(RTLD_DEFAULT, "exit");
 #endif
     dl_iterate_phdr(patch_module_callback, self_base);
-    pthread_mutex_unlock(&patch_lock);
+    pthread_mutex_unlock(&agent.patch_lock);
 }
 #else
 /// Apple platforms: `--symbol` needs the ELF GOT; only Objective-C methods are wrapped.
 void patch_symbols(void) {
-    for (int i = 0; i < target_count; i++) {
-        if (is_c_function(&targets[i])) note("skipped %s: %s", targets[i].symbol, "C functions are wrapped on Linux only");
+    for (int i = 0; i < agent.target_count; i++) {
+        if (is_c_function(&agent.targets[i])) note("skipped %s: %s", agent.targets[i].symbol, "C functions are wrapped on Linux only");
     }
 }
 #endif

@@ -90,7 +90,7 @@ static objc_ptr gnu_own_method(objc_ptr holder, const char *selector) {
 }
 
 static void patch_method(int index) {
-    struct target *t = &targets[index];
+    struct target *t = &agent.targets[index];
     if (t->done || !rt_getClass) return;
     objc_ptr cls = rt_getClass(t->class_name);
     if (!cls) return;
@@ -114,7 +114,7 @@ static void patch_method(int index) {
         char why[200];
         snprintf(why, sizeof why, "%s (%s)", reason, encoding ? encoding : "none");
         note("skipped %s: %s", spec, why);
-        shared->api_status[index] = 2;
+        agent.shared->api_status[index] = 2;
         return;
     }
     if (unmessaged) {
@@ -127,21 +127,21 @@ static void patch_method(int index) {
         void **imp = (void **)((char *)method + 16);
         t->original = *imp;
         *imp = wrappers[index];
-        shared->api_status[index] = 1;
-        __atomic_fetch_add(&shared->patched, 1, __ATOMIC_RELAXED);
+        agent.shared->api_status[index] = 1;
+        __atomic_fetch_add(&agent.shared->patched, 1, __ATOMIC_RELAXED);
         return;
     }
     t->original = rt_setImplementation(method, wrappers[index]);
-    shared->api_status[index] = 1;
-    __atomic_fetch_add(&shared->patched, 1, __ATOMIC_RELAXED);
+    agent.shared->api_status[index] = 1;
+    __atomic_fetch_add(&agent.shared->patched, 1, __ATOMIC_RELAXED);
 }
 
 void patch_methods(void) {
-    pthread_mutex_lock(&patch_lock);
-    for (int i = 0; i < target_count; i++) {
-        if (!is_c_function(&targets[i])) patch_method(i);
+    pthread_mutex_lock(&agent.patch_lock);
+    for (int i = 0; i < agent.target_count; i++) {
+        if (!is_c_function(&agent.targets[i])) patch_method(i);
     }
-    pthread_mutex_unlock(&patch_lock);
+    pthread_mutex_unlock(&agent.patch_lock);
 }
 
 /// GCC's runtime calls this for every class and category it loads: a class that arrives after
@@ -151,11 +151,11 @@ static void class_loaded(objc_ptr cls, void *category) {
     if (previous_load_callback) previous_load_callback(cls, category);
     const char *name = rt_className ? rt_className(cls) : NULL;
     if (!name) return;
-    for (int i = 0; i < target_count; i++) {
-        if (!is_c_function(&targets[i]) && !targets[i].done && strcmp(targets[i].class_name, name) == 0) {
-            pthread_mutex_lock(&patch_lock);
+    for (int i = 0; i < agent.target_count; i++) {
+        if (!is_c_function(&agent.targets[i]) && !agent.targets[i].done && strcmp(agent.targets[i].class_name, name) == 0) {
+            pthread_mutex_lock(&agent.patch_lock);
             patch_method(i);
-            pthread_mutex_unlock(&patch_lock);
+            pthread_mutex_unlock(&agent.patch_lock);
         }
     }
     claim_region();
@@ -199,7 +199,7 @@ void find_runtime(void) {
 void image_added(const struct mach_header *header, intptr_t slide) {
     (void)header;
     (void)slide;
-    if (shared) {
+    if (agent.shared) {
         patch_methods();
         claim_region();
     }

@@ -16,9 +16,6 @@
 
 #include "agent_parts.h"
 
-/// Set once every ring is taken: this thread's records are counted lost.
-AGENT_HIDDEN __thread int no_ring;
-
 uint64_t monotonic_nanoseconds(void) {
     struct timespec now;
     clock_gettime(CLOCK_MONOTONIC, &now);
@@ -27,14 +24,14 @@ uint64_t monotonic_nanoseconds(void) {
 
 /// This thread's ring, claimed at its first record (NULL: all are taken).
 static imgtrace_agent_ring *ring(void) {
-    if (own_ring) return own_ring;
-    if (no_ring) return NULL;
-    uint32_t index = __atomic_fetch_add(&shared->rings_claimed, 1, __ATOMIC_RELAXED);
+    if (this_thread.own_ring) return this_thread.own_ring;
+    if (this_thread.no_ring) return NULL;
+    uint32_t index = __atomic_fetch_add(&agent.shared->rings_claimed, 1, __ATOMIC_RELAXED);
     if (index >= IMGTRACE_AGENT_RINGS) {
-        no_ring = 1;
+        this_thread.no_ring = 1;
         return NULL;
     }
-    imgtrace_agent_ring *claimed = &shared->rings[index];
+    imgtrace_agent_ring *claimed = &agent.shared->rings[index];
     pthread_getname_np(pthread_self(), claimed->thread, sizeof claimed->thread);
 #if defined(__linux__)
     int32_t tid = (int32_t)syscall(SYS_gettid);
@@ -44,7 +41,7 @@ static imgtrace_agent_ring *ring(void) {
     int32_t tid = (int32_t)thread_id;
 #endif
     __atomic_store_n(&claimed->tid, tid, __ATOMIC_RELEASE);
-    own_ring = claimed;
+    this_thread.own_ring = claimed;
     return claimed;
 }
 
@@ -62,7 +59,7 @@ static __thread uint64_t undrained_tail = UINT64_MAX;
 
 /// Whether the process that drains the rings while the program runs is alive.
 static int reader_alive(void) {
-    int32_t reader = __atomic_load_n(&shared->reader_pid, __ATOMIC_RELAXED);
+    int32_t reader = __atomic_load_n(&agent.shared->reader_pid, __ATOMIC_RELAXED);
     return reader > 0 && (kill((pid_t)reader, 0) == 0 || errno == EPERM);
 }
 
@@ -95,6 +92,33 @@ static int wait_for_room(imgtrace_agent_ring *r, uint64_t head, uint64_t needed)
     }
 }
 
+/// Writes a record's payload at `text` and returns its length: a name copied without trusting
+/// its address (an unreadable one becomes `IMGTRACE_AGENT_UNREADABLE`, its address the payload;
+/// one longer than the limit is cut and flagged), a decoded object's address, or a return's
+/// payload (the agent's own).
+static uint32_t write_payload(char *text, uint32_t *kind, const char *name, uint32_t *flags) {
+    if (*kind == IMGTRACE_AGENT_NAME) {
+        size_t got = (uintptr_t)name < LOWEST_NAME_ADDRESS ? 0 : copy_untrusted(text, name, IMGTRACE_AGENT_NAME_BYTES, 1);
+        const char *nul = got ? memchr(text, 0, got) : NULL;
+        if (nul) return (uint32_t)(nul - text);
+        if (got == IMGTRACE_AGENT_NAME_BYTES) {
+            *flags = IMGTRACE_AGENT_TRUNCATED;
+            return IMGTRACE_AGENT_NAME_BYTES;
+        }
+        *kind = IMGTRACE_AGENT_UNREADABLE;
+    }
+    if (*kind == IMGTRACE_AGENT_UNREADABLE || *kind == IMGTRACE_AGENT_DECODE) {
+        uint64_t address = (uint64_t)(uintptr_t)name;
+        memcpy(text, &address, sizeof address);
+        return sizeof address;
+    }
+    if (*kind == IMGTRACE_AGENT_RETURN) {
+        memcpy(text, name, sizeof(imgtrace_agent_return_payload));
+        return sizeof(imgtrace_agent_return_payload);
+    }
+    return 0;
+}
+
 /// Writes one record and returns its sequence number plus one (0: lost). A name is copied from
 /// the program's memory without trusting its address (an unreadable one is recorded as its
 /// address, `IMGTRACE_AGENT_UNREADABLE` with 8 bytes); one longer than the ring's limit is cut
@@ -103,7 +127,7 @@ static int wait_for_room(imgtrace_agent_ring *r, uint64_t head, uint64_t needed)
 uint64_t record(uint32_t api, uint32_t kind, const char *name, const struct request_stack *stack) {
     imgtrace_agent_ring *r = ring();
     if (!r) {
-        __atomic_fetch_add(&shared->lost, 1, __ATOMIC_RELAXED);
+        __atomic_fetch_add(&agent.shared->lost, 1, __ATOMIC_RELAXED);
         return 0;
     }
     int saved_errno = errno;
@@ -115,7 +139,7 @@ uint64_t record(uint32_t api, uint32_t kind, const char *name, const struct requ
     // A record never wraps: what is left at the ring's end is skipped (marked when a header fits).
     uint64_t skip = left < most ? left : 0;
     if (IMGTRACE_AGENT_RING_BYTES - (head - __atomic_load_n(&r->tail, __ATOMIC_ACQUIRE)) < skip + most && !wait_for_room(r, head, skip + most)) {
-        __atomic_fetch_add(&shared->lost, 1, __ATOMIC_RELAXED);
+        __atomic_fetch_add(&agent.shared->lost, 1, __ATOMIC_RELAXED);
         errno = saved_errno;
         return 0;
     }
@@ -126,34 +150,11 @@ uint64_t record(uint32_t api, uint32_t kind, const char *name, const struct requ
     }
     imgtrace_agent_record *slot = (imgtrace_agent_record *)(r->bytes + at);
     char *text = (char *)(slot + 1);
-    uint32_t length = 0, flags = 0;
-    if (kind == IMGTRACE_AGENT_NAME) {
-        size_t got = (uintptr_t)name < LOWEST_NAME_ADDRESS ? 0 : copy_untrusted(text, name, IMGTRACE_AGENT_NAME_BYTES, 1);
-        const char *nul = got ? memchr(text, 0, got) : NULL;
-        if (nul) {
-            length = (uint32_t)(nul - text);
-        } else if (got == IMGTRACE_AGENT_NAME_BYTES) {
-            length = IMGTRACE_AGENT_NAME_BYTES;
-            flags = IMGTRACE_AGENT_TRUNCATED;
-        } else {
-            kind = IMGTRACE_AGENT_UNREADABLE;
-        }
-    }
-    if (kind == IMGTRACE_AGENT_UNREADABLE) {
-        uint64_t address = (uint64_t)(uintptr_t)name;
-        memcpy(text, &address, sizeof address);
-        length = sizeof address;
-    } else if (kind == IMGTRACE_AGENT_DECODE) {
-        uint64_t object = (uint64_t)(uintptr_t)name;
-        memcpy(text, &object, sizeof object);
-        length = sizeof object;
-    } else if (kind == IMGTRACE_AGENT_RETURN) {
-        memcpy(text, name, sizeof(imgtrace_agent_return_payload));
-        length = sizeof(imgtrace_agent_return_payload);
-    }
+    uint32_t flags = 0;
+    uint32_t length = write_payload(text, &kind, name, &flags);
     struct timespec now;
     clock_gettime(CLOCK_REALTIME, &now);
-    uint64_t seq = __atomic_fetch_add(&shared->seq, 1, __ATOMIC_RELAXED);
+    uint64_t seq = __atomic_fetch_add(&agent.shared->seq, 1, __ATOMIC_RELAXED);
     slot->seq = seq;
     slot->seconds = (uint64_t)now.tv_sec;
     slot->nanoseconds = (uint32_t)now.tv_nsec;
@@ -161,7 +162,7 @@ uint64_t record(uint32_t api, uint32_t kind, const char *name, const struct requ
     slot->kind = (uint8_t)kind;
     slot->flags = (uint8_t)flags;
     slot->length = length;
-    slot->context = context < 0 ? 0xFFFF : (uint16_t)context;
+    slot->context = this_thread.context < 0 ? 0xFFFF : (uint16_t)this_thread.context;
     uint64_t *frames = (uint64_t *)((char *)slot + ((sizeof(imgtrace_agent_record) + length + 7) & ~(uint64_t)7));
     int unreadable = 0;
     slot->frames = stack && stack->return_slot ? (uint16_t)capture_frames(stack, frames, &unreadable) : 0;

@@ -13,8 +13,6 @@
 #include "agent_parts.h"
 #include "cfi_unwind.h"
 
-int unwind_with_libgcc;
-
 #if defined(__x86_64__) && defined(__linux__)
 // x86-64: an assembly trampoline per target saves every argument register (six integer, eight
 // vector), lets `imgtrace_agent_enter` record, restores them and calls the original from a frame
@@ -104,12 +102,12 @@ __attribute__((visibility("hidden"), used)) struct enter_result imgtrace_agent_e
         shadow_slot[shadow_top] = return_slot;
         shadow_api[shadow_top] = (unsigned char)index;
         shadow_top++;
-        return (struct enter_result){targets[index].original, stack_argument_bytes((uintptr_t)(return_slot + 1))};
+        return (struct enter_result){agent.targets[index].original, stack_argument_bytes((uintptr_t)(return_slot + 1))};
     }
-    if (targets[index].kind == TARGET_METHOD || targets[index].kind == TARGET_SYMBOL || targets[index].kind == TARGET_DECODE) {
-        depth--;  // too deep to see the return: count it as returned now
+    if (agent.targets[index].kind == TARGET_METHOD || agent.targets[index].kind == TARGET_SYMBOL || agent.targets[index].kind == TARGET_DECODE) {
+        this_thread.depth--;  // too deep to see the return: count it as returned now
     }
-    return (struct enter_result){targets[index].original, -1};
+    return (struct enter_result){agent.targets[index].original, -1};
 }
 
 __attribute__((visibility("hidden"), used)) void imgtrace_agent_leave(void *result, void **return_slot) {
@@ -135,7 +133,7 @@ static _Unwind_Reason_Code collect_frame(struct _Unwind_Context *unwind, void *a
     // A wrapped call's own frame, still running (a context around the request): not the program's.
     if (pc >= (uintptr_t)imgtrace_agent_common && pc < (uintptr_t)imgtrace_agent_common_end) return _URC_NO_REASON;
     walk->out[walk->count++] = pc;
-    return walk->count >= frames_wanted ? _URC_END_OF_STACK : _URC_NO_REASON;
+    return walk->count >= agent.frames_wanted ? _URC_END_OF_STACK : _URC_NO_REASON;
 }
 
 static void walk_frames(void *walk) { _Unwind_Backtrace(collect_frame, walk); }
@@ -190,7 +188,7 @@ struct cached_walk {
 
 static void run_cached_walk(void *argument) {
     struct cached_walk *walk = argument;
-    walk->count = cfi_walk(walk->rules, walk->pc, walk->sp, walk->frame_pointer, walk->out, 2, frames_wanted, &walk->bounds);
+    walk->count = cfi_walk(walk->rules, walk->pc, walk->sp, walk->frame_pointer, walk->out, 2, agent.frames_wanted, &walk->bounds);
 }
 
 /// The request's stack: the API's entry, then the return addresses from its caller outwards.
@@ -200,18 +198,18 @@ static void run_cached_walk(void *argument) {
 /// it). Returns the frames written to `out`; `unreadable` is set when a frame's CFI pointed off
 /// the stack and the walk ended there.
 int capture_frames(const struct request_stack *stack, uint64_t *out, int *unreadable) {
-    if (frames_wanted <= 0) return 0;
+    if (agent.frames_wanted <= 0) return 0;
     out[0] = (uint64_t)(uintptr_t)stack->entry;
     uintptr_t first = *(const uintptr_t *)stack->return_slot;
     struct frame_walk walk = {out, 1, first};
-    size_t ring_index = (size_t)(own_ring - shared->rings);
-    if (frames_wanted > 1 && own_ring && ring_index < IMGTRACE_AGENT_RINGS) {
+    size_t ring_index = (size_t)(this_thread.own_ring - agent.shared->rings);
+    if (agent.frames_wanted > 1 && this_thread.own_ring && ring_index < IMGTRACE_AGENT_RINGS) {
         if (!unwind_spaces[ring_index]) {
             void *mapped = mmap(NULL, sizeof(struct unwind_space), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
             unwind_spaces[ring_index] = mapped == MAP_FAILED ? NULL : mapped;
         }
         struct unwind_space *space = unwind_spaces[ring_index];
-        if (space && !unwind_with_libgcc) {
+        if (space && !agent.unwind_with_libgcc) {
             // The trampoline's frame: the caller's %rbp just below its return address. The walk
             // runs on the agent's stack too: finding an FDE takes more than a thread created
             // with the smallest stack has left.
@@ -226,7 +224,7 @@ int capture_frames(const struct request_stack *stack, uint64_t *out, int *unread
         if (space) imgtrace_agent_on_stack(walk_frames, &walk, space->stack + UNWIND_STACK_BYTES);
     }
     // An unwinder that never reached the caller (no CFI, no stack to run on) gives the caller alone.
-    if (walk.count == 1 && frames_wanted > 1) out[walk.count++] = walk.first;
+    if (walk.count == 1 && agent.frames_wanted > 1) out[walk.count++] = walk.first;
     return walk.count;
 }
 
@@ -368,7 +366,7 @@ int capture_frames(const struct request_stack *stack, uint64_t *out, int *unread
 static void *wrapped(int index, void *a0, void *a1, void *a2, void *a3, void *a4, void *a5) {
     void *arguments[6] = {a0, a1, a2, a3, a4, a5};
     enter_request(index, arguments, NULL);
-    void *result = ((generic_fn)targets[index].original)(a0, a1, a2, a3, a4, a5);
+    void *result = ((generic_fn)agent.targets[index].original)(a0, a1, a2, a3, a4, a5);
     leave_request(index, 1, result);
     return result;
 }
@@ -387,6 +385,6 @@ AGENT_HIDDEN void *const wrappers[MAX_TARGETS] = {
 };
 const int agent_trampolines = 0;
 
-void forget_open_calls(void) { depth = 0; }
+void forget_open_calls(void) { this_thread.depth = 0; }
 #endif
 

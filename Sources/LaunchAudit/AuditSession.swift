@@ -162,7 +162,7 @@ public enum AuditSession {
     /// is (`Empty.app`), or a folder that holds an executable (a Linux program's).
     static func looksLikeAProgram(_ path: String) -> Bool {
         let bundleExtensions: Set<String> = ["app", "ipa", "xcarchive", "appex", "framework", "car", "xcassets", "bundle"]
-        if bundleExtensions.contains((path as NSString).pathExtension.lowercased()) { return true }
+        if bundleExtensions.contains(PathText.fileExtension(PathText.lastComponent(path)).lowercased()) { return true }
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: path) else { return false }
         return names.prefix(10_000).contains { name in
             var isDirectory: ObjCBool = false

@@ -52,21 +52,21 @@
     /// It decides what happens at each stop; the parts do the work: `Tracee` (process control and
     /// typed stops), `BreakpointSet` (bytes, stepping over), `LibraryScanner` (maps → targets).
     public final class Recorder {
-        private let request: RecordRequest
-        private let output: (String) -> Void
-        private var tracee = Tracee()
+        let request: RecordRequest
+        let output: (String) -> Void
+        var tracee = Tracee()
         private var breakpoints = BreakpointSet()
         private var scanner: LibraryScanner
         private var launchEndSeen = false
-        private var threadNames: [pid_t: String] = [:]
+        var threadNames: [pid_t: String] = [:]
         private var forkedChildren = Set<pid_t>()
         private var vforkedChildren = Set<pid_t>()
-        private var unknownClasses = Set<String>()
+        var unknownClasses = Set<String>()
         /// Unwinds hits for `--backtrace`.
-        private var unwinder: Unwinder?
-        private var clock = HitClock()
+        var unwinder: Unwinder?
+        var clock = HitClock()
         private var extents = Extents()
-        private var hits = 0
+        var hits = 0
         private var launchEndMarked = false
         /// Why the loop ended the program or let it go, when it did (`--duration`, a signal to imgtrace).
         private var stopReason: RecordingEnd.ProgramEnd?
@@ -79,7 +79,7 @@
         /// Lines held until their hits' frames are named: the walk is made while the thread is
         /// stopped, the naming later (reading a library's symbols and Objective-C metadata the
         /// first time a frame falls in it cost Gridlock's launch a tenth of a second under 8 frames).
-        private var unnamed: [(line: String, stack: [UInt64])] = []
+        var unnamed: [(line: String, stack: [UInt64])] = []
 
         public init(_ request: RecordRequest, output: @escaping (String) -> Void) {
             self.request = request
@@ -361,87 +361,10 @@
             return now.tv_sec * 1_000_000_000 + now.tv_nsec
         }
 
-        // MARK: Hits
-
-        /// The kind of the last outermost API asked about: a loop of one API asks again and again.
-        private var lastKind: (api: String, kind: String?)?
-
-        private func kind(ofOutermost api: String) -> String? {
-            if let lastKind, lastKind.api == api { return lastKind.kind }
-            let kind = LoadKind.of(outermostAPI: api)?.rawValue
-            lastKind = (api, kind)
-            return kind
-        }
-
-        private func recordHit(_ tid: pid_t, _ regs: Registers, api: String, argument: Int, objc: Bool, kind: String?, memory: StopMemory) {
-            let value = regs.argument(argument)
-            let name = objc ? RemoteStrings.gnustepString(at: value, in: memory) : RemoteStrings.cString(at: value, in: memory)
-            let bytes: [UInt8]?
-            switch name {
-            case .name(let text): bytes = text
-            case .nilName: bytes = nil
-            case .unknownClass(let cls):
-                if unknownClasses.insert(cls).inserted {
-                    PlatformIO.writeStandardError("imgtrace: warning: \(api): a name of class \(cls) has a layout imgtrace cannot read; recorded as nil\n")
-                }
-                bytes = nil
-            case .unreadable:
-                // Its address: the reader counts a hit that printed only an address, not a nil name.
-                let line = HitLine.format(timestamp: clock.now(), thread: threadName(tid), api: api, unreadableAt: value, kind: kind)
-                hits += 1
-                emit(line, stack: stack(tid, regs, memory: memory))
-                return
-            }
-            let line = HitLine.format(timestamp: clock.now(), thread: threadName(tid), api: api, name: bytes, kind: kind)
-            hits += 1
-            emit(line, stack: stack(tid, regs, memory: memory))
-        }
-
-        private func stack(_ tid: pid_t, _ regs: Registers, memory: StopMemory) -> [UInt64] {
-            guard let unwinder, request.backtrace > 0 else { return [] }
-            return unwinder.programCounters(of: tid, registers: regs, memory: memory, limit: request.backtrace)
-        }
-
-        /// Writes a line, after the lines still waiting for their frames' names.
-        private func emit(_ line: String, stack: [UInt64] = []) {
-            guard stack.isEmpty, unnamed.isEmpty else {
-                unnamed.append((line, stack))
-                // Bounded: a long recording is written in batches.
-                if unnamed.count >= 1024 { nameFrames() }
-                return
-            }
-            output(line)
-        }
-
-        /// Names the waiting hits' frames and writes them in order.
-        private func nameFrames() {
-            for (line, stack) in unnamed {
-                output(line)
-                if let unwinder, !stack.isEmpty {
-                    let frames = unwinder.frameLines(programCounters: stack)
-                    if !frames.isEmpty { output(frames) }
-                }
-            }
-            unnamed.removeAll()
-        }
-
+        /// The kind of the last outermost API asked about (Recorder+Hits.swift): a loop of one API
+        /// asks again and again.
+        var lastKind: (api: String, kind: String?)?
         /// The thread of the last hit: a launch's hits come mostly from one thread in a row.
-        private var lastThread: (tid: pid_t, label: String)?
-
-        private func threadName(_ tid: pid_t) -> String {
-            if let lastThread, lastThread.tid == tid { return lastThread.label }
-            let label = knownThreadName(tid)
-            lastThread = (tid, label)
-            return label
-        }
-
-        private func knownThreadName(_ tid: pid_t) -> String {
-            if let known = threadNames[tid] { return known }
-            var name = readProcFile("/proc/\(tracee.pid)/task/\(tid)/comm").map { String(decoding: $0, as: UTF8.self) } ?? ""
-            name = name.trimmingCharacters(in: .whitespacesAndNewlines)
-            let label = tid == tracee.pid ? (name.isEmpty ? "main" : name) : "\(name.isEmpty ? "thread" : name) \(tid)"
-            threadNames[tid] = label
-            return label
-        }
+        var lastThread: (tid: pid_t, label: String)?
     }
 #endif

@@ -69,7 +69,7 @@ public struct ProjectSet: Sendable {
     ) throws -> XcodeProject {
         let bytes: [UInt8]
         do { bytes = try SmallFile.read(file, maxBytes: maxProjectBytes) } catch let error as InputError { throw InputError(path: shown, reason: error.reason) }
-        let folder = (relative as NSString).deletingLastPathComponent
+        let folder = PathText.folder(relative)
         var manifestWarnings: [String] = []
         var manifests: [String] = []
         defer {
@@ -113,7 +113,7 @@ public struct ProjectSet: Sendable {
         var found: [String] = []
         guard let walker = FileManager.default.enumerator(atPath: root) else { return [] }
         while let next = walker.nextObject() as? String {
-            let name = (next as NSString).lastPathComponent
+            let name = PathText.lastComponent(next)
             guard walker.fileAttributes?[.type] as? FileAttributeType == .typeDirectory else { continue }
             if name.hasPrefix(".") || DependencyFolders.names.contains(name) {
                 walker.skipDescendants()

@@ -33,7 +33,7 @@ public enum UnusedFix {
         let root = URL(fileURLWithPath: treeRoot).standardizedFileURL.path
         // A built app's images are in its compiled catalog and its copies of the sources: deleting
         // them there deletes nothing the next build makes, and a `.car` holds every catalog image.
-        if builtBundleExtensions.contains((root as NSString).pathExtension.lowercased()) {
+        if builtBundleExtensions.contains(PathText.fileExtension(PathText.lastComponent(root)).lowercased()) {
             throw InputError(
                 path: treeRoot,
                 reason: "--fix patches a source tree, not a built app: give the app's source folder (its .xcassets and Xcode project) as --bundle")
@@ -48,7 +48,7 @@ public enum UnusedFix {
         for project in unused.projects {
             let file = project + "/project.pbxproj"
             let bytes = try SmallFile.read(root + "/" + file, maxBytes: ProjectSet.maxProjectBytes)
-            let folder = (project as NSString).deletingLastPathComponent
+            let folder = PathText.folder(project)
             let lines: [Int]
             do {
                 lines = try ProjectEdit.linesRemoving(deleted, from: bytes, projectFolder: folder)

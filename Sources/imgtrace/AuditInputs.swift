@@ -19,8 +19,7 @@ struct AuditInputs: ParsableArguments {
     @Option(name: .customLong("system-images"), help: "A folder of framework or OS images names may resolve to (repeatable).", completion: .directory)
     var systemImages: [String] = []
 
-    @Option(help: "Device profile to judge for, by id or model name (`imgtrace devices`); default: chosen for the app.", completion: .list(DeviceProfile.builtIn.map(\.id)))
-    var device: String?
+    @OptionGroup var deviceChoice: DeviceChoice
 
     // Unconditional: a method's name (`-[NSApplication finishLaunching]`) starts with a dash.
     @Option(name: .customLong("launch-end"), parsing: .unconditional, help: LaunchEndPattern.help, transform: LaunchEndPattern.parse)
@@ -52,7 +51,6 @@ struct AuditInputs: ParsableArguments {
     func validate() throws {
         if let minLoads, minLoads < 0 { throw ValidationError("--min-loads takes a whole number ≥ 0") }
         if logs.filter({ $0 == "-" }).count > 1 { throw ValidationError("standard input (`-`) can be given as one log only") }
-        try DeviceArgument.validate(device)
     }
 
     /// Every file this run reads, named for a message: outputs may be none of them.
@@ -69,7 +67,7 @@ struct AuditInputs: ParsableArguments {
     func request(baseline: String? = nil, sourceRoot: String? = nil) -> AuditRequest {
         var request = AuditRequest(logs: logs, bundles: bundles)
         request.systemImages = systemImages
-        request.device = device
+        request.device = deviceChoice.device
         request.launchEnd = launchEnd
         request.configPath = config
         request.failOn = failOn.map(\.severity)
@@ -89,10 +87,16 @@ struct AuditInputs: ParsableArguments {
     }
 }
 
-/// A `--device` value, checked once the same way in every command that takes one: a name
-/// `imgtrace devices` lists, or a usage error (exit 64) with the nearest ones.
-enum DeviceArgument {
-    static func validate(_ device: String?) throws {
+/// `--device`, declared once for every command that takes it (analyze, baseline write, unused):
+/// its help, its completion list and its check (a name `imgtrace devices` lists, or a usage
+/// error, exit 64, with the nearest ones).
+struct DeviceChoice: ParsableArguments {
+    @Option(
+        help: "Device profile to judge for (its screen scale, memory and download), by id or model name (`imgtrace devices`); default: chosen for the app.",
+        completion: .list(DeviceProfile.builtIn.map(\.id)))
+    var device: String?
+
+    func validate() throws {
         if let device, DeviceProfile.named(device) == nil {
             throw ValidationError("unknown device `\(SafeText.visible(device))`; \(DeviceProfile.unknownNameHelp(device))")
         }

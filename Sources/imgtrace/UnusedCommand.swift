@@ -50,8 +50,7 @@ struct UnusedCommand: ParsableCommand {
     @Flag(help: "List every shipped image, the used ones too, with what keeps each.")
     var all = false
 
-    @Option(help: "The device whose download the bytes to save are counted for (see `imgtrace devices`); default: chosen for the app.")
-    var device: String?
+    @OptionGroup var deviceChoice: DeviceChoice
 
     @Option(help: "Config file (default: .imgtrace.yml in the working directory, when present): its ignores, severities and failOn apply.", completion: .file())
     var config: String?
@@ -78,7 +77,6 @@ struct UnusedCommand: ParsableCommand {
         if fix != nil, bundles.count != 1 { throw ValidationError("--fix needs one --bundle: the source tree to patch") }
         if fix == "-" { throw ValidationError("--fix writes a file: standard output carries the report") }
         if logs.filter({ $0 == "-" }).count > 1 { throw ValidationError("standard input (`-`) can be given as one log only") }
-        try DeviceArgument.validate(device)
     }
 
     func run() throws {
@@ -92,7 +90,7 @@ struct UnusedCommand: ParsableCommand {
         try OutputTargets.check(outputs: [("--write-baseline", writeBaseline), ("--fix", fix)], inputs: inputs)
         var request = AuditRequest(logs: logs, bundles: bundles)
         request.projects = projects
-        request.device = device
+        request.device = deviceChoice.device
         request.configPath = config
         request.failOn = failOn.map { $0.severity }
         request.baselinePath = baseline

@@ -35,6 +35,29 @@
 
         // MARK: No Swift runtime
 
+        /// The agent's files share at most three mutable variables (issue 62): its state, the
+        /// thread's, and the exit hook its assembly jumps through. Read from the compiled objects'
+        /// symbol tables (writable sections, global binding), so a variable added in any file counts.
+        func testTheAgentsFilesShareAtMostThreeMutableVariables() throws {
+            let folder = BinaryRunner.executable.deletingLastPathComponent().appendingPathComponent("ImgtraceAgent.build")
+            let objects = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter { $0.hasSuffix(".o") }.sorted()
+            guard !objects.isEmpty else { throw XCTSkip("the agent's object files are not in \(folder.path)") }
+            var mutable: [String] = []
+            for object in objects {
+                let table = try XCTUnwrap(Shell.output("objdump -t \(folder.appendingPathComponent(object).path)"), object)
+                for line in table.split(separator: "\n") {
+                    let fields = line.split(whereSeparator: \.isWhitespace)
+                    guard fields.count >= 5, fields[1] == "g", let section = fields.first(where: { $0.hasPrefix(".") }),
+                        [".data", ".bss", ".tdata", ".tbss"].contains(section)
+                    else { continue }
+                    mutable.append("\(object): \(fields.last!)")
+                }
+            }
+            XCTAssertGreaterThanOrEqual(objects.count, 10, "every file of the agent compiled: \(objects)")
+            XCTAssertLessThanOrEqual(mutable.count, 3, "mutable globals: \(mutable)")
+            XCTAssertEqual(Set(mutable.map { String($0.split(separator: " ").last!) }), ["agent", "this_thread", "imgtrace_agent_real_exit"], "\(mutable)")
+        }
+
         /// What a library loads is its NEEDED entries: libc and the loader only, and no RUNPATH into
         /// the Swift toolchain. A program that dies of a signal dies of it under the agent (the
         /// Swift runtime's constructors installed handlers that printed a backtrace and went on).

@@ -233,6 +233,18 @@ final class ListingCommandsTests: XCTestCase {
             for format in ["sarif", "checkstyle", "xcode"] { XCTAssertTrue(script.stdoutText.contains(format), "\(shell): --format \(format)") }
             XCTAssertTrue(script.stdoutText.contains("baseline-regression"), "\(shell): rule ids")
         }
+        // Every command that takes --device completes it from the same list (one option group):
+        // `unused` once declared its own and lost the list.
+        let bash = try BinaryRunner.run(["--generate-completion-script", "bash"]).stdoutText
+        for command in ["analyze", "unused"] {
+            let function = try XCTUnwrap(bash.range(of: "_imgtrace_\(command)() {"), command)
+            let body = bash[function.upperBound...].components(separatedBy: "\n}\n").first ?? ""
+            let device = try XCTUnwrap(body.range(of: "'--device')"), "\(command) has --device")
+            let completion = body[device.upperBound...].prefix(400)
+            for profile in devices.prefix(3) {
+                XCTAssertTrue(completion.contains(profile["id"] as? String ?? "?"), "\(command) --device completes \(profile["id"] ?? "?"): \(completion)")
+            }
+        }
     }
 }
 
