@@ -11,22 +11,22 @@ public enum Severity: String, Sendable, CaseIterable, Comparable {
 }
 
 /// A place in one of the analysed logs.
-public struct LogLine: Sendable, Equatable, Comparable, Hashable {
+package struct LogLine: Sendable, Equatable, Comparable, Hashable {
     /// Index of the log among the inputs, in the order given.
-    public var log: Int
+    package var log: Int
     /// 1-based line.
-    public var line: Int
+    package var line: Int
 
-    public init(log: Int, line: Int) {
+    package init(log: Int, line: Int) {
         self.log = log
         self.line = line
     }
 
-    public static func < (a: LogLine, b: LogLine) -> Bool { (a.log, a.line) < (b.log, b.line) }
+    package static func < (a: LogLine, b: LogLine) -> Bool { (a.log, a.line) < (b.log, b.line) }
 }
 
 /// A measured value attached to a finding.
-public enum FindingValue: Sendable, Equatable {
+package enum FindingValue: Sendable, Equatable {
     case int(Int)
     case number(Double)
     case string(String)
@@ -34,16 +34,16 @@ public enum FindingValue: Sendable, Equatable {
 
 /// A finding's measured values by name, in key order. A finding holds two or three; an audit of
 /// many names holds hundreds of thousands of findings, and a dictionary each costs twice the bytes.
-public struct FindingValues: Sendable, Equatable, ExpressibleByDictionaryLiteral, Sequence {
-    public typealias Element = (key: String, value: FindingValue)
+package struct FindingValues: Sendable, Equatable, ExpressibleByDictionaryLiteral, Sequence {
+    package typealias Element = (key: String, value: FindingValue)
     private var entries: [Element]
 
-    public init(dictionaryLiteral elements: (String, FindingValue)...) {
+    package init(dictionaryLiteral elements: (String, FindingValue)...) {
         self.init(elements.map { (key: $0.0, value: $0.1) })
     }
 
     /// The pairs; a later key replaces an earlier one.
-    public init(_ pairs: [(key: String, value: FindingValue)]) {
+    package init(_ pairs: [(key: String, value: FindingValue)]) {
         var sorted: [Element] = []
         sorted.reserveCapacity(pairs.count)
         for pair in pairs {
@@ -53,7 +53,7 @@ public struct FindingValues: Sendable, Equatable, ExpressibleByDictionaryLiteral
         entries = sorted
     }
 
-    public subscript(key: String) -> FindingValue? {
+    package subscript(key: String) -> FindingValue? {
         get { entries.first { $0.key == key }?.value }
         set {
             let at = entries.firstIndex { $0.key == key }
@@ -68,12 +68,12 @@ public struct FindingValues: Sendable, Equatable, ExpressibleByDictionaryLiteral
         }
     }
 
-    public var keys: [String] { entries.map(\.key) }
-    public var isEmpty: Bool { entries.isEmpty }
-    public var count: Int { entries.count }
-    public func makeIterator() -> IndexingIterator<[Element]> { entries.makeIterator() }
+    package var keys: [String] { entries.map(\.key) }
+    package var isEmpty: Bool { entries.isEmpty }
+    package var count: Int { entries.count }
+    package func makeIterator() -> IndexingIterator<[Element]> { entries.makeIterator() }
 
-    public static func == (a: FindingValues, b: FindingValues) -> Bool {
+    package static func == (a: FindingValues, b: FindingValues) -> Bool {
         a.entries.count == b.entries.count && zip(a.entries, b.entries).allSatisfy { $0.key == $1.key && $0.value == $1.value }
     }
 }
@@ -81,60 +81,62 @@ public struct FindingValues: Sendable, Equatable, ExpressibleByDictionaryLiteral
 /// One problem a rule found.
 public struct Finding: Sendable, Equatable {
     /// The rule's stable id, e.g. `missing-image`.
-    public var rule: String
-    public var severity: Severity
+    public package(set) var rule: String
+    public package(set) var severity: Severity
     /// Stable across runs for the same problem: rule + normalised asset identity + device.
-    public var fingerprint: String
+    public package(set) var fingerprint: String
     /// What it is about, as its message names it first: a name, an image, a file, a figure.
     /// Reports that list several findings in one line show this, never a part of the sentence.
-    public var subject: String
+    public package(set) var subject: String
     /// One sentence that names what and how much.
-    public var message: Phrase
+    package var message: Phrase
+    /// The message as plain words (reporters quote its names by format; this is the sentence).
+    public var messageText: String { message.description }
     /// What to do about it, as data (`fix` is its sentence).
-    public var fixKind: FixKind
+    package var fixKind: FixKind
     /// What to do about it, in words.
     public var fix: String { fixKind.sentence }
     /// The names the app asked for, sorted.
-    public var names: [String]
+    public package(set) var names: [String]
     /// Ids of the images involved, sorted.
-    public var assets: [String]
+    public package(set) var assets: [String]
     /// Bundle-relative paths of those images (a `.car` for renditions), sorted, without repeats.
-    public var paths: [String]
+    public package(set) var paths: [String]
     /// Log lines involved, sorted; at most `Finding.maxLines`.
-    public var lines: [LogLine]
+    package var lines: [LogLine]
     /// Measured values by name.
-    public var values: FindingValues
+    package var values: FindingValues
     /// Bytes this problem wastes (decoded or on disk); findings of one severity are ranked by it.
-    public var cost: Int
+    public package(set) var cost: Int
     /// Loads involved; the tie-breaker after cost.
-    public var occurrences: Int
+    public package(set) var occurrences: Int
     /// Where the developer fixes it in the app's sources (relative to the source root), when
     /// a source root was given and holds the asset or the interface document that names it.
-    public var source: SourceLocation?
+    package var source: SourceLocation?
     /// The line of code that asks for one of its names (relative to the source root), when a
     /// source root was given and its Swift or Objective-C names it: where a missing or repeated
     /// name is fixed. `source` (the asset) stays a further location.
-    public var code: SourceLocation?
+    package var code: SourceLocation?
     /// Whether the finding can fail the run. The toolkit's own lookups (`NameUse.isToolkits`)
     /// are reported as notes that never do, at any `--fail-on`.
-    public var gates = true
+    public package(set) var gates = true
     /// What the message says of its subject, without naming it (`decodes to 46.5 MiB …`): how
     /// another finding about the same image quotes this one as evidence. Set by image rules.
-    public var claim: Phrase?
+    package var claim: Phrase?
     /// Further facts about the same image from other rules of its family, folded into this one
     /// finding (`ImageFindings`): each rule's claim, severity and fix, most severe first.
-    public var evidence: [Evidence] = []
+    package var evidence: [Evidence] = []
     /// The fingerprints this problem had in baselines of schema 1, before one finding per image:
     /// a baseline that holds any of them holds this finding.
-    public var formerFingerprints: [String] = []
+    public package(set) var formerFingerprints: [String] = []
 
     /// A fact another rule established about the same image, carried by the finding that folds it in.
-    public struct Evidence: Sendable, Equatable {
-        public var rule: String
-        public var severity: Severity
-        public var claim: Phrase
-        public var fixKind: FixKind
-        public var fix: String { fixKind.sentence }
+    package struct Evidence: Sendable, Equatable {
+        package var rule: String
+        package var severity: Severity
+        package var claim: Phrase
+        package var fixKind: FixKind
+        package var fix: String { fixKind.sentence }
 
         package init(rule: String, severity: Severity, claim: Phrase, fix: FixKind) {
             self.rule = rule
@@ -146,16 +148,16 @@ public struct Finding: Sendable, Equatable {
 
     /// Whether `rule` found this problem: it is the finding's rule, or the finding carries its
     /// claim as evidence.
-    public func isFound(by rule: String) -> Bool { self.rule == rule || evidence.contains { $0.rule == rule } }
+    package func isFound(by rule: String) -> Bool { self.rule == rule || evidence.contains { $0.rule == rule } }
 
     /// For a finding that folds an image's rules (`formerFingerprints` set): every rule that
     /// fired, sorted; a baseline accepts the image for these and no others. Empty otherwise.
-    public var foldedRules: [String] { formerFingerprints.isEmpty ? [] : ([rule] + evidence.map(\.rule)).sorted() }
+    package var foldedRules: [String] { formerFingerprints.isEmpty ? [] : ([rule] + evidence.map(\.rule)).sorted() }
 
     /// More log lines than this are counted, not listed.
-    public static let maxLines = 100
+    package static let maxLines = 100
 
-    public init(
+    package init(
         rule: String, severity: Severity, identity: String, device: String, subject: String? = nil, message: Phrase, fix: FixKind,
         names: [String] = [], assets: [String] = [], paths: [String] = [], lines: [LogLine] = [],
         values: FindingValues = [:], cost: Int = 0, occurrences: Int = 0
@@ -186,7 +188,7 @@ public struct Finding: Sendable, Equatable {
     }
 
     /// The first 16 hex digits of SHA-256 over `rule`, `identity` and `device`, separated by NUL.
-    public static func fingerprint(rule: String, identity: String, device: String) -> String {
+    package static func fingerprint(rule: String, identity: String, device: String) -> String {
         var hasher = SHA256()
         for (index, part) in [rule, identity, device].enumerated() {
             if index > 0 { hasher.update(data: [UInt8(0)]) }
@@ -198,7 +200,7 @@ public struct Finding: Sendable, Equatable {
     }
 
     /// `value` as 16 lowercase hex digits, the form of a fingerprint.
-    public static func hexDigits(_ value: UInt64) -> String {
+    package static func hexDigits(_ value: UInt64) -> String {
         String(unsafeUninitializedCapacity: 16) { buffer in
             let digits: StaticString = "0123456789abcdef"
             for k in 0..<16 { buffer[k] = digits.utf8Start[Int((value >> (60 - 4 * UInt64(k))) & 0xF)] }
@@ -207,7 +209,7 @@ public struct Finding: Sendable, Equatable {
     }
 
     /// Report order: most severe first, then the costliest, then the most loads, then by rule and fingerprint.
-    public static func reportOrder(_ a: Finding, _ b: Finding) -> Bool {
+    package static func reportOrder(_ a: Finding, _ b: Finding) -> Bool {
         if a.severity != b.severity { return a.severity < b.severity }
         if a.cost != b.cost { return a.cost > b.cost }
         if a.occurrences != b.occurrences { return a.occurrences > b.occurrences }

@@ -1,7 +1,7 @@
 /// What a finding asks of the developer, as data: the kind of fix and the figures it needs. Rules
 /// choose one; `sentence` is the one place its words are written, for every report. Reports that
 /// group findings compare kinds, never sentences.
-public enum FixKind: Sendable, Hashable {
+package enum FixKind: Sendable, Hashable {
     // Images loaded at launch.
     case keepLoadedImage
     case excludeFromBundle
@@ -67,10 +67,10 @@ public enum FixKind: Sendable, Hashable {
     case checkNeverLoaded
 
     /// The fix in words, a sentence or two, as text reports write it.
-    public var sentence: String { phrase.text }
+    package var sentence: String { phrase.text }
 
     /// The fix in words, a sentence or two, its commands and names quoted apart.
-    public var phrase: Phrase {
+    package var phrase: Phrase {
         switch self {
         case .keepLoadedImage: return "Keep the loaded image, or load it with imageNamed: so the system caches it."
         case .excludeFromBundle: return "Exclude it from the Copy Bundle Resources phase and the archive."

@@ -5,15 +5,15 @@ import ImgtraceSupport
 /// it cost a launch. Two builds' records, compared by name, say which images moved a figure.
 public struct ImageRecord: Sendable, Equatable {
     /// The name the app asked for (`(nil)` and `(empty)` for those).
-    public var name: String
+    package var name: String
     /// What it resolved to (`Assets.car: empty_state`, `hero_banner.jpg`); nil when missing.
-    public var image: String?
+    package var image: String?
     /// Loads in the median launch (the loads of every launch over their number, rounded half up).
-    public var loads: Int
-    public var decodedBytes: Int
-    public var bytesOnDisk: Int
+    package var loads: Int
+    package var decodedBytes: Int
+    package var bytesOnDisk: Int
 
-    public init(name: String, image: String?, loads: Int, decodedBytes: Int, bytesOnDisk: Int) {
+    package init(name: String, image: String?, loads: Int, decodedBytes: Int, bytesOnDisk: Int) {
         self.name = name
         self.image = image
         self.loads = loads
@@ -22,7 +22,7 @@ public struct ImageRecord: Sendable, Equatable {
     }
 
     /// The records of the names loaded at launch over `launches` launches, sorted by name.
-    public static func of(_ uses: [NameUse], launches: Int) -> [ImageRecord] {
+    package static func of(_ uses: [NameUse], launches: Int) -> [ImageRecord] {
         let count = max(1, launches)
         var byName: [String: ImageRecord] = [:]
         for use in uses where use.launchLoads > 0 {
@@ -45,7 +45,7 @@ public struct ImageRecord: Sendable, Equatable {
 
 /// How one image name moved between two launches' records.
 public struct ImageChange: Sendable, Equatable {
-    public enum Kind: String, Sendable {
+    package enum Kind: String, Sendable {
         /// Asked for now, not before.
         case added
         /// Asked for before, not now.
@@ -54,16 +54,16 @@ public struct ImageChange: Sendable, Equatable {
         case loads
     }
 
-    public var kind: Kind
-    public var before: ImageRecord?
-    public var after: ImageRecord?
+    package var kind: Kind
+    package var before: ImageRecord?
+    package var after: ImageRecord?
 
     /// The record it is about: the new one, else the old one.
-    public var record: ImageRecord { after ?? before! }
+    package var record: ImageRecord { after ?? before! }
 
     /// `new at launch: `empty_state` (Assets.car: empty_state, 11.3 MiB decoded)`, `gone from the
     /// launch: `x` (…)`, `` `placeholder` 1 → 4 loads ``: the name a code span, as every report quotes names.
-    public var phrase: Phrase {
+    package var phrase: Phrase {
         let what: Phrase = record.image.map { "\(code: $0), \(kibibytes(record.decodedBytes)) decoded" } ?? "missing"
         switch kind {
         case .added: return "new at launch: \(code: record.name) (\(what))"
@@ -73,11 +73,11 @@ public struct ImageChange: Sendable, Equatable {
     }
 
     /// `phrase` as text with its code spans marked.
-    public var text: String { phrase.text }
+    package var text: String { phrase.text }
 
     /// What changed from `old` to `new`, the costliest first: added and gone by decoded bytes,
     /// then changed load counts by how much they moved; names in byte order among equals.
-    public static func between(old: [ImageRecord], new: [ImageRecord]) -> [ImageChange] {
+    package static func between(old: [ImageRecord], new: [ImageRecord]) -> [ImageChange] {
         let before = Dictionary(old.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         let after = Dictionary(new.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         var changes: [ImageChange] = []
@@ -98,7 +98,7 @@ public struct ImageChange: Sendable, Equatable {
     }
 
     /// The changes that move `metric` (`launch.loads`, `launch.images`, `launch.decodedBytes`, …), at most `limit`.
-    public static func moving(_ metric: String, in changes: [ImageChange], limit: Int = 3) -> [ImageChange] {
+    package static func moving(_ metric: String, in changes: [ImageChange], limit: Int = 3) -> [ImageChange] {
         let relevant: [ImageChange]
         switch metric {
         case "launch.loads", "launch.names", "launch.repeated": relevant = changes

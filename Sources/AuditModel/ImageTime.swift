@@ -4,28 +4,28 @@ import LaunchTrace
 /// How long image requests kept the program busy, from captures that time each request
 /// (`record --agent`; docs/capture.md §6). Debuggers and ptrace stop the program at each hit,
 /// which would distort every duration, so their logs add nothing here.
-public struct ImageTime: Sendable, Equatable {
+package struct ImageTime: Sendable, Equatable {
     /// Requests whose duration the capture measured.
-    public var timedLoads = 0
+    package var timedLoads = 0
     /// Whether the capture timed anything: requests or decodes.
-    public var isTimed: Bool { timedLoads > 0 || decodes > 0 }
+    package var isTimed: Bool { timedLoads > 0 || decodes > 0 }
     /// Their time together, on every thread, in microseconds.
-    public var microseconds = 0
+    package var microseconds = 0
     /// Of `microseconds`, the outermost APIs' own time, outside the image APIs they called.
-    public var ownMicroseconds = 0
+    package var ownMicroseconds = 0
     /// Of `microseconds`, the part on the main thread: what holds the first frame back.
-    public var mainThreadMicroseconds = 0
+    package var mainThreadMicroseconds = 0
     /// The longest single request on the main thread.
-    public var longestMainThreadMicroseconds = 0
+    package var longestMainThreadMicroseconds = 0
     /// Decodes of looked-up images at their first use (the toolkit decodes lazily), their time,
     /// and the part on the main thread; lookups' figures above do not hold them.
-    public var decodes = 0
-    public var decodeMicroseconds = 0
-    public var mainThreadDecodeMicroseconds = 0
+    package var decodes = 0
+    package var decodeMicroseconds = 0
+    package var mainThreadDecodeMicroseconds = 0
     /// Decodes of an image no recorded lookup returned: counted here, in no name's time.
-    public var unattributedDecodes = 0
+    package var unattributedDecodes = 0
 
-    public init() {}
+    package init() {}
 
     /// Counts one timed request.
     package mutating func add(_ microseconds: Int, own: Int? = nil, onMainThread: Bool) {
@@ -59,5 +59,5 @@ public struct ImageTime: Sendable, Equatable {
     }
 
     /// `12.345 ms`: microseconds as milliseconds, to the microsecond a capture gives.
-    public static func milliseconds(_ microseconds: Int) -> String { ImgtraceSupport.milliseconds(microseconds: microseconds) }
+    package static func milliseconds(_ microseconds: Int) -> String { ImgtraceSupport.milliseconds(microseconds: microseconds) }
 }

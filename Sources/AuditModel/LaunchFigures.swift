@@ -8,55 +8,55 @@ public struct NameUse: Sendable {
     // of 2^31 hits is beyond any reader's input cap), the time is boxed (most names are untimed).
 
     /// The name as the app passed it; nil for nil-name hits.
-    public var name: String?
-    public var resolution: Resolution
+    package var name: String?
+    package var resolution: Resolution
     /// APIs it was loaded through, sorted.
-    public var apis: [String]
+    package var apis: [String]
     /// The first load (launch window first, then after launch).
-    public var firstLine: LogLine
+    package var firstLine: LogLine
     /// Launch-window lines after the first. Most names load once: they hold no array at all.
     private var laterLaunchLines: [LogLine] = []
     /// Its main-thread time (lookups and decodes) in each timed launch that asked for it, in log order: the spread
     /// between launches of one build (`record --agent --runs N`).
-    public var mainThreadMicrosecondsPerLaunch: [Int] = []
+    package var mainThreadMicrosecondsPerLaunch: [Int] = []
     private var timeBox: TimeBox?
     private var storedLaunchLoads: Int32 = 0
     /// Of `launchLoads`, those a nib or storyboard made (`UIImageNibPlaceholder`).
-    public var nibLaunchLoads: Int32 = 0
+    package var nibLaunchLoads: Int32 = 0
     /// Of `launchLoads`, those the toolkit's own code made: a backtrace with no frame of the
     /// app's modules, or, without a backtrace, a name in `toolkit.names`.
-    public var toolkitLaunchLoads: Int32 = 0
+    package var toolkitLaunchLoads: Int32 = 0
     private var storedAfterLaunchLoads: Int32 = 0
     private var storedMaxLaunchLoadsPerLog: Int32 = 0
     /// `ok`, `nil` or `empty`.
-    public var status: LoadStatus
-    public var kind: RequestKind
+    package var status: LoadStatus
+    package var kind: RequestKind
     /// Whether its first launch request was the process's first image request, which carries
     /// the toolkit's one-time set-up (its image caches, theme and cursors): its time is no
     /// measure of the image itself.
-    public var includesFirstRequest = false
+    package var includesFirstRequest = false
 
     private final class TimeBox: @unchecked Sendable {
         var time: ImageTime
         init(_ time: ImageTime) { self.time = time }
     }
 
-    public var launchLoads: Int {
+    package var launchLoads: Int {
         get { Int(storedLaunchLoads) }
         set { storedLaunchLoads = Int32(clamping: newValue) }
     }
-    public var afterLaunchLoads: Int {
+    package var afterLaunchLoads: Int {
         get { Int(storedAfterLaunchLoads) }
         set { storedAfterLaunchLoads = Int32(clamping: newValue) }
     }
     /// The most launch loads in any one log: repeats are judged per launch.
-    public var maxLaunchLoadsPerLog: Int {
+    package var maxLaunchLoadsPerLog: Int {
         get { Int(storedMaxLaunchLoadsPerLog) }
         set { storedMaxLaunchLoadsPerLog = Int32(clamping: newValue) }
     }
 
     /// How long its launch requests ran, when the capture timed them.
-    public var launchTime: ImageTime {
+    package var launchTime: ImageTime {
         get { timeBox?.time ?? ImageTime() }
         set {
             // The box is this use's alone once written: a copy of the use never sees the change.
@@ -67,12 +67,12 @@ public struct NameUse: Sendable {
 
     /// The median of `mainThreadMicrosecondsPerLaunch` (`LaunchMedian`), or the whole
     /// main-thread time when no launch was timed apart.
-    public var typicalMainThreadMicroseconds: Int {
+    package var typicalMainThreadMicroseconds: Int {
         LaunchMedian.of(mainThreadMicrosecondsPerLaunch) ?? launchTime.mainThreadMicroseconds
     }
 
     /// Launch-window lines, at most `Finding.maxLines`.
-    public var launchLines: [LogLine] {
+    package var launchLines: [LogLine] {
         get { launchLoads == 0 ? [] : [firstLine] + laterLaunchLines }
         set {
             if let first = newValue.first { firstLine = first }
@@ -90,7 +90,7 @@ public struct NameUse: Sendable {
         launchLoads += 1
     }
 
-    public init(
+    package init(
         name: String?, status: LoadStatus, kind: RequestKind, resolution: Resolution, apis: [String] = [],
         launchLoads: Int = 0, afterLaunchLoads: Int = 0, maxLaunchLoadsPerLog: Int = 0, firstLine: LogLine, launchLines: [LogLine] = []
     ) {
@@ -108,11 +108,11 @@ public struct NameUse: Sendable {
 
     /// Whether only the toolkit's own code asked for this name at launch: its missing or
     /// repeated lookups are the toolkit's, never the app's fault.
-    public var isToolkits: Bool { launchLoads > 0 && Int(toolkitLaunchLoads) == launchLoads }
+    package var isToolkits: Bool { launchLoads > 0 && Int(toolkitLaunchLoads) == launchLoads }
 
     /// A finding's identity for this use: the name shown, and for CoreUI lookups their kind, so
     /// that a name asked for by code and by SwiftUI or a trait change gives two identities.
-    public var findingIdentity: String {
+    package var findingIdentity: String {
         switch kind {
         case .catalog: return displayName + " (SwiftUI)"
         case .trait: return displayName + " (trait change)"
@@ -121,7 +121,7 @@ public struct NameUse: Sendable {
     }
 
     /// How the name is shown: the name, or `(nil)` / `(empty)`.
-    public var displayName: String {
+    package var displayName: String {
         switch status {
         case .nil: return "(nil)"
         case .empty: return "(empty)"
@@ -132,9 +132,9 @@ public struct NameUse: Sendable {
 
 /// Hits that printed no readable name, by status.
 public struct UnreadableHits: Sendable, Equatable {
-    public var status: LoadStatus
-    public var count: Int
-    public var lines: [LogLine]
+    package var status: LoadStatus
+    package var count: Int
+    package var lines: [LogLine]
 
     package init(status: LoadStatus, count: Int, lines: [LogLine]) {
         self.status = status
@@ -146,51 +146,51 @@ public struct UnreadableHits: Sendable, Equatable {
 /// Figures for one phase (launch or after launch) of one log or of all logs together.
 public struct PhaseMetrics: Sendable, Equatable {
     /// Every hit, readable or not.
-    public var loads = 0
+    public package(set) var loads = 0
     /// Distinct names asked for (nil and empty count as one name each).
-    public var names = 0
+    public package(set) var names = 0
     /// Distinct images resolved to.
-    public var images = 0
+    public package(set) var images = 0
     /// Sum over those images of decoded bytes.
-    public var decodedBytes = 0
+    public package(set) var decodedBytes = 0
     /// Sum over those images of bytes on disk.
-    public var bytesOnDisk = 0
+    public package(set) var bytesOnDisk = 0
     /// Distinct names that resolved to nothing (paths outside the bundle excluded).
-    public var missing = 0
+    public package(set) var missing = 0
     /// Loads beyond the first of each name.
-    public var repeated = 0
+    public package(set) var repeated = 0
     /// Hits that printed no readable name.
-    public var unreadable = 0
+    public package(set) var unreadable = 0
     /// The largest decoded size of one image.
-    public var largestImageDecodedBytes = 0
+    public package(set) var largestImageDecodedBytes = 0
     /// Of `images` and `decodedBytes`, the part in `--system-images` folders: the toolkit's, not the app's.
-    public var systemImages = 0
-    public var systemDecodedBytes = 0
+    public package(set) var systemImages = 0
+    public package(set) var systemDecodedBytes = 0
     /// Distinct SF Symbols asked for (system artwork: in `loads` and `names`, never missing).
-    public var symbols = 0
+    package var symbols = 0
     /// `NSDataAsset` loads: data, not images, so in no other figure.
-    public var dataLoads = 0
+    public package(set) var dataLoads = 0
     /// How long the image requests ran (launch phase only; zero timed loads for captures that do not time).
-    public var time = ImageTime()
+    package var time = ImageTime()
     /// Main-thread image time: the main thread's image lookups **and** the decodes of their
     /// images at first use, what holds the first frame back — the one figure every format,
     /// budget (`maxMainThreadImageMilliseconds`) and baseline gives as image time on the main
     /// thread. Nil when the launch was not timed.
-    public var typicalMainThreadImageMicroseconds: Int?
+    public package(set) var typicalMainThreadImageMicroseconds: Int?
     /// How long the launch itself ran, from the program's start to the launch end, when the
     /// recording measured it (`record`); nil otherwise.
-    public var lengthMilliseconds: Int?
+    public package(set) var lengthMilliseconds: Int?
 
-    public init() {}
+    package init() {}
 }
 
 /// Launch and after-launch figures: of one launch, or of several launches of one build, where
 /// each figure is the median launch's (`LaunchMedian`) with its range over the launches.
 public struct AuditMetrics: Sendable, Equatable {
     /// The launch window's figures over the launches.
-    public var launchSpread = PhaseSpread(single: PhaseMetrics())
+    public package(set) var launchSpread = PhaseSpread(single: PhaseMetrics())
     /// After the launch end, over the launches whose end was found; nil when none was.
-    public var afterLaunchSpread: PhaseSpread?
+    public package(set) var afterLaunchSpread: PhaseSpread?
 
     /// The median launch's figures (one launch's own, for one launch).
     public var launch: PhaseMetrics {
@@ -198,39 +198,39 @@ public struct AuditMetrics: Sendable, Equatable {
         set { launchSpread = PhaseSpread(single: newValue) }
     }
     /// After the launch end: the median launch's figures; present when a launch-end marker was found.
-    public var afterLaunch: PhaseMetrics? {
+    package var afterLaunch: PhaseMetrics? {
         get { afterLaunchSpread?.median }
         set { afterLaunchSpread = newValue.map(PhaseSpread.init(single:)) }
     }
     /// How many launches the figures are taken over.
-    public var launches: Int { launchSpread.launches }
+    package var launches: Int { launchSpread.launches }
 
-    public init() {}
+    package init() {}
 }
 
 /// Bare lines of a console without echoes that were not taken as image names: the app's own
 /// output by their shape (`NameShape.output`, and sentences the reader set aside), and lines
 /// that resolve to nothing and could be either (`NameShape.unsure`), each said with its line.
-public struct SetAsideLines: Sendable, Equatable {
+package struct SetAsideLines: Sendable, Equatable {
     /// Lines that read as the app's output, and the first of them.
-    public var output = 0
-    public var firstOutputLine: Int?
+    package var output = 0
+    package var firstOutputLine: Int?
     /// The first few of them, as printed: what the report shows.
-    public var examples: [String] = []
+    package var examples: [String] = []
     /// A bare line and where it is.
-    public struct Line: Sendable, Equatable {
-        public var line: Int
-        public var text: String
+    package struct Line: Sendable, Equatable {
+        package var line: Int
+        package var text: String
     }
     /// Lines that may be a missing image's name or the app's output: not judged.
-    public var unsure: [Line] = []
+    package var unsure: [Line] = []
     /// How many unsure lines there were in all (`unsure` keeps the first few).
-    public var unsureCount = 0
+    package var unsureCount = 0
 
-    public init() {}
+    package init() {}
 
     /// The most lines of each kind a report quotes.
-    public static let quoted = 3
+    package static let quoted = 3
 
     package mutating func addOutput(_ text: String, line: Int) {
         output += 1
@@ -247,11 +247,11 @@ public struct SetAsideLines: Sendable, Equatable {
 /// One analysed log.
 public struct LogReport: Sendable {
     /// The path as given.
-    public var path: String
-    public var summary: TraceSummary
-    public var metrics: AuditMetrics
+    public package(set) var path: String
+    package var summary: TraceSummary
+    public package(set) var metrics: AuditMetrics
     /// Bare lines not taken as names (`AuditConfig.namesOnly` takes them all).
-    public var setAside = SetAsideLines()
+    package var setAside = SetAsideLines()
 
     package init(path: String, summary: TraceSummary, metrics: AuditMetrics) {
         self.path = path
@@ -264,12 +264,12 @@ public struct LogReport: Sendable {
 /// not read, a link it did not follow, a log line it could not make sense of. Every report shows them.
 public struct AuditWarning: Sendable, Equatable {
     /// Which input it is about.
-    public var origin: WarningOrigin
+    package var origin: WarningOrigin
     /// The log line, for log warnings that have one.
-    public var line: Int?
-    public var message: String
+    public package(set) var line: Int?
+    public package(set) var message: String
 
-    public init(origin: WarningOrigin, line: Int? = nil, message: String) {
+    package init(origin: WarningOrigin, line: Int? = nil, message: String) {
         self.origin = origin
         self.line = line
         self.message = message
@@ -288,7 +288,7 @@ public struct AuditWarning: Sendable, Equatable {
 }
 
 /// The input a warning is about.
-public enum WarningOrigin: Sendable, Equatable {
+package enum WarningOrigin: Sendable, Equatable {
     /// The app's inputs: `--bundle` and `--system-images`.
     case bundle
     /// Log `index` (0-based, in the order given), at `path` as given.
@@ -299,7 +299,7 @@ public enum WarningOrigin: Sendable, Equatable {
     case baseline(path: String)
 
     /// How reports name it: `bundle`, else the path as given (the JSON contract's `source`).
-    public var label: String {
+    package var label: String {
         switch self {
         case .bundle: return "bundle"
         case .log(_, let path), .sourceRoot(let path), .baseline(let path): return path
@@ -307,7 +307,7 @@ public enum WarningOrigin: Sendable, Equatable {
     }
 
     /// The file a code-scanning report attaches it to: `bundlePath` for the bundle, else its own path.
-    public func file(bundlePath: String) -> String {
+    package func file(bundlePath: String) -> String {
         if case .bundle = self { return bundlePath }
         return label
     }

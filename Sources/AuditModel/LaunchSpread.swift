@@ -2,12 +2,12 @@
 ///
 /// A launch is the unit: a figure of several launches is the median of that figure over the
 /// launches, never their sum, with the lowest and highest launch beside it.
-public enum LaunchMedian {
+package enum LaunchMedian {
     /// The middle of `values` once sorted; of an even count, the mean of the two middle values,
     /// rounded half up to the unit (a count, a byte, a microsecond). Nil for no value.
     ///
     /// Two launches of 455.4 and 458.6 ms give 457.0 ms; loads of 182 and 183 give 183.
-    public static func of(_ values: [Int]) -> Int? {
+    package static func of(_ values: [Int]) -> Int? {
         guard !values.isEmpty else { return nil }
         let sorted = values.sorted()
         let upper = sorted[sorted.count / 2]
@@ -19,11 +19,11 @@ public enum LaunchMedian {
 }
 
 /// The lowest and highest value of each figure over the launches.
-public struct PhaseRange: Sendable, Equatable {
-    public var min: PhaseMetrics
-    public var max: PhaseMetrics
+package struct PhaseRange: Sendable, Equatable {
+    package var min: PhaseMetrics
+    package var max: PhaseMetrics
 
-    public init(min: PhaseMetrics, max: PhaseMetrics) {
+    package init(min: PhaseMetrics, max: PhaseMetrics) {
         self.min = min
         self.max = max
     }
@@ -32,20 +32,20 @@ public struct PhaseRange: Sendable, Equatable {
 /// One phase's figures over several launches: per figure, the median launch's value and the range.
 public struct PhaseSpread: Sendable, Equatable {
     /// How many launches had this phase.
-    public var launches: Int
+    public package(set) var launches: Int
     /// Each figure the median of the launches' (`LaunchMedian`).
-    public var median: PhaseMetrics
-    public var range: PhaseRange
+    public package(set) var median: PhaseMetrics
+    package var range: PhaseRange
 
     /// One launch: its figures are the median, the least and the most.
-    public init(single: PhaseMetrics) {
+    package init(single: PhaseMetrics) {
         launches = 1
         median = single
         range = PhaseRange(min: single, max: single)
     }
 
     /// Each figure's median, least and most over `launches` (at least one).
-    public init(_ launches: [PhaseMetrics]) {
+    package init(_ launches: [PhaseMetrics]) {
         precondition(!launches.isEmpty, "a spread needs a launch")
         self.launches = launches.count
         var median = PhaseMetrics(), low = PhaseMetrics(), high = PhaseMetrics()
@@ -67,15 +67,15 @@ public struct PhaseSpread: Sendable, Equatable {
     }
 
     /// Whether several launches gave different values of `figure`.
-    public func varies(_ figure: KeyPath<PhaseMetrics, Int>) -> Bool { range.min[keyPath: figure] != range.max[keyPath: figure] }
+    package func varies(_ figure: KeyPath<PhaseMetrics, Int>) -> Bool { range.min[keyPath: figure] != range.max[keyPath: figure] }
 
     /// Whether several launches gave different values of an optional figure.
-    public func varies(_ figure: KeyPath<PhaseMetrics, Int?>) -> Bool { range.min[keyPath: figure] != range.max[keyPath: figure] }
+    package func varies(_ figure: KeyPath<PhaseMetrics, Int?>) -> Bool { range.min[keyPath: figure] != range.max[keyPath: figure] }
 }
 
 extension PhaseMetrics {
     /// Every whole-number figure of a launch, each taken apart over several launches.
-    public static let countedFigures: [WritableKeyPath<PhaseMetrics, Int> & Sendable] = [
+    package static let countedFigures: [WritableKeyPath<PhaseMetrics, Int> & Sendable] = [
         \.loads, \.names, \.images, \.decodedBytes, \.bytesOnDisk, \.missing, \.repeated, \.unreadable, \.largestImageDecodedBytes,
         \.systemImages, \.systemDecodedBytes, \.symbols, \.dataLoads,
         \.time.timedLoads, \.time.microseconds, \.time.ownMicroseconds, \.time.mainThreadMicroseconds, \.time.longestMainThreadMicroseconds,
@@ -83,5 +83,5 @@ extension PhaseMetrics {
     ]
     /// Figures only some launches have: main-thread image time (timed captures) and the launch's
     /// own length (recordings that saw the launch end).
-    public static let optionalFigures: [WritableKeyPath<PhaseMetrics, Int?> & Sendable] = [\.typicalMainThreadImageMicroseconds, \.lengthMilliseconds]
+    package static let optionalFigures: [WritableKeyPath<PhaseMetrics, Int?> & Sendable] = [\.typicalMainThreadImageMicroseconds, \.lengthMilliseconds]
 }

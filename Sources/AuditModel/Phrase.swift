@@ -10,9 +10,9 @@ import ImgtraceSupport
 ///
 /// Stored as the text a text report writes and where in it each quoted part lies: a report of a
 /// hundred thousand loads writes each load's resolution, and reads it without building it again.
-public struct Phrase: Sendable, Hashable, ExpressibleByStringInterpolation, CustomStringConvertible {
+package struct Phrase: Sendable, Hashable, ExpressibleByStringInterpolation, CustomStringConvertible {
     /// One run of the sentence.
-    public enum Part: Sendable, Hashable {
+    package enum Part: Sendable, Hashable {
         /// Words, shown as they are.
         case words(String)
         /// A quoted name, path or command as shown: controls and its own backticks written as
@@ -21,11 +21,11 @@ public struct Phrase: Sendable, Hashable, ExpressibleByStringInterpolation, Cust
     }
 
     /// The sentence as text reports write it: each quoted part between backticks.
-    public private(set) var text: String
+    package private(set) var text: String
     /// The UTF-8 offsets in `text` of each quoted part, its backticks excluded, in order.
     private var quotes: [Range<Int>]
 
-    public init(stringLiteral value: String) {
+    package init(stringLiteral value: String) {
         guard value.utf8.contains(UInt8(ascii: "`")) else {
             self.init(words: value)
             return
@@ -35,14 +35,14 @@ public struct Phrase: Sendable, Hashable, ExpressibleByStringInterpolation, Cust
         self.init(stringInterpolation: builder)
     }
 
-    public init(stringInterpolation: StringInterpolation) {
+    package init(stringInterpolation: StringInterpolation) {
         assert(!stringInterpolation.inCode, "a phrase literal leaves a backtick open")
         text = stringInterpolation.text
         quotes = stringInterpolation.quotes
     }
 
     /// These runs; a quoted part is taken as shown (a part of another phrase).
-    public init(parts: [Part]) {
+    package init(parts: [Part]) {
         var builder = StringInterpolation(literalCapacity: 0, interpolationCount: parts.count)
         for part in parts {
             switch part {
@@ -54,7 +54,7 @@ public struct Phrase: Sendable, Hashable, ExpressibleByStringInterpolation, Cust
     }
 
     /// Plain words, taken as data.
-    public init(words: String) {
+    package init(words: String) {
         text = words
         quotes = []
     }
@@ -62,7 +62,7 @@ public struct Phrase: Sendable, Hashable, ExpressibleByStringInterpolation, Cust
     /// Text that marks its quoted parts with backticks, as the warnings of the log and bundle
     /// readers do (`SafeText.quoted` escapes a name's own backticks, so they pair). Text with
     /// unpaired backticks is words only.
-    public init(marked text: String) {
+    package init(marked text: String) {
         self.text = text
         var ticks: [Int] = []
         for (offset, byte) in text.utf8.enumerated() where byte == UInt8(ascii: "`") { ticks.append(offset) }
@@ -74,7 +74,7 @@ public struct Phrase: Sendable, Hashable, ExpressibleByStringInterpolation, Cust
     }
 
     /// The runs in order: words (never two runs in a row) and quoted parts.
-    public var parts: [Part] {
+    package var parts: [Part] {
         var parts: [Part] = []
         let bytes = text.utf8
         // One walk over the text: each run starts where the last ended.
@@ -100,21 +100,21 @@ public struct Phrase: Sendable, Hashable, ExpressibleByStringInterpolation, Cust
         return parts
     }
 
-    public var description: String { text }
-    public var isEmpty: Bool { text.isEmpty }
+    package var description: String { text }
+    package var isEmpty: Bool { text.isEmpty }
 
     /// `self` followed by `other`.
-    public static func + (phrase: Phrase, other: Phrase) -> Phrase {
+    package static func + (phrase: Phrase, other: Phrase) -> Phrase {
         var joined = phrase
         joined.append(other)
         return joined
     }
 
     /// `other` added at the end of `phrase`.
-    public static func += (phrase: inout Phrase, other: Phrase) { phrase.append(other) }
+    package static func += (phrase: inout Phrase, other: Phrase) { phrase.append(other) }
 
     /// `other` added at the end.
-    public mutating func append(_ other: Phrase) { Self.append(other, text: &text, quotes: &quotes) }
+    package mutating func append(_ other: Phrase) { Self.append(other, text: &text, quotes: &quotes) }
 
     /// `other`'s text after `text`, its quoted parts moved by what stood before it.
     fileprivate static func append(_ other: Phrase, text: inout String, quotes: inout [Range<Int>]) {
@@ -124,7 +124,7 @@ public struct Phrase: Sendable, Hashable, ExpressibleByStringInterpolation, Cust
     }
 
     /// `phrases` with `separator` between them.
-    public static func joined(_ phrases: [Phrase], separator: Phrase) -> Phrase {
+    package static func joined(_ phrases: [Phrase], separator: Phrase) -> Phrase {
         var out = Phrase(words: "")
         for (index, phrase) in phrases.enumerated() {
             if index > 0 { out.append(separator) }
@@ -134,20 +134,20 @@ public struct Phrase: Sendable, Hashable, ExpressibleByStringInterpolation, Cust
     }
 
     /// Builds a phrase from a literal and its values.
-    public struct StringInterpolation: StringInterpolationProtocol {
+    package struct StringInterpolation: StringInterpolationProtocol {
         fileprivate var text = ""
         fileprivate var quotes: [Range<Int>] = []
         /// Inside a backtick span of the literal: text goes into the quoted part, escaped.
         fileprivate var inCode = false
         private var quoteStart = 0
 
-        public init(literalCapacity: Int, interpolationCount: Int) {
+        package init(literalCapacity: Int, interpolationCount: Int) {
             text.reserveCapacity(literalCapacity + 16 * interpolationCount)
         }
 
         /// Our own words: a backtick in them opens or closes a quoted part, and what it quotes is
         /// written as it stands (a literal holds no control character).
-        public mutating func appendLiteral(_ literal: String) {
+        package mutating func appendLiteral(_ literal: String) {
             guard literal.utf8.contains(UInt8(ascii: "`")) else {
                 text += literal
                 return
@@ -162,22 +162,22 @@ public struct Phrase: Sendable, Hashable, ExpressibleByStringInterpolation, Cust
         }
 
         /// Text as words, or into the quoted part a backtick of the literal opened.
-        public mutating func appendInterpolation(_ text: String) { add(text) }
+        package mutating func appendInterpolation(_ text: String) { add(text) }
 
         /// A number as words, or into the quoted part a backtick of the literal opened.
-        public mutating func appendInterpolation(_ number: Int) { add(String(number)) }
+        package mutating func appendInterpolation(_ number: Int) { add(String(number)) }
 
         /// A value as words, or into the quoted part a backtick of the literal opened.
-        public mutating func appendInterpolation(_ value: some CustomStringConvertible) { add(value.description) }
+        package mutating func appendInterpolation(_ value: some CustomStringConvertible) { add(value.description) }
 
         /// A name, path or command quoted.
-        public mutating func appendInterpolation(code name: String) {
+        package mutating func appendInterpolation(code name: String) {
             assert(!inCode, "a quoted value inside a backtick span")
             quote(shown: SafeText.quotedContent(name))
         }
 
         /// Another phrase, its quoted parts kept.
-        public mutating func appendInterpolation(_ phrase: Phrase) {
+        package mutating func appendInterpolation(_ phrase: Phrase) {
             assert(!inCode, "a phrase inside a backtick span")
             Phrase.append(phrase, text: &text, quotes: &quotes)
         }

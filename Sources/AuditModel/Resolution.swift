@@ -4,7 +4,7 @@ import LaunchTrace
 
 /// How a load names its image and where it may be found: by name (`imageNamed:`), by file path
 /// (`imageWithContentsOfFile:`), in asset catalogs only (CoreUI), or not at all (SF Symbols, data).
-public enum RequestKind: String, Sendable, Hashable {
+package enum RequestKind: String, Sendable, Hashable {
     case name, path
     /// An SF Symbol: system artwork, never the app's to ship.
     case symbol
@@ -28,10 +28,10 @@ public enum RequestKind: String, Sendable, Hashable {
     }
 
     /// CoreUI looks in asset catalogs, never at loose files.
-    public var catalogsOnly: Bool { self == .catalog || self == .trait }
+    package var catalogsOnly: Bool { self == .catalog || self == .trait }
 
     /// From the reader's kind of request when the log told it, else from the API and the name.
-    public static func of(_ kind: LoadKind?, api: String?, name: String) -> RequestKind {
+    package static func of(_ kind: LoadKind?, api: String?, name: String) -> RequestKind {
         switch kind {
         case .symbol?: return .symbol
         case .data?: return .data
@@ -44,14 +44,14 @@ public enum RequestKind: String, Sendable, Hashable {
 
     /// Path APIs take a file path; everything else (including an unknown API) takes a name,
     /// unless the value is an absolute path.
-    public static func of(api: String?, name: String) -> RequestKind {
+    package static func of(api: String?, name: String) -> RequestKind {
         if let api { return api.contains("ContentsOfFile") ? .path : .name }
         return name.hasPrefix("/") ? .path : .name
     }
 }
 
 /// Why a name resolved to nothing.
-public enum MissingCause: String, Sendable {
+package enum MissingCause: String, Sendable {
     case nilName, emptyName, caseDiffers, needsExtension, scaleInName, otherIdiom, namespace, outsideBundle, notFound
     /// CoreUI looks in asset catalogs only, and the image is a loose file.
     case notInCatalog
@@ -61,13 +61,13 @@ public enum MissingCause: String, Sendable {
     case dataAsset
 
     /// The app does not lack this image: it is not the app's (outside the bundle, the system's) or not an image.
-    public var isNotTheApps: Bool { self == .outsideBundle || self == .systemArtwork || self == .dataAsset }
+    package var isNotTheApps: Bool { self == .outsideBundle || self == .systemArtwork || self == .dataAsset }
 }
 
 /// What a requested name loads on the device, and how the lookup got there.
 public struct Resolution: Sendable, Equatable {
     /// The image loaded; nil when nothing matches.
-    public var image: BundleImage? {
+    package var image: BundleImage? {
         get { stored?.image }
         set { stored = newValue.map(ImageBox.init) }
     }
@@ -81,13 +81,13 @@ public struct Resolution: Sendable, Equatable {
         static func == (a: ImageBox, b: ImageBox) -> Bool { a === b || a.image == b.image }
     }
     /// One phrase a person reads: "catalog `Assets.car` facet `logo`, phone @3x".
-    public var how: Phrase
+    package var how: Phrase
     /// Set when `image` is nil.
-    public var cause: MissingCause?
+    package var cause: MissingCause?
     /// The name the system caches the image under, when not the name asked for (a mapped alias).
-    public var cacheName: String?
+    package var cacheName: String?
 
-    public init(image: BundleImage?, how: Phrase, cause: MissingCause? = nil, cacheName: String? = nil) {
+    package init(image: BundleImage?, how: Phrase, cause: MissingCause? = nil, cacheName: String? = nil) {
         stored = image.map(ImageBox.init)
         self.how = how
         self.cause = cause

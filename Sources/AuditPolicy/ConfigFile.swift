@@ -7,16 +7,16 @@ import LaunchTrace
 /// `InputError` naming the file, the line and column, and the key.
 public enum ConfigFile {
     /// The file looked for in the working directory when `--config` is not given.
-    public static let defaultName = ".imgtrace.yml"
+    package static let defaultName = ".imgtrace.yml"
 
     /// The keys a config may have, for error messages and documentation.
-    public static let topKeys = [
+    package static let topKeys = [
         "device", "launchEnd", "failOn", "namesOnly", "sourceRoot", "thresholds", "budgets", "ignore", "severity", "baseline", "toolkit", "history",
     ]
 
     /// The keys each section may have (`severity` takes rule ids), for error messages and the
     /// README check that every key is documented: the rules' settings, and the ignore lists.
-    public static func sectionKeys(_ schema: ConfigSchema) -> [String: [String]] {
+    package static func sectionKeys(_ schema: ConfigSchema) -> [String: [String]] {
         var keys: [String: [String]] = ["ignore": ["names", "globs", "rules"], "toolkit": ["names"]]
         for setting in schema.settings { keys[setting.section, default: []].append(setting.key) }
         return keys
@@ -24,16 +24,16 @@ public enum ConfigFile {
 
     /// The config a run reads: `explicit` (`--config`) when given, else `.imgtrace.yml` in the
     /// working directory when there is one.
-    public static func path(explicit: String?) -> String? {
+    package static func path(explicit: String?) -> String? {
         explicit ?? (FileManager.default.fileExists(atPath: defaultName) ? defaultName : nil)
     }
 
     /// The settings of the config a run reads (`path(explicit:)`), or the defaults without one.
-    public static func settings(explicit: String?, schema: ConfigSchema) throws -> AuditConfig {
+    package static func settings(explicit: String?, schema: ConfigSchema) throws -> AuditConfig {
         try path(explicit: explicit).map { try load(path: $0, schema: schema) } ?? AuditConfig()
     }
 
-    public static func load(path: String, schema: ConfigSchema) throws -> AuditConfig {
+    package static func load(path: String, schema: ConfigSchema) throws -> AuditConfig {
         let bytes = try SmallFile.read(path, maxBytes: SmallFile.maxConfigBytes)
         guard String(validating: bytes, as: UTF8.self) != nil else {
             throw InputError(path: path, reason: "the config file is not UTF-8")
@@ -41,7 +41,7 @@ public enum ConfigFile {
         return try parse(bytes: bytes, path: path, schema: schema)
     }
 
-    public static func parse(_ text: String, path: String, schema: ConfigSchema) throws -> AuditConfig {
+    package static func parse(_ text: String, path: String, schema: ConfigSchema) throws -> AuditConfig {
         try parse(bytes: Array(text.utf8), path: path, schema: schema)
     }
 

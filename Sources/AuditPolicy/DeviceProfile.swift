@@ -6,26 +6,26 @@ import Foundation
 public struct DeviceProfile: Sendable, Equatable {
     /// The id `--device` takes, naming the models the profile holds, e.g. `iphone-16-17-pro-max`
     /// (the iPhone 16 Pro Max and 17 Pro Max).
-    public var id: String
+    public package(set) var id: String
     /// The models that share this screen, as Apple names them.
-    public var models: [String]
+    public package(set) var models: [String]
     /// Width and height in points (portrait for phones and pads, landscape for Mac screens).
-    public var pointWidth: Int
-    public var pointHeight: Int
+    package var pointWidth: Int
+    package var pointHeight: Int
     /// 1, 2 or 3.
-    public var scale: Int
+    public package(set) var scale: Int
     /// `phone`, `pad` or `mac`, the idiom catalog renditions and `~iphone`/`~ipad` files are chosen by.
-    public var idiom: ImageIdiom
+    package var idiom: ImageIdiom
 
     /// The id this profile had before ids named their models (`iphone-14` held the 12 and 13 but
     /// not the 14 Pro): still accepted by `--device`, configs and baselines, and kept in finding
     /// fingerprints so that renaming a profile changes no baseline.
-    public var formerId: String?
+    package var formerId: String?
 
     /// The device part of a finding's fingerprint: the first id the profile had.
-    public var fingerprintKey: String { formerId ?? id }
+    package var fingerprintKey: String { formerId ?? id }
 
-    public init(id: String, formerId: String? = nil, models: [String], pointWidth: Int, pointHeight: Int, scale: Int, idiom: ImageIdiom) {
+    package init(id: String, formerId: String? = nil, models: [String], pointWidth: Int, pointHeight: Int, scale: Int, idiom: ImageIdiom) {
         self.id = id
         self.formerId = formerId
         self.models = models
@@ -35,13 +35,13 @@ public struct DeviceProfile: Sendable, Equatable {
         self.idiom = idiom
     }
 
-    public var pixelWidth: Int { pointWidth * scale }
-    public var pixelHeight: Int { pointHeight * scale }
+    package var pixelWidth: Int { pointWidth * scale }
+    package var pixelHeight: Int { pointHeight * scale }
     /// One full screen decoded at 4 bytes per pixel: the default `oversized-memory` threshold.
-    public var fullScreenBytes: Int { pixelWidth * pixelHeight * 4 }
+    package var fullScreenBytes: Int { pixelWidth * pixelHeight * 4 }
 
     /// The built-in profiles (docs/images.md §4), phones then pads, smallest first.
-    public static let builtIn: [DeviceProfile] = [
+    package static let builtIn: [DeviceProfile] = [
         .init(
             id: "iphone-6-7-8-se", formerId: "iphone-se", models: ["iPhone 6", "iPhone 6s", "iPhone 7", "iPhone 8", "iPhone SE (2nd gen)", "iPhone SE (3rd gen)"], pointWidth: 375,
             pointHeight: 667, scale: 2,
@@ -102,7 +102,7 @@ public struct DeviceProfile: Sendable, Equatable {
     /// The profile for a bundle when no device is given: the largest current iPhone for UIKit
     /// apps, a 14" MacBook Pro for macOS apps, a 1080p display at 1x for GNUstep apps; with the
     /// reason, for the report.
-    public static func defaultFor(platform: String?, appKit: Bool) -> (profile: DeviceProfile, reason: String) {
+    package static func defaultFor(platform: String?, appKit: Bool) -> (profile: DeviceProfile, reason: String) {
         let platform = platform?.lowercased() ?? ""
         if platform == "gnustep" {
             return (named("display-1080p")!, "a GNUstep app: a 1080p desktop display")
@@ -114,12 +114,12 @@ public struct DeviceProfile: Sendable, Equatable {
     }
 
     /// The largest current iPhone.
-    public static let `default` = builtIn.first { $0.id == "iphone-16-17-pro-max" }!
+    package static let `default` = builtIn.first { $0.id == "iphone-16-17-pro-max" }!
 
     /// Finds a profile by id, model name or former id, ignoring case, spaces and punctuation
     /// (`iphone-16-pro-max`, `"iPhone 16 Pro Max"` and `iphone16promax` all work). A model name
     /// wins over a former id: `iphone-14` is the iPhone 14's screen, as it always was.
-    public static func named(_ name: String) -> DeviceProfile? {
+    package static func named(_ name: String) -> DeviceProfile? {
         let key = normalized(name)
         if let byId = builtIn.first(where: { normalized($0.id) == key }) { return byId }
         if let byModel = builtIn.first(where: { $0.models.contains { normalized($0) == key } }) { return byModel }
@@ -129,7 +129,7 @@ public struct DeviceProfile: Sendable, Equatable {
     /// Why `name` names no profile, in words for an error: the nearest ids and model names
     /// (`did you mean "iPhone 15 Pro Max" (iphone-16-plus)?`), or for a family name (`ipad`) its
     /// profiles; then where the list is.
-    public static func unknownNameHelp(_ name: String) -> String {
+    package static func unknownNameHelp(_ name: String) -> String {
         let key = normalized(name)
         var candidates: [(text: String, profile: DeviceProfile)] = []
         for profile in builtIn {

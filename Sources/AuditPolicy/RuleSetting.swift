@@ -6,14 +6,14 @@ import AuditModel
 /// rules' examples all read this declaration, so changing a default is one edit.
 public struct RuleSetting: Sendable {
     /// The values a setting takes.
-    public enum Kind: Sendable {
+    package enum Kind: Sendable {
         /// A whole number ≥ 0.
         case count
         /// A number ≥ 0 (0.05 = 5%).
         case fraction
 
         /// In words, for listings and errors.
-        public var words: String {
+        package var words: String {
             switch self {
             case .count: return "a whole number ≥ 0"
             case .fraction: return "a number ≥ 0 (0.05 = 5%)"
@@ -22,12 +22,12 @@ public struct RuleSetting: Sendable {
     }
 
     /// A value as read from the file.
-    public enum Value: Sendable, Equatable {
+    package enum Value: Sendable, Equatable {
         case count(Int)
         case fraction(Double)
 
         /// As the config file writes it.
-        public var text: String {
+        package var text: String {
             switch self {
             case .count(let n): return String(n)
             case .fraction(let f): return String(f)
@@ -36,34 +36,34 @@ public struct RuleSetting: Sendable {
     }
 
     /// The config section (`thresholds`, `budgets`, `baseline`).
-    public let section: String
-    public let key: String
-    public let kind: Kind
+    package let section: String
+    package let key: String
+    package let kind: Kind
     /// What it changes, in one line.
-    public let help: String
+    package let help: String
     /// The default in words: a number, or what applies when the key is absent.
-    public let defaultText: String
+    package let defaultText: String
     /// The default value; nil when an absent key means off (a budget) or something derived.
-    public let defaultValue: Value?
+    package let defaultValue: Value?
     private let store: @Sendable (inout AuditConfig, Value) -> Void
 
     /// A value for this setting, as an example's config sets it.
-    public struct Assignment: Sendable {
-        public let setting: RuleSetting
-        public let value: Value
+    package struct Assignment: Sendable {
+        package let setting: RuleSetting
+        package let value: Value
     }
 
     /// This setting at `count`.
-    public func set(_ count: Int) -> Assignment { Assignment(setting: self, value: .count(count)) }
+    package func set(_ count: Int) -> Assignment { Assignment(setting: self, value: .count(count)) }
 
     /// This setting at `fraction`.
-    public func set(_ fraction: Double) -> Assignment { Assignment(setting: self, value: .fraction(fraction)) }
+    package func set(_ fraction: Double) -> Assignment { Assignment(setting: self, value: .fraction(fraction)) }
 
     /// `thresholds.largeFileBytes`.
-    public var path: String { section + "." + key }
+    package var path: String { section + "." + key }
 
     /// Writes `value` into `config`.
-    public func apply(_ value: Value, to config: inout AuditConfig) { store(&config, value) }
+    package func apply(_ value: Value, to config: inout AuditConfig) { store(&config, value) }
 
     private init(
         _ section: String, _ key: String, _ kind: Kind, help: String, defaultValue: Value?, defaultText: String,
@@ -79,13 +79,13 @@ public struct RuleSetting: Sendable {
     }
 
     /// The default of a count setting.
-    public var defaultCount: Int {
+    package var defaultCount: Int {
         guard case .count(let n) = defaultValue else { preconditionFailure("\(path) has no count default") }
         return n
     }
 
     /// A count whose default is `AuditConfig`'s initial value.
-    public static func count(_ section: String, _ key: String, help: String, _ path: WritableKeyPath<AuditConfig, Int> & Sendable) -> RuleSetting {
+    package static func count(_ section: String, _ key: String, help: String, _ path: WritableKeyPath<AuditConfig, Int> & Sendable) -> RuleSetting {
         let value = AuditConfig()[keyPath: path]
         return RuleSetting(section, key, .count, help: help, defaultValue: .count(value), defaultText: String(value)) { config, read in
             if case .count(let n) = read { config[keyPath: path] = n }
@@ -93,14 +93,14 @@ public struct RuleSetting: Sendable {
     }
 
     /// A count that is off (or derived, as `unset` says) unless the file sets it.
-    public static func count(_ section: String, _ key: String, unset: String, help: String, _ path: WritableKeyPath<AuditConfig, Int?> & Sendable) -> RuleSetting {
+    package static func count(_ section: String, _ key: String, unset: String, help: String, _ path: WritableKeyPath<AuditConfig, Int?> & Sendable) -> RuleSetting {
         RuleSetting(section, key, .count, help: help, defaultValue: nil, defaultText: unset) { config, read in
             if case .count(let n) = read { config[keyPath: path] = n }
         }
     }
 
     /// A fraction whose default is `AuditConfig`'s initial value.
-    public static func fraction(_ section: String, _ key: String, help: String, _ path: WritableKeyPath<AuditConfig, Double> & Sendable) -> RuleSetting {
+    package static func fraction(_ section: String, _ key: String, help: String, _ path: WritableKeyPath<AuditConfig, Double> & Sendable) -> RuleSetting {
         let value = AuditConfig()[keyPath: path]
         return RuleSetting(section, key, .fraction, help: help, defaultValue: .fraction(value), defaultText: RuleSetting.text(value)) { config, read in
             if case .fraction(let x) = read { config[keyPath: path] = x }
@@ -114,16 +114,16 @@ public struct RuleSetting: Sendable {
 /// What a config file may name: the settings the rules declare and every rule's id. The rules
 /// live above the reader, so whoever reads a config says what its keys are.
 public struct ConfigSchema: Sendable {
-    public var settings: [RuleSetting]
-    public var ruleIDs: Set<String>
+    package var settings: [RuleSetting]
+    package var ruleIDs: Set<String>
 
-    public init(settings: [RuleSetting], ruleIDs: Set<String>) {
+    package init(settings: [RuleSetting], ruleIDs: Set<String>) {
         self.settings = settings
         self.ruleIDs = ruleIDs
     }
 
     /// The setting at `section.key`, if a rule declares it.
-    public func setting(section: String, key: String) -> RuleSetting? {
+    package func setting(section: String, key: String) -> RuleSetting? {
         settings.first { $0.section == section && $0.key == key }
     }
 }

@@ -5,19 +5,19 @@ import ImgtraceSupport
 /// A budget from the config that the launch exceeded.
 public struct BudgetBreach: Sendable, Equatable {
     /// The config key, e.g. `maxLaunchDecodedBytes`.
-    public var budget: String
-    public var limit: Int
-    public var actual: Int
+    package var budget: String
+    package var limit: Int
+    package var actual: Int
     /// Whether the figures are bytes (for wording).
-    public var isBytes: Bool
+    package var isBytes: Bool
     /// Whether the figures are microseconds (a time budget, set in milliseconds).
-    public var isMicroseconds = false
+    package var isMicroseconds = false
     /// How many launches `actual` is the median of, and the least and most of them.
-    public var launches = 1
-    public var lowest: Int
-    public var highest: Int
+    package var launches = 1
+    package var lowest: Int
+    package var highest: Int
 
-    public init(budget: String, limit: Int, actual: Int, isBytes: Bool) {
+    package init(budget: String, limit: Int, actual: Int, isBytes: Bool) {
         self.budget = budget
         self.limit = limit
         self.actual = actual
@@ -27,14 +27,14 @@ public struct BudgetBreach: Sendable, Equatable {
     }
 
     /// Whether the launch is over the budget.
-    public var isExceeded: Bool { actual > limit }
+    package var isExceeded: Bool { actual > limit }
 
     /// `21 of 30 (70%)`: how close a launch within its budget came to it.
-    public var headroom: String { "\(shown(actual)) of \(shown(limit)) (\(limit > 0 ? Int((Double(actual) * 100 / Double(limit)).rounded(.down)) : 100)%)" }
+    package var headroom: String { "\(shown(actual)) of \(shown(limit)) (\(limit > 0 ? Int((Double(actual) * 100 / Double(limit)).rounded(.down)) : 100)%)" }
 
     /// `12.0 MiB > 10.0 MiB` for byte budgets, `41 > 40` for counts, `212.400 ms > 200.000 ms`
     /// for time; over several launches `41 > 40 (the median of 5 launches: 40 to 43)`.
-    public var figures: String {
+    package var figures: String {
         let text = "\(shown(actual)) > \(shown(limit))"
         guard launches > 1 else { return text }
         return text + " (the median of \(launches) launches: \(shown(lowest)) to \(shown(highest)))"
@@ -50,12 +50,12 @@ extension AuditConfig {
     /// The budgets the median launch of `spread` exceeds, in a fixed order (the rule's table:
     /// each key spelled once). A budget bounds one launch: the median launch's figure, never a
     /// sum over launches nor the worst of them, so the number of launches recorded decides nothing.
-    public func budgetBreaches(of spread: PhaseSpread) -> [BudgetBreach] {
+    package func budgetBreaches(of spread: PhaseSpread) -> [BudgetBreach] {
         budgetFigures(of: spread).filter(\.isExceeded)
     }
 
     /// Every budget the config sets, with the median launch's figure against it, exceeded or not.
-    public func budgetFigures(of spread: PhaseSpread) -> [BudgetBreach] {
+    package func budgetFigures(of spread: PhaseSpread) -> [BudgetBreach] {
         BudgetExceededRule.budgets.compactMap { budget in
             guard let set = self[keyPath: budget.limit], let actual = budget.actual(spread.median) else { return nil }
             // A time budget is set in milliseconds; the figure is in microseconds.

@@ -24,47 +24,47 @@ public protocol DescribedRule {
 }
 
 extension DescribedRule {
-    public static var settings: [RuleSetting] { [] }
-    public static var isFixedInCode: Bool { false }
+    package static var settings: [RuleSetting] { [] }
+    package static var isFixedInCode: Bool { false }
 }
 
 /// One check over an audited launch (`imgtrace analyze`).
-public protocol AuditRule: DescribedRule {
+package protocol AuditRule: DescribedRule {
     /// The findings over one audited launch.
     static func check(_ context: RuleContext) -> [Finding]
 }
 
 /// Every rule, in the order `imgtrace rules` lists them.
 public enum Rules {
-    nonisolated(unsafe) public static let all: [any AuditRule.Type] = [
+    nonisolated(unsafe) package static let all: [any AuditRule.Type] = [
         MissingImageRule.self, RepeatedLoadRule.self, UncachedRepeatRule.self, DuplicateContentRule.self,
         SlowImageRule.self, OversizedPixelsRule.self, OversizedMemoryRule.self, LargeFileRule.self, ScaleMismatchRule.self,
         LooseImageRule.self, BundleJunkRule.self, TraceUnreadableRule.self, NoEvidenceRule.self,
         BudgetExceededRule.self, BaselineRegressionRule.self,
     ]
 
-    public static func named(_ id: String) -> (any AuditRule.Type)? { all.first { $0.id == id } }
+    package static func named(_ id: String) -> (any AuditRule.Type)? { all.first { $0.id == id } }
 
 }
 
 /// What a rule sees: the device, the thresholds, the inventory and every name loaded at launch.
-public struct RuleContext: Sendable {
-    public var device: DeviceProfile
-    public var config: AuditConfig
-    public var inventory: BundleInventory
+package struct RuleContext: Sendable {
+    package var device: DeviceProfile
+    package var config: AuditConfig
+    package var inventory: BundleInventory
     /// Names loaded in the launch window (of any log).
-    public var uses: [NameUse]
-    public var unreadable: [UnreadableHits]
-    public var logs: [LogReport]
+    package var uses: [NameUse]
+    package var unreadable: [UnreadableHits]
+    package var logs: [LogReport]
     /// Figures over all logs together.
-    public var metrics: AuditMetrics
+    package var metrics: AuditMetrics
     /// Ids of the `--system-images` folders (the auditor's set, not rebuilt per question).
-    public var systemBundles: Set<String>
+    package var systemBundles: Set<String>
     /// The launch figures of the baseline this run is compared with (`analyze --baseline`).
-    public var baseline: PhaseMetrics?
+    package var baseline: PhaseMetrics?
     /// The image names that baseline's launch asked for (schema 5 and later), so a worse figure
     /// names what moved it.
-    public var baselineImages: [ImageRecord]?
+    package var baselineImages: [ImageRecord]?
 
     package init(
         device: DeviceProfile, config: AuditConfig, inventory: BundleInventory, uses: [NameUse], unreadable: [UnreadableHits], logs: [LogReport],
@@ -83,20 +83,20 @@ public struct RuleContext: Sendable {
 
     /// Whether the image is judged by UIKit's rules (scale variants, app thinning); AppKit
     /// and system images pick representations at draw time and ship no thinning.
-    public func isUIKit(_ image: BundleImage) -> Bool {
+    package func isUIKit(_ image: BundleImage) -> Bool {
         guard let bundle = inventory.bundles.first(where: { $0.id == image.bundle }) else { return true }
         return !bundle.usesAppKitNames
     }
 
     /// Whether the app does not ship the image: it is in a `--system-images` folder (the
     /// toolkit's own pictures), so its findings are the toolkit's, not the app's.
-    public func isSystem(_ image: BundleImage) -> Bool { systemBundles.contains(image.bundle) }
+    package func isSystem(_ image: BundleImage) -> Bool { systemBundles.contains(image.bundle) }
 
     /// What a `NameRule` sees of this context.
-    public var nameContext: NameRuleContext { NameRuleContext(device: device, config: config, systemBundles: systemBundles) }
+    package var nameContext: NameRuleContext { NameRuleContext(device: device, config: config, systemBundles: systemBundles) }
 
     /// Launch uses grouped by the image they resolved to, in a stable order.
-    public var usesByImage: [(image: BundleImage, uses: [NameUse])] {
+    package var usesByImage: [(image: BundleImage, uses: [NameUse])] {
         var groups: [String: (BundleImage, [NameUse])] = [:]
         for use in uses {
             guard let image = use.resolution.image else { continue }
@@ -109,7 +109,7 @@ public struct RuleContext: Sendable {
     /// `quoted` (the image as `quotedImage` names it, unless given) followed by `claim`; its subject
     /// is a catalog image's name or a file's name. The claim alone is how the image's finding
     /// quotes it when another rule's finding about the same image carries it (`ImageFindings`).
-    public func finding(
+    package func finding(
         _ rule: any AuditRule.Type, severity: Severity? = nil, image: BundleImage, uses: [NameUse], subject: String? = nil,
         quoted: Phrase? = nil, claim: Phrase, fix: FixKind, values: FindingValues, cost: Int
     ) -> Finding {
@@ -141,10 +141,10 @@ package func quotedImage(_ image: BundleImage) -> Phrase {
 
 extension Rules {
     /// Every rule's settings, in the order the rules are listed.
-    public static var settings: [RuleSetting] { all.flatMap { $0.settings } }
+    package static var settings: [RuleSetting] { all.flatMap { $0.settings } }
 
     /// The setting at `section.key`, if any rule declares it.
-    public static func setting(section: String, key: String) -> RuleSetting? {
+    package static func setting(section: String, key: String) -> RuleSetting? {
         settings.first { $0.section == section && $0.key == key }
     }
 }

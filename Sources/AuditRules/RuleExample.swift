@@ -9,17 +9,17 @@ import LaunchTrace
 /// not) fire on. `imgtrace rules --verbose` prints them; the test suite runs every one.
 public struct RuleExample: Sendable {
     /// An image the example app ships.
-    public struct Image: Sendable {
+    package struct Image: Sendable {
         /// A loose file path (`tab@2x.png`, `fr.lproj/flag.png`) or a catalog facet as
         /// `Assets.car#name@3x` (optionally `~ipad`).
-        public var path: String
-        public var width: Int
-        public var height: Int
-        public var bytes: Int
+        package var path: String
+        package var width: Int
+        package var height: Int
+        package var bytes: Int
         /// Same digest, same content.
-        public var digest: String?
+        package var digest: String?
 
-        public init(_ path: String, _ width: Int, _ height: Int, bytes: Int = 4096, digest: String? = nil) {
+        package init(_ path: String, _ width: Int, _ height: Int, bytes: Int = 4096, digest: String? = nil) {
             self.path = path
             self.width = width
             self.height = height
@@ -29,7 +29,7 @@ public struct RuleExample: Sendable {
     }
 
     /// One hit of the example log.
-    public enum Load: Sendable {
+    package enum Load: Sendable {
         /// `+[UIImage imageNamed:]` with this name.
         case named(String)
         /// `+[UIImage imageWithContentsOfFile:]` with this path.
@@ -45,34 +45,34 @@ public struct RuleExample: Sendable {
     }
 
     /// A source file of the example app, for the rules of `imgtrace unused`.
-    public struct Source: Sendable {
+    package struct Source: Sendable {
         /// A path ending in `.swift`, `.m`, `.mm` or `.h`.
-        public var file: String
-        public var text: String
+        package var file: String
+        package var text: String
 
-        public init(_ file: String, _ text: String) {
+        package init(_ file: String, _ text: String) {
             self.file = file
             self.text = text
         }
     }
 
     /// The example app's code (`imgtrace unused` examples).
-    public var sources: [Source]
+    package var sources: [Source]
 
     /// What the example's config sets, each through the rule's own declaration.
-    public var settings: [RuleSetting.Assignment]
+    package var settings: [RuleSetting.Assignment]
     /// Launch images of the baseline the example is compared with.
-    public var baselineImages: Int?
+    package var baselineImages: Int?
 
-    public var summary: String
-    public var images: [Image]
-    public var loads: [Load]
+    package var summary: String
+    package var images: [Image]
+    package var loads: [Load]
     /// Junk files in the bundle.
-    public var junk: [String]
+    package var junk: [String]
     /// Whether the rule fires.
-    public var fires: Bool
+    package var fires: Bool
 
-    public init(
+    package init(
         _ summary: String, images: [Image], loads: [Load], junk: [String] = [], settings: [RuleSetting.Assignment] = [],
         baselineImages: Int? = nil, sources: [Source] = [], fires: Bool
     ) {
@@ -87,7 +87,7 @@ public struct RuleExample: Sendable {
     }
 
     /// The example's inventory: one iOS app bundle with these images.
-    public var inventory: BundleInventory {
+    package var inventory: BundleInventory {
         let app = BundleInfo(
             id: BundleID.top, kind: .app, name: "Example.app", resourceRoot: "",
             info: InfoPlistFacts(platform: "iphoneos"))
@@ -121,7 +121,7 @@ public struct RuleExample: Sendable {
     }
 
     /// The example's log as the events a trace reader would produce.
-    public var events: [ImageLoad] {
+    package var events: [ImageLoad] {
         loads.enumerated().map { offset, load in
             let seq = offset + 1
             switch load {
@@ -148,7 +148,7 @@ public struct RuleExample: Sendable {
 
     /// The example as `imgtrace rules ID` shows it: what the app ships, its code, its config and
     /// its launch, a line each.
-    public var lines: [String] {
+    package var lines: [String] {
         var out = images.map { "ships   \($0.path) (\($0.width)×\($0.height) px, \($0.bytes) bytes\($0.digest == nil ? "" : ", digest \($0.digest!)"))" }
         out += junk.map { "ships   \($0) (junk)" }
         for source in sources {

@@ -6,7 +6,7 @@ import UnusedAudit
 // lists. The engine is the first place that sees analyze's rules and unused's together.
 extension Rules {
     /// The verdicts of `imgtrace unused`, most severe first.
-    public static var unused: [any UnusedRule.Type] { UnusedRules.all }
+    package static var unused: [any UnusedRule.Type] { UnusedRules.all }
 
     /// Every rule of every command, in the order `imgtrace rules` lists them.
     public static var described: [any DescribedRule.Type] { all + unused }

@@ -8,25 +8,25 @@ import ProjectModel
 /// `imgtrace unused --fix PATCH`: a unified diff that deletes what `unused` judged unused in a
 /// source tree — a catalog set's whole `.imageset` folder, a loose image's files and the project
 /// objects that name them — for `git apply` to apply after review. It never edits the tree.
-public enum UnusedFix {
+package enum UnusedFix {
     /// What the patch deletes, and its text.
-    public struct Patch: Sendable {
+    package struct Patch: Sendable {
         /// Tree paths of the deleted files, sorted.
-        public var deletedFiles: [String]
+        package var deletedFiles: [String]
         /// The projects the patch edits.
-        public var editedProjects: [String]
+        package var editedProjects: [String]
         /// The names of the images deleted.
-        public var images: [String]
+        package var images: [String]
         /// The bytes of the deleted files together.
-        public var deletedBytes = 0
+        package var deletedBytes = 0
         /// The diff, the tree's own bytes in its context; empty when nothing is unused.
-        public var bytes: [UInt8]
+        package var bytes: [UInt8]
     }
 
     /// The patch for `unused` (a run over the source tree at `treeRoot`, the one `--bundle`).
     /// Only `unused-image` verdicts of a run that searched the code are deleted: nothing weak,
     /// dynamic or loaded touches them. An `InputError` when the run cannot say so.
-    public static func patch(for unused: UnusedSummary, treeRoot: String) throws -> Patch {
+    package static func patch(for unused: UnusedSummary, treeRoot: String) throws -> Patch {
         guard unused.swiftFiles != nil else {
             throw InputError(path: treeRoot, reason: "--fix needs --source-root: without the code searched, a verdict is a candidate, not a deletion")
         }
@@ -77,7 +77,7 @@ public enum UnusedFix {
     static let builtBundleExtensions: Set<String> = ["app", "ipa", "xcarchive", "appex", "framework"]
 
     /// `fix.patch: 3 sets, 8 files, 454.1 KiB; review, then `git apply fix.patch``: what a run says it wrote.
-    public static func summary(_ patch: Patch, path: String) -> String {
+    package static func summary(_ patch: Patch, path: String) -> String {
         guard !patch.images.isEmpty else { return "\(path): nothing to delete (no image is judged unused)" }
         return "\(path): \(counted(patch.images.count, "image")), \(counted(patch.deletedFiles.count, "file")), \(kibibytes(patch.deletedBytes))"
             + (patch.editedProjects.isEmpty ? "" : " and \(counted(patch.editedProjects.count, "project")) edited")

@@ -12,9 +12,9 @@ import ImgtraceSupport
 /// Conservative by design: any reference keeps an image alive — a weak one (a string literal
 /// equal to its name anywhere), a dynamic one (a pattern like `icon-*` built at run time), a
 /// symbol that a generator makes from its name — and the verdict says which kind did.
-public enum UnusedImages {
+package enum UnusedImages {
     /// One verdict, most severe first.
-    public enum Verdict: String, Sendable, CaseIterable {
+    package enum Verdict: String, Sendable, CaseIterable {
         /// Shipped, referenced by nothing, loaded in no given launch.
         case unused = "unused-image"
         /// Loaded at run time, with no static reference to its name: why static tools fail.
@@ -23,7 +23,7 @@ public enum UnusedImages {
         case neverLoaded = "never-loaded"
         case used
 
-        public var severity: Severity? {
+        package var severity: Severity? {
             switch self {
             case .unused: return .warning
             case .dynamicOnly, .neverLoaded: return .note
@@ -33,7 +33,7 @@ public enum UnusedImages {
     }
 
     /// What kept an image alive, strongest first.
-    public enum Evidence: Sendable, Equatable {
+    package enum Evidence: Sendable, Equatable {
         case build(String)
         case code(CodeReference)
         case interface(file: String)
@@ -43,7 +43,7 @@ public enum UnusedImages {
         /// A string equal to its name in one of the app's executables or JavaScript bundles.
         case codeString(file: String)
 
-        public var text: String {
+        package var text: String {
             switch self {
             case .build(let why): return why
             case .code(let reference):
@@ -62,37 +62,37 @@ public enum UnusedImages {
     }
 
     /// One shipped image set or loose image.
-    public struct Asset: Sendable {
-        public var name: String
-        public var bundle: String
+    package struct Asset: Sendable {
+        package var name: String
+        package var bundle: String
         /// The files it ships (a catalog's renditions are inside its `.car`).
-        public var paths: [String]
+        package var paths: [String]
         /// The inventory's ids of its images (`BundleImage.id`), sorted.
-        public var imageIDs: [String]
-        public var bytesOnDisk: Int
+        package var imageIDs: [String]
+        package var bytesOnDisk: Int
         /// What one device downloads of it: for a catalog image, the renditions app thinning
         /// keeps for the device (its idiom, the scale it picks, every appearance); a loose file
         /// ships to every device whole.
-        public var deviceBytes: Int
+        package var deviceBytes: Int
         /// Whether it is in an asset catalog (thinned) rather than loose files.
-        public var inCatalog: Bool
-        public var verdict: Verdict
+        package var inCatalog: Bool
+        package var verdict: Verdict
         /// Why it is not unused (empty for `unused`).
-        public var keptBy: [Evidence]
+        package var keptBy: [Evidence]
         /// The project targets that copy it into their product, when the bundle is a source tree
         /// whose Xcode project was read; empty otherwise.
-        public var targets: [String] = []
+        package var targets: [String] = []
     }
 
     /// Judges every image the inventory ships. `loaded` holds the names the given launches
     /// asked for (nil when no launch was given: then nothing is `never-loaded` or `dynamic-only`).
-    public static func judge(inventory: BundleInventory, code: CodeIndex?, loaded: Set<String>?, device: DeviceProfile = .default) -> [Asset] {
+    package static func judge(inventory: BundleInventory, code: CodeIndex?, loaded: Set<String>?, device: DeviceProfile = .default) -> [Asset] {
         judgement(inventory: inventory, code: code, loaded: loaded, device: device).assets
     }
 
     /// The verdicts, and how many of the code's references name one of the shipped images (most
     /// string literals and data-file values name none: the count says what the search found).
-    public static func judgement(inventory: BundleInventory, code: CodeIndex?, loaded: Set<String>?, device: DeviceProfile = .default)
+    package static func judgement(inventory: BundleInventory, code: CodeIndex?, loaded: Set<String>?, device: DeviceProfile = .default)
         -> (assets: [Asset], namingReferences: Int)
     {
         let index = ReferenceIndex(inventory: inventory, code: code, loaded: loaded)

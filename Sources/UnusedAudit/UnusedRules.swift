@@ -6,7 +6,7 @@ import CodeReferences
 import ImgtraceSupport
 
 /// A verdict of `imgtrace unused` as a rule: each image judged so becomes one of its findings.
-public protocol UnusedRule: DescribedRule {
+package protocol UnusedRule: DescribedRule {
     /// The verdict whose images it reports.
     static var verdict: UnusedImages.Verdict { get }
     /// The finding about one image judged `verdict`, for `device`; `code` says how much of a
@@ -15,7 +15,7 @@ public protocol UnusedRule: DescribedRule {
 }
 
 /// How much source code a verdict rests on.
-public enum CodeSearch: Sendable, Equatable {
+package enum CodeSearch: Sendable, Equatable {
     /// No `--source-root`: only the built app was read.
     case notSearched
     /// Every source file was read.
@@ -24,7 +24,7 @@ public enum CodeSearch: Sendable, Equatable {
     case searchedExcept(unread: [String])
 
     /// The search a code index stands for (nil: no source tree).
-    public init(_ index: CodeIndex?) {
+    package init(_ index: CodeIndex?) {
         guard let index else {
             self = .notSearched
             return
@@ -174,6 +174,6 @@ package enum NeverLoadedRule: UnusedRule {
 }
 
 /// The verdicts of `imgtrace unused` as rules, most severe first.
-public enum UnusedRules {
-    nonisolated(unsafe) public static let all: [any UnusedRule.Type] = [UnusedImageRule.self, DynamicOnlyRule.self, NeverLoadedRule.self]
+package enum UnusedRules {
+    nonisolated(unsafe) package static let all: [any UnusedRule.Type] = [UnusedImageRule.self, DynamicOnlyRule.self, NeverLoadedRule.self]
 }

@@ -6,25 +6,25 @@ import ImgtraceSupport
 /// What `imgtrace unused` judged and searched.
 public struct UnusedSummary: Sendable {
     /// Every shipped image set or loose image, with its verdict and what kept it.
-    public var assets: [UnusedImages.Asset]
+    package var assets: [UnusedImages.Asset]
     /// The Swift and the Objective-C files searched; nil when no source root was given.
-    public var swiftFiles: Int?
-    public var objcFiles: Int?
+    public package(set) var swiftFiles: Int?
+    public package(set) var objcFiles: Int?
     /// The property lists, JSON and `.strings` files searched for names (weak references).
-    public var dataFiles: Int?
+    public package(set) var dataFiles: Int?
     /// The references in code and data files that name a shipped image (names, symbols,
     /// patterns, literals), each counted once.
-    public var references: Int?
+    public package(set) var references: Int?
     /// Images of a source tree that no shipping target of its projects copies: not findings,
     /// and in no figure (nil when no project was read).
-    public var notShipped: [UnusedImages.Asset]?
+    package var notShipped: [UnusedImages.Asset]?
     /// The project files read to know what each target ships (tree paths), empty when none.
-    public var projects: [String] = []
+    package var projects: [String] = []
     /// The files read to judge shipping that may lie outside the source tree: project files and
     /// local packages' manifests, as paths the run opened (an output may not replace one).
-    public var projectFiles: [String] = []
+    package var projectFiles: [String] = []
     /// Images the config's ignores cover: out of the findings and of every figure.
-    public var ignored = 0
+    package var ignored = 0
 
     package init(assets: [UnusedImages.Asset], swiftFiles: Int?, objcFiles: Int?, dataFiles: Int?, references: Int?) {
         self.assets = assets

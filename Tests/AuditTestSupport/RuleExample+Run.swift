@@ -10,7 +10,7 @@ import UnusedAudit
 // Running an example is a test's job: the rules declare their examples, this target runs them.
 extension RuleExample {
     /// The example's code as `imgtrace unused` reads it.
-    public var codeIndex: CodeIndex {
+    package var codeIndex: CodeIndex {
         var index = CodeIndex(
             references: sources.flatMap { source in
                 source.file.hasSuffix(".swift")
@@ -23,13 +23,13 @@ extension RuleExample {
 
     /// Judges every image the example ships as `imgtrace unused` does: its loads are one launch
     /// (none given when it has none).
-    public func judgeUnused(device: DeviceProfile = .default) -> [UnusedImages.Asset] {
+    package func judgeUnused(device: DeviceProfile = .default) -> [UnusedImages.Asset] {
         let loaded = loads.isEmpty ? nil : Set(events.compactMap(\.name))
         return UnusedImages.judge(inventory: inventory, code: codeIndex, loaded: loaded, device: device)
     }
 
     /// Audits the example for `device` with `config` (default settings unless given) and the example's own settings.
-    public func audit(device: DeviceProfile = .default, config: AuditConfig = AuditConfig()) -> AuditResult {
+    package func audit(device: DeviceProfile = .default, config: AuditConfig = AuditConfig()) -> AuditResult {
         var config = config
         for assignment in settings { assignment.setting.apply(assignment.value, to: &config) }
         var baseline: PhaseMetrics?

@@ -5,27 +5,33 @@ import TestSupport
 import XCTest
 
 /// The engine's public API is what an embedder needs (run an audit, read its result, render it):
-/// at most 150 declarations, each listed in docs/architecture.md. A declaration made public, or
-/// one dropped, fails here until the list says so.
+/// at most 250 declarations across the five targets the `LaunchAudit` product ships, each listed
+/// in docs/architecture.md. A declaration made public, or one dropped, fails here until the list
+/// says so; the rest is `package`, for this package's own targets.
 final class EngineSurfaceTests: XCTestCase {
-    static let limit = 150
+    static let limit = 250
+    static let targets = ["AuditModel", "AuditPolicy", "AuditRules", "UnusedAudit", "LaunchAudit"]
 
     func testTheEnginesPublicDeclarationsAreTheListedOnes() throws {
-        let folder = Corpus.packageRoot.appendingPathComponent("Sources/LaunchAudit")
         var found: [String] = []
-        for file in try FileManager.default.contentsOfDirectory(atPath: folder.path) where file.hasSuffix(".swift") {
-            let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
-            let finder = PublicDeclarationFinder(viewMode: .sourceAccurate)
-            finder.walk(Parser.parse(source: text))
-            found += finder.found
+        for target in Self.targets {
+            let folder = Corpus.packageRoot.appendingPathComponent("Sources/" + target)
+            let files = try XCTUnwrap(FileManager.default.subpathsOfDirectory(atPath: folder.path)).filter { $0.hasSuffix(".swift") }
+            XCTAssertFalse(files.isEmpty, target)
+            for file in files {
+                let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+                let finder = PublicDeclarationFinder(viewMode: .sourceAccurate)
+                finder.walk(Parser.parse(source: text))
+                found += finder.found
+            }
         }
         found.sort()
         XCTAssertEqual(Set(found).count, found.count, "a declaration is listed twice: \(found)")
         XCTAssertLessThanOrEqual(found.count, Self.limit, "the engine's public API grew past \(Self.limit)")
         let listed = try documentedSurface()
         let missing = found.filter { !listed.contains($0) }, stale = listed.filter { !found.contains($0) }
-        XCTAssertEqual(missing, [], "public in Sources/LaunchAudit but not in docs/architecture.md's list")
-        XCTAssertEqual(stale, [], "listed in docs/architecture.md but not public in Sources/LaunchAudit")
+        XCTAssertEqual(missing, [], "public in the audit targets but not in docs/architecture.md's list")
+        XCTAssertEqual(stale, [], "listed in docs/architecture.md but not public in the audit targets")
     }
 
     /// The fenced block after the heading "The engine's public API" in docs/architecture.md.

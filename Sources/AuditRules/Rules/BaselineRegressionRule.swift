@@ -94,17 +94,17 @@ package enum BaselineRegressionRule: AuditRule {
 
 /// A launch figure that got worse than the baseline allows.
 public struct MetricRegression: Equatable, Sendable {
-    public var metric: String
-    public var before: Int
-    public var after: Int
+    package var metric: String
+    package var before: Int
+    package var after: Int
     /// The largest value the tolerance allows.
-    public var allowed: Int
+    package var allowed: Int
 
     /// Whether the figure is a size in bytes (decoded or on disk) rather than a count.
-    public var isBytes: Bool { metric.hasSuffix("Bytes") || metric.hasSuffix("OnDisk") }
+    package var isBytes: Bool { metric.hasSuffix("Bytes") || metric.hasSuffix("OnDisk") }
 
     /// `before → after (allowed up to …)`, sizes in KiB/MiB.
-    public var change: String {
+    package var change: String {
         let show = { (n: Int) in self.isBytes ? kibibytes(n) : self.metric.hasSuffix("Microseconds") ? ImageTime.milliseconds(n) : "\(n)" }
         return "\(show(before)) → \(show(after)) (allowed up to \(show(allowed)))"
     }

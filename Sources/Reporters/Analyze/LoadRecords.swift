@@ -31,7 +31,7 @@ public final class LoadRecords {
         public var afterLaunch: Bool
         public var image: BundleImage?
         /// How the name resolved, or why it did not.
-        public var how: Phrase
+        package var how: Phrase
         /// Its thread, its start on the log's clock and how long it ran, when the capture timed it.
         public var thread: String?
         public var timestamp: String?
