@@ -32,9 +32,6 @@ void note(const char *format, const char *a, const char *b) {
     agent.shared->notes[at + (uint32_t)n] = '\n';
 }
 
-/// The request this thread recorded and has not seen return: its record's sequence number plus
-/// one (0: none) and when its API was entered, on the monotonic clock (wall-clock steps would
-
 // MARK: The program's map
 
 /// Whether imgtrace reads the region while the program runs (IMGTRACE_AGENT_FD), not a file later.

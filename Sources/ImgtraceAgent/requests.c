@@ -10,6 +10,8 @@
 
 static atomic_int launch_end_marked;
 
+/// The request this thread recorded and has not seen return: its record's sequence number plus
+/// one (0: none) and when its API was entered, on the monotonic clock (wall-clock steps would
 /// make durations negative).
 static __thread uint64_t open_request;
 static __thread uint64_t open_request_began;
