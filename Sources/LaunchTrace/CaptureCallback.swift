@@ -5,7 +5,7 @@ import Foundation
 /// `[thread] (kind) api: "name"` (docs/capture.md). The API table it carries is `ImageAPIs`,
 /// written out, so the script and the reader agree on the call graph. The Python itself is in
 /// `Python/*.py`, compiled into the binary (`.embedInCode`) and checked by Python's own parser
-/// (CaptureScriptTests).
+/// (CapturePythonTests).
 enum CaptureCallback {
     /// The shared part: the tables, what a frame's function is, and how a name is quoted.
     static func common(_ options: CaptureOptions) -> String {
@@ -61,10 +61,10 @@ enum CaptureCallback {
     /// entry reads the return address from the caller's frame (a tail call's frame is gone, so
     /// the caller's caller: where control returns) and puts a one-shot breakpoint there, on that
     /// thread, that prints the marker. Every capture ends the launch at the same moment.
-    static let lldbLaunchEnd = pythonSource(PackageResources.launch_end_lldb_py).replacingOccurrences(of: "@IMGTRACE_LAUNCH_MARKER@", with: LaunchMarker.text)
+    static let lldbLaunchEnd = withLaunchMarker(PackageResources.launch_end_lldb_py)
 
     /// gdb's launch end, at the launch-end function's first return, as lldb's.
-    static let gdbLaunchEnd = pythonSource(PackageResources.launch_end_gdb_py).replacingOccurrences(of: "@IMGTRACE_LAUNCH_MARKER@", with: LaunchMarker.text)
+    static let gdbLaunchEnd = withLaunchMarker(PackageResources.launch_end_gdb_py)
 
     private static let gdbFunctions = pythonSource(PackageResources.capture_gdb_py)
 
@@ -73,6 +73,11 @@ enum CaptureCallback {
     static func pythonSource(_ bytes: [UInt8]) -> String {
         let text = String(decoding: bytes, as: UTF8.self)
         return text.hasSuffix("\n") ? String(text.dropLast()) : text
+    }
+
+    /// A launch-end part, the marker the reader looks for written where the file holds its place.
+    private static func withLaunchMarker(_ bytes: [UInt8]) -> String {
+        pythonSource(bytes).replacingOccurrences(of: "@IMGTRACE_LAUNCH_MARKER@", with: LaunchMarker.text)
     }
 
     /// A Python string literal in single quotes. The symbols it holds are checked
