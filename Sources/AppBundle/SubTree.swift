@@ -1,3 +1,5 @@
+import ImgtraceSupport
+
 /// A folder inside another tree, seen as a tree of its own (the `.app` inside an `.ipa` or `.xcarchive`).
 struct SubTree: FileTree {
     let base: FileTree

@@ -50,9 +50,7 @@ public struct CodeIndex: Sendable {
     /// `.h` file and each data file `DataReferences` reads, in path order, so output never
     /// depends on the file system's order.
     public static func scan(root: String) -> CodeIndex {
-        var found: [SourceFile] = []
-        collect(SourceFile(raw: []), root: Array(root.utf8), depth: 0, into: &found)
-        let files = found.sorted { $0.raw.lexicographicallyPrecedes($1.raw) }
+        let files = sourceFiles(under: root)
         // Files are parsed on every core (parsing Swift is most of `unused`'s time on a real
         // tree); each result lands in its file's slot, so the order stays the paths' order.
         let slots = ScanSlots(count: files.count)
@@ -98,40 +96,24 @@ public struct CodeIndex: Sendable {
     private struct SourceFile {
         var raw: [UInt8]
         var name: String { String(decoding: raw, as: UTF8.self) }
-
-        func appending(_ component: [UInt8]) -> SourceFile {
-            SourceFile(raw: raw.isEmpty ? component : raw + [UInt8(ascii: "/")] + component)
-        }
     }
 
-    /// A C string of `root/relative`, for the system calls.
-    private static func withPath<T>(_ root: [UInt8], _ relative: [UInt8], _ body: (UnsafePointer<CChar>) -> T) -> T {
-        let bytes = (relative.isEmpty ? root : root + [UInt8(ascii: "/")] + relative) + [0]
-        return bytes.withUnsafeBytes { body($0.baseAddress!.assumingMemoryBound(to: CChar.self)) }
-    }
-
-    /// The source files under `root/folder`, by one `readdir` per folder and `lstat` per entry.
-    private static func collect(_ folder: SourceFile, root: [UInt8], depth: Int, into files: inout [SourceFile]) {
-        guard depth < 64, let dir = withPath(root, folder.raw, { opendir($0) }) else { return }
-        defer { closedir(dir) }
-        while let item = readdir(dir) {
-            let component = withUnsafeBytes(of: item.pointee.d_name) { raw in Array(raw.prefix { $0 != 0 }) }
-            if component == [UInt8(ascii: ".")] || component == [UInt8(ascii: "."), UInt8(ascii: ".")] { continue }
-            let name = String(decoding: component, as: UTF8.self)
-            let file = folder.appending(component)
-            var info = stat()
-            guard withPath(root, file.raw, { lstat($0, &info) }) == 0 else { continue }
-            switch info.st_mode & S_IFMT {
-            case S_IFDIR:
-                if !skippedFolders.contains(name), !skippedPackages.contains(where: name.hasSuffix) { collect(file, root: root, depth: depth + 1, into: &files) }
-            case S_IFREG:
-                if name.hasSuffix(".swift") || name.hasSuffix(".m") || name.hasSuffix(".mm") || name.hasSuffix(".h") || DataReferences.reads(name) {
-                    files.append(file)
-                }
-            default:
-                continue
-            }
-        }
+    /// The source files under `root`, by `DirectoryWalk` (links listed, not entered), in
+    /// byte order of their paths.
+    private static func sourceFiles(under root: String) -> [SourceFile] {
+        guard
+            let walk = try? DirectoryWalk(
+                root: root, links: .listed,
+                folders: { name in
+                    skippedFolders.contains(name) || skippedPackages.contains(where: name.hasSuffix) ? .skip : .enter
+                })
+        else { return [] }
+        return walk.entries.compactMap { entry -> SourceFile? in
+            guard entry.kind == .file else { return nil }
+            let name = entry.path
+            guard name.hasSuffix(".swift") || name.hasSuffix(".m") || name.hasSuffix(".mm") || name.hasSuffix(".h") || DataReferences.reads(name) else { return nil }
+            return SourceFile(raw: entry.pathBytes)
+        }.sorted { $0.raw.lexicographicallyPrecedes($1.raw) }
     }
 }
 

@@ -90,6 +90,7 @@ public enum AuditSession {
         }
         var result = auditor.finish()
         result.deviceReason = reason
+        (result.bundlePaths, result.logPaths) = (request.bundles, request.logs)
         for thinned in inventory.thinning where thinned.scale != profile.scale || (thinned.idiom != nil && thinned.idiom != profile.idiom) {
             result.warnings.append(
                 AuditWarning(
@@ -163,13 +164,8 @@ public enum AuditSession {
     static func looksLikeAProgram(_ path: String) -> Bool {
         let bundleExtensions: Set<String> = ["app", "ipa", "xcarchive", "appex", "framework", "car", "xcassets", "bundle"]
         if bundleExtensions.contains(PathText.fileExtension(PathText.lastComponent(path)).lowercased()) { return true }
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: path) else { return false }
-        return names.prefix(10_000).contains { name in
-            var isDirectory: ObjCBool = false
-            let full = path + "/" + name
-            return FileManager.default.fileExists(atPath: full, isDirectory: &isDirectory) && !isDirectory.boolValue
-                && FileManager.default.isExecutableFile(atPath: full)
-        }
+        guard let top = try? DirectoryWalk(root: path, links: .followed, maxEntries: 10_000, folders: { _ in .listOnly }) else { return false }
+        return top.entries.contains { $0.kind == .file && access(path + "/" + $0.path, X_OK) == 0 }
     }
 
     static func readInventory(_ request: AuditRequest, readingCodeStrings: Bool = false) throws -> BundleInventory {

@@ -129,7 +129,8 @@
         }
 
         static func taskIDs(_ process: pid_t) -> [pid_t] {
-            ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(process)/task")) ?? []).compactMap { pid_t($0) }.sorted()
+            let tasks = try? DirectoryWalk(root: "/proc/\(process)/task", links: .listed, folders: { _ in .listOnly })
+            return (tasks?.entries ?? []).compactMap { pid_t($0.path) }.sorted()
         }
 
         /// Interrupts every traced thread and waits until each has stopped; `atBreakpoint` is

@@ -110,21 +110,20 @@ public struct ProjectSet: Sendable {
     /// Every `.xcodeproj` under `root`, outside hidden and dependency folders (CocoaPods'
     /// `Pods.xcodeproj` ships through the app's project already) and built bundles.
     static func find(under root: String) -> [String] {
-        var found: [String] = []
-        guard let walker = FileManager.default.enumerator(atPath: root) else { return [] }
-        while let next = walker.nextObject() as? String {
-            let name = PathText.lastComponent(next)
-            guard walker.fileAttributes?[.type] as? FileAttributeType == .typeDirectory else { continue }
-            if name.hasPrefix(".") || DependencyFolders.names.contains(name) {
-                walker.skipDescendants()
-            } else if name.hasSuffix(".xcodeproj") {
-                walker.skipDescendants()
-                if FileManager.default.fileExists(atPath: root + "/" + next + "/project.pbxproj") { found.append(root + "/" + next) }
-            } else if name.hasSuffix(".xcworkspace") || name.hasSuffix(".xcassets") || name.hasSuffix(".app") {
-                walker.skipDescendants()
-            }
+        let packages = [".xcodeproj", ".xcworkspace", ".xcassets", ".app"]
+        guard
+            let walk = try? DirectoryWalk(
+                root: root, links: .listed,
+                folders: { name in
+                    if name.hasPrefix(".") || DependencyFolders.names.contains(name) { return .skip }
+                    return packages.contains(where: name.hasSuffix) ? .listOnly : .enter
+                })
+        else { return [] }
+        return walk.entries.compactMap { entry in
+            let project = root + "/" + entry.path
+            guard entry.kind == .directory, entry.path.hasSuffix(".xcodeproj"), FileManager.default.fileExists(atPath: project + "/project.pbxproj") else { return nil }
+            return project
         }
-        return found
     }
 
     /// The projects a workspace's `contents.xcworkspacedata` names, as Xcode resolves them: a
@@ -161,19 +160,16 @@ public struct ProjectSet: Sendable {
     /// A workspace location's folder or file: `group:a/b` under `group`, `container:a/b` under
     /// `container`, `absolute:/a/b`; a location of another kind (`self:`, `developer:`) is the group's folder.
     static func resolved(_ location: String, group: String, container: String) -> String {
-        guard let colon = location.firstIndex(of: ":") else { return join(group, location) }
+        guard let colon = location.firstIndex(of: ":") else { return PathText.join(group, location) }
         let kind = location[..<colon], rest = String(location[location.index(after: colon)...])
         switch kind {
-        case "group": return join(group, rest)
-        case "container": return join(container, rest)
+        case "group": return PathText.join(group, rest)
+        case "container": return PathText.join(container, rest)
         case "absolute": return rest
         default: return group
         }
     }
 
-    private static func join(_ folder: String, _ relative: String) -> String {
-        relative.isEmpty ? folder : relative.hasPrefix("/") ? relative : folder + "/" + relative
-    }
 }
 
 /// The `<Group>`, `</Group>` and `<FileRef>` tags of a workspace file, in order, with each one's

@@ -117,15 +117,9 @@ package enum UnusedFix {
     /// Every file and symbolic link under the tree folder `folder`, as tree paths (a link is
     /// deleted as itself: the walk does not enter it).
     static func filesUnder(_ folder: String, root: String) throws -> [String] {
-        guard let walker = FileManager.default.enumerator(atPath: root + "/" + folder) else {
-            throw InputError(path: root + "/" + folder, reason: "not a readable folder")
-        }
-        var out: [String] = []
-        while let next = walker.nextObject() as? String {
-            let type = walker.fileAttributes?[.type] as? FileAttributeType
-            if type == .typeRegular || type == .typeSymbolicLink { out.append(folder + "/" + next) }
-        }
-        return out
+        let walk = try DirectoryWalk(root: root + "/" + folder, links: .listed)
+        if let warning = walk.warnings.first { throw InputError(path: root + "/" + folder, reason: warning) }
+        return walk.entries.compactMap { $0.kind == .directory ? nil : folder + "/" + $0.path }
     }
 
     /// An `InputError` naming the first folder of `path` that is a symbolic link: `git apply`

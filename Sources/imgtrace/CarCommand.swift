@@ -43,14 +43,8 @@ struct CarCommand: ParsableCommand {
         var isDirectory: ObjCBool = false
         guard fm.fileExists(atPath: path, isDirectory: &isDirectory) else { return nil }
         if isDirectory.boolValue {
-            var cars: [String] = []
-            if let walk = fm.enumerator(atPath: path) {
-                var seen = 0
-                while let entry = walk.nextObject() as? String, seen < 100_000, cars.count < 3 {
-                    seen += 1
-                    if entry.hasSuffix(".car") { cars.append(entry) }
-                }
-            }
+            let walk = try? DirectoryWalk(root: path, links: .listed, maxEntries: 100_000)
+            let cars = (walk?.entries ?? []).filter { $0.kind == .file && $0.path.hasSuffix(".car") }.prefix(3).map(\.path)
             let inside = cars.isEmpty ? "" : "; the compiled catalogs inside: " + cars.map { "`\($0)`" }.joined(separator: ", ")
             return "a folder (an app or bundle?), not a compiled catalog: `imgtrace catalog \(path)` lists its images\(inside)"
         }

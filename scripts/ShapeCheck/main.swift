@@ -4,7 +4,8 @@
 // overflow is inside a string literal (a sentence swift-format cannot break either). Functions
 // and literals are found by swift-syntax, not by counting braces or quotes. Issue 62 added: no
 // Swift file of the package over 400 lines, no C function body over 60, and, given
-// `swift package dump-package`'s output, Package.swift exact (PackageImports.swift).
+// `swift package dump-package`'s output, Package.swift exact (PackageImports.swift), and one
+// directory walker (Walkers.swift).
 //
 //   swift run -q ShapeCheck Sources scripts/shape-exceptions.txt [--package DUMP.json]   check (CI)
 //   swift run -q ShapeCheck Sources scripts/shape-exceptions.txt --list     every long body, as the list wants it
@@ -135,6 +136,7 @@ if let walker = FileManager.default.enumerator(atPath: root) {
 }
 var long: [LongBody] = []
 var overlong: [String] = []
+var listings: [String] = []
 let lineLength = configuredLineLength(besides: root)
 for file in files.sorted() {
     guard let text = try? String(contentsOfFile: file, encoding: .utf8) else { continue }
@@ -143,6 +145,7 @@ for file in files.sorted() {
     finder.walk(tree)
     long += finder.found
     overlong += overlongLines(file, text, tree, limit: lineLength)
+    listings += folderListings(file, tree)
 }
 if listing {
     for body in long { print("\(body.key) — (\(body.lines) lines) reason") }
@@ -182,9 +185,9 @@ if let packageDump {
         packageProblems = ["\(packageDump): not swift package dump-package's JSON (\(error))"]
     }
 }
-for line in longFiles.sorted() + longC.sorted() + packageProblems { print(line) }
+for line in longFiles.sorted() + longC.sorted() + packageProblems + listings { print(line) }
 print(
-    "shape-check: \(long.count) bodies over \(longestBody) lines, \(long.count - unlisted.count) of them listed; \(overlong.count) lines over \(lineLength) columns outside a string literal; \(longFiles.count) Swift files over \(longestFile) lines; \(longC.count) C functions over \(longestBody) lines"
+    "shape-check: \(long.count) bodies over \(longestBody) lines, \(long.count - unlisted.count) of them listed; \(overlong.count) lines over \(lineLength) columns outside a string literal; \(longFiles.count) Swift files over \(longestFile) lines; \(longC.count) C functions over \(longestBody) lines; \(listings.count) folder listings outside the walker"
         + (packageDump == nil ? "" : "; \(packageProblems.count) Package.swift mismatches")
 )
-exit(unlisted.isEmpty && stale.isEmpty && overlong.isEmpty && longFiles.isEmpty && longC.isEmpty && packageProblems.isEmpty ? 0 : 1)
+exit(unlisted.isEmpty && stale.isEmpty && overlong.isEmpty && longFiles.isEmpty && longC.isEmpty && packageProblems.isEmpty && listings.isEmpty ? 0 : 1)

@@ -1,0 +1,218 @@
+/// One file, folder or symbolic link inside an input, named by its path relative to the input's root.
+package struct TreeEntry: Sendable {
+    package enum Kind: Sendable, Equatable { case file, directory, symlink(String) }
+    package var path: String
+    package var kind: Kind
+    package var size: Int
+    /// For a path reached through a followed symbolic link: the link (`Resources`) and its target.
+    package var link: String?
+    /// The path's own bytes when they are not UTF-8 (`path` shows them with U+FFFD, which opens
+    /// nothing); nil for every other path.
+    package var rawPath: [UInt8]?
+
+    package init(path: String, kind: Kind, size: Int, link: String? = nil, rawPath: [UInt8]? = nil) {
+        self.path = path
+        self.kind = kind
+        self.size = size
+        self.link = link
+        self.rawPath = rawPath
+    }
+
+    /// The bytes that name the file on disk, relative to the root.
+    package var pathBytes: [UInt8] { rawPath ?? Array(path.utf8) }
+}
+
+/// A file's or folder's identity on this machine: two paths with one identity are one thing.
+package struct FileIdentity: Hashable, Sendable {
+    package var device: UInt64
+    package var inode: UInt64
+    package init(_ info: stat) {
+        (device, inode) = PlatformIO.identity(info)
+    }
+}
+
+/// What a walk does with a symbolic link.
+package enum LinkPolicy: Sendable {
+    /// Followed as the loader follows it (Debian links a GNUstep app's `Resources` into
+    /// /usr/share; macOS frameworks use `Versions/Current`); a link that leads to a folder holding
+    /// the root is not followed, and each folder is read once, by identity.
+    case followed
+    /// Listed as itself (`.symlink`) and never entered: what git, a deletion and a source search see.
+    case listed
+}
+
+/// What a walk does with a folder it meets, by its name.
+package enum FolderRule: Sendable {
+    /// Listed, and its contents walked.
+    case enter
+    /// Listed, its contents not walked (a package read by another reader).
+    case listOnly
+    /// Neither listed nor walked (version control, build products).
+    case skip
+}
+
+/// One walk over a folder on disk. Every reader of a tree on disk lists it here, so the limits
+/// (depth, entries), the link policy, the order (by path) and the warnings are one set:
+/// bundles, source trees, the projects under a root, `unused --fix`'s deletions, `catalog`'s hint.
+package struct DirectoryWalk {
+    /// More entries than this is a hostile tree: the rest are not listed, with a warning.
+    package static let maxEntries = 1_000_000
+    /// Folders nested deeper than this are not entered, with a warning.
+    package static let maxDepth = 64
+
+    /// Every entry, sorted by path; nothing outside the root.
+    package private(set) var entries: [TreeEntry] = []
+    /// Entries skipped for safety and folders that could not be listed, one sentence each.
+    package private(set) var warnings: [String] = []
+
+    private let root: [UInt8]
+    private let links: LinkPolicy
+    private let limit: Int
+    private let rule: (String) -> FolderRule
+    /// Folders already read → the path they were listed under.
+    private var visited: [FileIdentity: String] = [:]
+    /// The root with every link resolved: a link to a folder that contains it is a loop too.
+    private let realRoot: String
+
+    /// Lists `root`; throws when `root` is not a folder that can be read (an unreadable input is
+    /// never an empty one).
+    package init(
+        root: String, links: LinkPolicy, maxEntries: Int = DirectoryWalk.maxEntries, folders rule: @escaping (String) -> FolderRule = { _ in .enter }
+    ) throws {
+        self.root = Array(root.utf8)
+        self.links = links
+        self.limit = maxEntries
+        self.rule = rule
+        realRoot = PlatformIO.realPath(root) ?? root
+        var info = stat()
+        guard stat(root, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
+            throw InputError(path: root, reason: "no such folder")
+        }
+        guard let top = opendir(root) else {
+            throw InputError(path: root, reason: "cannot read the folder (\(MappedFile.describe(errno: errno)))")
+        }
+        closedir(top)
+        visited[FileIdentity(info)] = ""
+        walk(Folder(raw: [], path: ""), depth: 0, link: nil, ancestors: [FileIdentity(info)])
+        entries.sort { $0.path < $1.path }
+    }
+
+    /// A folder's path relative to the root, as bytes (what the system calls take) and as text.
+    private struct Folder {
+        var raw: [UInt8]
+        var path: String
+        /// Whether every name on the way here is UTF-8 (then `path` names it exactly).
+        var isText = true
+
+        func child(_ name: [UInt8]) -> Folder {
+            let text = String(validating: name, as: UTF8.self)
+            let shown = text ?? String(decoding: name, as: UTF8.self)
+            if raw.isEmpty { return Folder(raw: name, path: shown, isText: text != nil) }
+            return Folder(raw: raw + [UInt8(ascii: "/")] + name, path: path + "/" + shown, isText: isText && text != nil)
+        }
+    }
+
+    private mutating func walk(_ folder: Folder, depth: Int, link: String?, ancestors: Set<FileIdentity>) {
+        guard depth < Self.maxDepth else {
+            warnings.append("\(folder.path): folders nested more than \(Self.maxDepth) deep; not read")
+            return
+        }
+        guard let names = listNames(folder) else { return }
+        for name in names {
+            guard entries.count < limit else {
+                warnings.append("more than \(limit) files; the rest are not read")
+                return
+            }
+            let child = folder.child(name)
+            let (raw, path) = (child.raw, child.path)
+            let rawPath = child.isText ? nil : raw
+            guard let (info, through) = followed(raw, path: path, link: link) else { continue }
+            switch info.st_mode & S_IFMT {
+            case S_IFDIR:
+                let choice = rule(String(decoding: name, as: UTF8.self))
+                if choice == .skip { continue }
+                guard let identity = enters(raw, path: path, info: info, through: through, link: link, ancestors: ancestors) else { continue }
+                entries.append(TreeEntry(path: path, kind: .directory, size: 0, link: through, rawPath: rawPath))
+                if choice == .enter {
+                    walk(child, depth: depth + 1, link: through, ancestors: ancestors.union([identity]))
+                }
+            case S_IFREG:
+                entries.append(TreeEntry(path: path, kind: .file, size: Int(info.st_size), link: through, rawPath: rawPath))
+            case S_IFLNK:
+                entries.append(TreeEntry(path: path, kind: .symlink(linkTarget(raw)), size: 0, rawPath: rawPath))
+            default:
+                break  // sockets, devices, pipes are never images nor sources
+            }
+        }
+    }
+
+    /// `root/relative` as a C string, for the system calls.
+    private func withPath<T>(_ relative: [UInt8], _ body: (UnsafePointer<CChar>) -> T) -> T {
+        let bytes = (relative.isEmpty ? root : root + [UInt8(ascii: "/")] + relative) + [0]
+        return bytes.withUnsafeBytes { body($0.baseAddress!.assumingMemoryBound(to: CChar.self)) }
+    }
+
+    /// The names in `folder`, sorted as text; nil (and a warning) when it cannot be listed.
+    private mutating func listNames(_ folder: Folder) -> [[UInt8]]? {
+        guard let dir = withPath(folder.raw, { opendir($0) }) else {
+            warnings.append("\(folder.path.isEmpty ? "." : folder.path): cannot list (\(MappedFile.describe(errno: errno)))")
+            return nil
+        }
+        defer { closedir(dir) }
+        var names: [(text: String, raw: [UInt8])] = []
+        while let item = readdir(dir) {
+            let name = withUnsafeBytes(of: item.pointee.d_name) { raw in Array(raw.prefix { $0 != 0 }) }
+            if name == [UInt8(ascii: ".")] || name == [UInt8(ascii: "."), UInt8(ascii: ".")] { continue }
+            names.append((String(decoding: name, as: UTF8.self), name))
+        }
+        return names.sorted { $0.text < $1.text || ($0.text == $1.text && $0.raw.lexicographicallyPrecedes($1.raw)) }.map(\.raw)
+    }
+
+    private func linkTarget(_ raw: [UInt8]) -> String {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let n = withPath(raw) { readlink($0, &buffer, buffer.count) }
+        return n > 0 ? String(decoding: buffer[0..<n], as: UTF8.self) : ""
+    }
+
+    /// What the entry at `raw` is — under `.followed`, a symbolic link followed as the loader
+    /// would, with the link it was reached through (`path → target` for a link, else the folder's
+    /// `link`); nil (and a warning) when it cannot be read or a followed link points nowhere.
+    private mutating func followed(_ raw: [UInt8], path: String, link: String?) -> (stat, String?)? {
+        var info = stat()
+        guard withPath(raw, { lstat($0, &info) }) == 0 else {
+            warnings.append("\(path): cannot read (\(MappedFile.describe(errno: errno)))")
+            return nil
+        }
+        guard links == .followed, info.st_mode & S_IFMT == S_IFLNK else { return (info, link) }
+        let target = linkTarget(raw)
+        guard withPath(raw, { stat($0, &info) }) == 0 else {
+            warnings.append("\(path): symbolic link to \(SafeText.quoted(target)) points nowhere")
+            return nil
+        }
+        return (info, "\(path) → \(target)")
+    }
+
+    /// The identity of folder `path` when the walk enters it: not when a link leads to a folder
+    /// holding the root, nor to one already read (a loop back up is said; a second way in is not).
+    private mutating func enters(
+        _ raw: [UInt8], path: String, info: stat, through: String?, link: String?, ancestors: Set<FileIdentity>
+    ) -> FileIdentity? {
+        if through != link, let real = withPath(raw, { PlatformIO.realPath(String(cString: $0)) }),
+            real == "/" || realRoot == real || realRoot.hasPrefix(real + "/")
+        {
+            warnings.append("\(path): symbolic link to a folder that holds the bundle itself; not followed")
+            return nil
+        }
+        let identity = FileIdentity(info)
+        if let first = visited[identity] {
+            // A link back to a folder above it is a loop; a second way into a folder read
+            // elsewhere (`Versions/Current`) is the layout working as meant.
+            if ancestors.contains(identity) {
+                warnings.append("\(path): symbolic link loops back to \(SafeText.quoted(first.isEmpty ? "." : first)); not followed")
+            }
+            return nil
+        }
+        visited[identity] = path
+        return identity
+    }
+}
