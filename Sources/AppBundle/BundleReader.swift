@@ -95,7 +95,7 @@ struct InventoryBuilder {
             let zip = try ZipTree(archivePath: path)
             let app = zipAppFolder(zip)
             for entry in zip.entries where !entry.path.hasPrefix(app.isEmpty ? "" : app + "/") && entry.path != app {
-                if isJunk(entry.path) && !isJunk(parentPath(entry.path)) { inventory.junk.append(entry.path) }
+                if isJunk(entry.path) && !isJunk(PathText.folder(entry.path)) { inventory.junk.append(entry.path) }
             }
             let appName = app.isEmpty ? name : PathText.lastComponent(app)
             addBundleTree(app.isEmpty ? zip : SubTree(zip, folder: app), name: appName)

@@ -15,7 +15,7 @@ extension InventoryBuilder {
         inventory.bundles.append(BundleInfo(id: id, kind: .systemImages, name: id, resourceRoot: ""))
         inventory.warnings += tree.warnings.map { "\(id)/\($0)" }
         for entry in tree.entries where entry.kind == .file && !isJunk(entry.path) {
-            let ext = extensionOf(lastComponent(entry.path)).lowercased()
+            let ext = PathText.fileExtension(PathText.fileName(entry.path)).lowercased()
             guard LooseImageName.imageExtensions.contains(ext) || ext.isEmpty else { continue }
             addFile(
                 tree, treeIndex: index, path: entry.path, size: entry.size, bundle: id, relative: entry.path,
@@ -91,22 +91,7 @@ extension InventoryBuilder {
 // Paths are split on the byte `/`, as the file system does, not on grapheme clusters: a
 // Character-level `lastIndex(of:)` or `split` over every path of a 20,000-file bundle was most of
 // `catalog`'s own time (and a `/` followed by a combining mark is still a separator on disk).
-
-func parentPath(_ path: String) -> String {
-    guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return "" }
-    return String(path[..<slash])
-}
-
-func lastComponent(_ path: String) -> String {
-    guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return path }
-    return String(path[path.utf8.index(after: slash)...])
-}
-
-/// The text after the last dot of a file name, `` for none (a leading dot is no extension).
-func extensionOf(_ name: String) -> String {
-    guard let dot = name.utf8.lastIndex(of: UInt8(ascii: ".")), dot != name.startIndex else { return "" }
-    return String(name[name.utf8.index(after: dot)...])
-}
+// A path's folder, name and extension are PathText's (`folder`, `fileName`, `fileExtension`).
 
 extension Collection where Element == UInt8 {
     /// Whether the bytes end with the ASCII `suffix` (a file extension: no Unicode comparison).

@@ -11,7 +11,7 @@ extension InventoryBuilder {
         _ tree: FileTree, treeIndex: Int, path: String, size: Int, bundle: String, relative: String,
         source: ImageSource, appKitNames: Bool, mustBeImage: Bool, idPrefix: String = ""
     ) {
-        let fileName = lastComponent(relative)
+        let fileName = PathText.fileName(relative)
         let parsed = LooseImageName(fileName: fileName)
         var header: ImageInfo?
         var format: String?
@@ -34,7 +34,7 @@ extension InventoryBuilder {
             inventory.warnings.append("\(idPrefix)\(path): \(describe(error))")
             if !mustBeImage { return }
         }
-        let directory = parentPath(relative)
+        let directory = PathText.folder(relative)
         let base = appKitNames || source == .systemImages ? parsed.base : parsed.lookupName
         var image = BundleImage(
             id: idPrefix + path, bundle: bundle, path: path, source: source,

@@ -15,17 +15,17 @@ extension InventoryBuilder {
         let layout = mapBundles(tree, name: name)
         let foldersWithDefaultPNG = Set(
             layout.files.filter {
-                let name = lastComponent($0)
+                let name = PathText.fileName($0)
                 return name.hasPrefix("Default") && name.hasSuffix(".png")
-            }.map(parentPath))
+            }.map(PathText.folder))
         let infos = readBundleInfos(tree, layout, name: name)
         // A folder that holds code or a project is a source tree: Xcode copies its loose images
         // flat into the bundle, and its xibs and storyboards name images as the nibs they become.
         let isSourceTree =
             layout.topKind == .folder
             && tree.entries.contains { entry in
-                let ext = extensionOf(lastComponent(entry.path))
-                return ext == "xcodeproj" || ext == "swift" || ext == "m" || lastComponent(entry.path) == "Package.swift"
+                let ext = PathText.fileExtension(PathText.fileName(entry.path))
+                return ext == "xcodeproj" || ext == "swift" || ext == "m" || PathText.fileName(entry.path) == "Package.swift"
             }
         var localizations: [String: Set<String>] = [:]
         var nibNames: [String: Set<String>] = [:]  // nib path → names
@@ -35,7 +35,7 @@ extension InventoryBuilder {
                 nibNames: &nibNames)
         }
         for (nibPath, names) in nibNames {
-            let bundle = layout.bundleOf[parentPath(nibPath)] ?? BundleID.top
+            let bundle = layout.bundleOf[PathText.folder(nibPath)] ?? BundleID.top
             for name in names { inventory.references.append(ImageReference(bundle: bundle, file: nibPath, name: name, kind: .nib)) }
         }
         for catalog in layout.catalogs { addSourceCatalog(tree, treeIndex: index, root: catalog.root, bundle: catalog.bundle) }
@@ -56,7 +56,7 @@ extension InventoryBuilder {
         localizations: inout [String: Set<String>], nibNames: inout [String: Set<String>]
     ) {
         let path = entry.path
-        let parent = parentPath(path)
+        let parent = PathText.folder(path)
         guard !isJunk(path), !path.utf8.containsBytes("_CodeSignature/") else { return }
         let bundle = layout.bundleOf[parent] ?? BundleID.top
         let components = pathComponents(path)
@@ -65,7 +65,7 @@ extension InventoryBuilder {
         }
         if components.contains(where: { $0.utf8.hasBytesSuffix(".xcassets") }) { return }
         let fileName = String(components.last!)
-        let ext = extensionOf(fileName)
+        let ext = PathText.fileExtension(fileName)
         if readsCodeStrings, ext == "jsbundle" || isExecutable(path, of: infos[bundle]) {
             readCodeStrings(tree, path: path, bundle: bundle, javaScript: ext == "jsbundle")
             return
@@ -93,7 +93,7 @@ extension InventoryBuilder {
         guard hasImageExtension || ext.isEmpty else { return }
         let info = infos[bundle]
         let inTree = lookupPath(path, bundle: bundle, resourceRoot: info?.resourceRoot ?? "")
-        let relative = isSourceTree && bundle == BundleID.top ? lastComponent(inTree) : inTree
+        let relative = isSourceTree && bundle == BundleID.top ? PathText.fileName(inTree) : inTree
         let before = inventory.images.count
         addFile(
             tree, treeIndex: index, path: path, size: entry.size, bundle: bundle, relative: relative,
@@ -118,7 +118,7 @@ extension InventoryBuilder {
     mutating func mapBundles(_ tree: FileTree, name: String) -> TreeLayout {
         let folders = Set(tree.entries.filter { $0.kind == .directory }.map(\.path))
         let files = Set(tree.entries.filter { $0.kind == .file }.map(\.path))
-        var topKind = BundleReader.bundleKinds[extensionOf(name)] ?? .folder
+        var topKind = BundleReader.bundleKinds[PathText.fileExtension(name)] ?? .folder
         if topKind == .folder,
             files.contains("Info.plist") || files.contains("Contents/Info.plist")
                 || files.contains("Resources/Info-gnustep.plist")
@@ -127,7 +127,7 @@ extension InventoryBuilder {
         }
         var layout = TreeLayout(folders: folders, files: files, topKind: topKind)
         for entry in tree.entries {
-            let parent = parentPath(entry.path)
+            let parent = PathText.folder(entry.path)
             if isJunk(entry.path) {
                 if !isJunk(parent) { inventory.junk.append(entry.path) }
                 continue
@@ -135,7 +135,7 @@ extension InventoryBuilder {
             let owner = layout.bundleOf[parent] ?? BundleID.top
             switch entry.kind {
             case .directory:
-                let ext = extensionOf(lastComponent(entry.path))
+                let ext = PathText.fileExtension(PathText.fileName(entry.path))
                 if BundleReader.bundleKinds[ext] != nil {
                     layout.bundleOf[entry.path] = entry.path
                     layout.bundleRoots.append(entry.path)
@@ -160,9 +160,9 @@ extension InventoryBuilder {
         var infos: [String: BundleInfo] = [:]
         for root in layout.bundleRoots {
             let id = root.isEmpty ? BundleID.top : root
-            let kind = root.isEmpty ? layout.topKind : BundleReader.bundleKinds[extensionOf(lastComponent(root))] ?? .bundle
+            let kind = root.isEmpty ? layout.topKind : BundleReader.bundleKinds[PathText.fileExtension(PathText.fileName(root))] ?? .bundle
             var info = BundleInfo(
-                id: id, kind: kind, name: root.isEmpty ? name : lastComponent(root),
+                id: id, kind: kind, name: root.isEmpty ? name : PathText.fileName(root),
                 resourceRoot: resourceRoot(root, folders: layout.folders, files: layout.files, versioned: versionedResources))
             let p = root.isEmpty ? "" : root + "/"
             let candidates = [p + "Info.plist", p + "Contents/Info.plist", p + "Resources/Info-gnustep.plist", p + "Resources/Info.plist"]

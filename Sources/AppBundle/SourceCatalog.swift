@@ -39,7 +39,7 @@ package struct SourceCatalogReader {
         let files = Set(tree.entries.filter { $0.kind == .file }.map(\.path))
         // Each set's own files, gathered once: scanning every entry per set is quadratic.
         var children: [String: [String]] = [:]
-        for file in files { children[parentPath(file), default: []].append(file) }
+        for file in files { children[PathText.folder(file), default: []].append(file) }
         // Namespaces come from group folders whose Contents.json sets provides-namespace.
         var namespaces: [String: String] = [:]
         for entry in tree.entries where entry.kind == .directory && entry.path.hasPrefix(prefix) {

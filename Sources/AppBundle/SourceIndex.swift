@@ -95,7 +95,7 @@ public struct SourceIndex: Sendable {
             readCatalog(catalog, tree: ListedTree(base: tree, entries: catalogs[catalog]!))
         }
         slotsByName = Dictionary(grouping: catalogSlots, by: \.name)
-        filesByName = Dictionary(grouping: imageFiles, by: lastComponent)
+        filesByName = Dictionary(grouping: imageFiles, by: PathText.fileName)
         for (index, image) in interfaceImages.enumerated() { interfaceByName[image.name, default: []].append(index) }
     }
 
@@ -116,7 +116,7 @@ public struct SourceIndex: Sendable {
         let reader = SourceCatalogReader(tree: tree, root: catalog)
         warnings += reader.warnings
         for image in reader.images {
-            let entry = SourceLocation(path: parentPath(image.path) + "/Contents.json", position: image.entry)
+            let entry = SourceLocation(path: PathText.folder(image.path) + "/Contents.json", position: image.entry)
             catalogSlots.append(
                 CatalogSlot(
                     name: image.name, scale: image.scale, idiom: image.idiom, appearance: image.appearance,
@@ -140,7 +140,7 @@ extension SourceIndex {
             }
             return best.map(\.entry)
         case .file:
-            let fileName = lastComponent(image.path)
+            let fileName = PathText.fileName(image.path)
             let candidates = filesByName[fileName] ?? []
             // The file whose folders match the most trailing folders of the bundle path
             // (`en.lproj/`, a resource bundle's folder); then the shallowest; then by name.
@@ -178,7 +178,7 @@ extension SourceIndex {
     }
 
     static func stem(of path: String) -> String {
-        let name = lastComponent(path)
+        let name = PathText.fileName(path)
         guard let dot = name.lastIndex(of: ".") else { return name }
         return String(name[..<dot])
     }

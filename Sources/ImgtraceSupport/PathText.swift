@@ -18,8 +18,18 @@ package enum PathText {
 
     /// `path` as seen from `directory`: unchanged when absolute or when `directory` is `.`.
     package static func resolve(_ path: String, against directory: String) -> String {
-        if path.hasPrefix("/") || directory == "." || directory.isEmpty { return path }
-        return (directory.hasSuffix("/") ? directory : directory + "/") + path
+        directory == "." ? path : join(directory, path)
+    }
+
+    /// `folder/relative`, the one rule every path join follows: `relative` alone when it is
+    /// absolute or `folder` is empty, `folder` alone when `relative` is empty, one slash between
+    /// however `folder` ends.
+    package static func join(_ folder: String, _ relative: String) -> String {
+        if relative.hasPrefix("/") || folder.isEmpty { return relative }
+        var base = Substring(folder)
+        while base.count > 1, base.hasSuffix("/") { base = base.dropLast() }
+        if relative.isEmpty { return String(base) }
+        return base == "/" ? "/" + relative : base + "/" + relative
     }
 
     /// The part after the last `/`, the whole path without one. By UTF-8 byte, as the file
@@ -30,10 +40,11 @@ package enum PathText {
         return String(path[path.utf8.index(after: slash)...])
     }
 
-    /// The extension of a name, without its dot: `App.app` → `app`, `Makefile` → ``.
+    /// The extension of a name, without its dot: `App.app` → `app`, `Makefile` → ``, `.DS_Store`
+    /// → `` (a leading dot is no extension). By UTF-8 byte, as `fileName`.
     package static func fileExtension(_ name: String) -> String {
-        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return "" }
-        return String(name[name.index(after: dot)...])
+        guard let dot = name.utf8.lastIndex(of: UInt8(ascii: ".")), dot != name.startIndex else { return "" }
+        return String(name[name.utf8.index(after: dot)...])
     }
 
     /// The part before the last `/`, empty without one (a name's folder inside a bundle).

@@ -1,4 +1,5 @@
 import CodeReferences
+import ImgtraceSupport
 import SwiftParser
 import SwiftSyntax
 
@@ -28,9 +29,9 @@ public enum PackageManifest {
         visitor.walk(Parser.parse(source: String(decoding: source, as: UTF8.self)))
         var out = PackageResources()
         for target in visitor.targets {
-            let folder = XcodeProject.normalized(XcodeProject.join(packageFolder, target.path ?? "Sources/" + target.name))
+            let folder = XcodeProject.normalized(PathText.join(packageFolder, target.path ?? "Sources/" + target.name))
             out.targetFolders.insert(folder)
-            for resource in target.resources { out.resources.insert(XcodeProject.normalized(XcodeProject.join(folder, resource))) }
+            for resource in target.resources { out.resources.insert(XcodeProject.normalized(PathText.join(folder, resource))) }
         }
         return out
     }

@@ -171,7 +171,7 @@ extension XcodeProject {
             guard let reference = objects[id]?.dictionary, reference["isa"]?.string == "XCLocalSwiftPackageReference",
                 let relative = reference["relativePath"]?.string
             else { continue }
-            packageFolderByID[id] = normalized(join(resolver.projectFolder, relative))
+            packageFolderByID[id] = normalized(PathText.join(resolver.projectFolder, relative))
         }
         var resourcesByPackage: [String: PackageResources] = [:]
         for folder in Set(packageFolderByID.values) { resourcesByPackage[folder] = packageResources(folder) }
@@ -243,13 +243,7 @@ extension XcodeProject {
     static func exceptionPath(_ relative: String, in folder: String) -> String {
         var path = relative
         if path.hasPrefix("/Localized/") { path = String(path.dropFirst("/Localized/".count)) }
-        return normalized(join(folder, path))
-    }
-
-    static func join(_ a: String, _ b: String) -> String {
-        if b.isEmpty { return a }
-        if a.isEmpty { return b }
-        return a + "/" + b
+        return normalized(PathText.join(folder, path))
     }
 
     /// Resolves `.` and `..`; a path that climbs out of the tree keeps a leading `..` and matches nothing.
@@ -308,7 +302,7 @@ private struct PathResolver {
     /// Resolves every path reached from `project`'s main group; `projectFolder` as for `XcodeProject.read`.
     init(objects: [String: OpenStepValue], project: [String: OpenStepValue], projectFolder: String) {
         self.objects = objects
-        self.projectFolder = XcodeProject.join(projectFolder, project["projectDirPath"]?.string ?? "")
+        self.projectFolder = PathText.join(projectFolder, project["projectDirPath"]?.string ?? "")
         if let main = project["mainGroup"]?.string { walk(group: main, folder: self.projectFolder, depth: 0) }
     }
 
@@ -324,8 +318,8 @@ private struct PathResolver {
     func ownPath(_ object: [String: OpenStepValue], parentFolder: String) -> String? {
         let path = object["path"]?.string ?? ""
         switch object["sourceTree"]?.string ?? "<group>" {
-        case "<group>": return XcodeProject.normalized(XcodeProject.join(parentFolder, path))
-        case "SOURCE_ROOT": return XcodeProject.normalized(XcodeProject.join(projectFolder, path))
+        case "<group>": return XcodeProject.normalized(PathText.join(parentFolder, path))
+        case "SOURCE_ROOT": return XcodeProject.normalized(PathText.join(projectFolder, path))
         default: return nil
         }
     }

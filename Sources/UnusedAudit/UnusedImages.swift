@@ -274,21 +274,15 @@ package enum UnusedImages {
     /// `tab@2x.png` → `tab`: the name without a scale suffix or an image extension.
     static func stripped(_ name: String) -> String { strippedSpellings(name).text }
 
-    /// The name without its extension, device and scale suffixes, as given and lowered.
+    /// The name without its extension, device and scale suffixes, as given and lowered: taken
+    /// apart by the one image-name parser (`LooseImageName`), on the name lowered so that
+    /// `ICON~IPAD.PNG` sheds its suffixes too. They are ASCII, so as many bytes come off the name
+    /// as given.
     private static func strippedSpellings(_ name: String) -> (text: String, lowered: String) {
-        // The suffixes are ASCII: compared on the name lowered once, cut from both alike.
-        var text = Substring(name), lower = Substring(name.lowercased())
-        func cut(_ suffix: String) -> Bool {
-            guard lower.hasSuffix(suffix) else { return false }
-            text = text.dropLast(suffix.count)
-            lower = lower.dropLast(suffix.count)
-            return true
-        }
-        for ext in [".png", ".jpg", ".jpeg", ".pdf", ".heic", ".tiff", ".tif", ".gif", ".svg", ".webp"] where cut(ext) { break }
-        // `~ipad`, `~iphone` after the scale (`icon@2x~ipad`) or alone, then the scale.
-        for device in ["~ipad", "~iphone"] { _ = cut(device) }
-        for scale in ["@1x", "@2x", "@3x"] where text.hasSuffix(scale) { _ = cut(scale) }
-        return (String(text), String(lower))
+        let lowered = name.lowercased()
+        let base = LooseImageName(fileName: lowered).base
+        let suffixBytes = lowered.utf8.count - base.utf8.count
+        return (String(decoding: name.utf8.dropLast(suffixBytes), as: UTF8.self), base)
     }
 
     /// A pattern built at run time, normalised as names are (`step*@3x.png` fits what `step*`

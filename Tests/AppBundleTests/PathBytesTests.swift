@@ -1,4 +1,5 @@
 @testable import AppBundle
+import ImgtraceSupport
 import XCTest
 
 /// Bundle paths are split on the byte `/`, as the file system splits them.
@@ -9,14 +10,27 @@ final class PathBytesTests: XCTestCase {
         XCTAssertEqual(pathComponents("画像/é́/x").map(String.init), ["画像", "é́", "x"])
         // A combining mark after `/` is part of the next name, not of the separator.
         XCTAssertEqual(pathComponents("a/\u{301}b").map(String.init), ["a", "\u{301}b"])
-        XCTAssertEqual(parentPath("Payload/App.app/icon.png"), "Payload/App.app")
-        XCTAssertEqual(parentPath("icon.png"), "")
-        XCTAssertEqual(lastComponent("Payload/App.app/icon@2x.png"), "icon@2x.png")
-        XCTAssertEqual(lastComponent("icon"), "icon")
-        XCTAssertEqual(extensionOf("icon@2x.png"), "png")
-        XCTAssertEqual(extensionOf(".DS_Store"), "")
-        XCTAssertEqual(extensionOf("archive.tar.gz"), "gz")
-        XCTAssertEqual(extensionOf("noext"), "")
+        XCTAssertEqual(PathText.folder("Payload/App.app/icon.png"), "Payload/App.app")
+        XCTAssertEqual(PathText.folder("icon.png"), "")
+        XCTAssertEqual(PathText.fileName("Payload/App.app/icon@2x.png"), "icon@2x.png")
+        XCTAssertEqual(PathText.fileName("icon"), "icon")
+        XCTAssertEqual(PathText.fileExtension("icon@2x.png"), "png")
+        XCTAssertEqual(PathText.fileExtension(".DS_Store"), "")
+        XCTAssertEqual(PathText.fileExtension("archive.tar.gz"), "gz")
+        XCTAssertEqual(PathText.fileExtension("noext"), "")
+    }
+
+    /// One join for every path (issue 62): a project's folders, a workspace's locations, a
+    /// report's bundle links.
+    func testOneJoin() {
+        XCTAssertEqual(PathText.join("App.app", "Assets.car"), "App.app/Assets.car")
+        XCTAssertEqual(PathText.join("App.app//", "icon.png"), "App.app/icon.png")
+        XCTAssertEqual(PathText.join("", "icon.png"), "icon.png")
+        XCTAssertEqual(PathText.join("App.app/", ""), "App.app")
+        XCTAssertEqual(PathText.join("/", "x"), "/x")
+        XCTAssertEqual(PathText.join("ios", "/abs/App.xcodeproj"), "/abs/App.xcodeproj")
+        XCTAssertEqual(PathText.resolve("out.json", against: "."), "out.json")
+        XCTAssertEqual(PathText.resolve("out.json", against: "reports/"), "reports/out.json")
     }
 
     func testJunkAndSuffixes() {

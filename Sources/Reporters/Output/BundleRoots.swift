@@ -20,15 +20,9 @@ public struct BundleRoots: Sendable, Equatable, ExpressibleByStringLiteral {
     public func file(of asset: String) -> String {
         for (index, root) in paths.enumerated().dropFirst() {
             let prefix = BundleID.pathPrefix(ofGiven: index, path: root)
-            if asset.hasPrefix(prefix) { return Self.join(root, String(asset.dropFirst(prefix.count))) }
+            if asset.hasPrefix(prefix) { return PathText.join(root, String(asset.dropFirst(prefix.count))) }
         }
-        return Self.join(primary, asset)
+        return PathText.join(primary, asset)
     }
 
-    private static func join(_ root: String, _ asset: String) -> String {
-        var base = root
-        while base.hasSuffix("/") { base.removeLast() }
-        if asset.isEmpty { return base }
-        return base.isEmpty ? asset : base + "/" + asset
-    }
 }
