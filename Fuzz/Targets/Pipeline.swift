@@ -41,7 +41,9 @@ enum Pipeline {
             })
         else { return }
         auditor.endLog(summary)
-        let input = ReportInput(result: auditor.finish(), bundlePath: "App.app", logPaths: ["fuzz.log"], toolVersion: "fuzz", loads: loads)
+        var result = auditor.finish()
+        (result.bundlePaths, result.logPaths) = (["App.app"], ["fuzz.log"])
+        let input = ReportInput(result: result, toolVersion: "fuzz", loads: loads)
         // Every registered format, so a new one is fuzzed without a change here.
         for reporter in AuditReporters.all { reporter.render(input, to: discard) }
         discard.flush()

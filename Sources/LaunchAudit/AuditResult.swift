@@ -27,6 +27,11 @@ public protocol CommandResult: Sendable {
     var warnings: [AuditWarning] { get set }
     /// The source root findings' `source` locations are relative to, as given.
     var sourceRoot: String? { get set }
+    /// The bundles as given (`--bundle`, in order): a report's bundle paths start at them, a
+    /// later bundle's inventory paths behind its prefix (`BundleID.pathPrefix`).
+    var bundlePaths: [String] { get set }
+    /// The launch logs as given, in input order: a log finding's location points into one.
+    var logPaths: [String] { get set }
     /// The launch window's figures a baseline records and compares: the median launch's, with
     /// the number of launches and their range (`unused` measures none: zeros).
     var launchFigures: PhaseSpread { get }
@@ -59,6 +64,8 @@ public struct AuditResult: CommandResult {
     public var warnings: [AuditWarning] = []
     public var deviceReason: String?
     public var sourceRoot: String?
+    public var bundlePaths: [String] = []
+    public var logPaths: [String] = []
 
     public var launchFigures: PhaseSpread { metrics.launchSpread }
     public static var reportedRules: [any DescribedRule.Type] { Rules.all }
@@ -81,6 +88,8 @@ public struct UnusedResult: CommandResult {
     public var sourceRoot: String?
     /// Every shipped image with its verdict, and what was searched.
     public var summary: UnusedSummary
+    public var bundlePaths: [String] = []
+    public var logPaths: [String] = []
 
     /// `unused` reads launches for the names they load, and measures none.
     public var launchFigures: PhaseSpread { PhaseSpread(single: PhaseMetrics()) }

@@ -47,7 +47,7 @@ extension AuditSession {
         var result = UnusedResult(
             device: device, deviceReason: reason, logs: logs, findings: FindingList(findings.sorted(by: Finding.reportOrder)),
             bundleNames: inventory.bundles.filter { $0.kind != .systemImages }.map(\.name), inventoryImages: inventory.images.count,
-            failOn: settings.failOn, warnings: warnings, summary: summary)
+            failOn: settings.failOn, warnings: warnings, summary: summary, bundlePaths: request.bundles, logPaths: request.logs)
         for index in sourceTrees(request, inventory) where !projects.contains(where: { $0.index == index }) {
             let bundle = request.bundles[index]
             result.warnings.append(

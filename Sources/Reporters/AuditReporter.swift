@@ -12,10 +12,10 @@ public struct ReportInput<Result: CommandResult> {
     public var result: Result
     /// The audit measured against a baseline, when one was given.
     public var baseline: BaselineComparison?
-    /// The built app, as given on the command line: locations of bundle findings start here.
-    public var bundlePath: BundleRoots
-    /// The logs, as given: locations of log findings point into them.
-    public var logPaths: [String]
+    /// The bundles the result was read from, as given: locations of bundle findings start here.
+    public var bundlePath: BundleRoots { BundleRoots(result.bundlePaths) }
+    /// The logs the result was read from, as given: locations of log findings point into them.
+    public var logPaths: [String] { result.logPaths }
     /// The version the tool reports (SARIF's `driver.version`).
     public var toolVersion: String
     /// ANSI colour, for formats that have it (the text report on a terminal).
@@ -30,13 +30,11 @@ public struct ReportInput<Result: CommandResult> {
     public var listingWidth = 120
 
     public init(
-        result: Result, baseline: BaselineComparison? = nil, bundlePath: BundleRoots, logPaths: [String],
+        result: Result, baseline: BaselineComparison? = nil,
         toolVersion: String = "", color: Bool = false, loads: LoadRecords? = nil, workingDirectory: String = "/"
     ) {
         self.result = result
         self.baseline = baseline
-        self.bundlePath = bundlePath
-        self.logPaths = logPaths
         self.toolVersion = toolVersion
         self.color = color
         self.loads = loads

@@ -57,8 +57,7 @@ struct AnalyzeCommand: ParsableCommand {
             outcome = try inputs.audit(baseline: baseline, sourceRoot: sourceRoot, onLoad: onLoad)
         }
         let input = ReportInput(
-            result: outcome.result, baseline: outcome.baseline, bundlePath: BundleRoots(inputs.bundles),
-            logPaths: inputs.logs, toolVersion: Imgtrace.configuration.version, loads: loads,
+            result: outcome.result, baseline: outcome.baseline, toolVersion: Imgtrace.configuration.version, loads: loads,
             workingDirectory: FileManager.default.currentDirectoryPath)
         try outputs.write(input, fails: outcome.fails)
         if outcome.fails { throw ExitCode(1) }

@@ -25,11 +25,7 @@ struct AuditInputs: ParsableArguments {
     @Option(name: .customLong("launch-end"), parsing: .unconditional, help: LaunchEndPattern.help, transform: LaunchEndPattern.parse)
     var launchEnd: LaunchEndPattern?
 
-    @Option(help: "Config file (default: .imgtrace.yml in the working directory, when present).", completion: .file(extensions: ["yml", "yaml"]))
-    var config: String?
-
-    @Option(name: .customLong("fail-on"), help: "The lowest severity that fails the run (default: the config's failOn, else error).")
-    var failOn: FailLevel?
+    @OptionGroup var policy: PolicyOptions
 
     @Flag(
         name: .customLong("names-only"),
@@ -41,13 +37,6 @@ struct AuditInputs: ParsableArguments {
         help: ArgumentHelp("The fewest readable image loads a real launch has; fewer is a `no-evidence` error (config: budgets.minLaunchLoads).", valueName: "n"))
     var minLoads: Int?
 
-    enum FailLevel: String, ExpressibleByArgument, CaseIterable {
-        case error, warning, note, never
-
-        /// The lowest failing severity; nil for `never`.
-        var severity: Severity? { self == .never ? nil : Severity(rawValue: rawValue) }
-    }
-
     func validate() throws {
         if let minLoads, minLoads < 0 { throw ValidationError("--min-loads takes a whole number ≥ 0") }
         if logs.filter({ $0 == "-" }).count > 1 { throw ValidationError("standard input (`-`) can be given as one log only") }
@@ -56,7 +45,7 @@ struct AuditInputs: ParsableArguments {
     /// Every file this run reads, named for a message: outputs may be none of them.
     func files(baseline: String? = nil) -> [(what: String, path: String)] {
         var files = logs.map { (what: "input log", path: $0) } + bundles.map { (what: "bundle", path: $0) }
-        if let path = ConfigFile.path(explicit: config) {
+        if let path = ConfigFile.path(explicit: policy.config) {
             files.append((what: "config file", path: path))
         }
         if let baseline { files.append((what: "baseline", path: baseline)) }
@@ -69,8 +58,8 @@ struct AuditInputs: ParsableArguments {
         request.systemImages = systemImages
         request.device = deviceChoice.device
         request.launchEnd = launchEnd
-        request.configPath = config
-        request.failOn = failOn.map(\.severity)
+        request.configPath = policy.config
+        request.failOn = policy.failOn.map(\.severity)
         request.minLaunchLoads = minLoads
         request.namesOnly = namesOnly
         request.baselinePath = baseline
@@ -100,5 +89,26 @@ struct DeviceChoice: ParsableArguments {
         if let device, DeviceProfile.named(device) == nil {
             throw ValidationError("unknown device `\(SafeText.visible(device))`; \(DeviceProfile.unknownNameHelp(device))")
         }
+    }
+}
+
+/// `--config` and `--fail-on`, declared once for every command that judges (analyze, baseline
+/// write and compare, unused): what the config is and which severity fails the run.
+struct PolicyOptions: ParsableArguments {
+    @Option(
+        help: "Config file (default: .imgtrace.yml in the working directory, when present): its ignores, severities, thresholds, budgets, tolerances and failOn apply.",
+        completion: .file(extensions: ["yml", "yaml"]))
+    var config: String?
+
+    @Option(
+        name: .customLong("fail-on"),
+        help: "The lowest severity of a finding (a new one, given a baseline) that fails the run (default: the config's failOn, else error).")
+    var failOn: FailLevel?
+
+    enum FailLevel: String, ExpressibleByArgument, CaseIterable {
+        case error, warning, note, never
+
+        /// The lowest failing severity; nil for `never`.
+        var severity: Severity? { self == .never ? nil : Severity(rawValue: rawValue) }
     }
 }

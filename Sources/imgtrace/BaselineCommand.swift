@@ -70,11 +70,7 @@ struct BaselineCommand: ParsableCommand {
         @Argument(help: "The older baseline.", completion: .file(extensions: ["json"])) var old: String
         @Argument(help: "The newer baseline.", completion: .file(extensions: ["json"])) var new: String
 
-        @Option(help: "Config file for the tolerances (default: .imgtrace.yml when present).", completion: .file(extensions: ["yml", "yaml"]))
-        var config: String?
-
-        @Option(name: .customLong("fail-on"), help: "The lowest severity of a new finding that fails (default: the config's failOn, else error).")
-        var failOn: AuditInputs.FailLevel?
+        @OptionGroup var policy: PolicyOptions
 
         func run() throws {
             let before = try Baseline.load(path: old, scope: nil)
@@ -88,10 +84,10 @@ struct BaselineCommand: ParsableCommand {
                 throw InputError(
                     path: new, reason: "a baseline of \(SafeText.quoted(second)), not of \(SafeText.quoted(first)) as \(old) is: compare two builds of one app")
             }
-            let settings = try ConfigFile.settings(explicit: config)
+            let settings = try ConfigFile.settings(explicit: policy.config)
             // The config means what it means in `analyze`: its failOn, and its ignored rules gate nothing.
             after.findings.removeAll { settings.ignore.rules.contains($0.rule) }
-            let level = failOn.map(\.severity) ?? settings.failOn
+            let level = policy.failOn.map(\.severity) ?? settings.failOn
             let comparison = BaselineComparison(old: before, new: after, failOn: level, tolerance: settings.baselineTolerance)
             let sink = ByteSink(consumer: .terminal)
             sink.write(comparison.text())

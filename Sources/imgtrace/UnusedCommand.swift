@@ -14,7 +14,7 @@ struct UnusedCommand: ParsableCommand {
         commandName: "unused",
         abstract: "List the images an app ships that nothing references and no launch loads.",
         discussion: CommandHelp.discussion(
-            "An image is kept by any reference: a name the Swift or Objective-C code gives an image API, a string literal equal to its name anywhere (weak), a generated symbol of its name (Xcode's asset symbols, R.swift, SwiftGen), a name pattern built at run time (\"icon-\\(name)\" keeps every icon-*), a nib, storyboard or plist, or a load in a given launch log. The report says which kind kept each image. Formats, --fail-on and exit codes as for analyze.",
+            "An image is kept by any reference: a name the Swift or Objective-C code gives an image API, a string literal equal to its name anywhere (weak), a generated symbol of its name (Xcode's asset symbols, R.swift, SwiftGen), a name pattern built at run time (\"icon-\\(name)\" keeps every icon-*), a nib, storyboard or plist, or a load in a given launch log. The report says which kind kept each image. --fail-on warning fails on unused images, note also on dynamic-only and never-loaded ones. Formats and exit codes as for analyze.",
             examples: [
                 "imgtrace unused --bundle App.app --source-root .",
                 "imgtrace unused --bundle App.app --source-root . launch.log --format sarif",
@@ -52,13 +52,7 @@ struct UnusedCommand: ParsableCommand {
 
     @OptionGroup var deviceChoice: DeviceChoice
 
-    @Option(help: "Config file (default: .imgtrace.yml in the working directory, when present): its ignores, severities and failOn apply.", completion: .file())
-    var config: String?
-
-    @Option(
-        name: .customLong("fail-on"),
-        help: "The lowest severity that fails the run: warning fails on unused images, note also on dynamic-only and never-loaded ones (default: the config's failOn, else error).")
-    var failOn: AuditInputs.FailLevel?
+    @OptionGroup var policy: PolicyOptions
 
     @Option(help: "A baseline from `imgtrace unused --write-baseline`: only images newly judged fail the run.", completion: .file())
     var baseline: String?
@@ -85,14 +79,14 @@ struct UnusedCommand: ParsableCommand {
         if let sourceRoot { inputs.append((what: "source root", path: sourceRoot)) }
         inputs += projects.map { (what: "project", path: $0) }
         // The config is read too: no report may be written over it, as in `analyze`.
-        if let path = ConfigFile.path(explicit: config) { inputs.append((what: "config file", path: path)) }
+        if let path = ConfigFile.path(explicit: policy.config) { inputs.append((what: "config file", path: path)) }
         try outputs.check(inputs: inputs)
         try OutputTargets.check(outputs: [("--write-baseline", writeBaseline), ("--fix", fix)], inputs: inputs)
         var request = AuditRequest(logs: logs, bundles: bundles)
         request.projects = projects
         request.device = deviceChoice.device
-        request.configPath = config
-        request.failOn = failOn.map { $0.severity }
+        request.configPath = policy.config
+        request.failOn = policy.failOn.map(\.severity)
         request.baselinePath = baseline
         request.sourceRoot = sourceRoot
         let outcome = try AuditSession.unused(request)
@@ -113,7 +107,7 @@ struct UnusedCommand: ParsableCommand {
             try ReportFile.write(to: writeBaseline, for: .json) { $0.write(written.render()) }
         }
         var input = ReportInput(
-            result: outcome.result, baseline: outcome.baseline, bundlePath: BundleRoots(bundles), logPaths: logs, toolVersion: Imgtrace.configuration.version,
+            result: outcome.result, baseline: outcome.baseline, toolVersion: Imgtrace.configuration.version,
             workingDirectory: FileManager.default.currentDirectoryPath)
         input.allImages = all
         input.listingWidth = width.columns

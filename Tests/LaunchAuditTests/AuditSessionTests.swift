@@ -30,6 +30,16 @@ final class AuditSessionTests: XCTestCase {
         XCTAssertNil(outcome.baseline)
     }
 
+    /// The result carries the inputs it was read from, as given: a reporter needs nothing beside it.
+    func testTheResultCarriesItsInputs() throws {
+        let analyzed = try AuditSession.run(example).result
+        XCTAssertEqual(analyzed.bundlePaths, example.bundles)
+        XCTAssertEqual(analyzed.logPaths, example.logs)
+        let unused = try AuditSession.unused(example).result
+        XCTAssertEqual(unused.bundlePaths, example.bundles)
+        XCTAssertEqual(unused.logPaths, example.logs)
+    }
+
     func testOverridesReplaceTheConfig() throws {
         var request = example
         request.failOn = .some(nil)

@@ -19,7 +19,7 @@ final class EmbedderTests: XCTestCase {
         let launch = outcome.result.metrics.launch
         print(launch.loads, launch.decodedBytes, outcome.result.device.id, outcome.fails)
         let sink = ByteSink(collecting: .terminal)
-        let input = ReportInput(result: outcome.result, bundlePath: BundleRoots(request.bundles), logPaths: request.logs)
+        let input = ReportInput(result: outcome.result)
         input.render(in: AuditReporters.all[0], to: sink)
         print(sink.collected.count)
         """

@@ -24,7 +24,9 @@ final class AuditReporterTests: XCTestCase {
 
     private func render(_ reporter: any AuditReporter, _ result: AuditResult, bundle: String = "App.app", log: String = "launch.log") -> String {
         let sink = ByteSink(collecting: reporter.consumer)
-        reporter.render(ReportInput(result: result, bundlePath: BundleRoots([bundle]), logPaths: [log], toolVersion: "test"), to: sink)
+        var result = result
+        (result.bundlePaths, result.logPaths) = ([bundle], [log])
+        reporter.render(ReportInput(result: result, toolVersion: "test"), to: sink)
         return String(decoding: sink.collected, as: UTF8.self)
     }
 

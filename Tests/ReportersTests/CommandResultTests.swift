@@ -22,7 +22,9 @@ final class CommandResultTests: XCTestCase {
     private func both<Result: ReportableResult>(
         _ reporter: any AuditReporter, _ result: Result, direct: (ReportInput<Result>, ByteSink) -> Void
     ) -> (generic: String, direct: String) {
-        let input = ReportInput(result: result, bundlePath: "SampleApp.app", logPaths: ["launch.log"], toolVersion: "test")
+        var result = result
+        (result.bundlePaths, result.logPaths) = (["SampleApp.app"], ["launch.log"])
+        let input = ReportInput(result: result, toolVersion: "test")
         let generic = ByteSink(collecting: reporter.consumer)
         input.render(in: reporter, to: generic)
         let own = ByteSink(collecting: reporter.consumer)

@@ -46,7 +46,9 @@ final class OutputSafetyTests: XCTestCase {
 
     private func render(_ reporter: any AuditReporter, _ result: AuditResult) -> String {
         let sink = ByteSink(collecting: reporter.consumer)
-        reporter.render(ReportInput(result: result, bundlePath: "App.app", logPaths: ["launch.log"], toolVersion: "test"), to: sink)
+        var result = result
+        (result.bundlePaths, result.logPaths) = (["App.app"], ["launch.log"])
+        reporter.render(ReportInput(result: result, toolVersion: "test"), to: sink)
         return String(decoding: sink.collected, as: UTF8.self)
     }
 

@@ -32,10 +32,11 @@ final class VerdictTests: XCTestCase {
         var result = example.audit()
         XCTAssertGreaterThan(result.severityCounts[.error] ?? 0, 0, "the example has an error")
         result.failOn = nil
+        (result.bundlePaths, result.logPaths) = (["Example.app"], ["example.log"])
         for id in ["text", "markdown", "html", "github"] {
             let reporter = try XCTUnwrap(AuditReporters.all.first { $0.id == id })
             let sink = ByteSink(collecting: reporter.consumer)
-            reporter.render(ReportInput(result: result, bundlePath: "Example.app", logPaths: ["example.log"], toolVersion: "0"), to: sink)
+            reporter.render(ReportInput(result: result, toolVersion: "0"), to: sink)
             let text = String(decoding: sink.collected, as: UTF8.self)
             XCTAssertFalse(text.contains("PASS") || text.contains("✅"), "\(id) says pass:\n\(text.prefix(600))")
             XCTAssertTrue(text.contains("not gating") || text.contains("NOT GATING"), "\(id) does not say it did not gate")
