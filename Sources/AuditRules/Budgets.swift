@@ -8,20 +8,18 @@ public struct BudgetBreach: Sendable, Equatable {
     package var budget: String
     package var limit: Int
     package var actual: Int
-    /// Whether the figures are bytes (for wording).
-    package var isBytes: Bool
-    /// Whether the figures are microseconds (a time budget, set in milliseconds).
-    package var isMicroseconds = false
+    /// The unit of `limit` and `actual` (a time budget is set in milliseconds, held in microseconds).
+    package var unit: FigureUnit
     /// How many launches `actual` is the median of, and the least and most of them.
     package var launches = 1
     package var lowest: Int
     package var highest: Int
 
-    package init(budget: String, limit: Int, actual: Int, isBytes: Bool) {
+    package init(budget: String, limit: Int, actual: Int, unit: FigureUnit) {
         self.budget = budget
         self.limit = limit
         self.actual = actual
-        self.isBytes = isBytes
+        self.unit = unit
         lowest = actual
         highest = actual
     }
@@ -40,10 +38,7 @@ public struct BudgetBreach: Sendable, Equatable {
         return text + " (the median of \(launches) launches: \(shown(lowest)) to \(shown(highest)))"
     }
 
-    private func shown(_ value: Int) -> String {
-        if isMicroseconds { return ImageTime.milliseconds(value) }
-        return isBytes ? kibibytes(value) : String(value)
-    }
+    private func shown(_ value: Int) -> String { unit.shown(value) }
 }
 
 extension AuditConfig {
@@ -58,10 +53,7 @@ extension AuditConfig {
     package func budgetFigures(of spread: PhaseSpread) -> [BudgetBreach] {
         BudgetExceededRule.budgets.compactMap { budget in
             guard let set = self[keyPath: budget.limit], let actual = budget.actual(spread.median) else { return nil }
-            // A time budget is set in milliseconds; the figure is in microseconds.
-            let limit = budget.unit == .milliseconds ? set.multipliedSaturating(by: 1000) : set
-            var breach = BudgetBreach(budget: budget.setting.key, limit: limit, actual: actual, isBytes: budget.unit == .bytes)
-            breach.isMicroseconds = budget.unit == .milliseconds
+            var breach = BudgetBreach(budget: budget.setting.key, limit: budget.unit.figure(fromSetting: set), actual: actual, unit: budget.unit)
             breach.launches = spread.launches
             breach.lowest = budget.actual(spread.range.min) ?? actual
             breach.highest = budget.actual(spread.range.max) ?? actual

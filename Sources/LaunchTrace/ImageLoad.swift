@@ -43,7 +43,7 @@ public struct ImageLoad: Sendable, Equatable {
     /// Thread name (or `#N` / LWP) when the log tells.
     public var thread: String?
     /// Timestamp printed by the action, or of the nearest app log line before the hit.
-    public var timestamp: String?
+    public var timestamp: LogTimestamp?
     /// Backtrace frames printed for this hit, innermost first.
     public var backtrace: [String]
     /// `launch` unless the hit comes after the launch-end marker.
@@ -74,7 +74,7 @@ public struct ImageLoad: Sendable, Equatable {
     public init(
         seq: Int, line: Int, name: String?, status: LoadStatus, detail: String? = nil,
         api: String? = nil, breakpoint: String? = nil, thread: String? = nil,
-        timestamp: String? = nil, backtrace: [String] = [], phase: LaunchPhase = .launch, nameID: Int? = nil
+        timestamp: LogTimestamp? = nil, backtrace: [String] = [], phase: LaunchPhase = .launch, nameID: Int? = nil
     ) {
         self.seq = seq
         self.line = line
@@ -92,18 +92,10 @@ public struct ImageLoad: Sendable, Equatable {
 }
 
 extension ImageLoad {
-    /// Whether the hit ran on the program's main thread, as its capture names threads: imgtrace's
-    /// recordings name the main thread alone and every other one with its id after its name
-    /// (`Gridlock`, `worker 4242`); lldb numbers the main thread `#1`. Unknown threads count as main:
-    /// a log that names none is one thread's.
+    /// Whether the hit ran on the program's main thread, as its capture names threads
+    /// (`ThreadLabel`): unknown threads count as main, a log that names none is one thread's.
     public var isOnMainThread: Bool { Self.isMainThread(thread) }
 
-    /// Whether a thread label names the main thread (see `isOnMainThread`).
-    public static func isMainThread(_ thread: String?) -> Bool {
-        guard let thread, !thread.isEmpty else { return true }
-        if thread.hasPrefix("#") { return thread == "#1" }
-        guard let space = thread.lastIndex(of: " ") else { return true }
-        let tail = thread[thread.index(after: space)...]
-        return tail.isEmpty || !tail.allSatisfy(\.isASCII) || !tail.allSatisfy(\.isNumber)
-    }
+    /// Whether a thread label names the main thread (`ThreadLabel.isMain`).
+    public static func isMainThread(_ thread: String?) -> Bool { ThreadLabel.isMain(thread) }
 }

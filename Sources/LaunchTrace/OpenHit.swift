@@ -14,7 +14,7 @@ struct OpenHit {
     var thread: String?
     /// The request's kind, when the line was a whole request (imgtrace's callback saw the stack).
     var kind: LoadKind?
-    var timestamp: String?
+    var timestamp: LogTimestamp?
     /// How long the request ran, when the capture timed it.
     var microseconds: Int?
     var ownMicroseconds: Int?
@@ -38,7 +38,7 @@ struct OpenHit {
 
     /// Records what the hit printed (or why it printed nothing) at `line`; the timestamp is
     /// the last one seen unless the hit has its own.
-    mutating func setOutcome(_ status: LoadStatus, detail: String?, line: Int, timestamp: String?) {
+    mutating func setOutcome(_ status: LoadStatus, detail: String?, line: Int, timestamp: LogTimestamp?) {
         self.status = status
         self.detail = detail
         valueLine = line
@@ -48,7 +48,7 @@ struct OpenHit {
 
     /// The outcome of a hit whose lines are all read: bare `po` lines become its name, and a hit
     /// that printed nothing is a skip.
-    mutating func close(names: inout NameStatistics, lastTimestamp: String?) {
+    mutating func close(names: inout NameStatistics, lastTimestamp: LogTimestamp?) {
         if !nameLines.isEmpty && status == nil {
             var joined: [UInt8] = []
             for (i, part) in nameLines.enumerated() {

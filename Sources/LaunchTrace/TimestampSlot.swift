@@ -1,10 +1,10 @@
-/// The bytes of the last timestamp and their text, made on first use. One buffer, reused:
+/// The bytes of the last timestamp and their `LogTimestamp`, made on first use. One buffer, reused:
 /// storing a timestamp is a copy of a few bytes, no allocation.
 final class TimestampSlot {
     @exclusivity(unchecked) private var buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: 64)
     @exclusivity(unchecked) private var capacity = 64
     @exclusivity(unchecked) private var count = -1
-    @exclusivity(unchecked) private var cached: String?
+    @exclusivity(unchecked) private var cached: LogTimestamp?
 
     deinit { buffer.deallocate() }
 
@@ -19,10 +19,10 @@ final class TimestampSlot {
         cached = nil
     }
 
-    var text: String? {
+    var timestamp: LogTimestamp? {
         guard count >= 0 else { return nil }
         if let cached { return cached }
-        let made = String(decoding: UnsafeBufferPointer(start: buffer, count: count), as: UTF8.self)
+        let made = LogTimestamp(String(decoding: UnsafeBufferPointer(start: buffer, count: count), as: UTF8.self))
         cached = made
         return made
     }

@@ -116,7 +116,7 @@ extension TraceParser {
 
     /// `[thread] (kind) api: "name"`, after a timestamp or not: one hit, or a whole request when
     /// it names its kind.
-    mutating func callbackHit(_ hit: ActionLine.Hit, timestamp: String?, number: Int) throws {
+    mutating func callbackHit(_ hit: ActionLine.Hit, timestamp: LogTimestamp?, number: Int) throws {
         try settleOpenHit()
         callbackSeen = true
         if hit.decode {

@@ -48,7 +48,7 @@ struct TraceParser {
     /// The last app-log timestamp. Most lines that carry one are noise, so it is kept as bytes
     /// and becomes a `String` only when a hit takes it.
     let timestampSlot = TimestampSlot()
-    var lastTimestamp: String? { timestampSlot.text }
+    var lastTimestamp: LogTimestamp? { timestampSlot.timestamp }
     var lastThreadLine: (bytes: [UInt8], name: String?, reason: String?)?
 
     // What is known and counted.

@@ -77,7 +77,7 @@ public struct ImageDecode: Sendable, Equatable {
     /// Whether it came after the launch-end marker.
     public var afterLaunch: Bool
     /// When it started, in the clock of the hit lines.
-    public var timestamp: String?
+    public var timestamp: LogTimestamp?
 }
 
 /// Everything about a log except the individual events.
@@ -86,7 +86,7 @@ public struct TraceSummary: Sendable, Equatable {
     public var decodes: [ImageDecode] = []
     /// When the recorder started the program, in the clock of the hit lines (`record --agent`):
     /// with the recording end's `launch-ms`, where the launch ended on the requests' time line.
-    public var recordingStart: String?
+    public var recordingStart: LogTimestamp?
     public var debugger: DebuggerKind = .unknown
     /// A finer guess at the era, e.g. `lldb 16 or older`, `lldb 17 or newer (Xcode 15+)`.
     public var debuggerVersion: String?

@@ -154,7 +154,7 @@
                 name = String(decoding: UnsafeRawBufferPointer(start: thread, count: strnlen(thread, 28)), as: UTF8.self)
             }
             name = name.trimmingCharacters(in: .whitespacesAndNewlines)
-            return tid == pid ? (name.isEmpty ? "main" : name) : "\(name.isEmpty ? "thread" : name) \(tid)"
+            return ThreadLabel.label(name: name, tid: tid, pid: pid)
         }
 
         func readNotes(_ shared: UnsafeMutablePointer<imgtrace_agent_shared>) -> [String] {

@@ -76,7 +76,7 @@
             if let known = threadNames[tid] { return known }
             var name = readProcFile("/proc/\(tracee.pid)/task/\(tid)/comm").map { String(decoding: $0, as: UTF8.self) } ?? ""
             name = name.trimmingCharacters(in: .whitespacesAndNewlines)
-            let label = tid == tracee.pid ? (name.isEmpty ? "main" : name) : "\(name.isEmpty ? "thread" : name) \(tid)"
+            let label = ThreadLabel.label(name: name, tid: tid, pid: tracee.pid)
             threadNames[tid] = label
             return label
         }

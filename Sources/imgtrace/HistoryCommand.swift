@@ -38,7 +38,7 @@ struct HistoryOptions: ParsableArguments {
         guard let text = ProcessInfo.processInfo.environment["IMGTRACE_HISTORY_TEST_PAUSE_MS"], let ms = UInt32(text) else { return nil }
         return {
             PlatformIO.writeStandardError("imgtrace: pausing inside the history's write\n")
-            usleep(ms * 1000)
+            usleep(UInt32(min(UInt64(ms) * 1000, UInt64(UInt32.max))))
         }
     }
 }

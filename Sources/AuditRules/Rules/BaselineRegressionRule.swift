@@ -67,7 +67,7 @@ package enum BaselineRegressionRule: AuditRule {
                     "metric": .string(regression.metric), "before": .int(regression.before), "after": .int(regression.after),
                     "allowed": .int(regression.allowed),
                 ],
-                cost: regression.isBytes ? max(0, regression.after - regression.before) : 0,
+                cost: regression.unit == .bytes ? max(0, regression.after - regression.before) : 0,
                 occurrences: 1)
         }
     }
@@ -100,12 +100,11 @@ public struct MetricRegression: Equatable, Sendable {
     /// The largest value the tolerance allows.
     package var allowed: Int
 
-    /// Whether the figure is a size in bytes (decoded or on disk) rather than a count.
-    package var isBytes: Bool { metric.hasSuffix("Bytes") || metric.hasSuffix("OnDisk") }
+    /// The figure's unit, by its name.
+    package var unit: FigureUnit { FigureUnit(figure: metric) }
 
-    /// `before → after (allowed up to …)`, sizes in KiB/MiB.
+    /// `before → after (allowed up to …)`, sizes in KiB/MiB, times in ms.
     package var change: String {
-        let show = { (n: Int) in self.isBytes ? kibibytes(n) : self.metric.hasSuffix("Microseconds") ? ImageTime.milliseconds(n) : "\(n)" }
-        return "\(show(before)) → \(show(after)) (allowed up to \(show(allowed)))"
+        "\(unit.shown(before)) → \(unit.shown(after)) (allowed up to \(unit.shown(allowed)))"
     }
 }

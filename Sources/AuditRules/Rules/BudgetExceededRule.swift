@@ -13,9 +13,9 @@ package enum BudgetExceededRule: AuditRule {
     package static let parameters = "`budgets`: " + settings.map(\.key).joined(separator: ", ")
     /// One budget: its setting (the key, spelled only there) and the launch figure it bounds.
     struct LaunchBudget: Sendable {
-        enum Unit: Sendable { case count, bytes, milliseconds }
         let setting: RuleSetting
-        let unit: Unit
+        /// The figure's unit; a time budget is set in milliseconds (`FigureUnit.figure(fromSetting:)`).
+        let unit: FigureUnit
         /// Where the config keeps the limit.
         let limit: WritableKeyPath<AuditConfig, Int?> & Sendable
         /// The launch's figure (microseconds for a time budget); nil when the capture has none.
@@ -23,7 +23,7 @@ package enum BudgetExceededRule: AuditRule {
     }
 
     private static func budget(
-        _ key: String, _ unit: LaunchBudget.Unit, _ help: String, _ path: WritableKeyPath<AuditConfig, Int?> & Sendable,
+        _ key: String, _ unit: FigureUnit, _ help: String, _ path: WritableKeyPath<AuditConfig, Int?> & Sendable,
         actual: @escaping @Sendable (PhaseMetrics) -> Int?
     ) -> LaunchBudget {
         LaunchBudget(setting: .count("budgets", key, unset: "no budget", help: help, path), unit: unit, limit: path, actual: actual)
@@ -47,7 +47,7 @@ package enum BudgetExceededRule: AuditRule {
     }
     /// The main thread's image time at launch, lookups and decodes (a capture that times requests: `record --agent`).
     private static let maxMainThreadImageBudget = budget(
-        "maxMainThreadImageMilliseconds", .milliseconds,
+        "maxMainThreadImageMilliseconds", .microseconds,
         "at most this many milliseconds of image lookups and decodes on the main thread at launch (timed captures: record --agent)",
         \.budgets.maxMainThreadImageMilliseconds
     ) { $0.typicalMainThreadImageMicroseconds }
@@ -78,7 +78,7 @@ package enum BudgetExceededRule: AuditRule {
                 subject: breach.budget, message: "budget \(code: breach.budget) exceeded: \(breach.figures)",
                 fix: .underBudget(key: breach.budget, config: context.config.configFile ?? ".imgtrace.yml"),
                 values: ["budget": .string(breach.budget), "limit": .int(breach.limit), "actual": .int(breach.actual)],
-                cost: breach.isBytes ? max(0, breach.actual - breach.limit) : 0, occurrences: 1)
+                cost: breach.unit == .bytes ? max(0, breach.actual - breach.limit) : 0, occurrences: 1)
         }
     }
 }

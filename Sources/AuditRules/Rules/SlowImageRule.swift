@@ -32,8 +32,7 @@ package enum SlowImageRule: NameRule {
     package static func finding(for use: NameUse, in context: NameRuleContext) -> Finding? {
         let time = use.launchTime
         let limit = context.config.thresholds.slowImageMilliseconds
-        // Saturating: a limit past Int.max µs (a config's huge number) is never reached, not wrapped negative.
-        guard time.longestMainThreadMicroseconds > limit.multipliedSaturating(by: 1000) else { return nil }
+        guard time.longestMainThreadMicroseconds > FigureUnit.microseconds.figure(fromSetting: limit) else { return nil }
         let name = use.displayName
         let longest = ImageTime.milliseconds(time.longestMainThreadMicroseconds)
         var message: Phrase = "\(code: name) held the main thread for \(longest) in one request at launch, over \(limit) ms"

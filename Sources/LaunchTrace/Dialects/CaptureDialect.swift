@@ -21,7 +21,7 @@ enum CaptureDialect: LineDialect {
             if line.hasPrefix("imgtrace-launch-end") { return RecognisedLine(.launchMarker) }
             if let fields = line.removingPrefix("imgtrace-recording-end") { return RecognisedLine(.recordingEnd(fields.string)) }
             if let time = line.removingPrefix("imgtrace-recording-start ") {
-                return RecognisedLine(Timestamp.length(time) == time.count ? .recordingStart(time.string) : .ignored)
+                return RecognisedLine(Timestamp.length(time) == time.count ? .recordingStart(LogTimestamp(time.string)) : .ignored)
             }
             return nil
         default:
@@ -33,6 +33,6 @@ enum CaptureDialect: LineDialect {
     /// `stamp` bytes that starts `line` (the console found it).
     static func timestamped(_ line: ByteLine, stamp: Int) -> RecognisedLine? {
         guard stamp + 1 < line.count, line[stamp] == 0x20, line[stamp + 1] == 0x5B, let hit = ActionLine.parse(line.dropFirst(stamp + 1)) else { return nil }
-        return RecognisedLine(.callback(hit, timestamp: line.slice(0, stamp).string))
+        return RecognisedLine(.callback(hit, timestamp: LogTimestamp(line.slice(0, stamp).string)))
     }
 }

@@ -43,7 +43,7 @@ enum TraceLine {
     /// gdb: a function it could not find.
     case undefinedFunction(String)
     /// imgtrace's callback: one hit (or a whole request when it names its kind).
-    indirect case callback(ActionLine.Hit, timestamp: String?)
+    indirect case callback(ActionLine.Hit, timestamp: LogTimestamp?)
     /// imgtrace's callback announced N skip warnings it covered.
     case covered(Int)
     /// The marker `imgtrace lldb-script` and `record` print when launch is over.
@@ -51,7 +51,7 @@ enum TraceLine {
     /// `imgtrace-recording-end …`: how an `imgtrace record` recording ended (the fields after the marker).
     case recordingEnd(String)
     /// `imgtrace-recording-start TIME`: when `record --agent` started the program, in its lines' clock.
-    case recordingStart(String)
+    case recordingStart(LogTimestamp)
     /// An app log line's timestamp (the nearest one before a hit is the hit's).
     case timestamp(ByteLine)
     /// The debugger itself crashed (gdb's `Fatal signal: …`, LLVM's bug-report request): what

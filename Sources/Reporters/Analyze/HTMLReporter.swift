@@ -80,7 +80,7 @@ public struct HTMLReporter: AuditReporter {
         let spread = result.metrics.launchSpread
         let perLaunch = LaunchFigureText.heading(spread).map { "<div class=\"sub\">Each figure is \(h($0)).</div>" } ?? ""
         var out = top(result, baseline: baseline, verdictLines: breaches.joined(), notes: wholeLog + perLaunch)
-        func value(_ figure: KeyPath<PhaseMetrics, Int>, _ unit: LaunchFigureText.Unit = .count) -> String {
+        func value(_ figure: KeyPath<PhaseMetrics, Int>, _ unit: FigureUnit = .count) -> String {
             LaunchFigureText.value(spread, figure, unit)
         }
         var launchFigures = [

@@ -34,7 +34,7 @@ public final class LoadRecords {
         package var how: Phrase
         /// Its thread, its start on the log's clock and how long it ran, when the capture timed it.
         public var thread: String?
-        public var timestamp: String?
+        public var timestamp: LogTimestamp?
         public var microseconds: Int?
     }
 

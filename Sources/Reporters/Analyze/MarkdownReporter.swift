@@ -175,7 +175,7 @@ public struct MarkdownReporter: AuditReporter {
         var out = LaunchFigureText.heading(result.metrics.launchSpread).map { "Each figure is " + $0 + ".\n\n" } ?? ""
         out += "| | launch | after launch |\n|---|---:|---:|\n"
         let launch = result.metrics.launchSpread, after = result.metrics.afterLaunchSpread
-        func row(_ label: String, _ figure: KeyPath<PhaseMetrics, Int>, _ unit: LaunchFigureText.Unit = .count) {
+        func row(_ label: String, _ figure: KeyPath<PhaseMetrics, Int>, _ unit: FigureUnit = .count) {
             let value = { (spread: PhaseSpread) in LaunchFigureText.value(spread, figure, unit) }
             out += "| \(label) | \(value(launch)) | \(after.map(value) ?? "–") |\n"
         }

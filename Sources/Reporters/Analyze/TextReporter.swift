@@ -246,7 +246,7 @@ public struct TextReporter: AuditReporter {
     /// A phase's figures: one launch's, or the median launch's with each figure's range.
     static func phase(_ title: String, _ spread: PhaseSpread) -> String {
         let m = spread.median
-        func value(_ figure: KeyPath<PhaseMetrics, Int>, _ unit: LaunchFigureText.Unit = .count) -> String {
+        func value(_ figure: KeyPath<PhaseMetrics, Int>, _ unit: FigureUnit = .count) -> String {
             LaunchFigureText.value(spread, figure, unit)
         }
         var out = title + (LaunchFigureText.heading(spread).map { ": " + $0 } ?? "") + "\n"

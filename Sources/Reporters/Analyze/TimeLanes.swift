@@ -24,17 +24,17 @@ enum TimeLanes {
         guard let log = result.logs.first, let rows = loads?.rows else { return nil }
         var bars: [String: [Bar]] = [:]
         for row in rows where row.log == 0 {
-            guard let microseconds = row.microseconds, let start = row.timestamp.flatMap(milliseconds(ofDay:)) else { continue }
+            guard let microseconds = row.microseconds, let start = row.timestamp?.millisecondsOfDay else { continue }
             bars[row.thread ?? "main", default: []].append(Bar(start: start, milliseconds: Double(microseconds) / 1000, label: row.name, decode: false))
         }
         for decode in log.summary.decodes {
-            guard let microseconds = decode.microseconds, let start = decode.timestamp.flatMap(milliseconds(ofDay:)) else { continue }
+            guard let microseconds = decode.microseconds, let start = decode.timestamp?.millisecondsOfDay else { continue }
             bars[decode.thread ?? "main", default: []].append(
                 Bar(start: start, milliseconds: Double(microseconds) / 1000, label: (decode.name ?? "an image no lookup returned") + " (decode)", decode: true))
         }
         guard !bars.isEmpty else { return nil }
         let allBars = bars.values.flatMap { $0 }
-        let origin = log.summary.recordingStart.flatMap(milliseconds(ofDay:)) ?? allBars.map(\.start).min()!
+        let origin = log.summary.recordingStart?.millisecondsOfDay ?? allBars.map(\.start).min()!
         let launchEnd = log.summary.recording?.launchMilliseconds.map(Double.init).flatMap { log.summary.recordingStart == nil ? nil : $0 }
         let end = max(allBars.map { $0.start + $0.milliseconds - origin }.max()!, launchEnd ?? 0, 1)
         // The main thread first, then the busiest.
@@ -78,29 +78,5 @@ enum TimeLanes {
         let origin0 = log.summary.recordingStart == nil ? "from the first timed request" : "from the program's start"
         svg += "<div class=\"sub\">Dark = lookup, light = decode at first use; \(origin0); first log only.</div>"
         return svg
-    }
-
-    /// `2026-11-26 10:21:17.675` (or with a `T`) as milliseconds since its midnight.
-    static func milliseconds(ofDay timestamp: String) -> Double? {
-        let bytes = Array(timestamp.utf8)
-        guard bytes.count >= 19 else { return nil }
-        func number(_ from: Int, _ count: Int) -> Int? {
-            var value = 0
-            for i in from..<(from + count) {
-                guard i < bytes.count, bytes[i] >= 0x30, bytes[i] <= 0x39 else { return nil }
-                value = value * 10 + Int(bytes[i] - 0x30)
-            }
-            return value
-        }
-        guard let hours = number(11, 2), let minutes = number(14, 2), let seconds = number(17, 2) else { return nil }
-        var fraction = 0.0, scale = 100.0, i = 20
-        if bytes.count > 19, bytes[19] == 0x2E {
-            while i < bytes.count, bytes[i] >= 0x30, bytes[i] <= 0x39 {
-                fraction += Double(bytes[i] - 0x30) * scale
-                scale /= 10
-                i += 1
-            }
-        }
-        return Double(hours * 3_600_000 + minutes * 60_000 + seconds * 1000) + fraction
     }
 }

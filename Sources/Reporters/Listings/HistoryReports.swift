@@ -7,7 +7,7 @@ import LaunchAudit
 /// (text), every build with its figures and names (JSON), or one page of line charts (HTML).
 public enum HistoryReports {
     /// How a figure's value reads: as every launch report words it.
-    typealias Unit = LaunchFigureText.Unit
+    typealias Unit = FigureUnit
 
     /// The figures shown, by their JSON names.
     static let figures: [(key: String, label: String, unit: Unit, value: @Sendable (PhaseMetrics) -> Int?)] = [

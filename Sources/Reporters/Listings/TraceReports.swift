@@ -63,7 +63,7 @@ public final class TraceJSONReport {
         w.rawKey("\"thread\":")
         w.rawString(load.thread)
         w.rawKey("\"timestamp\":")
-        w.rawString(load.timestamp)
+        w.rawString(load.timestamp?.text)
         w.rawKey("\"backtrace\":")
         w.rawStrings(load.backtrace)
         w.rawKey("\"phase\":")

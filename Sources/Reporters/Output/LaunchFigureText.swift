@@ -6,21 +6,8 @@ import LaunchAudit
 /// median launch's with the range beside it (`LaunchMedian`), so no format states a sum over
 /// launches as a launch's figure.
 enum LaunchFigureText {
-    /// A figure's unit, for its wording.
-    enum Unit {
-        case count, bytes, microseconds
-
-        func shown(_ value: Int) -> String {
-            switch self {
-            case .count: return String(value)
-            case .bytes: return kibibytes(value)
-            case .microseconds: return ImageTime.milliseconds(value)
-            }
-        }
-    }
-
     /// `182`, or `182 [180–190]` when the launches differ in it.
-    static func value(_ spread: PhaseSpread, _ figure: KeyPath<PhaseMetrics, Int>, _ unit: Unit = .count) -> String {
+    static func value(_ spread: PhaseSpread, _ figure: KeyPath<PhaseMetrics, Int>, _ unit: FigureUnit = .count) -> String {
         let text = unit.shown(spread.median[keyPath: figure])
         guard spread.varies(figure) else { return text }
         return text + " " + range(unit.shown(spread.range.min[keyPath: figure]), unit.shown(spread.range.max[keyPath: figure]))
