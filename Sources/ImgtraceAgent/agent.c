@@ -13,12 +13,14 @@
 //
 // This file starts the agent (the API list, the settings, forks) and owns its state (`agent`,
 // `this_thread`). The rest, one concern a file, in layers, each calling only the ones below it
-// (docs/architecture.md): the patchers, objc_patch.c (the Objective-C runtime) and got_patch.c
-// (C functions), given the target table; wrappers.c (trampolines, the return stub, frames);
-// requests.c (each thread's requests: entered, returned, timed); records.c (the rings);
-// region.c (the shared region, which process records, the environment children inherit);
-// cfi_unwind.c (the cached stack walk), untrusted_copy.c (reading what the program hands over),
-// type_encoding.c (which methods a wrapper can pass on).
+// (docs/architecture.md; AgentIsolationTests checks the compiled objects): the patchers,
+// objc_patch.c (Objective-C methods) and got_patch.c (C functions), given their table and reading
+// no other state; wrappers.c (trampolines, the return stub); requests.c (each thread's requests:
+// entered, returned, timed); records.c (the rings) and objc_runtime.c (the runtime, a name
+// object's text); frames.c (a request's stack); region.c (the shared region, which process
+// records, the environment children inherit); cfi_unwind.c (the cached stack walk),
+// untrusted_copy.c (reading what the program hands over), type_encoding.c (which methods a
+// wrapper can pass on).
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <fcntl.h>
@@ -53,6 +55,9 @@
 
 AGENT_HIDDEN struct agent_state agent = {.patch_lock = PTHREAD_MUTEX_INITIALIZER};
 AGENT_HIDDEN __thread struct thread_state this_thread = {.context = -1};
+
+/// What the patchers are given: the targets, their wrappers, the lock, the region's header.
+static struct patch_table patchers = {agent.targets, 0, wrappers, 0, &agent.patch_lock, &agent.shared};
 
 // MARK: Start
 
@@ -131,12 +136,14 @@ __attribute__((constructor)) static void agent_start(void) {
     const char *unwinder = environment_value("IMGTRACE_AGENT_UNWINDER");
     agent.unwind_with_libgcc = unwinder && strcmp(unwinder, "libgcc") == 0;
     pthread_atfork(NULL, NULL, child_after_fork);
+    patchers.count = agent.target_count;
+    patchers.trampolines = agent_trampolines;
     find_runtime();
-    patch_methods();
+    patch_methods(&patchers);
 #if defined(__APPLE__)
     _dyld_register_func_for_add_image(image_added);
 #endif
-    patch_symbols();
+    patch_symbols(&patchers);
     claim_region();
     if (!region_claimed()) say_wrapped_nothing();
 }

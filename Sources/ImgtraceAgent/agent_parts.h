@@ -69,25 +69,62 @@ struct thread_state {
 };
 AGENT_HIDDEN extern __thread struct thread_state this_thread;
 
-/// The wrapper of each target index.
+#if defined(__x86_64__) && defined(__linux__)
+/// A frame on %rbp, with the CFI that lets an unwinder walk through it to its caller.
+#define FRAME_WITH_CFI                  \
+    "    .cfi_startproc\n"              \
+    "    pushq %rbp\n"                  \
+    "    .cfi_def_cfa_offset 16\n"      \
+    "    .cfi_offset %rbp, -16\n"       \
+    "    movq %rsp, %rbp\n"             \
+    "    .cfi_def_cfa_register %rbp\n"
+#endif
+
+/// The wrapper of each target index (wrappers.c).
 AGENT_HIDDEN extern void *const wrappers[MAX_TARGETS];
 
 /// Whether every argument travels untouched through the wrappers (the x86-64 trampolines), or
 /// only pointers and integers (the C wrappers).
 AGENT_HIDDEN extern const int agent_trampolines;
 
-/// The stack of the request being recorded on this thread: where its caller's return address
-/// is, and the API's entry (frame 0). NULL slot: no stack (the launch end, other platforms).
+/// The stack of the request being recorded on this thread, as its wrapper sees it: where its
+/// caller's return address is, the API's entry (frame 0), where the thread's stack ends (0: not
+/// known), and the agent's own code, whose frames are not the program's. NULL slot: no stack (the
+/// launch end, other platforms).
 struct request_stack {
     void *const *return_slot;
     void *entry;
+    uintptr_t stack_end;
+    uintptr_t own_code_start, own_code_end;
 };
 
-/// A wrapped API was entered: its record, if it is a request (requests.c).
-AGENT_HIDDEN void enter_request(int index, void *const *arguments, void *const *return_slot);
+/// What a patcher is given (fishhook's shape): the targets to wrap and their wrappers, how
+/// arguments travel through those, the lock held while patching, and where to say what was
+/// wrapped. The patchers read nothing else of the agent's state.
+struct patch_table {
+    struct target *targets;
+    int count;
+    void *const *wrappers;
+    /// Every argument travels untouched (the x86-64 trampolines), or only pointers and integers.
+    int trampolines;
+    pthread_mutex_t *lock;
+    /// The region's header, which claim_region replaces: read through at each report.
+    imgtrace_agent_shared *const *region;
+};
+
+/// Says that target `index` was wrapped (`status` 1) or refused (2), for imgtrace.
+static inline void report_wrapped(const struct patch_table *table, int index, int status) {
+    imgtrace_agent_shared *region = __atomic_load_n(table->region, __ATOMIC_ACQUIRE);
+    region->api_status[index] = (uint8_t)status;
+    if (status == 1) __atomic_fetch_add(&region->patched, 1, __ATOMIC_RELAXED);
+}
+
+/// A wrapped API was entered: its record, if it is a request (requests.c). `stack` is NULL
+/// where no stack is known.
+AGENT_HIDDEN void enter_request(int index, void *const *arguments, const struct request_stack *stack);
 /// A wrapped API is over: `returned` with `result`, or left by longjmp (requests.c).
 AGENT_HIDDEN void leave_request(int index, int returned, void *result);
-/// The request's frames into `out`: the entry, then the return addresses (wrappers.c);
+/// The request's frames into `out`: the entry, then the return addresses (frames.c);
 /// `unreadable` is set when the walk ended at a frame whose CFI pointed off the thread's stack.
 AGENT_HIDDEN int capture_frames(const struct request_stack *stack, uint64_t *out, int *unreadable);
 
@@ -103,12 +140,34 @@ typedef void *objc_ptr;
 AGENT_HIDDEN uint64_t record(uint32_t api, uint32_t kind, const char *name, const struct request_stack *stack);
 /// The monotonic clock in nanoseconds (wall-clock steps would make durations negative).
 AGENT_HIDDEN uint64_t monotonic_nanoseconds(void);
-/// Records a request whose name is an object, by its own UTF8String (objc_patch.c).
-AGENT_HIDDEN uint64_t record_object_name(uint32_t api, objc_ptr name, const struct request_stack *stack);
-/// Finds the Objective-C runtime, if the process has one (objc_patch.c).
+/// The Objective-C runtime's functions the agent uses, found with dlsym (objc_runtime.c).
+struct objc_runtime {
+    objc_ptr (*getClass)(const char *);
+    objc_ptr (*getClassMethod)(objc_ptr, objc_ptr);
+    objc_ptr (*getInstanceMethod)(objc_ptr, objc_ptr);
+    const char *(*getTypeEncoding)(objc_ptr);
+    void *(*setImplementation)(objc_ptr, void *);
+    objc_ptr (*registerName)(const char *);
+    const char *(*selGetName)(objc_ptr);
+    objc_ptr (*objectGetClass)(objc_ptr);
+    void *(*getMethodImplementation)(objc_ptr, objc_ptr);
+    signed char (*respondsToSelector)(objc_ptr, objc_ptr);
+    const char *(*className)(objc_ptr);
+    objc_ptr utf8_selector;
+    /// GCC's runtime, and the dispatch table a class has until its first message there.
+    int gnu;
+    void *const *gnu_uninstalled_dtable;
+};
+/// Finds the Objective-C runtime, if the process has one (objc_runtime.c).
 AGENT_HIDDEN void find_runtime(void);
-/// Wraps the method targets in the classes the runtime has now (objc_patch.c).
-AGENT_HIDDEN void patch_methods(void);
+/// The runtime found, or NULL: the process has none, or one without a function the agent needs.
+AGENT_HIDDEN const struct objc_runtime *objc_runtime(void);
+/// A name object's UTF-8 text through its own `UTF8String`; NULL when it cannot be asked safely
+/// (not an object, or one without the method) or there is no runtime (objc_runtime.c).
+AGENT_HIDDEN const char *object_text(objc_ptr name);
+/// Wraps the method targets of `table` in the classes the runtime has now, and in those it
+/// loads later (objc_patch.c).
+AGENT_HIDDEN void patch_methods(const struct patch_table *table);
 
 #if defined(__APPLE__)
 struct mach_header;
@@ -137,8 +196,9 @@ AGENT_HIDDEN void forget_open_calls(void);
 AGENT_HIDDEN void claim_region(void);
 /// Copies the program's memory map into the region for imgtrace (region.c).
 AGENT_HIDDEN void copy_maps(void);
-/// Wraps the C function targets in the GOT of every loaded module (got_patch.c).
-AGENT_HIDDEN void patch_symbols(void);
+/// Wraps the C function targets of `table` in the GOT of every loaded module, and of those
+/// dlopen loads later (got_patch.c).
+AGENT_HIDDEN void patch_symbols(const struct patch_table *table);
 
 /// Copies up to `count` bytes at `from`, an address the program handed over, without trusting it:
 /// the kernel reads it (unless the page was proven readable lately), so an unmapped or unreadable

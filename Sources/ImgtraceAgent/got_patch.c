@@ -22,6 +22,9 @@
 #include "agent_parts.h"
 
 #if defined(__linux__)
+/// The table the agent gave at the start, for the modules dlopen brings later.
+static const struct patch_table *given;
+
 #if defined(__x86_64__)
 #define JUMP_SLOT R_X86_64_JUMP_SLOT
 #define GLOB_DAT R_X86_64_GLOB_DAT
@@ -103,8 +106,8 @@ __asm__(
 
 /// After a dlopen: the modules it brought are patched.
 __attribute__((visibility("hidden"), used)) void imgtrace_agent_loaded(void *handle) {
-    if (handle && agent.shared) {
-        patch_symbols();
+    if (handle && given) {
+        patch_symbols(given);
         claim_region();
         copy_maps();
     }
@@ -196,16 +199,15 @@ static void *replacement_for(struct dl_phdr_info *info, const char *name) {
 #else
     (void)info;
 #endif
-    for (int i = 0; i < agent.target_count; i++) {
-        struct target *t = &agent.targets[i];
+    for (int i = 0; i < given->count; i++) {
+        struct target *t = &given->targets[i];
         if (!is_c_function(t) || strcmp(t->symbol, name) != 0) continue;
         if (!t->original) {
             t->original = dlsym(RTLD_DEFAULT, name);
             if (!t->original) continue;
-            agent.shared->api_status[i] = 1;
-            __atomic_fetch_add(&agent.shared->patched, 1, __ATOMIC_RELAXED);
+            report_wrapped(given, i, 1);
         }
-        return wrappers[i];
+        return given->wrappers[i];
     }
     return NULL;
 }
@@ -352,22 +354,23 @@ static int patch_module(struct dl_phdr_info *info, size_t size, void *self_base)
 
 static int patch_module_callback(struct dl_phdr_info *info, size_t size, void *data) { return patch_module(info, size, data); }
 
-void patch_symbols(void) {
+void patch_symbols(const struct patch_table *table) {
     Dl_info self;
     void *self_base = dladdr((void *)patch_symbols, &self) ? self.dli_fbase : NULL;
-    pthread_mutex_lock(&agent.patch_lock);
+    pthread_mutex_lock(table->lock);
+    given = table;
 #if defined(__x86_64__)
     if (!real_dlopen) real_dlopen = dlsym(RTLD_DEFAULT, "dlopen");
     if (!real_exit) real_exit = (void (*)(int))dlsym(RTLD_DEFAULT, "exit");
 #endif
     dl_iterate_phdr(patch_module_callback, self_base);
-    pthread_mutex_unlock(&agent.patch_lock);
+    pthread_mutex_unlock(table->lock);
 }
 #else
 /// Apple platforms: `--symbol` needs the ELF GOT; only Objective-C methods are wrapped.
-void patch_symbols(void) {
-    for (int i = 0; i < agent.target_count; i++) {
-        if (is_c_function(&agent.targets[i])) note("skipped %s: %s", agent.targets[i].symbol, "C functions are wrapped on Linux only");
+void patch_symbols(const struct patch_table *table) {
+    for (int i = 0; i < table->count; i++) {
+        if (is_c_function(&table->targets[i])) note("skipped %s: %s", table->targets[i].symbol, "C functions are wrapped on Linux only");
     }
 }
 #endif

@@ -1,6 +1,7 @@
-// Objective-C: the runtime found with dlsym (Apple's or GCC's, or none), the name object's text
-// read through its own UTF8String, and the methods wrapped with method_setImplementation, in the
-// classes there at the start and in those loaded later.
+// Objective-C methods wrapped with method_setImplementation (or, in a class GCC's runtime has
+// not messaged yet, in its method list), in the classes there at the start and in those loaded
+// later. Given its table (fishhook's shape): it reads nothing else of the agent's state; the
+// runtime's functions come from objc_runtime.c.
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <pthread.h>
@@ -13,75 +14,33 @@
 
 #include "agent_parts.h"
 
-// The Objective-C runtime, when the process has one.
-static objc_ptr (*rt_getClass)(const char *);
-static objc_ptr (*rt_getClassMethod)(objc_ptr, objc_ptr);
-static objc_ptr (*rt_getInstanceMethod)(objc_ptr, objc_ptr);
-static const char *(*rt_getTypeEncoding)(objc_ptr);
-static void *(*rt_setImplementation)(objc_ptr, void *);
-static objc_ptr (*rt_registerName)(const char *);
-static const char *(*rt_selGetName)(objc_ptr);
-static objc_ptr (*rt_objectGetClass)(objc_ptr);
-static void *(*rt_getMethodImplementation)(objc_ptr, objc_ptr);
-static signed char (*rt_respondsToSelector)(objc_ptr, objc_ptr);
-static const char *(*rt_className)(objc_ptr);
-static objc_ptr utf8_selector;
-static int gnu_runtime;
-/// GCC's runtime: the dispatch table a class has until its first message (`__objc_uninstalled_dtable`),
-/// and where a class keeps its table (struct objc_class: isa, super, name, version, info, size,
-/// ivars, methods, dtable).
-static void *const *gnu_uninstalled_dtable;
+/// The table the agent gave at the start, for classes that arrive later.
+static const struct patch_table *given;
+
+/// GCC's runtime: where a class keeps its dispatch table (struct objc_class: isa, super, name,
+/// version, info, size, ivars, methods, dtable).
 #define GNU_CLASS_DTABLE_OFFSET 64
-
-/// Whether the runtime may be asked about `object`: a small integer or a stale pointer given as the
-/// name would fault in it. The object's first word must be readable, and on GNUstep's runtime the
-/// class it points to too; Apple's tagged pointers hold their value in the pointer itself.
-static int object_readable(objc_ptr object) {
-    uintptr_t address = (uintptr_t)object;
-    uint64_t word = 0;
-#if defined(__APPLE__)
-#if defined(__arm64__)
-    if (address >> 63) return 1;
-#else
-    if (address & 1) return 1;
-#endif
-    return address >= LOWEST_NAME_ADDRESS && copy_untrusted((char *)&word, (const char *)address, sizeof word, 0) == sizeof word;
-#else
-    return address >= LOWEST_NAME_ADDRESS && copy_untrusted((char *)&word, (const char *)address, sizeof word, 0) == sizeof word &&
-           word >= LOWEST_NAME_ADDRESS && copy_untrusted((char *)&word, (const char *)(uintptr_t)word, sizeof word, 0) == sizeof word;
-#endif
-}
-
-/// The name object's UTF-8 text through its own `UTF8String`, or why not; returns `record`'s.
-uint64_t record_object_name(uint32_t api, objc_ptr name, const struct request_stack *stack) {
-    if (!name) return record(api, IMGTRACE_AGENT_NIL, NULL, stack);
-    objc_ptr cls = object_readable(name) ? rt_objectGetClass(name) : NULL;
-    if (!cls || !rt_respondsToSelector(cls, utf8_selector)) return record(api, IMGTRACE_AGENT_UNREADABLE, (const char *)name, stack);
-    const char *(*utf8)(objc_ptr, objc_ptr) = (const char *(*)(objc_ptr, objc_ptr))rt_getMethodImplementation(cls, utf8_selector);
-    const char *text = utf8 ? utf8(name, utf8_selector) : NULL;
-    return record(api, text ? IMGTRACE_AGENT_NAME : IMGTRACE_AGENT_UNREADABLE, text ? text : (const char *)name, stack);
-}
 
 /// GCC's runtime: whether `holder` (a class, or a metaclass for class methods) has never been sent
 /// a message: its dispatch table is still the shared uninstalled one, or none yet (a class
 /// registered a moment ago, whose superclass link may still be a name).
-static int gnu_never_messaged(objc_ptr holder) {
+static int gnu_never_messaged(const struct objc_runtime *rt, objc_ptr holder) {
     void *dtable = *(void *const *)((const char *)holder + GNU_CLASS_DTABLE_OFFSET);
-    return dtable == NULL || dtable == *gnu_uninstalled_dtable;
+    return dtable == NULL || dtable == *rt->gnu_uninstalled_dtable;
 }
 
 /// GCC's runtime: `selector`'s method among `holder`'s own method lists (struct objc_method_list:
 /// next +0, count +8, 24-byte entries from +16: selector, types, implementation), read without
 /// a message. Asking the runtime instead (class_getClassMethod) sends +resolveClassMethod: when
 /// the method is not there, a message to a class that may not be resolved yet.
-static objc_ptr gnu_own_method(objc_ptr holder, const char *selector) {
+static objc_ptr gnu_own_method(const struct objc_runtime *rt, objc_ptr holder, const char *selector) {
     const char *list = *(const char *const *)((const char *)holder + 56);
     for (int lists = 0; list && lists < 64; lists++) {
         int count = *(const int *)(list + 8);
         for (int i = 0; i < count && i < 65536; i++) {
             const char *entry = list + 16 + 24 * i;
             objc_ptr name = *(objc_ptr const *)entry;
-            const char *text = name && rt_selGetName ? rt_selGetName(name) : NULL;
+            const char *text = name && rt->selGetName ? rt->selGetName(name) : NULL;
             if (text && strcmp(text, selector) == 0) return (objc_ptr)entry;
         }
         list = *(const char *const *)list;
@@ -89,32 +48,33 @@ static objc_ptr gnu_own_method(objc_ptr holder, const char *selector) {
     return NULL;
 }
 
-static void patch_method(int index) {
-    struct target *t = &agent.targets[index];
-    if (t->done || !rt_getClass) return;
-    objc_ptr cls = rt_getClass(t->class_name);
+static void patch_method(const struct patch_table *table, int index) {
+    const struct objc_runtime *rt = objc_runtime();
+    struct target *t = &table->targets[index];
+    if (t->done || !rt) return;
+    objc_ptr cls = rt->getClass(t->class_name);
     if (!cls) return;
     // GCC's runtime: a class that has never been sent a message is read, not asked (see below).
-    objc_ptr holder = t->class_method ? rt_objectGetClass(cls) : cls;
-    int unmessaged = gnu_runtime && gnu_uninstalled_dtable && holder && gnu_never_messaged(holder);
+    objc_ptr holder = t->class_method ? rt->objectGetClass(cls) : cls;
+    int unmessaged = rt->gnu && rt->gnu_uninstalled_dtable && holder && gnu_never_messaged(rt, holder);
     objc_ptr method;
     if (unmessaged) {
-        method = gnu_own_method(holder, t->selector);
+        method = gnu_own_method(rt, holder, t->selector);
     } else {
-        objc_ptr selector = rt_registerName(t->selector);
-        method = t->class_method ? rt_getClassMethod(cls, selector) : rt_getInstanceMethod(cls, selector);
+        objc_ptr selector = rt->registerName(t->selector);
+        method = t->class_method ? rt->getClassMethod(cls, selector) : rt->getInstanceMethod(cls, selector);
     }
     if (!method) return;
     char spec[420];
     snprintf(spec, sizeof spec, "%c[%s %s]", t->class_method ? '+' : '-', t->class_name, t->selector);
-    const char *encoding = rt_getTypeEncoding(method);
+    const char *encoding = rt->getTypeEncoding(method);
     const char *reason = "no type encoding";
     t->done = 1;
-    if (!encoding || !encoding_fits(encoding, t->kind == TARGET_METHOD, agent_trampolines, &reason)) {
+    if (!encoding || !encoding_fits(encoding, t->kind == TARGET_METHOD, table->trampolines, &reason)) {
         char why[200];
         snprintf(why, sizeof why, "%s (%s)", reason, encoding ? encoding : "none");
         note("skipped %s: %s", spec, why);
-        agent.shared->api_status[index] = 2;
+        report_wrapped(table, index, 2);
         return;
     }
     if (unmessaged) {
@@ -126,22 +86,11 @@ static void patch_method(int index) {
         // not involved.
         void **imp = (void **)((char *)method + 16);
         t->original = *imp;
-        *imp = wrappers[index];
-        agent.shared->api_status[index] = 1;
-        __atomic_fetch_add(&agent.shared->patched, 1, __ATOMIC_RELAXED);
-        return;
+        *imp = table->wrappers[index];
+    } else {
+        t->original = rt->setImplementation(method, table->wrappers[index]);
     }
-    t->original = rt_setImplementation(method, wrappers[index]);
-    agent.shared->api_status[index] = 1;
-    __atomic_fetch_add(&agent.shared->patched, 1, __ATOMIC_RELAXED);
-}
-
-void patch_methods(void) {
-    pthread_mutex_lock(&agent.patch_lock);
-    for (int i = 0; i < agent.target_count; i++) {
-        if (!is_c_function(&agent.targets[i])) patch_method(i);
-    }
-    pthread_mutex_unlock(&agent.patch_lock);
+    report_wrapped(table, index, 1);
 }
 
 /// GCC's runtime calls this for every class and category it loads: a class that arrives after
@@ -149,45 +98,30 @@ void patch_methods(void) {
 static void (*previous_load_callback)(objc_ptr, void *);
 static void class_loaded(objc_ptr cls, void *category) {
     if (previous_load_callback) previous_load_callback(cls, category);
-    const char *name = rt_className ? rt_className(cls) : NULL;
-    if (!name) return;
-    for (int i = 0; i < agent.target_count; i++) {
-        if (!is_c_function(&agent.targets[i]) && !agent.targets[i].done && strcmp(agent.targets[i].class_name, name) == 0) {
-            pthread_mutex_lock(&agent.patch_lock);
-            patch_method(i);
-            pthread_mutex_unlock(&agent.patch_lock);
+    const struct objc_runtime *rt = objc_runtime();
+    const char *name = rt ? rt->className(cls) : NULL;
+    if (!name || !given) return;
+    for (int i = 0; i < given->count; i++) {
+        const struct target *t = &given->targets[i];
+        if (!is_c_function(t) && !t->done && strcmp(t->class_name, name) == 0) {
+            pthread_mutex_lock(given->lock);
+            patch_method(given, i);
+            pthread_mutex_unlock(given->lock);
         }
     }
     claim_region();
 }
 
-static objc_ptr first_word_class(objc_ptr object) { return object ? *(objc_ptr *)object : NULL; }
-
-void find_runtime(void) {
-    rt_getClass = (objc_ptr(*)(const char *))dlsym(RTLD_DEFAULT, "objc_getClass");
-    if (!rt_getClass) return;
-    rt_getClassMethod = (objc_ptr(*)(objc_ptr, objc_ptr))dlsym(RTLD_DEFAULT, "class_getClassMethod");
-    rt_selGetName = (const char *(*)(objc_ptr))dlsym(RTLD_DEFAULT, "sel_getName");
-    rt_getInstanceMethod = (objc_ptr(*)(objc_ptr, objc_ptr))dlsym(RTLD_DEFAULT, "class_getInstanceMethod");
-    rt_getTypeEncoding = (const char *(*)(objc_ptr))dlsym(RTLD_DEFAULT, "method_getTypeEncoding");
-    rt_setImplementation = (void *(*)(objc_ptr, void *))dlsym(RTLD_DEFAULT, "method_setImplementation");
-    rt_registerName = (objc_ptr(*)(const char *))dlsym(RTLD_DEFAULT, "sel_registerName");
-    rt_objectGetClass = (objc_ptr(*)(objc_ptr))dlsym(RTLD_DEFAULT, "object_getClass");
-    // GCC's runtime makes object_getClass inline: the class is an object's first word there.
-    if (!rt_objectGetClass) rt_objectGetClass = first_word_class;
-    rt_getMethodImplementation = (void *(*)(objc_ptr, objc_ptr))dlsym(RTLD_DEFAULT, "class_getMethodImplementation");
-    rt_respondsToSelector = (signed char (*)(objc_ptr, objc_ptr))dlsym(RTLD_DEFAULT, "class_respondsToSelector");
-    rt_className = (const char *(*)(objc_ptr))dlsym(RTLD_DEFAULT, "class_getName");
-    if (!rt_getClassMethod || !rt_getInstanceMethod || !rt_getTypeEncoding || !rt_setImplementation || !rt_registerName ||
-        !rt_objectGetClass || !rt_getMethodImplementation || !rt_respondsToSelector || !rt_className) {
-        rt_getClass = NULL;
-        note("%s%s", "the Objective-C runtime lacks a function the agent needs: no method is wrapped", "");
-        return;
+void patch_methods(const struct patch_table *table) {
+    if (!objc_runtime()) return;
+    pthread_mutex_lock(table->lock);
+    for (int i = 0; i < table->count; i++) {
+        if (!is_c_function(&table->targets[i])) patch_method(table, i);
     }
-    utf8_selector = rt_registerName("UTF8String");
+    pthread_mutex_unlock(table->lock);
+    if (given) return;
+    given = table;
     void (**callback)(objc_ptr, void *) = (void (**)(objc_ptr, void *))dlsym(RTLD_DEFAULT, "_objc_load_callback");
-    gnu_runtime = dlsym(RTLD_DEFAULT, "objc_msg_lookup") != NULL;
-    if (gnu_runtime) gnu_uninstalled_dtable = (void *const *)dlsym(RTLD_DEFAULT, "__objc_uninstalled_dtable");
     if (callback) {
         previous_load_callback = *callback;
         *callback = class_loaded;
@@ -199,10 +133,9 @@ void find_runtime(void) {
 void image_added(const struct mach_header *header, intptr_t slide) {
     (void)header;
     (void)slide;
-    if (agent.shared) {
-        patch_methods();
+    if (given) {
+        patch_methods(given);
         claim_region();
     }
 }
 #endif
-

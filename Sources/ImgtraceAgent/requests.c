@@ -1,6 +1,6 @@
 // Each thread's requests as the wrappers see them: entered (the outermost one recorded with its
 // name), returned (its duration, its result and the time spent in the APIs it called), and the
-// launch end, once. Called by wrappers.c; calls records.c and objc_patch.c's name reader only.
+// launch end, once. Called by wrappers.c; calls records.c and objc_runtime.c's name reader only.
 #define _GNU_SOURCE
 #include <stdatomic.h>
 #include <stdint.h>
@@ -20,8 +20,15 @@ static __thread uint64_t open_request_began;
 static __thread uint64_t nested_total;
 static __thread uint64_t nested_began;
 
+/// Records a request whose name is an object, by the object's own text.
+static uint64_t record_object_name(uint32_t api, objc_ptr name, const struct request_stack *stack) {
+    if (!name) return record(api, IMGTRACE_AGENT_NIL, NULL, stack);
+    const char *text = object_text(name);
+    return record(api, text ? IMGTRACE_AGENT_NAME : IMGTRACE_AGENT_UNREADABLE, text ? text : (const char *)name, stack);
+}
+
 /// What a request records on entry: its name, unless an outer image API on this thread already did.
-void enter_request(int index, void *const *arguments, void *const *return_slot) {
+void enter_request(int index, void *const *arguments, const struct request_stack *stack) {
     struct target *t = &agent.targets[index];
     if (t->kind == TARGET_CONTEXT) {
         if (this_thread.depth == 0 && this_thread.context < 0) this_thread.context = index;
@@ -32,14 +39,13 @@ void enter_request(int index, void *const *arguments, void *const *return_slot) 
     if (level == 2 && open_request) nested_began = monotonic_nanoseconds();
     if (level != 1 || !agent.enabled) return;
     nested_total = 0;
-    struct request_stack stack = {return_slot, t->original};
     if (t->kind == TARGET_METHOD) {
-        open_request = record_object_name((uint32_t)index, arguments[2], &stack);
+        open_request = record_object_name((uint32_t)index, arguments[2], stack);
     } else if (t->kind == TARGET_DECODE) {
         open_request = record((uint32_t)index, IMGTRACE_AGENT_DECODE, (const char *)arguments[0], NULL);
     } else {
         const char *name = (const char *)arguments[t->argument - 1];
-        open_request = record((uint32_t)index, name ? IMGTRACE_AGENT_NAME : IMGTRACE_AGENT_NIL, name, &stack);
+        open_request = record((uint32_t)index, name ? IMGTRACE_AGENT_NAME : IMGTRACE_AGENT_NIL, name, stack);
     }
     // Read after the record is written: the agent's own work is not the API's.
     open_request_began = open_request ? monotonic_nanoseconds() : 0;

@@ -24,7 +24,8 @@
 // (result registers saved) and the trampoline returns to the caller.
 // Each thread keeps where each wrapped call it is inside returned to (its return slot): a call
 // left by longjmp or an exception never comes back through its trampoline, and the next call
-// (or return) whose slot is at or above it finds it over.
+// (or return) whose slot is at or above it finds it over. The request's frames are walked by
+// frames.c, from what the trampoline gives it.
 // Static TLS comes out of every thread's stack: 256 entries (4 KiB) left a thread created with
 // PTHREAD_STACK_MIN no stack at all, even with the agent merely preloaded. On a CPU whose extended
 // state is 11 KiB (AMX), the lazy binding of the program's first call into libc saves all of it
@@ -97,7 +98,9 @@ struct enter_result {
 
 __attribute__((visibility("hidden"), used)) struct enter_result imgtrace_agent_enter(int index, void *const *registers, void **return_slot) {
     leave_abandoned(return_slot, 1);
-    enter_request(index, registers, return_slot);
+    struct request_stack stack = {return_slot, agent.targets[index].original, stack_high((uintptr_t)return_slot),
+                                  (uintptr_t)imgtrace_agent_common, (uintptr_t)imgtrace_agent_common_end};
+    enter_request(index, registers, &stack);
     if (shadow_top < SHADOW_DEPTH) {
         shadow_slot[shadow_top] = return_slot;
         shadow_api[shadow_top] = (unsigned char)index;
@@ -116,116 +119,6 @@ __attribute__((visibility("hidden"), used)) void imgtrace_agent_leave(void *resu
         shadow_top--;
         leave_request(shadow_api[shadow_top], 1, result);
     }
-}
-
-struct frame_walk {
-    uint64_t *out;
-    int count;
-    /// The caller's return address: frames before it are the agent's own.
-    uintptr_t first;
-};
-
-static _Unwind_Reason_Code collect_frame(struct _Unwind_Context *unwind, void *argument) {
-    struct frame_walk *walk = argument;
-    uintptr_t pc = _Unwind_GetIP(unwind);
-    if (pc == 0) return _URC_END_OF_STACK;  // the outermost frame's undefined return address
-    if (walk->count == 1 && pc != walk->first) return _URC_NO_REASON;
-    // A wrapped call's own frame, still running (a context around the request): not the program's.
-    if (pc >= (uintptr_t)imgtrace_agent_common && pc < (uintptr_t)imgtrace_agent_common_end) return _URC_NO_REASON;
-    walk->out[walk->count++] = pc;
-    return walk->count >= agent.frames_wanted ? _URC_END_OF_STACK : _URC_NO_REASON;
-}
-
-static void walk_frames(void *walk) { _Unwind_Backtrace(collect_frame, walk); }
-
-/// A frame on %rbp, with the CFI that lets an unwinder walk through it to its caller.
-#define FRAME_WITH_CFI                  \
-    "    .cfi_startproc\n"              \
-    "    pushq %rbp\n"                  \
-    "    .cfi_def_cfa_offset 16\n"      \
-    "    .cfi_offset %rbp, -16\n"       \
-    "    movq %rsp, %rbp\n"             \
-    "    .cfi_def_cfa_register %rbp\n"
-
-/// Calls `function(argument)` with the stack pointer at `top`; its CFI finds the caller's frame
-/// through %rbp, so an unwinder running there walks on into the program's stack.
-__attribute__((visibility("hidden"))) void imgtrace_agent_on_stack(void (*function)(void *), void *argument, void *top);
-__asm__(
-    ".text\n"
-    ".p2align 4\n"
-    ".hidden imgtrace_agent_on_stack\n"
-    "imgtrace_agent_on_stack:\n"
-    FRAME_WITH_CFI
-    "    movq %rdx, %rsp\n"
-    "    movq %rdi, %rax\n"
-    "    movq %rsi, %rdi\n"
-    "    call *%rax\n"
-    "    movq %rbp, %rsp\n"
-    "    popq %rbp\n"
-    "    .cfi_def_cfa %rsp, 8\n"
-    "    ret\n"
-    "    .cfi_endproc\n");
-
-/// libgcc's unwinder needs a few KiB of stack, which a thread created with the smallest stack
-/// does not have left: it runs on a stack of the agent's, one per ring (so per recording
-/// thread), mapped at the thread's first stack walk beside the thread's cache of unwind rules.
-#define UNWIND_STACK_BYTES (64 * 1024)
-struct unwind_space {
-    struct cfi_cache rules;
-    char stack[UNWIND_STACK_BYTES];
-};
-static struct unwind_space *unwind_spaces[IMGTRACE_AGENT_RINGS];
-
-
-/// A cached walk's arguments and result, for running it on the agent's stack.
-struct cached_walk {
-    struct cfi_cache *rules;
-    uintptr_t pc, sp, frame_pointer;
-    uint64_t *out;
-    int count;
-    struct cfi_walk_bounds bounds;
-};
-
-static void run_cached_walk(void *argument) {
-    struct cached_walk *walk = argument;
-    walk->count = cfi_walk(walk->rules, walk->pc, walk->sp, walk->frame_pointer, walk->out, 2, agent.frames_wanted, &walk->bounds);
-}
-
-/// The request's stack: the API's entry, then the return addresses from its caller outwards.
-/// Each frame's unwind rule comes from its CFI, interpreted once and cached per thread
-/// (cfi_unwind.c), and every slot it reads is checked to lie on the thread's stack; a frame that
-/// walker does not interpret is walked by libgcc's unwinder (linked into the agent and hidden in
-/// it). Returns the frames written to `out`; `unreadable` is set when a frame's CFI pointed off
-/// the stack and the walk ended there.
-int capture_frames(const struct request_stack *stack, uint64_t *out, int *unreadable) {
-    if (agent.frames_wanted <= 0) return 0;
-    out[0] = (uint64_t)(uintptr_t)stack->entry;
-    uintptr_t first = *(const uintptr_t *)stack->return_slot;
-    struct frame_walk walk = {out, 1, first};
-    size_t ring_index = (size_t)(this_thread.own_ring - agent.shared->rings);
-    if (agent.frames_wanted > 1 && this_thread.own_ring && ring_index < IMGTRACE_AGENT_RINGS) {
-        if (!unwind_spaces[ring_index]) {
-            void *mapped = mmap(NULL, sizeof(struct unwind_space), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-            unwind_spaces[ring_index] = mapped == MAP_FAILED ? NULL : mapped;
-        }
-        struct unwind_space *space = unwind_spaces[ring_index];
-        if (space && !agent.unwind_with_libgcc) {
-            // The trampoline's frame: the caller's %rbp just below its return address. The walk
-            // runs on the agent's stack too: finding an FDE takes more than a thread created
-            // with the smallest stack has left.
-            const uintptr_t *slot = (const uintptr_t *)stack->return_slot;
-            out[1] = first;
-            struct cached_walk walk = {&space->rules, first, (uintptr_t)(slot + 1), slot[-1], out, -1,
-                                       {stack_high((uintptr_t)slot), (uintptr_t)imgtrace_agent_common, (uintptr_t)imgtrace_agent_common_end, 0}};
-            imgtrace_agent_on_stack(run_cached_walk, &walk, space->stack + UNWIND_STACK_BYTES);
-            *unreadable = walk.bounds.unreadable;
-            if (walk.count >= 0) return walk.count;
-        }
-        if (space) imgtrace_agent_on_stack(walk_frames, &walk, space->stack + UNWIND_STACK_BYTES);
-    }
-    // An unwinder that never reached the caller (no CFI, no stack to run on) gives the caller alone.
-    if (walk.count == 1 && agent.frames_wanted > 1) out[walk.count++] = walk.first;
-    return walk.count;
 }
 
 #define TRAMPOLINE(i)                                   \
@@ -356,12 +249,6 @@ const int agent_trampolines = 1;
 // Elsewhere (Apple's arm64, other Linux): C wrappers that take the six integer-register
 // arguments and pass them on, enough for self, _cmd and four pointer or integer arguments; the
 // type encoding refuses anything else.
-int capture_frames(const struct request_stack *stack, uint64_t *out, int *unreadable) {
-    (void)stack;
-    (void)out;
-    (void)unreadable;
-    return 0;
-}
 
 static void *wrapped(int index, void *a0, void *a1, void *a2, void *a3, void *a4, void *a5) {
     void *arguments[6] = {a0, a1, a2, a3, a4, a5};

@@ -58,6 +58,42 @@
             XCTAssertEqual(Set(mutable.map { String($0.split(separator: " ").last!) }), ["agent", "this_thread", "imgtrace_agent_real_exit"], "\(mutable)")
         }
 
+        /// The agent's C in layers (issue 62), as agent.c's header draws them: each compiled
+        /// object calls only into objects of a lower layer, the state agent.c owns (`agent`,
+        /// `this_thread`) is the one thing read across, and the patchers, given their table, read
+        /// not even that. Read from the objects' symbol tables, so a call added anywhere counts.
+        func testTheAgentsFilesCallOnlyDownwards() throws {
+            let layers = [
+                ["agent"], ["objc_patch", "got_patch"], ["wrappers"], ["requests"], ["records", "objc_runtime"], ["frames"], ["region"],
+                ["cfi_unwind", "type_encoding"], ["untrusted_copy"],
+            ]
+            let folder = BinaryRunner.executable.deletingLastPathComponent().appendingPathComponent("ImgtraceAgent.build")
+            let objects = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter { $0.hasSuffix(".c.o") }.sorted()
+            guard !objects.isEmpty else { throw XCTSkip("the agent's object files are not in \(folder.path)") }
+            let layerOf = Dictionary(uniqueKeysWithValues: layers.enumerated().flatMap { index, files in files.map { ($0 + ".c.o", index) } })
+            XCTAssertEqual(Set(objects), Set(layerOf.keys), "every file of the agent has its layer")
+            func symbols(_ flags: String, _ object: String) throws -> [String] {
+                let text = try XCTUnwrap(Shell.output("nm \(flags) \(folder.appendingPathComponent(object).path)"), object)
+                return text.split(separator: "\n").compactMap { $0.split(separator: " ").last.map(String.init) }
+            }
+            var definedIn: [String: String] = [:]
+            for object in objects { for symbol in try symbols("--defined-only -g", object) { definedIn[symbol] = object } }
+            let state: Set = ["agent", "this_thread"]
+            var upward: [String] = []
+            for object in objects {
+                for symbol in try symbols("-u", object) {
+                    guard let owner = definedIn[symbol], owner != object else { continue }
+                    if state.contains(symbol) {
+                        if layerOf[object] == 1 { upward.append("\(object) reads \(symbol): a patcher is given its table") }
+                    } else if layerOf[owner]! <= layerOf[object]! {
+                        upward.append("\(object) calls \(symbol) of \(owner)")
+                    }
+                }
+            }
+            XCTAssertEqual(upward, [], "calls that are not downwards")
+            XCTAssertGreaterThan(definedIn.count, 20, "the symbol tables were read")
+        }
+
         /// What a library loads is its NEEDED entries: libc and the loader only, and no RUNPATH into
         /// the Swift toolchain. A program that dies of a signal dies of it under the agent (the
         /// Swift runtime's constructors installed handlers that printed a backtrace and went on).
