@@ -1,4 +1,3 @@
-import ImageHeaders
 import ImgtraceSupport
 
 /// Everything an app ships that a name can load: its bundles, images, interface references and warnings.

@@ -1,7 +1,5 @@
 import AssetCatalog
-import Crypto
 import Foundation
-import ImageHeaders
 import ImgtraceSupport
 
 /// Builds a ``BundleInventory`` from an `.app`, `.ipa`, `.app.zip`, `.xcarchive`, `.xcassets`, a lone

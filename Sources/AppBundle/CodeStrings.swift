@@ -1,5 +1,3 @@
-import ImgtraceSupport
-
 /// The strings one of the app's code files holds: a bundle's executable (its C strings, where
 /// Objective-C's `@"…"` literals and Swift's longer literals live) or a JavaScript bundle
 /// (`main.jsbundle`, where React Native registers each image asset by name). `imgtrace unused`

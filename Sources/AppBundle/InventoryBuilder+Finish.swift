@@ -1,7 +1,4 @@
-import AssetCatalog
 import Crypto
-import Foundation
-import ImageHeaders
 import ImgtraceSupport
 
 extension InventoryBuilder {

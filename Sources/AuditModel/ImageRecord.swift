@@ -1,4 +1,3 @@
-import AppBundle
 import ImgtraceSupport
 
 /// One image name a launch asked for, as a baseline remembers it: what it resolved to and what

@@ -1,5 +1,4 @@
 import ImgtraceSupport
-import LaunchTrace
 
 /// How long image requests kept the program busy, from captures that time each request
 /// (`record --agent`; docs/capture.md §6). Debuggers and ptrace stop the program at each hit,

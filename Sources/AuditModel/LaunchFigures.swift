@@ -1,4 +1,3 @@
-import AppBundle
 import LaunchTrace
 
 /// Every load of one requested name (or of a nil or empty name), across all logs.

@@ -1,5 +1,4 @@
 import AppBundle
-import ImgtraceSupport
 import LaunchTrace
 
 /// How a load names its image and where it may be found: by name (`imageNamed:`), by file path

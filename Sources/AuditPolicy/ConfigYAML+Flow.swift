@@ -1,5 +1,3 @@
-import AuditModel
-
 /// Flow collections (`[…]`, `{…}`), over several lines too, nested to a bounded depth.
 extension ConfigYAML {
     /// Skips blanks, line ends and comments inside a flow collection.

@@ -1,6 +1,3 @@
-import AuditModel
-import ImgtraceSupport
-
 /// Quoted scalars of the config's YAML: where each ends, its escapes checked and decoded.
 extension ConfigYAML {
     // MARK: Quoted scalars

@@ -1,5 +1,3 @@
-import AuditModel
-
 /// The YAML a config is written in: block mappings and sequences by indentation, flow `[…]` and
 /// `{…}` (over several lines too), plain, 'single' and "double" quoted scalars, comments, one
 /// document. Anchors, aliases, tags, block scalars (`|`, `>`) and complex keys are refused with

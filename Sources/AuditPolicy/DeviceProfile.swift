@@ -1,5 +1,4 @@
 import AppBundle
-import AuditModel
 import Foundation
 
 /// A screen the audit judges images against: its size in points, its scale and its idiom.

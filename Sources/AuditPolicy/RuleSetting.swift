@@ -1,5 +1,3 @@
-import AuditModel
-
 /// A value a team tunes in `.imgtrace.yml`, declared once, beside the rule that reads it: its
 /// place in the file, the values it takes, its default and what it does. The config reader,
 /// `AuditConfig`'s defaults, `imgtrace rules --verbose`, the README's settings table and the

@@ -1,6 +1,5 @@
 import AuditModel
 import AuditPolicy
-import ImgtraceSupport
 
 /// A budget from the config that the launch exceeded.
 public struct BudgetBreach: Sendable, Equatable {

@@ -1,5 +1,4 @@
 import AuditModel
-import AuditPolicy
 
 /// One finding per image for the rules that judge what an image costs.
 ///

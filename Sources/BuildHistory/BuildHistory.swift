@@ -1,6 +1,5 @@
 import AuditModel
 import Foundation
-import ImgtraceSupport
 import LaunchAudit
 
 /// A team's builds, one record each, in an SQLite file or on a PostgreSQL server: what

@@ -1,5 +1,4 @@
 import CPostgresClient
-import Foundation
 import ImgtraceSupport
 
 /// A history on a PostgreSQL server, for runners that share one store, through libpq loaded

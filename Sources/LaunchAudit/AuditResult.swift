@@ -1,8 +1,6 @@
-import AppBundle
 import AuditModel
 import AuditPolicy
 import AuditRules
-import LaunchTrace
 import UnusedAudit
 
 /// What the result of either command holds: findings, and what they were judged for and with.

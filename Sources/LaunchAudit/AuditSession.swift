@@ -1,12 +1,9 @@
 import AppBundle
 import AuditModel
 import AuditPolicy
-import AuditRules
 import CodeReferences
-import Foundation
 import ImgtraceSupport
 import LaunchTrace
-import UnusedAudit
 
 /// What to audit and how: the inputs, and the settings that override the config file's.
 public struct AuditRequest: Sendable {

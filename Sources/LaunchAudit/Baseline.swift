@@ -1,9 +1,6 @@
 import AuditModel
-import AuditPolicy
 import AuditRules
-import Foundation
 import ImgtraceSupport
-import UnusedAudit
 
 /// What `imgtrace baseline write` records: the launch figures and every finding's fingerprint.
 /// Pretty-printed, one finding per line, sorted by fingerprint, so it diffs well in review.

@@ -1,9 +1,6 @@
 import AuditModel
 import AuditPolicy
 import AuditRules
-import Foundation
-import ImgtraceSupport
-import UnusedAudit
 
 /// A result (or a second baseline) measured against a baseline.
 public struct BaselineComparison: Sendable {

@@ -1,8 +1,6 @@
 import AppBundle
 import AuditModel
-import AuditPolicy
 import AuditRules
-import UnusedAudit
 
 /// What ranks and identifies a finding.
 public struct FindingRank: Sendable, Equatable {

@@ -1,10 +1,7 @@
 import AppBundle
 import AuditModel
-import AuditPolicy
 import AuditRules
 import ImgtraceSupport
-import LaunchTrace
-import UnusedAudit
 
 /// The audit's end: the rules run over every name, the launch figures combined, the result made.
 extension LaunchAuditor {

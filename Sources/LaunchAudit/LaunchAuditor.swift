@@ -1,10 +1,8 @@
 import AppBundle
 import AuditModel
 import AuditPolicy
-import AuditRules
 import ImgtraceSupport
 import LaunchTrace
-import UnusedAudit
 
 /// Resolves a stream of loads against an inventory and judges them.
 ///

@@ -1,10 +1,7 @@
 import AppBundle
 import AuditModel
 import AuditPolicy
-import AuditRules
 import ImgtraceSupport
-import LaunchTrace
-import UnusedAudit
 
 /// Resolves names the way UIKit (and AppKit, for macOS, GNUstep and system images) looks them up:
 /// asset catalogs before loose files; the app, then its nested bundles, then system image folders;

@@ -1,6 +1,5 @@
 import AppBundle
 import AuditModel
-import AuditPolicy
 import AuditRules
 import CodeReferences
 import UnusedAudit

@@ -9,14 +9,16 @@ public struct LogTimestamp: Sendable, Equatable, ExpressibleByStringLiteral {
 
     public init(_ text: String) {
         self.text = text
-        millisecondsOfDay = Self.millisecondsOfDay(Array(text.utf8))
+        var text = text
+        // Read in place: a log has a timestamp per line, and a copy of each is an allocation.
+        millisecondsOfDay = text.withUTF8 { Self.millisecondsOfDay($0) }
     }
 
     public init(stringLiteral text: String) { self.init(text) }
 
     /// `YYYY-MM-DD hh:mm:ss[.fff…]`: hours, minutes and seconds at their fixed places, the
     /// fraction as long as it runs.
-    private static func millisecondsOfDay(_ bytes: [UInt8]) -> Double? {
+    private static func millisecondsOfDay(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
         guard bytes.count >= 19 else { return nil }
         func number(_ from: Int, _ count: Int) -> Int? {
             var value = 0

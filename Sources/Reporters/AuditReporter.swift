@@ -1,9 +1,5 @@
-import AuditModel
-import AuditPolicy
-import AuditRules
 import ImgtraceSupport
 import LaunchAudit
-import UnusedAudit
 
 /// Everything a report of either command can be made from: `ReportInput<AuditResult>` for
 /// `analyze`, `ReportInput<UnusedResult>` for `unused`. Each format takes what it needs.

@@ -1,9 +1,6 @@
 import AuditModel
-import AuditPolicy
-import AuditRules
 import ImgtraceSupport
 import LaunchAudit
-import UnusedAudit
 
 extension BaselineComparison {
     /// The image changes a report lists; the rest are counted.

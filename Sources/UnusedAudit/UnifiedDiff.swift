@@ -1,8 +1,4 @@
-import AuditModel
-import AuditPolicy
-import AuditRules
 import Crypto
-import Foundation
 
 /// Unified diffs in git's form (`git apply` reads them): a file deleted whole, and lines removed
 /// from a text file. Only deletions: `unused --fix` never adds anything.

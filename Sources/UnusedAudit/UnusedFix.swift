@@ -1,6 +1,3 @@
-import AuditModel
-import AuditPolicy
-import AuditRules
 import Foundation
 import ImgtraceSupport
 import ProjectModel

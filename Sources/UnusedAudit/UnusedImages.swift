@@ -1,9 +1,7 @@
 import AppBundle
 import AuditModel
 import AuditPolicy
-import AuditRules
 import CodeReferences
-import Foundation
 import ImgtraceSupport
 
 /// What the app ships but never uses: each shipped image set (or loose image) judged against

@@ -1,8 +1,3 @@
-import AuditModel
-import AuditPolicy
-import AuditRules
-import ImgtraceSupport
-
 /// What `imgtrace unused` judged and searched.
 public struct UnusedSummary: Sendable {
     /// Every shipped image set or loose image, with its verdict and what kept it.

@@ -1,14 +1,10 @@
 import ArgumentParser
 import AuditModel
-import AuditPolicy
-import AuditRules
 import BuildHistory
 import Foundation
-import ImgtraceSupport
 import LaunchAudit
 import LaunchTrace
 import Reporters
-import UnusedAudit
 
 /// `imgtrace analyze LOG… --bundle PATH`: resolve every load, judge it, report, and set the exit code.
 struct AnalyzeCommand: ParsableCommand {

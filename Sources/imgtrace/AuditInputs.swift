@@ -1,12 +1,9 @@
 import ArgumentParser
 import AuditModel
 import AuditPolicy
-import AuditRules
-import Foundation
 import ImgtraceSupport
 import LaunchAudit
 import LaunchTrace
-import UnusedAudit
 
 /// The inputs and settings of an audit, shared by `analyze` and `baseline write`.
 struct AuditInputs: ParsableArguments {

@@ -1,12 +1,8 @@
 import ArgumentParser
-import AuditModel
 import AuditPolicy
-import AuditRules
-import Foundation
 import ImgtraceSupport
 import LaunchAudit
 import Reporters
-import UnusedAudit
 
 /// `imgtrace baseline write|compare`: record a launch's findings and figures, and see what changed.
 struct BaselineCommand: ParsableCommand {

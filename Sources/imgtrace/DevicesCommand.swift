@@ -1,11 +1,5 @@
 import ArgumentParser
-import AuditModel
-import AuditPolicy
-import AuditRules
-import ImgtraceSupport
-import LaunchAudit
 import Reporters
-import UnusedAudit
 
 /// `imgtrace devices`: the built-in device profiles.
 struct DevicesCommand: ParsableCommand {

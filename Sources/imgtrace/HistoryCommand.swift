@@ -2,7 +2,6 @@ import ArgumentParser
 import BuildHistory
 import Foundation
 import ImgtraceSupport
-import LaunchAudit
 import Reporters
 
 /// `analyze`'s `--history` and the build's identity: record each build, gate against the recent ones.

@@ -1,6 +1,5 @@
 import AppBundle
 import ArgumentParser
-import Foundation
 import ImgtraceSupport
 import LaunchTrace
 

@@ -1,12 +1,7 @@
 import ArgumentParser
-import AuditModel
-import AuditPolicy
-import AuditRules
 import Foundation
 import ImgtraceSupport
-import LaunchAudit
 import Reporters
-import UnusedAudit
 
 /// Where a report goes and in which formats, shared by `analyze` and `unused`.
 struct ReportOutputs: ParsableArguments {

@@ -1,11 +1,7 @@
 import ArgumentParser
-import AuditModel
-import AuditPolicy
 import AuditRules
 import ImgtraceSupport
-import LaunchAudit
 import Reporters
-import UnusedAudit
 
 /// `imgtrace rules [ID]`: every rule's id, default severity and summary; one rule in full.
 struct RulesCommand: ParsableCommand {

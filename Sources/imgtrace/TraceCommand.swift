@@ -1,6 +1,4 @@
 import ArgumentParser
-import Foundation
-import ImgtraceSupport
 import LaunchTrace
 import Reporters
 

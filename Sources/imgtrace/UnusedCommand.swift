@@ -1,7 +1,5 @@
 import ArgumentParser
-import AuditModel
 import AuditPolicy
-import AuditRules
 import Foundation
 import ImgtraceSupport
 import LaunchAudit

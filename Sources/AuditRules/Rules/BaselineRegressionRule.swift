@@ -1,7 +1,5 @@
-import AppBundle
 import AuditModel
 import AuditPolicy
-import ImgtraceSupport
 
 /// A launch figure worse than the baseline allows (`analyze --baseline`): a finding like any
 /// other, so `--fail-on`, ignores, severities and every report format treat it alike.

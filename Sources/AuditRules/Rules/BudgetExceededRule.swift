@@ -1,7 +1,5 @@
-import AppBundle
 import AuditModel
 import AuditPolicy
-import ImgtraceSupport
 
 /// A budget of `.imgtrace.yml` that the launch exceeded: a finding like any other, so
 /// `--fail-on`, ignores, severities and every report format treat it alike.

@@ -1,7 +1,5 @@
-import AppBundle
 import AuditModel
 import AuditPolicy
-import ImgtraceSupport
 
 /// Files that should never ship in a bundle.
 package enum BundleJunkRule: AuditRule {

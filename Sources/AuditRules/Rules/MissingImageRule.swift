@@ -1,7 +1,5 @@
-import AppBundle
 import AuditModel
 import AuditPolicy
-import ImgtraceSupport
 
 /// A name that resolves to nothing the app, its nested bundles or the system images hold.
 package enum MissingImageRule: NameRule {

@@ -1,8 +1,6 @@
-import AppBundle
 import AuditModel
 import AuditPolicy
 import ImgtraceSupport
-import LaunchTrace
 
 /// A log that shows no readable image load: the gate would otherwise pass having seen nothing.
 package enum NoEvidenceRule: AuditRule {

@@ -1,7 +1,6 @@
 import AppBundle
 import AuditModel
 import AuditPolicy
-import ImgtraceSupport
 
 /// An image larger, in points, than the device's screen in both orientations.
 package enum OversizedPixelsRule: AuditRule {

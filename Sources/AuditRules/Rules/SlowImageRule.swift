@@ -1,7 +1,5 @@
-import AppBundle
 import AuditModel
 import AuditPolicy
-import ImgtraceSupport
 
 /// An image request that held the main thread for longer than a frame during launch, measured by
 /// a capture that times requests (`record --agent`).

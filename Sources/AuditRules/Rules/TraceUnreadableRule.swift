@@ -1,4 +1,3 @@
-import AppBundle
 import AuditModel
 import AuditPolicy
 import ImgtraceSupport

@@ -1,9 +1,6 @@
 import AuditModel
-import AuditPolicy
-import AuditRules
 import ImgtraceSupport
 import LaunchAudit
-import UnusedAudit
 
 /// `imgtrace analyze --format checkstyle`: `checkstyle/file[@name]/error[@line,@severity,@message,@source]`,
 /// for Jenkins warnings-ng and Danger. Files sorted by name, errors in report order.

@@ -1,9 +1,6 @@
 import AuditModel
-import AuditPolicy
-import AuditRules
 import ImgtraceSupport
 import LaunchAudit
-import UnusedAudit
 
 /// `imgtrace analyze --format github`: GitHub Actions workflow commands. GitHub shows only 10
 /// annotations of each type per step, so the most severe and costliest come first and the rest

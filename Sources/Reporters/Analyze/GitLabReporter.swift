@@ -1,9 +1,6 @@
 import AuditModel
-import AuditPolicy
-import AuditRules
 import ImgtraceSupport
 import LaunchAudit
-import UnusedAudit
 
 /// `imgtrace analyze --format gitlab`: a GitLab Code Quality report (`artifacts: reports: codequality`).
 public struct GitLabReporter: FindingsReporter {

@@ -1,9 +1,6 @@
 import AuditModel
-import AuditPolicy
-import AuditRules
 import ImgtraceSupport
 import LaunchAudit
-import UnusedAudit
 
 /// The page's charts, drawn here as inline SVG: the timeline of the costliest names and their memory.
 extension HTMLReporter {

@@ -1,6 +1,4 @@
 import AuditModel
-import AuditPolicy
-import AuditRules
 import ImgtraceSupport
 import LaunchAudit
 import UnusedAudit

@@ -5,7 +5,6 @@ import AuditRules
 import ImgtraceSupport
 import LaunchAudit
 import LaunchTrace
-import UnusedAudit
 
 /// `imgtrace analyze --format json`: `{"schemaVersion":2,"device":{…},"inputs":{…},"metrics":{…},
 /// "verdict":{…},"names":[…],"loads":[…],"findings":[…]}`, the contract in the README. The loads

@@ -1,9 +1,5 @@
-import AuditModel
-import AuditPolicy
-import AuditRules
 import ImgtraceSupport
 import LaunchAudit
-import UnusedAudit
 
 /// `imgtrace analyze --format junit`: one test suite per rule, one test case per finding (a
 /// `failure` when it fails the policy, passing with its text otherwise), a passing case for a

@@ -1,11 +1,7 @@
 import AppBundle
 import AuditModel
-import AuditPolicy
-import AuditRules
 import ImgtraceSupport
-import LaunchAudit
 import LaunchTrace
-import UnusedAudit
 
 /// Every load of an audit with what it resolved to, encoded as it streams by and held in a
 /// `SpillBuffer`: a log of any size is listed with bounded memory, after figures that must come

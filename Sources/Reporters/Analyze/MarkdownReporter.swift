@@ -1,9 +1,6 @@
 import AuditModel
-import AuditPolicy
-import AuditRules
 import ImgtraceSupport
 import LaunchAudit
-import UnusedAudit
 
 /// `imgtrace analyze --format markdown`: a pull-request comment or GitHub job summary — the
 /// verdict and figures, the findings (most severe and costliest first, capped), the costliest images.

@@ -1,9 +1,6 @@
 import AuditModel
-import AuditPolicy
-import AuditRules
 import ImgtraceSupport
 import LaunchAudit
-import UnusedAudit
 
 /// `imgtrace analyze --format sarif`: SARIF 2.1.0 for code scanning (GitHub, Azure DevOps, IDEs).
 ///

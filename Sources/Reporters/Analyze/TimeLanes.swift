@@ -1,9 +1,6 @@
 import AuditModel
-import AuditPolicy
-import AuditRules
 import LaunchAudit
 import LaunchTrace
-import UnusedAudit
 
 /// The HTML report's picture of image time (`record --agent`): one lane per thread, the main
 /// thread first, each lookup a bar from its start to its end and each decode one in a lighter

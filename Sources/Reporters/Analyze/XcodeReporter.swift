@@ -1,9 +1,6 @@
 import AuditModel
-import AuditPolicy
-import AuditRules
 import ImgtraceSupport
 import LaunchAudit
-import UnusedAudit
 
 /// `imgtrace analyze --format xcode`: the lines Xcode turns into Issue navigator entries when a
 /// Run Script build phase prints them — `/absolute/path:LINE:COLUMN: error|warning|note: message

@@ -1,4 +1,3 @@
-import AuditModel
 import BuildHistory
 import ImgtraceSupport
 

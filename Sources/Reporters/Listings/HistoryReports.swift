@@ -1,7 +1,6 @@
 import AuditModel
 import BuildHistory
 import ImgtraceSupport
-import LaunchAudit
 
 /// `imgtrace history show`: a history's builds as a table and where each figure moved most
 /// (text), every build with its figures and names (JSON), or one page of line charts (HTML).

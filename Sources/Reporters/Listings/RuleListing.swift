@@ -1,9 +1,6 @@
-import AuditModel
 import AuditPolicy
 import AuditRules
 import ImgtraceSupport
-import LaunchAudit
-import UnusedAudit
 
 /// `imgtrace rules`: every rule's id, severity and summary; in full, its parameters, the
 /// settings it declares (with their defaults) and its examples.

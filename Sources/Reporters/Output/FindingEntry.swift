@@ -1,10 +1,7 @@
 import AppBundle
 import AuditModel
-import AuditPolicy
-import AuditRules
 import ImgtraceSupport
 import LaunchAudit
-import UnusedAudit
 
 /// A finding as the reports for people (text, Markdown, HTML) show it — or, once a rule has
 /// `groupedNotes` notes with the same fix, all of them as one entry: nine loose files are one

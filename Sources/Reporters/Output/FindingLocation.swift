@@ -1,9 +1,5 @@
 import AuditModel
-import AuditPolicy
-import AuditRules
 import ImgtraceSupport
-import LaunchAudit
-import UnusedAudit
 
 /// Where a finding is shown in tools that want one file and one line: the place in the source
 /// tree when a source root was given and holds it, else the asset inside the bundle, else the

@@ -1,9 +1,6 @@
 import AuditModel
-import AuditPolicy
-import AuditRules
 import ImgtraceSupport
 import LaunchAudit
-import UnusedAudit
 
 /// What every report says of image time when a capture timed its requests (`record --agent`);
 /// nothing at all otherwise, so an untimed log reports as before.

@@ -1,6 +1,4 @@
 import AuditModel
-import ImgtraceSupport
-import LaunchAudit
 
 /// How every format words a launch's figures: one launch's own, or over several launches the
 /// median launch's with the range beside it (`LaunchMedian`), so no format states a sum over

@@ -1,9 +1,6 @@
 import AuditModel
-import AuditPolicy
-import AuditRules
 import ImgtraceSupport
 import LaunchAudit
-import UnusedAudit
 
 /// How a run went, as every report words it: what the gate decided. A run whose policy never
 /// fails (`--fail-on never`) is "not gating" and says what was found; it never reads PASS, which
