@@ -65,7 +65,7 @@ package struct DirectoryWalk {
     /// Entries skipped for safety and folders that could not be listed, one sentence each.
     package private(set) var warnings: [String] = []
 
-    private let root: [UInt8]
+    private let root: String
     private let links: LinkPolicy
     private let limit: Int
     private let rule: (String) -> FolderRule
@@ -79,7 +79,7 @@ package struct DirectoryWalk {
     package init(
         root: String, links: LinkPolicy, maxEntries: Int = DirectoryWalk.maxEntries, folders rule: @escaping (String) -> FolderRule = { _ in .enter }
     ) throws {
-        self.root = Array(root.utf8)
+        self.root = root
         self.links = links
         self.limit = maxEntries
         self.rule = rule
@@ -93,22 +93,23 @@ package struct DirectoryWalk {
         }
         closedir(top)
         visited[FileIdentity(info)] = ""
-        walk(Folder(raw: [], path: ""), depth: 0, link: nil, ancestors: [FileIdentity(info)])
+        walk(Folder(path: ""), depth: 0, link: nil, ancestors: [FileIdentity(info)])
         entries.sort { $0.path < $1.path }
     }
 
-    /// A folder's path relative to the root, as bytes (what the system calls take) and as text.
+    /// A path relative to the root: its text, and its bytes when a name on the way is not UTF-8
+    /// (the text then shows U+FFFD, which opens nothing); most paths carry no bytes of their own.
     private struct Folder {
-        var raw: [UInt8]
         var path: String
-        /// Whether every name on the way here is UTF-8 (then `path` names it exactly).
-        var isText = true
+        var raw: [UInt8]?
 
         func child(_ name: [UInt8]) -> Folder {
-            let text = String(validating: name, as: UTF8.self)
-            let shown = text ?? String(decoding: name, as: UTF8.self)
-            if raw.isEmpty { return Folder(raw: name, path: shown, isText: text != nil) }
-            return Folder(raw: raw + [UInt8(ascii: "/")] + name, path: path + "/" + shown, isText: isText && text != nil)
+            if raw == nil, let text = String(validating: name, as: UTF8.self) {
+                return Folder(path: path.isEmpty ? text : path + "/" + text)
+            }
+            let shown = String(decoding: name, as: UTF8.self)
+            let base = raw ?? Array(path.utf8)
+            return Folder(path: path.isEmpty ? shown : path + "/" + shown, raw: base.isEmpty ? name : base + [UInt8(ascii: "/")] + name)
         }
     }
 
@@ -124,80 +125,82 @@ package struct DirectoryWalk {
                 return
             }
             let child = folder.child(name)
-            let (raw, path) = (child.raw, child.path)
-            let rawPath = child.isText ? nil : raw
-            guard let (info, through) = followed(raw, path: path, link: link) else { continue }
+            let path = child.path
+            guard let (info, through) = followed(child, link: link) else { continue }
             switch info.st_mode & S_IFMT {
             case S_IFDIR:
                 let choice = rule(String(decoding: name, as: UTF8.self))
                 if choice == .skip { continue }
-                guard let identity = enters(raw, path: path, info: info, through: through, link: link, ancestors: ancestors) else { continue }
-                entries.append(TreeEntry(path: path, kind: .directory, size: 0, link: through, rawPath: rawPath))
+                guard let identity = enters(child, info: info, through: through, link: link, ancestors: ancestors) else { continue }
+                entries.append(TreeEntry(path: path, kind: .directory, size: 0, link: through, rawPath: child.raw))
                 if choice == .enter {
                     walk(child, depth: depth + 1, link: through, ancestors: ancestors.union([identity]))
                 }
             case S_IFREG:
-                entries.append(TreeEntry(path: path, kind: .file, size: Int(info.st_size), link: through, rawPath: rawPath))
+                entries.append(TreeEntry(path: path, kind: .file, size: Int(info.st_size), link: through, rawPath: child.raw))
             case S_IFLNK:
-                entries.append(TreeEntry(path: path, kind: .symlink(linkTarget(raw)), size: 0, rawPath: rawPath))
+                entries.append(TreeEntry(path: path, kind: .symlink(linkTarget(child)), size: 0, rawPath: child.raw))
             default:
                 break  // sockets, devices, pipes are never images nor sources
             }
         }
     }
 
-    /// `root/relative` as a C string, for the system calls.
-    private func withPath<T>(_ relative: [UInt8], _ body: (UnsafePointer<CChar>) -> T) -> T {
-        let bytes = (relative.isEmpty ? root : root + [UInt8(ascii: "/")] + relative) + [0]
+    /// `root/path` as a C string, for the system calls: from the text, or the bytes when it has them.
+    private func withPath<T>(_ entry: Folder, _ body: (UnsafePointer<CChar>) -> T) -> T {
+        guard let raw = entry.raw else { return (entry.path.isEmpty ? root : root + "/" + entry.path).withCString(body) }
+        let bytes = Array(root.utf8) + [UInt8(ascii: "/")] + raw + [0]
         return bytes.withUnsafeBytes { body($0.baseAddress!.assumingMemoryBound(to: CChar.self)) }
     }
 
-    /// The names in `folder`, sorted as text; nil (and a warning) when it cannot be listed.
+    /// The names in `folder`, sorted by their bytes (the entries are sorted as text at the end);
+    /// nil (and a warning) when it cannot be listed.
     private mutating func listNames(_ folder: Folder) -> [[UInt8]]? {
-        guard let dir = withPath(folder.raw, { opendir($0) }) else {
+        guard let dir = withPath(folder, { opendir($0) }) else {
             warnings.append("\(folder.path.isEmpty ? "." : folder.path): cannot list (\(MappedFile.describe(errno: errno)))")
             return nil
         }
         defer { closedir(dir) }
-        var names: [(text: String, raw: [UInt8])] = []
+        var names: [[UInt8]] = []
         while let item = readdir(dir) {
             let name = withUnsafeBytes(of: item.pointee.d_name) { raw in Array(raw.prefix { $0 != 0 }) }
             if name == [UInt8(ascii: ".")] || name == [UInt8(ascii: "."), UInt8(ascii: ".")] { continue }
-            names.append((String(decoding: name, as: UTF8.self), name))
+            names.append(name)
         }
-        return names.sorted { $0.text < $1.text || ($0.text == $1.text && $0.raw.lexicographicallyPrecedes($1.raw)) }.map(\.raw)
+        return names.sorted { $0.lexicographicallyPrecedes($1) }
     }
 
-    private func linkTarget(_ raw: [UInt8]) -> String {
+    private func linkTarget(_ entry: Folder) -> String {
         var buffer = [UInt8](repeating: 0, count: 4096)
-        let n = withPath(raw) { readlink($0, &buffer, buffer.count) }
+        let n = withPath(entry) { readlink($0, &buffer, buffer.count) }
         return n > 0 ? String(decoding: buffer[0..<n], as: UTF8.self) : ""
     }
 
-    /// What the entry at `raw` is — under `.followed`, a symbolic link followed as the loader
+    /// What `entry` is — under `.followed`, a symbolic link followed as the loader
     /// would, with the link it was reached through (`path → target` for a link, else the folder's
     /// `link`); nil (and a warning) when it cannot be read or a followed link points nowhere.
-    private mutating func followed(_ raw: [UInt8], path: String, link: String?) -> (stat, String?)? {
+    private mutating func followed(_ entry: Folder, link: String?) -> (stat, String?)? {
         var info = stat()
-        guard withPath(raw, { lstat($0, &info) }) == 0 else {
-            warnings.append("\(path): cannot read (\(MappedFile.describe(errno: errno)))")
+        guard withPath(entry, { lstat($0, &info) }) == 0 else {
+            warnings.append("\(entry.path): cannot read (\(MappedFile.describe(errno: errno)))")
             return nil
         }
         guard links == .followed, info.st_mode & S_IFMT == S_IFLNK else { return (info, link) }
-        let target = linkTarget(raw)
-        guard withPath(raw, { stat($0, &info) }) == 0 else {
-            warnings.append("\(path): symbolic link to \(SafeText.quoted(target)) points nowhere")
+        let target = linkTarget(entry)
+        guard withPath(entry, { stat($0, &info) }) == 0 else {
+            warnings.append("\(entry.path): symbolic link to \(SafeText.quoted(target)) points nowhere")
             return nil
         }
-        return (info, "\(path) → \(target)")
+        return (info, "\(entry.path) → \(target)")
     }
 
     /// The identity of folder `path` when the walk enters it: not when a link leads to a folder
     /// holding the root, nor to one already read (a loop back up is said; a second way in is not).
     private mutating func enters(
-        _ raw: [UInt8], path: String, info: stat, through: String?, link: String?, ancestors: Set<FileIdentity>
+        _ entry: Folder, info: stat, through: String?, link: String?, ancestors: Set<FileIdentity>
     ) -> FileIdentity? {
-        if through != link, let real = withPath(raw, { PlatformIO.realPath(String(cString: $0)) }),
+        let path = entry.path
+        if through != link, let real = withPath(entry, { PlatformIO.realPath(String(cString: $0)) }),
             real == "/" || realRoot == real || realRoot.hasPrefix(real + "/")
         {
             warnings.append("\(path): symbolic link to a folder that holds the bundle itself; not followed")
