@@ -69,6 +69,8 @@ package struct DirectoryWalk {
     private let links: LinkPolicy
     private let limit: Int
     private let rule: (String) -> FolderRule
+    /// Whether the entry limit stopped the walk.
+    private var truncated = false
     /// Folders already read → the path they were listed under.
     private var visited: [FileIdentity: String] = [:]
     /// The root with every link resolved: a link to a folder that contains it is a loop too.
@@ -121,7 +123,9 @@ package struct DirectoryWalk {
         guard let names = listNames(folder) else { return }
         for name in names {
             guard entries.count < limit else {
-                warnings.append("more than \(limit) files; the rest are not read")
+                // Said once: every folder the walk is inside stops here too.
+                if !truncated { warnings.append("more than \(limit) files; the rest are not read") }
+                truncated = true
                 return
             }
             let child = folder.child(name)

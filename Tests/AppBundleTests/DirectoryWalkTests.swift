@@ -71,10 +71,13 @@ final class DirectoryWalkTests: XCTestCase {
     }
 
     func testTheLimitsStopTheWalkWithAWarning() throws {
-        for i in 0..<5 { try tree.write("f\(i)", [0]) }
-        let few = try DirectoryWalk(root: root, links: .listed, maxEntries: 3)
-        XCTAssertEqual(few.entries.map(\.path), ["f0", "f1", "f2"])
-        XCTAssertEqual(few.warnings, ["more than 3 files; the rest are not read"])
+        for i in 0..<5 { try tree.write("a/b/f\(i)", [0]) }
+        try tree.write("a/z", [0])
+        try tree.write("c", [0])
+        let few = try DirectoryWalk(root: root, links: .listed, maxEntries: 4)
+        XCTAssertEqual(few.entries.map(\.path), ["a", "a/b", "a/b/f0", "a/b/f1"])
+        XCTAssertEqual(few.warnings, ["more than 4 files; the rest are not read"], "said once, not once per folder")
+        for path in ["a", "c"] { try FileManager.default.removeItem(at: tree.root.appendingPathComponent(path)) }
 
         let deep = (0...DirectoryWalk.maxDepth).map { "d\($0)" }.joined(separator: "/")
         try tree.write(deep + "/bottom.png", [0])
