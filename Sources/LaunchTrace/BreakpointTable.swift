@@ -130,13 +130,15 @@ struct BreakpointTable {
     /// The API of a hit from its breakpoint id (`1.1` → breakpoint 1's symbol); a hit with no
     /// id belongs to the only breakpoint that is not one-shot, when there is just one.
     mutating func attribute(_ id: String?) -> Attribution {
+        // A log that shows no breakpoint attributes nothing: its every hit asks.
+        if id == nil, breakpoints.isEmpty { return (nil, nil) }
         if attributionsVersion != version {
             attributions.removeAll(keepingCapacity: true)
             lastAttribution = nil
             attributionsVersion = version
         }
         let key = id ?? ""
-        if let last = lastAttribution, last.key == key { return last.result }
+        if lastAttribution?.key == key { return lastAttribution!.result }
         if let cached = attributions[key] {
             lastAttribution = (key, cached)
             return cached

@@ -8,7 +8,9 @@ struct OpenHit {
     var status: LoadStatus?
     var detail: String?
     var detailIsGeneric = false
-    var nameLines: [[UInt8]] = []
+    /// Bare `po` lines collected as its name; their bytes are the parser's `nameText`, one
+    /// buffer reused for every hit (an array per hit was two allocations a hit).
+    var nameLineCount = 0
     var breakpoint: String?
     var api: String?
     var thread: String?
@@ -28,8 +30,10 @@ struct OpenHit {
     var fromSystemWarning = false
     /// Lines of bare `po` output are being collected.
     var collectingText = false
-    var hasValue: Bool { status != nil || !nameLines.isEmpty }
+    var hasValue: Bool { status != nil || nameLineCount > 0 }
 
+    // Inlined: built in place, where a call returned a copy (a retain of every text it holds).
+    @inline(__always)
     init(line: Int, breakpoint: String? = nil, thread: String? = nil) {
         self.line = line
         self.breakpoint = breakpoint
@@ -46,16 +50,11 @@ struct OpenHit {
         collectingText = false
     }
 
-    /// The outcome of a hit whose lines are all read: bare `po` lines become its name, and a hit
-    /// that printed nothing is a skip.
-    mutating func close(names: inout NameStatistics, lastTimestamp: LogTimestamp?) {
-        if !nameLines.isEmpty && status == nil {
-            var joined: [UInt8] = []
-            for (i, part) in nameLines.enumerated() {
-                if i > 0 { joined.append(0x0A) }
-                joined.append(contentsOf: part)
-            }
-            nameID = names.intern(joined)
+    /// The outcome of a hit whose lines are all read: bare `po` lines (`nameText`, joined by
+    /// newlines) become its name, and a hit that printed nothing is a skip.
+    mutating func close(names: inout NameStatistics, nameText: [UInt8], lastTimestamp: LogTimestamp?) {
+        if nameLineCount > 0 && status == nil {
+            nameID = names.intern(nameText)
             status = .ok
         }
         if status == nil {

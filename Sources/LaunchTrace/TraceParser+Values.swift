@@ -14,7 +14,7 @@ extension TraceParser {
 
     mutating func bareNumber(_ line: ByteLine, number: Int) throws {
         // An integer where a name was expected: `po` of a register without an object runtime.
-        if echoMode && (collecting != .hit || current == nil || current?.hasValue == true) { return }
+        if echoMode && (collecting != .hit || !hitIsOpen || current?.hasValue == true) { return }
         let zero = line.isHexLiteral ? line.isZeroHex(0, line.count) : (line.count == 1 && line[0] == 0x30)
         // In a console without echoes a small decimal is the app's output (`print(count)`): no
         // pointer is below 100,000, and a register without an object prints one.
@@ -30,7 +30,7 @@ extension TraceParser {
     mutating func value_(_ value: PrintedValue, line: Int) throws {
         if echoMode {
             if collecting == .ignore { return }
-            if current == nil { current = OpenHit(line: line) }
+            if !hitIsOpen { current = OpenHit(line: line) }
         } else {
             // Output of a command typed outside a breakpoint stop.
             if collecting == .ignore { return }
@@ -46,7 +46,7 @@ extension TraceParser {
             }
             if current?.thread == nil, let thread = gdbThread { current?.thread = thread }
         }
-        guard current != nil else { return }
+        guard hitIsOpen else { return }
         let status: LoadStatus
         var id: Int?
         switch value {
@@ -65,7 +65,7 @@ extension TraceParser {
         }
         if current!.hasValue {
             // A second printing action of the same hit only helps when the first gave no name.
-            guard status == .ok, current!.status != .ok, current!.nameLines.isEmpty else { return }
+            guard status == .ok, current!.status != .ok, current!.nameLineCount == 0 else { return }
         }
         let stamp = lastTimestamp
         current!.setOutcome(
@@ -76,7 +76,7 @@ extension TraceParser {
 
     mutating func failed(_ detail: String, line: Int) throws {
         if echoMode || collecting == .ignore {
-            guard collecting == .hit, current != nil, current?.hasValue == false else { return }
+            guard collecting == .hit, hitIsOpen, current?.hasValue == false else { return }
         } else {
             try settleOpenHit()
             current = OpenHit(line: line)
@@ -108,16 +108,19 @@ extension TraceParser {
     /// Bare text: a `po` of an NSString prints the name without quotes, one line per line.
     mutating func bare(_ line: ByteLine, number: Int) throws {
         if echoMode {
-            guard collecting == .hit, var hit = current, hit.collectingText, hit.status == nil else { return }
+            // In place: a copy of the open hit would share its name lines and copy them on append.
+            guard collecting == .hit, current?.collectingText == true, current?.status == nil else { return }
             // A name is a few lines at most; a long run of bare text after a `po` is app output.
-            guard hit.nameLines.count < TraceParser.maxNameLines else {
-                current?.collectingText = false
+            guard current!.nameLineCount < TraceParser.maxNameLines else {
+                current!.collectingText = false
                 return
             }
-            hit.nameLines.append(line.bytes)
-            if hit.valueLine == nil { hit.valueLine = number }
-            hit.timestamp = hit.timestamp ?? lastTimestamp
-            current = hit
+            // The hit's first line starts the buffer afresh; later ones join it with a newline.
+            if current!.nameLineCount == 0 { nameText.removeAll(keepingCapacity: true) } else { nameText.append(0x0A) }
+            nameText.append(contentsOf: UnsafeBufferPointer(start: line.base, count: line.count))
+            current!.nameLineCount += 1
+            if current!.valueLine == nil { current!.valueLine = number }
+            if current!.timestamp == nil { current!.timestamp = lastTimestamp }
             return
         }
         guard collecting != .ignore, !callbackSeen else { return }
@@ -154,7 +157,7 @@ extension TraceParser {
             return
         }
         if echoMode || collecting != .none {
-            guard collecting == .hit, current != nil, current?.hasValue == false else { return }
+            guard collecting == .hit, hitIsOpen, current?.hasValue == false else { return }
         } else {
             try settleOpenHit()
             current = OpenHit(line: number)

@@ -35,6 +35,13 @@ struct TraceParser {
 
     // What is being assembled.
     var current: OpenHit?
+    /// Whether a hit is open: `current == nil` would pass the whole hit to `==`, a copy.
+    var hitIsOpen: Bool {
+        if case .none = current { return false }
+        return true
+    }
+    /// The bytes of the open hit's bare `po` lines (`OpenHit.nameLineCount`).
+    var nameText: [UInt8] = []
     /// Hits of threads that were not selected at a stop, delivered after the selected one.
     var deferredSkips: [OpenHit] = []
     /// Warnings of lldb that imgtrace's callback said it covered (`imgtrace-covered N`) and that are still to come.
@@ -205,8 +212,8 @@ struct TraceParser {
         try releaseHeldSkips()
         if var hit = current.take() {
             collecting = collecting == .hit ? .none : collecting
-            hit.close(names: &statistics.names, lastTimestamp: lastTimestamp)
-            try settle(hit)
+            hit.close(names: &statistics.names, nameText: nameText, lastTimestamp: lastTimestamp)
+            try settle(consume hit)
         }
         for skip in deferredSkips { try settle(skip) }
         deferredSkips.removeAll()
@@ -214,27 +221,32 @@ struct TraceParser {
 
     /// The one place a hit becomes an `ImageLoad`: attribution and launch phase; then the hits of
     /// one request are merged into one load (`RequestMerger`) before it is counted and delivered.
-    private mutating func settle(_ hit: OpenHit) throws {
+    private mutating func settle(_ hit: consuming OpenHit) throws {
         let line = hit.valueLine ?? hit.line
         let status = hit.status ?? .skipped
-        var name: String?
+        var nameID: Int?
         if let id = hit.nameID, status == .ok {
-            name = statistics.names.string(id)
+            // The name's text is looked up only when the load is handed on (`deliver`): a summary
+            // counts by id.
+            nameID = id
             if !statistics.names.isValidUTF8(id) { statistics.recordInvalidName(line: line) }
         }
-        var breakpoint = hit.breakpoint
-        var api = hit.api
+        // The hit's texts move into the load (`take`): a copy would be a retain and a release each.
+        var breakpoint = hit.breakpoint.take()
+        var api = hit.api.take()
         if api == nil { (breakpoint, api) = breakpoints.attribute(breakpoint) }
         if breakpoints.anyPending, let breakpoint { breakpoints.hitResolves(breakpoint) }
-        let phase: LaunchPhase = summary.launchEnd.map { line > $0.line } == true ? .afterLaunch : .launch
+        var phase = LaunchPhase.launch
+        if let end = summary.launchEnd?.line, line > end { phase = .afterLaunch }
+        var backtrace: [String] = []
+        swap(&backtrace, &hit.backtrace)
         var load = ImageLoad(
-            seq: 0, line: line, name: name, status: status, detail: hit.detail, api: api,
-            breakpoint: breakpoint, thread: hit.thread,
-            timestamp: hit.timestamp, backtrace: hit.backtrace, phase: phase,
-            nameID: name == nil ? nil : hit.nameID)
+            seq: 0, line: line, name: nil, status: status, detail: hit.detail.take(), api: api,
+            breakpoint: breakpoint, thread: hit.thread.take(),
+            timestamp: hit.timestamp.take(), backtrace: backtrace, phase: phase, nameID: nameID)
         load.fromBareLine = hit.fromBareLine
         load.fromSystemWarning = hit.fromSystemWarning
-        lastSettled = (name == nil ? nil : hit.nameID, status, line)
+        lastSettled = (nameID, status, line)
         load.microseconds = hit.microseconds
         load.ownMicroseconds = hit.ownMicroseconds
         if let kind = hit.kind {
@@ -242,13 +254,14 @@ struct TraceParser {
             merger.finish(into: &ready)
             try deliverReady()
             load.kind = kind
-            return try deliver(load)
+            return try deliver(consume load)
         }
-        switch merger.add(load, present: presentAPIs(hit: api), into: &ready) {
+        let present = presentAPIs(hit: api)
+        switch merger.add(load, present: present, into: &ready) {
         case let .alone(kind):
             try deliverReady()
             load.kind = kind
-            try deliver(load)
+            try deliver(consume load)
         case .taken:
             try deliverReady()
         }
@@ -285,11 +298,12 @@ struct TraceParser {
     /// Counts one request and hands it on.
     private mutating func deliver(_ request: consuming ImageLoad) throws {
         var load = request
+        if emit != nil, load.name == nil, load.status == .ok, let id = load.nameID { load.name = statistics.names.string(id) }
         seq += 1
         load.seq = seq
         statistics.record(status: load.status, line: load.line, detail: load.detail)
         statistics.mergedHits += load.hits - 1
-        if load.thread == nil {
+        if case .none = load.thread {
             statistics.mergedWithoutThread += load.hits - 1
             if let api = load.api, statistics.isCalledByAnother(api) { statistics.startedInsideWithoutThread += 1 }
         }

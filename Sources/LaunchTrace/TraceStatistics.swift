@@ -44,8 +44,8 @@ struct TraceStatistics {
     private var firstErrorLine: Int?
     private var firstErrorDetail: String?
 
-    /// Counts one settled hit.
-    mutating func record(status: LoadStatus, line: Int, detail: String?) {
+    /// Counts one settled hit; `detail` is read only for the first error (a copy per hit is a retain).
+    mutating func record(status: LoadStatus, line: Int, detail: @autoclosure () -> String?) {
         hits += 1
         statusCounts[Self.index(status)] += 1
         switch status {
@@ -54,7 +54,7 @@ struct TraceStatistics {
         case .error:
             if firstErrorLine == nil {
                 firstErrorLine = line
-                firstErrorDetail = detail
+                firstErrorDetail = detail()
             }
         default:
             break

@@ -3,23 +3,15 @@ import LaunchTrace
 
 /// `imgtrace trace --format json`: `{"schemaVersion":1,"summary":{…},"events":[…]}`.
 ///
-/// Events are encoded as they arrive and held in a `SpillBuffer`, so memory stays bounded
-/// for logs of any size while the summary still comes first.
+/// Events are held as they arrive in a `LoadSpill` (compact; bounded memory for logs of any size)
+/// and encoded once the summary, which comes first, is written.
 public final class TraceJSONReport {
-    private let events = SpillBuffer()
-    private var first = true
-    private var writer = JSONText()
+    private let events = LoadSpill()
 
     public init() {}
 
-    /// Encodes one event.
-    public func add(_ load: ImageLoad) {
-        writer.removeAll()
-        Self.encode(load, into: &writer)
-        if !first { events.append([UInt8(ascii: ",")]) }
-        first = false
-        writer.withBytes { events.append($0) }
-    }
+    /// Holds one event.
+    public func add(_ load: ImageLoad) { events.add(load) }
 
     /// Writes the whole document.
     public func write(summary: TraceSummary, to sink: ByteSink) {
@@ -29,11 +21,17 @@ public final class TraceJSONReport {
         head.key("summary")
         Self.encode(summary, into: &head)
         head.key("events")
-        var bytes = head.bytes
-        bytes.append(UInt8(ascii: "["))
-        sink.write(bytes)
-        events.drain(into: sink)
-        sink.write(Array("]}\n".utf8))
+        head.withBytes { sink.write($0) }
+        if let failure = events.failure { sink.fail(failure) }
+        var body = JSONText()
+        body.beginArray()
+        events.forEach { load in
+            Self.encode(load, into: &body)
+            if body.byteCount >= 1 << 16 { body.withBytes { sink.write($0) }; body.clearBytes() }
+        }
+        body.endArray()
+        body.withBytes { sink.write($0) }
+        sink.write(Array("}\n".utf8))
     }
 
     /// The JSON object of one event, keys in contract order.
@@ -52,24 +50,32 @@ public final class TraceJSONReport {
         w.rawInt(load.line)
         w.rawKey("\"name\":")
         w.rawString(load.name)
-        w.rawKey("\"status\":")
-        w.rawString(load.status.rawValue)
-        w.rawKey("\"detail\":")
-        w.rawString(load.detail)
-        w.rawKey("\"api\":")
-        w.rawString(load.api)
-        w.rawKey("\"breakpoint\":")
-        w.rawString(load.breakpoint)
-        w.rawKey("\"thread\":")
-        w.rawString(load.thread)
+        w.rawKey(Self.statusField(load.status))
+        if load.detail == nil, load.api == nil, load.breakpoint == nil, load.thread == nil {
+            // Most hits of a debugger log: four nulls written as one piece.
+            w.rawKey("\"detail\":null,\"api\":null,\"breakpoint\":null,\"thread\":null")
+        } else {
+            w.rawKey("\"detail\":")
+            w.rawString(load.detail)
+            w.rawKey("\"api\":")
+            w.rawString(load.api)
+            w.rawKey("\"breakpoint\":")
+            w.rawString(load.breakpoint)
+            w.rawKey("\"thread\":")
+            w.rawString(load.thread)
+        }
         w.rawKey("\"timestamp\":")
         w.rawString(load.timestamp?.text)
-        w.rawKey("\"backtrace\":")
-        w.rawStrings(load.backtrace)
-        w.rawKey("\"phase\":")
-        w.rawString(load.phase.rawValue)
-        w.rawKey("\"kind\":")
-        w.rawString(load.kind?.rawValue)
+        if load.backtrace.isEmpty, load.phase == .launch, load.kind == nil {
+            w.rawKey("\"backtrace\":[],\"phase\":\"launch\",\"kind\":null")
+        } else {
+            w.rawKey("\"backtrace\":")
+            w.rawStrings(load.backtrace)
+            w.rawKey("\"phase\":")
+            w.rawString(load.phase.rawValue)
+            w.rawKey("\"kind\":")
+            w.rawString(load.kind?.rawValue)
+        }
         w.rawKey("\"hits\":")
         w.rawInt(load.hits)
         // Only a timed capture's events have it (`record --agent`): other logs' JSON is unchanged.
@@ -78,6 +84,18 @@ public final class TraceJSONReport {
             w.rawInt(microseconds)
             w.rawKey("\"ownMicroseconds\":")
             w.rawInt(load.ownMicroseconds ?? microseconds)
+        }
+    }
+
+    /// `"status":"…"` as one fixed piece.
+    private static func statusField(_ status: LoadStatus) -> StaticString {
+        switch status {
+        case .ok: return "\"status\":\"ok\""
+        case .nil: return "\"status\":\"nil\""
+        case .empty: return "\"status\":\"empty\""
+        case .error: return "\"status\":\"error\""
+        case .addressOnly: return "\"status\":\"addressOnly\""
+        case .skipped: return "\"status\":\"skipped\""
         }
     }
 

@@ -172,23 +172,34 @@ package final class SpillBuffer {
     /// Writes everything held, in order, to `sink`, keeping it for another replay.
     package func replay(into sink: ByteSink) {
         if let lost { sink.fail(lost) }
+        // In pieces: the sink's guard copies what it is given, and the held bytes can be 8 MB.
+        forEachChunk(upTo: 1 << 16) { sink.write($0) }
+    }
+
+    /// Why bytes were lost (a full disk), when they were: what is held is then incomplete.
+    package var failure: String? { lost }
+
+    /// Calls `body` with everything held, in order, in pieces of at most `size` bytes, keeping
+    /// it for another pass.
+    package func forEachChunk(upTo size: Int = 1 << 16, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
         if let file {
             fflush(file)
             rewind(file)
-            var chunk = [UInt8](repeating: 0, count: 1 << 16)
+            var chunk = [UInt8](repeating: 0, count: size)
             while true {
                 let n = chunk.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, file) }
                 if n <= 0 { break }
-                sink.write(Array(chunk[0..<n]))
+                chunk.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[0..<n])) }
             }
             fseek(file, 0, SEEK_END)
         }
-        // In pieces: the sink's guard copies what it is given, and the held bytes can be 8 MB.
-        var start = 0
-        while start < memory.count {
-            let end = min(start + (1 << 16), memory.count)
-            sink.write(Array(memory[start..<end]))
-            start = end
+        memory.withUnsafeBufferPointer { held in
+            var start = 0
+            while start < held.count {
+                let end = min(start + size, held.count)
+                body(UnsafeBufferPointer(rebasing: held[start..<end]))
+                start = end
+            }
         }
     }
 

@@ -1,0 +1,90 @@
+import Foundation
+import ImgtraceSupport
+import LaunchTrace
+import XCTest
+
+@testable import Reporters
+
+/// The trace JSON report holds its events compactly until the summary is written: what comes back
+/// must be every load exactly as it went in, whether held in memory or in the temporary file, and
+/// the document must be the events as each is encoded alone.
+final class LoadSpillTests: XCTestCase {
+    /// Loads that use every field, every way a name is held (by id, inline for a second name under
+    /// one id, inline beyond the table, inline without an id) and a repeated timestamp.
+    private func variedLoads() -> [ImageLoad] {
+        let stamp = LogTimestamp("2024-05-01 12:00:25.682554+0200")
+        var loads: [ImageLoad] = []
+        loads.append(ImageLoad(seq: 1, line: 2, name: "feed/photo_1389@2x.png", status: .ok, timestamp: stamp, nameID: 0))
+        loads.append(ImageLoad(seq: 2, line: 4, name: "feed/photo_1389@2x.png", status: .ok, timestamp: stamp, nameID: 0))
+        var full = ImageLoad(
+            seq: 3, line: 9, name: "日本語\n\"quoted\"", status: .ok, api: "+[UIImage imageNamed:]", breakpoint: "1.1",
+            thread: "loader 12 (main)", timestamp: LogTimestamp("2024-05-01T12:00:26"), backtrace: ["frame #0: a", "frame #1: b"],
+            phase: .afterLaunch, nameID: 1)
+        full.kind = .code
+        full.hits = 3
+        full.microseconds = 1234
+        full.ownMicroseconds = 1000
+        full.fromBareLine = true
+        full.fromSystemWarning = true
+        loads.append(full)
+        loads.append(ImageLoad(seq: 4, line: 10, name: nil, status: .error, detail: "error: no memory at 0x0", timestamp: stamp))
+        loads.append(ImageLoad(seq: 5, line: 11, name: "another name under id 0", status: .ok, nameID: 0))
+        loads.append(ImageLoad(seq: 6, line: 12, name: "far", status: .ok, nameID: 1 << 40))
+        loads.append(ImageLoad(seq: 7, line: 13, name: "no id", status: .ok))
+        loads.append(ImageLoad(seq: Int.max, line: -5, name: nil, status: .skipped, detail: "", nameID: -3))
+        var timedOnly = ImageLoad(seq: 9, line: 14, name: "", status: .empty)
+        timedOnly.microseconds = 0
+        loads.append(timedOnly)
+        return loads
+    }
+
+    func testEveryLoadComesBackAsItWentIn() {
+        let loads = variedLoads()
+        // 1 MiB holds all in memory; the small limits spill to the file with records cut across reads.
+        for limit in [1 << 20, 1, 7, 64] {
+            let spill = LoadSpill(limit: limit)
+            for load in loads { spill.add(load) }
+            XCTAssertEqual(spill.count, loads.count)
+            for pass in 1...2 {
+                var back: [ImageLoad] = []
+                spill.forEach { back.append($0) }
+                XCTAssertEqual(back, loads, "limit \(limit), pass \(pass)")
+            }
+        }
+    }
+
+    func testManyLoadsComeBackAcrossTheFilesReads() {
+        // More than one 64 KiB read of the temporary file, so records straddle its reads.
+        let spill = LoadSpill(limit: 4096)
+        var loads: [ImageLoad] = []
+        for i in 0..<20_000 {
+            let load = ImageLoad(
+                seq: i + 1, line: 3 * i + 1, name: "icon_\(i % 97)", status: .ok,
+                timestamp: LogTimestamp("2024-05-01 12:00:\(10 + i / 1000).\(i % 1000)"), nameID: i % 97)
+            loads.append(load)
+            spill.add(load)
+        }
+        var back: [ImageLoad] = []
+        spill.forEach { back.append($0) }
+        XCTAssertEqual(back.count, loads.count)
+        XCTAssertEqual(back, loads)
+    }
+
+    func testTheDocumentListsEachEventAsEncodedAlone() throws {
+        let loads = variedLoads()
+        let report = TraceJSONReport()
+        for load in loads { report.add(load) }
+        let (_, summary) = try TraceReader.read(Array("(lldb)  po $arg3\nAppIcon\n".utf8))
+        let sink = ByteSink(collecting: .json)
+        report.write(summary: summary, to: sink)
+        let document = String(decoding: sink.collected, as: UTF8.self)
+        let events = loads.map { load -> String in
+            var w = JSONText()
+            TraceJSONReport.encode(load, into: &w)
+            return String(decoding: w.bytes, as: UTF8.self)
+        }
+        XCTAssertTrue(document.hasSuffix(",\"events\":[" + events.joined(separator: ",") + "]}\n"), document)
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(sink.collected)) as? [String: Any])
+        XCTAssertEqual((object["events"] as? [Any])?.count, loads.count)
+    }
+}
