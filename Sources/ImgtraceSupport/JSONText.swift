@@ -191,9 +191,20 @@ package struct JSONText {
     /// Appends `s` quoted and escaped. Runs of bytes that need no escape are copied whole: this
     /// is the hot path of every JSON report (names, paths, messages).
     private mutating func appendString(_ s: String) {
-        put(UInt8(ascii: "\""))
         var text = s
         text.withUTF8 { utf8 in
+            // Most strings need no escape: then one check of the buffer and one copy, quotes included.
+            var plain = true
+            for b in utf8 where b < 0x20 || b == 0x22 || b == 0x5C || b == 0x7F {
+                plain = false
+                break
+            }
+            if plain {
+                makeUnique()
+                store.appendQuoted(utf8.baseAddress, utf8.count)
+                return
+            }
+            put(UInt8(ascii: "\""))
             var runStart = 0
             for i in 0..<utf8.count {
                 let b = utf8[i]
@@ -203,8 +214,8 @@ package struct JSONText {
                 runStart = i + 1
             }
             if runStart < utf8.count { put(utf8.baseAddress! + runStart, utf8.count - runStart) }
+            put(UInt8(ascii: "\""))
         }
-        put(UInt8(ascii: "\""))
     }
 
     // MARK: The buffer
@@ -287,6 +298,16 @@ final class JSONBytes {
         if capacity - count < extra { grow(extra) }
         (base + count).update(from: source, count: extra)
         count += extra
+    }
+
+    /// `"` + the bytes + `"`, with one check for room.
+    @inline(__always)
+    func appendQuoted(_ source: UnsafePointer<UInt8>?, _ extra: Int) {
+        if capacity - count < extra + 2 { grow(extra + 2) }
+        base[count] = 0x22
+        if let source, extra > 0 { (base + count + 1).update(from: source, count: extra) }
+        base[count + 1 + extra] = 0x22
+        count += extra + 2
     }
 
     /// Makes room for `extra` more bytes.

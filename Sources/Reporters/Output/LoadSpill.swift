@@ -13,7 +13,6 @@ package final class LoadSpill {
     @exclusivity(unchecked) private var record: [UInt8] = []
     /// Names by the reader's id, each kept once (memory grows with distinct names, not hits).
     @exclusivity(unchecked) private var names: [String?] = []
-    @exclusivity(unchecked) private var lastTimestamp: String?
     /// Loads held.
     @exclusivity(unchecked) package private(set) var count = 0
 
@@ -22,29 +21,36 @@ package final class LoadSpill {
 
     /// Statuses by their code in a record (`allCases` makes an array at every use).
     fileprivate static let statuses = LoadStatus.allCases
+    fileprivate static let kinds = LoadKind.allCases
 
     /// A name id beyond this is not tabled (the table is indexed by id): its name is held inline.
     private static let maxTabledID = 1 << 24
 
     private struct Flags: OptionSet {
-        let rawValue: UInt16
+        let rawValue: UInt32
         static let nameID = Flags(rawValue: 1 << 0)
         static let nameTabled = Flags(rawValue: 1 << 1)
         static let nameInline = Flags(rawValue: 1 << 2)
-        static let timestamp = Flags(rawValue: 1 << 3)
-        static let timestampAsBefore = Flags(rawValue: 1 << 4)
-        static let afterLaunch = Flags(rawValue: 1 << 5)
-        static let fromBareLine = Flags(rawValue: 1 << 6)
-        static let fromSystemWarning = Flags(rawValue: 1 << 7)
-        static let detail = Flags(rawValue: 1 << 8)
-        static let api = Flags(rawValue: 1 << 9)
-        static let breakpoint = Flags(rawValue: 1 << 10)
-        static let thread = Flags(rawValue: 1 << 11)
-        static let kind = Flags(rawValue: 1 << 12)
-        static let microseconds = Flags(rawValue: 1 << 13)
-        static let ownMicroseconds = Flags(rawValue: 1 << 14)
-        static let backtrace = Flags(rawValue: 1 << 15)
+        static let afterLaunch = Flags(rawValue: 1 << 3)
+        static let fromBareLine = Flags(rawValue: 1 << 4)
+        static let fromSystemWarning = Flags(rawValue: 1 << 5)
+        static let kind = Flags(rawValue: 1 << 6)
+        static let microseconds = Flags(rawValue: 1 << 7)
+        static let ownMicroseconds = Flags(rawValue: 1 << 8)
+        static let backtrace = Flags(rawValue: 1 << 9)
+        /// A text of `Text` is present (bit 16 + its index), and the same as the last load's
+        /// (bit 24 + its index), when it is written not at all.
+        static func present(_ text: Text) -> Flags { Flags(rawValue: 1 << (16 + UInt32(text.rawValue))) }
+        static func asBefore(_ text: Text) -> Flags { Flags(rawValue: 1 << (24 + UInt32(text.rawValue))) }
     }
+
+    /// The texts a load's neighbours mostly repeat (the last app-log time, the breakpoint and API
+    /// of every hit), each held as "as before" when it is.
+    private enum Text: Int, CaseIterable {
+        case timestamp, detail, api, breakpoint, thread
+    }
+
+    @exclusivity(unchecked) private var lastTexts = [String?](repeating: nil, count: Text.allCases.count)
 
     /// Holds one load.
     package func add(_ load: ImageLoad) {
@@ -69,17 +75,9 @@ package final class LoadSpill {
             inlineName = true
         }
         if inlineName { flags.insert(.nameInline) }
-        if let timestamp = load.timestamp?.text {
-            flags.insert(.timestamp)
-            if timestamp == lastTimestamp { flags.insert(.timestampAsBefore) } else { lastTimestamp = timestamp }
-        }
         if load.phase == .afterLaunch { flags.insert(.afterLaunch) }
         if load.fromBareLine { flags.insert(.fromBareLine) }
         if load.fromSystemWarning { flags.insert(.fromSystemWarning) }
-        if load.detail != nil { flags.insert(.detail) }
-        if load.api != nil { flags.insert(.api) }
-        if load.breakpoint != nil { flags.insert(.breakpoint) }
-        if load.thread != nil { flags.insert(.thread) }
         if load.kind != nil { flags.insert(.kind) }
         if load.microseconds != nil { flags.insert(.microseconds) }
         if load.ownMicroseconds != nil { flags.insert(.ownMicroseconds) }
@@ -87,20 +85,20 @@ package final class LoadSpill {
 
         // A length first, so records can be read back across the spill's chunks.
         for _ in 0..<4 { record.append(0) }
-        record.append(UInt8(truncatingIfNeeded: flags.rawValue))
-        record.append(UInt8(truncatingIfNeeded: flags.rawValue >> 8))
+        for _ in 0..<4 { record.append(0) }  // the flags, set below once the texts are known
         record.append(UInt8(truncatingIfNeeded: Self.statuses.firstIndex(of: load.status)!))
         putNumber(load.seq)
         putNumber(load.line)
         putNumber(load.hits)
         if let id = load.nameID { putNumber(id) }
         if inlineName, let name = load.name { putText(name) }
-        if flags.contains(.timestamp), !flags.contains(.timestampAsBefore), let timestamp = load.timestamp { putText(timestamp.text) }
-        if let detail = load.detail { putText(detail) }
-        if let api = load.api { putText(api) }
-        if let breakpoint = load.breakpoint { putText(breakpoint) }
-        if let thread = load.thread { putText(thread) }
-        if let kind = load.kind { putText(kind.rawValue) }
+        // In `Text` order.
+        putText(load.timestamp?.text, .timestamp, &flags)
+        putText(load.detail, .detail, &flags)
+        putText(load.api, .api, &flags)
+        putText(load.breakpoint, .breakpoint, &flags)
+        putText(load.thread, .thread, &flags)
+        if let kind = load.kind { record.append(UInt8(truncatingIfNeeded: Self.kinds.firstIndex(of: kind)!)) }
         if let microseconds = load.microseconds { putNumber(microseconds) }
         if let own = load.ownMicroseconds { putNumber(own) }
         if !load.backtrace.isEmpty {
@@ -108,8 +106,23 @@ package final class LoadSpill {
             for frame in load.backtrace { putText(frame) }
         }
         let length = UInt32(record.count - 4)
-        for i in 0..<4 { record[i] = UInt8(truncatingIfNeeded: length >> (8 * UInt32(i))) }
+        for i in 0..<4 {
+            record[i] = UInt8(truncatingIfNeeded: length >> (8 * UInt32(i)))
+            record[4 + i] = UInt8(truncatingIfNeeded: flags.rawValue >> (8 * UInt32(i)))
+        }
         spill.append(record)
+    }
+
+    /// A present text's flags; the text itself only when it is not the last load's.
+    private func putText(_ value: String?, _ text: Text, _ flags: inout Flags) {
+        guard let value else { return }
+        flags.insert(.present(text))
+        if lastTexts[text.rawValue] == value {
+            flags.insert(.asBefore(text))
+        } else {
+            lastTexts[text.rawValue] = value
+            putText(value)
+        }
     }
 
     /// Why loads were lost (the temporary file could not be written), when they were: `forEach`
@@ -175,6 +188,8 @@ package final class LoadSpill {
     /// Reads records back; the last timestamp is decoded once for the loads that repeat it.
     private struct Decoder {
         let names: [String?]
+        /// The last of each `Text`, for the loads that repeat it; the timestamp decoded once.
+        var lastTexts = [String?](repeating: nil, count: Text.allCases.count)
         var lastTimestamp: LogTimestamp?
         var bytes = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
         var at = 0
@@ -183,9 +198,11 @@ package final class LoadSpill {
 
         mutating func load(_ record: UnsafeBufferPointer<UInt8>) -> ImageLoad {
             bytes = record
-            at = 3
-            let flags = Flags(rawValue: UInt16(record[0]) | UInt16(record[1]) << 8)
-            let status = LoadSpill.statuses[Int(record[2])]
+            at = 5
+            var raw: UInt32 = 0
+            for i in 0..<4 { raw |= UInt32(record[i]) << (8 * UInt32(i)) }
+            let flags = Flags(rawValue: raw)
+            let status = LoadSpill.statuses[Int(record[4])]
             let seq = number(), line = number(), hits = number()
             let nameID = flags.contains(.nameID) ? number() : nil
             var name: String?
@@ -194,19 +211,24 @@ package final class LoadSpill {
             } else if flags.contains(.nameTabled), let nameID {
                 name = names[nameID]
             }
-            if flags.contains(.timestamp), !flags.contains(.timestampAsBefore) { lastTimestamp = LogTimestamp(text()) }
+            let timestamp = textField(.timestamp, flags)
+            if flags.contains(.present(.timestamp)), !flags.contains(.asBefore(.timestamp)), let timestamp {
+                lastTimestamp = LogTimestamp(timestamp)
+            }
+            let detail = textField(.detail, flags), api = textField(.api, flags)
+            let breakpoint = textField(.breakpoint, flags), thread = textField(.thread, flags)
             var load = ImageLoad(
                 seq: seq, line: line, name: name, status: status,
-                detail: flags.contains(.detail) ? text() : nil,
-                api: flags.contains(.api) ? text() : nil,
-                breakpoint: flags.contains(.breakpoint) ? text() : nil,
-                thread: flags.contains(.thread) ? text() : nil,
-                timestamp: flags.contains(.timestamp) ? lastTimestamp : nil,
+                detail: detail, api: api, breakpoint: breakpoint, thread: thread,
+                timestamp: timestamp == nil ? nil : lastTimestamp,
                 phase: flags.contains(.afterLaunch) ? .afterLaunch : .launch, nameID: nameID)
             load.hits = hits
             load.fromBareLine = flags.contains(.fromBareLine)
             load.fromSystemWarning = flags.contains(.fromSystemWarning)
-            if flags.contains(.kind) { load.kind = LoadKind(rawValue: text()) }
+            if flags.contains(.kind) {
+                load.kind = LoadSpill.kinds[Int(bytes[at])]
+                at += 1
+            }
             if flags.contains(.microseconds) { load.microseconds = number() }
             if flags.contains(.ownMicroseconds) { load.ownMicroseconds = number() }
             if flags.contains(.backtrace) {
@@ -215,6 +237,13 @@ package final class LoadSpill {
                 for _ in 0..<frames { load.backtrace.append(text()) }
             }
             return load
+        }
+
+        /// A text of the record, or the last load's when it is as before; nil when absent.
+        private mutating func textField(_ kind: Text, _ flags: Flags) -> String? {
+            guard flags.contains(.present(kind)) else { return nil }
+            if !flags.contains(.asBefore(kind)) { lastTexts[kind.rawValue] = text() }
+            return lastTexts[kind.rawValue]
         }
 
         private mutating func number() -> Int {
