@@ -43,13 +43,14 @@ struct RequestMerger {
         case taken
     }
 
-    /// Takes one hit (its `api` as the log names it) and appends the requests it completes to
-    /// `ready`, in order. `present` holds the APIs this capture can hit (its breakpoints, the hits
-    /// so far; all bits when unknown).
-    mutating func add(_ hit: ImageLoad, present: UInt64, into ready: inout [ImageLoad]) -> Outcome {
+    /// Takes one hit by its API (as the log names it) when nothing can join it: `.alone`, and the
+    /// caller needs no `ImageLoad` for it; nil when it may join or be joined, and `hold` must take
+    /// it. Appends the requests it completes to `ready`, in order. `present` holds the APIs this
+    /// capture can hit (its breakpoints, the hits so far; all bits when unknown).
+    mutating func addAlone(api text: String?, present: UInt64, into ready: inout [ImageLoad]) -> Outcome? {
         counter += 1
         var api: Int?
-        if let text = hit.api { api = apiIndex(text) }
+        if let text { api = apiIndex(text) }
         guard let api else {
             // No known API: nothing merges with it; it leaves after the requests started before it.
             if !open.isEmpty { drain(force: true, into: &ready) }
@@ -59,6 +60,13 @@ struct RequestMerger {
             // The common capture (one API, or APIs that do not call each other): nothing to hold.
             return .alone(ImageAPIs.kinds[api])
         }
+        return nil
+    }
+
+    /// Takes a hit that `addAlone` did not: it joins an open request or is held as one.
+    mutating func hold(_ hit: ImageLoad, into ready: inout [ImageLoad]) -> Outcome {
+        // `addAlone` returned nil only for a hit whose API the table knows.
+        guard let text = hit.api, let api = apiIndex(text) else { return .alone(nil) }
         var target: Int?
         var i = open.count - 1
         while i >= 0 {

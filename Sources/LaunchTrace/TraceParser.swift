@@ -61,11 +61,11 @@ struct TraceParser {
     // What is known and counted.
     var breakpoints = BreakpointTable()
     var statistics = TraceStatistics()
-    private var merger = RequestMerger()
-    private var ready: [ImageLoad] = []
-    private var present: UInt64 = 0
-    private var presentFor = -1
-    private var seq = 0
+    var merger = RequestMerger()
+    var ready: [ImageLoad] = []
+    var present: UInt64 = 0
+    var presentFor = -1
+    var seq = 0
 
     private let listsNames: Bool
     /// `TraceOptions.namesOnly`.
@@ -177,7 +177,7 @@ struct TraceParser {
     // MARK: Hits
 
     /// The last hit made a load: its name id, status and line (a system warning just after it is the same request).
-    private var lastSettled: (nameID: Int?, status: LoadStatus, line: Int)?
+    var lastSettled: (nameID: Int?, status: LoadStatus, line: Int)?
 
     /// The lines within which a system warning after a captured hit of the same name is that
     /// hit's request (the system logs it from inside the call the breakpoint stopped at).
@@ -217,101 +217,6 @@ struct TraceParser {
         }
         for skip in deferredSkips { try settle(skip) }
         deferredSkips.removeAll()
-    }
-
-    /// The one place a hit becomes an `ImageLoad`: attribution and launch phase; then the hits of
-    /// one request are merged into one load (`RequestMerger`) before it is counted and delivered.
-    private mutating func settle(_ hit: consuming OpenHit) throws {
-        let line = hit.valueLine ?? hit.line
-        let status = hit.status ?? .skipped
-        var nameID: Int?
-        if let id = hit.nameID, status == .ok {
-            // The name's text is looked up only when the load is handed on (`deliver`): a summary
-            // counts by id.
-            nameID = id
-            if !statistics.names.isValidUTF8(id) { statistics.recordInvalidName(line: line) }
-        }
-        // The hit's texts move into the load (`take`): a copy would be a retain and a release each.
-        var breakpoint = hit.breakpoint.take()
-        var api = hit.api.take()
-        if api == nil { (breakpoint, api) = breakpoints.attribute(breakpoint) }
-        if breakpoints.anyPending, let breakpoint { breakpoints.hitResolves(breakpoint) }
-        var phase = LaunchPhase.launch
-        if let end = summary.launchEnd?.line, line > end { phase = .afterLaunch }
-        var backtrace: [String] = []
-        swap(&backtrace, &hit.backtrace)
-        var load = ImageLoad(
-            seq: 0, line: line, name: nil, status: status, detail: hit.detail.take(), api: api,
-            breakpoint: breakpoint, thread: hit.thread.take(),
-            timestamp: hit.timestamp.take(), backtrace: backtrace, phase: phase, nameID: nameID)
-        load.fromBareLine = hit.fromBareLine
-        load.fromSystemWarning = hit.fromSystemWarning
-        lastSettled = (nameID, status, line)
-        load.microseconds = hit.microseconds
-        load.ownMicroseconds = hit.ownMicroseconds
-        if let kind = hit.kind {
-            // A whole request (imgtrace's callback printed it once, at the outermost API).
-            merger.finish(into: &ready)
-            try deliverReady()
-            load.kind = kind
-            return try deliver(consume load)
-        }
-        let present = presentAPIs(hit: api)
-        switch merger.add(load, present: present, into: &ready) {
-        case let .alone(kind):
-            try deliverReady()
-            load.kind = kind
-            try deliver(consume load)
-        case .taken:
-            try deliverReady()
-        }
-    }
-
-    /// The image APIs this capture can hit, as bits of `ImageAPIs` indices: its breakpoints'
-    /// functions and the APIs of hits so far. Every bit while the log shows no breakpoint, or one
-    /// whose function it does not name (a regular expression): then any API may follow.
-    private mutating func presentAPIs(hit api: String?) -> UInt64 {
-        if breakpoints.breakpoints.count != presentFor {
-            presentFor = breakpoints.breakpoints.count
-            var declared: UInt64 = 0
-            var known = true
-            for breakpoint in breakpoints.breakpoints where !breakpoint.oneShot {
-                guard let symbol = breakpoint.symbol else {
-                    known = false
-                    continue
-                }
-                if let index = merger.apiIndex(symbol) { declared |= 1 << UInt64(index) }
-            }
-            present = known && presentFor > 0 ? present | declared : .max
-        }
-        if present != .max, let api, let index = merger.apiIndex(api) { present |= 1 << UInt64(index) }
-        return present
-    }
-
-    /// Delivers the requests the merger completed (a buffer kept between hits).
-    private mutating func deliverReady() throws {
-        guard !ready.isEmpty else { return }
-        for request in ready { try deliver(request) }
-        ready.removeAll(keepingCapacity: true)
-    }
-
-    /// Counts one request and hands it on.
-    private mutating func deliver(_ request: consuming ImageLoad) throws {
-        var load = request
-        if emit != nil, load.name == nil, load.status == .ok, let id = load.nameID { load.name = statistics.names.string(id) }
-        seq += 1
-        load.seq = seq
-        statistics.record(status: load.status, line: load.line, detail: load.detail)
-        statistics.mergedHits += load.hits - 1
-        if case .none = load.thread {
-            statistics.mergedWithoutThread += load.hits - 1
-            if let api = load.api, statistics.isCalledByAnother(api) { statistics.startedInsideWithoutThread += 1 }
-        }
-        if let kind = load.kind { statistics.kindCounts[kind.ordinal] += 1 }
-        if let id = load.nameID, load.status == .ok {
-            statistics.names.record(id, line: load.line, inLaunch: load.phase == .launch, api: load.api)
-        }
-        if let emit { try emit(load) }
     }
 
     // MARK: End
