@@ -66,6 +66,18 @@ package struct JSONText {
         put(keyJSON.utf8Start, keyJSON.utf8CodeUnitCount)
     }
 
+    /// `rawKey` and its string value, or null.
+    package mutating func rawField(_ keyJSON: StaticString, _ value: String?) {
+        rawKey(keyJSON)
+        rawString(value)
+    }
+
+    /// `rawKey` and its integer value, or null.
+    package mutating func rawField(_ keyJSON: StaticString, _ value: Int?) {
+        rawKey(keyJSON)
+        rawInt(value)
+    }
+
     /// A value after `rawKey`: a string, or null.
     package mutating func rawString(_ value: String?) {
         if let value { appendString(value) } else { appendNull() }

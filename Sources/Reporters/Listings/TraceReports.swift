@@ -44,46 +44,33 @@ public final class TraceJSONReport {
     /// The event's fields, in contract order, into an object the caller has opened. Keys are
     /// written as fixed bytes: this runs once per hit of the log.
     package static func encodeFields(_ load: ImageLoad, into w: inout JSONText) {
-        w.rawKey("\"seq\":")
-        w.rawInt(load.seq)
-        w.rawKey("\"line\":")
-        w.rawInt(load.line)
-        w.rawKey("\"name\":")
-        w.rawString(load.name)
+        w.rawField("\"seq\":", load.seq)
+        w.rawField("\"line\":", load.line)
+        w.rawField("\"name\":", load.name)
         w.rawKey(Self.statusField(load.status))
         if load.detail == nil, load.api == nil, load.breakpoint == nil, load.thread == nil {
             // Most hits of a debugger log: four nulls written as one piece.
             w.rawKey("\"detail\":null,\"api\":null,\"breakpoint\":null,\"thread\":null")
         } else {
-            w.rawKey("\"detail\":")
-            w.rawString(load.detail)
-            w.rawKey("\"api\":")
-            w.rawString(load.api)
-            w.rawKey("\"breakpoint\":")
-            w.rawString(load.breakpoint)
-            w.rawKey("\"thread\":")
-            w.rawString(load.thread)
+            w.rawField("\"detail\":", load.detail)
+            w.rawField("\"api\":", load.api)
+            w.rawField("\"breakpoint\":", load.breakpoint)
+            w.rawField("\"thread\":", load.thread)
         }
-        w.rawKey("\"timestamp\":")
-        w.rawString(load.timestamp?.text)
+        w.rawField("\"timestamp\":", load.timestamp?.text)
         if load.backtrace.isEmpty, load.phase == .launch, load.kind == nil {
             w.rawKey("\"backtrace\":[],\"phase\":\"launch\",\"kind\":null")
         } else {
             w.rawKey("\"backtrace\":")
             w.rawStrings(load.backtrace)
-            w.rawKey("\"phase\":")
-            w.rawString(load.phase.rawValue)
-            w.rawKey("\"kind\":")
-            w.rawString(load.kind?.rawValue)
+            w.rawField("\"phase\":", load.phase.rawValue)
+            w.rawField("\"kind\":", load.kind?.rawValue)
         }
-        w.rawKey("\"hits\":")
-        w.rawInt(load.hits)
+        w.rawField("\"hits\":", load.hits)
         // Only a timed capture's events have it (`record --agent`): other logs' JSON is unchanged.
         if let microseconds = load.microseconds {
-            w.rawKey("\"microseconds\":")
-            w.rawInt(microseconds)
-            w.rawKey("\"ownMicroseconds\":")
-            w.rawInt(load.ownMicroseconds ?? microseconds)
+            w.rawField("\"microseconds\":", microseconds)
+            w.rawField("\"ownMicroseconds\":", load.ownMicroseconds ?? microseconds)
         }
     }
 
