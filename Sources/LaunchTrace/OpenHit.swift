@@ -32,8 +32,6 @@ struct OpenHit {
     var collectingText = false
     var hasValue: Bool { status != nil || nameLineCount > 0 }
 
-    // Inlined: built in place, where a call returned a copy (a retain of every text it holds).
-    @inline(__always)
     init(line: Int, breakpoint: String? = nil, thread: String? = nil) {
         self.line = line
         self.breakpoint = breakpoint

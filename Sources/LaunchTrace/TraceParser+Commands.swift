@@ -20,7 +20,7 @@ extension TraceParser {
         let kind = breakpoints.commands[index].kind
         switch kind {
         case .printObject, .printValue, .backtrace:
-            if breakpoints.commands[index].startsHit || !hitIsOpen || current?.fromStop == true {
+            if breakpoints.commands[index].startsHit || current == nil || current?.fromStop == true {
                 try settleOpenHit()
                 current = OpenHit(line: number, breakpoint: breakpoints.commands[index].breakpoint)
             }

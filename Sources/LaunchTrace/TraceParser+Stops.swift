@@ -63,7 +63,7 @@ extension TraceParser {
                 deferredSkips.append(hit)
             }
         case .backtrace where echoMode:
-            guard hitIsOpen else { return }
+            guard current != nil else { return }
             if current?.thread == nil { current?.thread = thread }
             if let reason, reason.hasPrefix("breakpoint "), current?.breakpoint == nil {
                 current?.breakpoint = String(reason.dropFirst(11).split(separator: " ").first ?? "")
@@ -85,13 +85,13 @@ extension TraceParser {
     mutating func frame(_ text: String, number: Int) {
         switch section {
         case .stopReport, .backtrace:
-            if hitIsOpen, collecting != .ignore || section == .stopReport, current!.backtrace.count < TraceParser.maxFrames {
+            if current != nil, collecting != .ignore || section == .stopReport, current!.backtrace.count < TraceParser.maxFrames {
                 current?.backtrace.append(text)
             }
         case .looseBacktrace:
             if looseBacktrace!.frames.count < TraceParser.maxFrames { looseBacktrace?.frames.append(text) }
         case .plain:
-            if !echoMode, hitIsOpen, current!.backtrace.count < TraceParser.maxFrames {
+            if !echoMode, current != nil, current!.backtrace.count < TraceParser.maxFrames {
                 current?.backtrace.append(text)
             }
         }

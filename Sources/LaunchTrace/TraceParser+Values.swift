@@ -14,7 +14,7 @@ extension TraceParser {
 
     mutating func bareNumber(_ line: ByteLine, number: Int) throws {
         // An integer where a name was expected: `po` of a register without an object runtime.
-        if echoMode && (collecting != .hit || !hitIsOpen || current?.hasValue == true) { return }
+        if echoMode && (collecting != .hit || current == nil || current?.hasValue == true) { return }
         let zero = line.isHexLiteral ? line.isZeroHex(0, line.count) : (line.count == 1 && line[0] == 0x30)
         // In a console without echoes a small decimal is the app's output (`print(count)`): no
         // pointer is below 100,000, and a register without an object prints one.
@@ -30,7 +30,7 @@ extension TraceParser {
     mutating func value_(_ value: PrintedValue, line: Int) throws {
         if echoMode {
             if collecting == .ignore { return }
-            if !hitIsOpen { current = OpenHit(line: line) }
+            if current == nil { current = OpenHit(line: line) }
         } else {
             // Output of a command typed outside a breakpoint stop.
             if collecting == .ignore { return }
@@ -46,7 +46,7 @@ extension TraceParser {
             }
             if current?.thread == nil, let thread = gdbThread { current?.thread = thread }
         }
-        guard hitIsOpen else { return }
+        guard current != nil else { return }
         let status: LoadStatus
         var id: Int?
         switch value {
@@ -76,7 +76,7 @@ extension TraceParser {
 
     mutating func failed(_ detail: String, line: Int) throws {
         if echoMode || collecting == .ignore {
-            guard collecting == .hit, hitIsOpen, current?.hasValue == false else { return }
+            guard collecting == .hit, current != nil, current?.hasValue == false else { return }
         } else {
             try settleOpenHit()
             current = OpenHit(line: line)
@@ -157,7 +157,7 @@ extension TraceParser {
             return
         }
         if echoMode || collecting != .none {
-            guard collecting == .hit, hitIsOpen, current?.hasValue == false else { return }
+            guard collecting == .hit, current != nil, current?.hasValue == false else { return }
         } else {
             try settleOpenHit()
             current = OpenHit(line: number)

@@ -35,11 +35,6 @@ struct TraceParser {
 
     // What is being assembled.
     var current: OpenHit?
-    /// Whether a hit is open: `current == nil` would pass the whole hit to `==`, a copy.
-    var hitIsOpen: Bool {
-        if case .none = current { return false }
-        return true
-    }
     /// The bytes of the open hit's bare `po` lines (`OpenHit.nameLineCount`).
     var nameText: [UInt8] = []
     /// Hits of threads that were not selected at a stop, delivered after the selected one.
