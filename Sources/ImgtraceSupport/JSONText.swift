@@ -181,13 +181,6 @@ package struct JSONText {
         return bytes
     }
 
-    /// Forgets the bytes written so far, keeping the nesting and comma state and the buffer:
-    /// `withBytes` then this writes a long document out in pieces without a copy.
-    package mutating func clearBytes() {
-        makeUnique()
-        store.count = 0
-    }
-
     package mutating func removeAll() {
         makeUnique()
         store.count = 0

@@ -27,10 +27,10 @@ public final class TraceJSONReport {
         body.beginArray()
         events.forEach { load in
             Self.encode(load, into: &body)
-            if body.byteCount >= 1 << 16 { body.withBytes { sink.write($0) }; body.clearBytes() }
+            if body.byteCount >= 1 << 16 { sink.write(body.takeBytes()) }
         }
         body.endArray()
-        body.withBytes { sink.write($0) }
+        sink.write(body.takeBytes())
         sink.write(Array("}\n".utf8))
     }
 

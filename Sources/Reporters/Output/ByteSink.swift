@@ -161,14 +161,6 @@ package final class SpillBuffer {
         memory.removeAll(keepingCapacity: true)
     }
 
-    /// Writes everything held, in order, to `sink`, and lets it go.
-    package func drain(into sink: ByteSink) {
-        replay(into: sink)
-        if let file { fclose(file) }
-        file = nil
-        memory.removeAll()
-    }
-
     /// Writes everything held, in order, to `sink`, keeping it for another replay.
     package func replay(into sink: ByteSink) {
         if let lost { sink.fail(lost) }
