@@ -174,7 +174,9 @@ let package = Package(
             ]),
         .testTarget(name: "BuildHistoryTests", dependencies: ["BuildHistory", "LaunchAudit", "AuditModel", "TestSupport"]),
         .testTarget(name: "ProjectModelTests", dependencies: ["ProjectModel", "ImgtraceSupport", "TestSupport"]),
-        .testTarget(name: "CodeReferencesTests", dependencies: ["CodeReferences"]),
+        .testTarget(
+            name: "CodeReferencesTests",
+            dependencies: ["CodeReferences", .product(name: "SwiftParser", package: "swift-syntax"), .product(name: "SwiftSyntax", package: "swift-syntax")]),
         .testTarget(name: "NativeTraceTests", dependencies: ["NativeTrace", "LaunchTrace", "ImgtraceSupport", "TestSupport", "CAgentShared"]),
         .testTarget(
             name: "ReportersTests",

@@ -58,6 +58,8 @@ struct InventoryBuilder {
     var inventory = BundleInventory()
     var trees: [FileTree] = []
     var stored: [String: (StoredBytes, size: Int, prefix: Int)] = [:]
+    /// Digests taken when a file was read whole ahead of the duplicate pass, by image id.
+    var readDigests: [String: String] = [:]
     var carBytes: [String: [UInt8]] = [:]
     /// Whether executables and JavaScript bundles are read for their strings (only `unused` needs them).
     var readsCodeStrings = false

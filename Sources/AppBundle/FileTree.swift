@@ -16,9 +16,13 @@ package protocol FileTree {
     func sha256(_ path: String) throws -> String
     /// The file's bytes in order, in chunks of bounded size; refused when larger than `maxBytes`.
     func forEachChunk(_ path: String, maxBytes: Int, _ body: (UnsafeRawBufferPointer) throws -> Void) throws
+    /// Whether several threads may read files at once (each read opens its own file).
+    var readsConcurrently: Bool { get }
 }
 
 extension FileTree {
+    package var readsConcurrently: Bool { false }
+
     /// Trees held in memory give their one buffer.
     package func forEachChunk(_ path: String, maxBytes: Int, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
         try contents(path, maxBytes: maxBytes).withUnsafeBytes { try body($0) }
@@ -72,6 +76,7 @@ struct DirectoryTree: FileTree {
     private let digests = DigestCache()
     /// How many files' bytes were hashed (a digest found by identity is not counted).
     var filesHashed: Int { digests.count }
+    var readsConcurrently: Bool { true }
 
     init(root: String, skipsFolder: @escaping @Sendable (String) -> Bool = { _ in false }) throws {
         self.root = root

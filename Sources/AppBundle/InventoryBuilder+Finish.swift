@@ -35,6 +35,24 @@ extension InventoryBuilder {
 
     // MARK: Finishing
 
+    /// The digests of the loose files among `images` (indices), by index: those taken when a header
+    /// read took the whole file, the rest read now, on every core when their tree allows.
+    private func digestFiles(_ images: some Sequence<Int>) -> [Int: Result<String, any Error>] {
+        var digests: [Int: Result<String, any Error>] = [:]
+        var toRead: [(index: Int, tree: Int, path: String)] = []
+        for index in images {
+            let id = inventory.images[index].id
+            guard case let .file(tree, path)? = stored[id]?.0 else { continue }
+            if let digest = readDigests[id] { digests[index] = .success(digest) } else { toRead.append((index, tree, path)) }
+        }
+        let concurrent = toRead.filter { trees[$0.tree].readsConcurrently }
+        let allTrees = trees
+        let read = parallelMap(concurrent) { job in Result { try allTrees[job.tree].sha256(job.path) } }
+        for (job, digest) in zip(concurrent, read) { digests[job.index] = digest }
+        for job in toRead where !trees[job.tree].readsConcurrently { digests[job.index] = Result { try trees[job.tree].sha256(job.path) } }
+        return digests
+    }
+
     /// Digests only where sizes and first 4 KiB collide (as duplicate finders do): anything else cannot have a twin.
     mutating func finish() throws -> BundleInventory {
         var groups: [String: [Int]] = [:]
@@ -46,16 +64,18 @@ extension InventoryBuilder {
             if case .file = where_ { kind = "file" } else { kind = "rendition" }
             groups["\(kind):\(size):\(prefix)", default: []].append(index)
         }
-        for (_, members) in groups where members.count > 1 {
+        let twins = groups.values.filter { $0.count > 1 }
+        let fileDigests = digestFiles(twins.joined())
+        for members in twins {
             for index in members {
                 let image = inventory.images[index]
                 guard let (where_, _, _) = stored[image.id] else { continue }
                 switch where_ {
-                case let .file(tree, path):
-                    do {
-                        inventory.images[index].digest = try trees[tree].sha256(path)
-                    } catch {
-                        inventory.warnings.append("\(image.id): \(describe(error))")
+                case .file:
+                    switch fileDigests[index] {
+                    case .success(let digest): inventory.images[index].digest = digest
+                    case .failure(let error): inventory.warnings.append("\(image.id): \(describe(error))")
+                    case nil: break
                     }
                 case let .rendition(car, offset, length):
                     guard let bytes = carBytes[car] else { continue }

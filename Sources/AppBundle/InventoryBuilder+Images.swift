@@ -7,19 +7,15 @@ extension InventoryBuilder {
 
     mutating func addFile(
         _ tree: FileTree, treeIndex: Int, path: String, size: Int, bundle: String, relative: String,
-        source: ImageSource, appKitNames: Bool, mustBeImage: Bool, idPrefix: String = ""
+        source: ImageSource, appKitNames: Bool, mustBeImage: Bool, idPrefix: String = "", prefetched: HeaderRead? = nil
     ) {
         let fileName = PathText.fileName(relative)
         let parsed = LooseImageName(fileName: fileName)
+        let read = prefetched ?? HeaderRead(tree, path: path, size: size, mayHaveTwin: false)
         var header: ImageInfo?
         var format: String?
-        var firstBytes: Int?
         do {
-            header = try ImageHeaderReader.read(fileSize: size) { length in
-                let bytes = try tree.prefix(path, length)
-                if firstBytes == nil { firstBytes = prefixHash(bytes) }
-                return bytes
-            }
+            header = try read.header.get()
             guard header != nil else {
                 if mustBeImage, size > 0 { inventory.warnings.append("\(idPrefix)\(path): `.\(parsed.fileExtension)` file that is no image format imgtrace knows") }
                 return
@@ -46,7 +42,8 @@ extension InventoryBuilder {
             image.localization = String(lproj.dropLast(6))
         }
         noteImplausible(image)
-        stored[image.id] = (.file(tree: treeIndex, path: path), size, firstBytes ?? 0)
+        stored[image.id] = (.file(tree: treeIndex, path: path), size, read.firstBytes ?? 0)
+        readDigests[image.id] = read.digest
         inventory.images.append(image)
     }
 

@@ -26,10 +26,11 @@ extension InventoryBuilder {
             }
         var localizations: [String: Set<String>] = [:]
         var nibNames: [String: Set<String>] = [:]  // nib path → names
-        for entry in tree.entries where entry.kind == .file {
+        let readAhead = readHeadersAhead(tree, candidates: tree.entries.indices.filter { isLooseImage(tree.entries[$0]) })
+        for (entryIndex, entry) in tree.entries.enumerated() where entry.kind == .file {
             addTreeFile(
                 entry, of: tree, treeIndex: index, layout: layout, infos: infos, isSourceTree: isSourceTree, localizations: &localizations,
-                nibNames: &nibNames)
+                nibNames: &nibNames, prefetched: readAhead.isEmpty ? nil : readAhead[entryIndex])
         }
         for (nibPath, names) in nibNames {
             let bundle = layout.bundleOf[PathText.folder(nibPath)] ?? BundleID.top
@@ -50,7 +51,7 @@ extension InventoryBuilder {
     /// strings, a nib, an interface source, a compiled catalog, or a loose image.
     mutating func addTreeFile(
         _ entry: TreeEntry, of tree: FileTree, treeIndex index: Int, layout: TreeLayout, infos: [String: BundleInfo], isSourceTree: Bool,
-        localizations: inout [String: Set<String>], nibNames: inout [String: Set<String>]
+        localizations: inout [String: Set<String>], nibNames: inout [String: Set<String>], prefetched: HeaderRead? = nil
     ) {
         let path = entry.path
         let parent = PathText.folder(path)
@@ -94,9 +95,19 @@ extension InventoryBuilder {
         let before = inventory.images.count
         addFile(
             tree, treeIndex: index, path: path, size: entry.size, bundle: bundle, relative: relative,
-            source: .file, appKitNames: usesAppKitNames(info), mustBeImage: hasImageExtension)
+            source: .file, appKitNames: usesAppKitNames(info), mustBeImage: hasImageExtension, prefetched: prefetched)
         // Read through a symbolic link (an installed GNUstep app's `Resources`): say so.
         if let link = entry.link, inventory.images.count > before { inventory.images[before].details["link"] = link }
+    }
+
+    /// Whether `addTreeFile` will read `entry` as a loose image by its name alone (a file with an
+    /// image extension outside catalogs, nibs and signatures): its header can be read ahead.
+    func isLooseImage(_ entry: TreeEntry) -> Bool {
+        guard entry.kind == .file else { return false }
+        let path = entry.path
+        guard LooseImageName.imageExtensions.contains(PathText.fileExtension(PathText.fileName(path)).lowercased()) else { return false }
+        return !isJunk(path) && !path.utf8.containsBytes("_CodeSignature/") && !path.utf8.containsBytes(".xcassets/")
+            && !path.utf8.containsBytes(".nib/")
     }
 
     /// Where each bundle of a tree starts and which bundle each folder belongs to.

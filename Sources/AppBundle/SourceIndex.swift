@@ -203,6 +203,7 @@ private struct ListedTree: FileTree {
     let base: FileTree
     let entries: [TreeEntry]
     var warnings: [String] { [] }
+    var readsConcurrently: Bool { base.readsConcurrently }
 
     func prefix(_ path: String, _ limit: Int) throws -> [UInt8] { try base.prefix(path, limit) }
     func contents(_ path: String, maxBytes: Int) throws -> [UInt8] { try base.contents(path, maxBytes: maxBytes) }

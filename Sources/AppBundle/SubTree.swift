@@ -6,6 +6,7 @@ struct SubTree: FileTree {
     let prefix: String
     let entries: [TreeEntry]
     var warnings: [String] { base.warnings }
+    var readsConcurrently: Bool { base.readsConcurrently }
 
     init(_ base: FileTree, folder: String) {
         self.base = base

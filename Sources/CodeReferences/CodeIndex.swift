@@ -52,33 +52,28 @@ public struct CodeIndex: Sendable {
     public static func scan(root: String) -> CodeIndex {
         let files = sourceFiles(under: root)
         // Files are parsed on every core (parsing Swift is most of `unused`'s time on a real
-        // tree); each result lands in its file's slot, so the order stays the paths' order.
-        let slots = ScanSlots(count: files.count)
-        DispatchQueue.concurrentPerform(iterations: files.count) { i in
-            let file = files[i]
+        // tree); the results come back in the paths' order.
+        let slots = parallelMap(files) { file -> ScanSlot in
             let relative = file.name
             let bytes: [UInt8]
             do {
                 bytes = try SmallFile.read(root + "/" + relative, rawPath: Array(root.utf8) + [UInt8(ascii: "/")] + file.raw, maxBytes: maxFileBytes)
             } catch {
-                slots.store(i, .unreadable, [], partly: .unread((error as? InputError)?.reason ?? "\(error)"))
-                return
+                return ScanSlot(kind: .unreadable, references: [], partly: .unread((error as? InputError)?.reason ?? "\(error)"))
             }
             if relative.hasSuffix(".swift") {
                 if bytes.count > maxParsedBytes {
-                    slots.store(i, .swift, SwiftReferences.weakReferences(bytes, file: relative), partly: .readWithoutSyntaxTree)
-                } else {
-                    let read = SwiftReferences.read(String(decoding: bytes, as: UTF8.self), file: relative)
-                    slots.store(i, .swift, read.references, partly: read.parsed ? nil : .readWithoutSyntaxTree)
+                    return ScanSlot(kind: .swift, references: SwiftReferences.weakReferences(bytes, file: relative), partly: .readWithoutSyntaxTree)
                 }
+                let read = SwiftReferences.read(String(decoding: bytes, as: UTF8.self), file: relative)
+                return ScanSlot(kind: .swift, references: read.references, partly: read.parsed ? nil : .readWithoutSyntaxTree)
             } else if DataReferences.reads(relative) {
-                slots.store(i, .data, DataReferences.scan(bytes, file: relative))
-            } else {
-                slots.store(i, .objc, ObjCReferences.scan(bytes, file: relative))
+                return ScanSlot(kind: .data, references: DataReferences.scan(bytes, file: relative))
             }
+            return ScanSlot(kind: .objc, references: ObjCReferences.scan(bytes, file: relative))
         }
         var index = CodeIndex(references: [])
-        for (i, slot) in slots.results.enumerated() {
+        for (i, slot) in slots.enumerated() {
             if let reason = slot.partly { index.partlyRead.append(PartlyRead(file: files[i].name, reason: reason)) }
             switch slot.kind {
             case .swift: index.swiftFiles += 1
@@ -117,27 +112,10 @@ public struct CodeIndex: Sendable {
     }
 }
 
-/// One result per file, written by the scanning threads: each writes only its own slot through
-/// the buffer's pointer (an `inout` access to a shared array would be a simultaneous access),
-/// and the slots are read after every thread has finished (`concurrentPerform` returns then).
-private final class ScanSlots: @unchecked Sendable {
+/// What scanning one file found.
+private struct ScanSlot {
     enum Kind { case swift, data, objc, unreadable }
-    typealias Slot = (kind: Kind, references: [CodeReference], partly: CodeIndex.PartlyRead.Reason?)
-    private let slots: UnsafeMutableBufferPointer<Slot>
-
-    init(count: Int) {
-        slots = .allocate(capacity: count)
-        slots.initialize(repeating: (.unreadable, [], nil))
-    }
-
-    deinit {
-        slots.deinitialize()
-        slots.deallocate()
-    }
-
-    func store(_ index: Int, _ kind: Kind, _ references: [CodeReference], partly: CodeIndex.PartlyRead.Reason? = nil) {
-        slots[index] = (kind, references, partly)
-    }
-
-    var results: [Slot] { Array(slots) }
+    var kind: Kind
+    var references: [CodeReference]
+    var partly: CodeIndex.PartlyRead.Reason? = nil
 }

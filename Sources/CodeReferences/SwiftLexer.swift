@@ -20,11 +20,37 @@
 /// single-quoted string, a multi-line string opened inside an interpolation or any error the
 /// lexer reports make the file not valid Swift: it costs `Int.max`. After a string opened inside
 /// an interpolation the rest of the line is counted as if every `[` were code (the costliest of
-/// the 1,600 files of a real app stays far under the budget).
+/// the 1,600 files of a real app stays far under the budget). A file with too few `[` to reach
+/// the budget however they nest (`isCheapByBrackets`) is not lexed for the estimate: valid or
+/// not, it is parsed.
 public enum SwiftParseCost {
     /// The units a file may cost: about 0.7 s of parsing for the worst shape measured. The
     /// costliest of a real app's 1,600 Swift files (home-assistant-ios) costs 978.
     public static let budget = 1 << 23
+
+    /// The most `[` a file may hold and still cost no more than the budget however they nest:
+    /// the cost of that many brackets each inside the one before (15).
+    static let unlexedBrackets: Int = {
+        var count = 0, cost = 0
+        while true {
+            let next = cost + 1 << ((count + 1) * 3 / 2)
+            if next > budget { return count }
+            (count, cost) = (count + 1, next)
+        }
+    }()
+
+    /// Whether `source` is cheap to parse by its bytes alone: it holds no more `[` bytes, in code,
+    /// strings and comments alike, than could cost the budget if every one nested in the one
+    /// before, so no reading of it — the parser's error recovery included — can cost more.
+    /// Such a file (most of a real app's Swift) is parsed without lexing it first.
+    package static func isCheapByBrackets(_ source: UnsafeBufferPointer<UInt8>) -> Bool {
+        var left = unlexedBrackets
+        for byte in source where byte == UInt8(ascii: "[") {
+            if left == 0 { return false }
+            left -= 1
+        }
+        return true
+    }
 
     /// The cost of parsing `source`, saturating just above `limit` (a hostile file stops the
     /// count there, so the estimate is linear in the file whatever it holds).

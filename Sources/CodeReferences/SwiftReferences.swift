@@ -22,7 +22,7 @@ public enum SwiftReferences {
     /// `read`, parsing pieces of at most `pieceBytes` (the tests compare pieces with the whole).
     package static func read(_ source: String, file: String, pieceBytes: Int) -> (references: [CodeReference], parsed: Bool) {
         var text = source
-        let affordable = text.withUTF8 { SwiftParseCost.estimate($0) <= SwiftParseCost.budget }
+        let affordable = text.withUTF8 { SwiftParseCost.isCheapByBrackets($0) || SwiftParseCost.estimate($0) <= SwiftParseCost.budget }
         guard affordable else { return (weakReferences(Array(source.utf8), file: file), false) }
         // A large file is parsed a piece at a time, each piece whole declarations: a syntax tree
         // costs about 50 times its text, so memory follows the piece, not the file.
@@ -37,7 +37,9 @@ public enum SwiftReferences {
         for piece in pieces {
             let part = pieces.count == 1 ? source : text.withUTF8 { String(decoding: UnsafeBufferPointer(rebasing: $0[piece.bytes]), as: UTF8.self) }
             let tree = Parser.parse(source: part)
-            let visitor = ReferenceVisitor(file: file, converter: SourceLocationConverter(fileName: file, tree: tree), lineOffset: piece.firstLine - 1)
+            var pieceText = part
+            let lines = pieceText.withUTF8 { LineStarts($0) }
+            let visitor = ReferenceVisitor(file: file, lines: lines, lineOffset: piece.firstLine - 1)
             visitor.walk(tree)
             references += visitor.references
         }
@@ -67,27 +69,63 @@ public enum SwiftReferences {
     }
 }
 
+/// Where each line of a piece starts, by UTF-8 offset, as swift-syntax counts lines (`\n`, `\r`
+/// and `\r\n` end one; a column is the bytes from the line's start, from 1). Built from the
+/// text in one pass: swift-syntax's `SourceLocationConverter` walks the whole tree and copies its
+/// text to build the same table.
+struct LineStarts {
+    private var starts: [Int] = [0]
+
+    init(_ text: UnsafeBufferPointer<UInt8>) {
+        var index = 0
+        while index < text.count {
+            switch text[index] {
+            case UInt8(ascii: "\n"):
+                starts.append(index + 1)
+            case UInt8(ascii: "\r"):
+                if index + 1 < text.count, text[index + 1] == UInt8(ascii: "\n") { index += 1 }
+                starts.append(index + 1)
+            default:
+                break
+            }
+            index += 1
+        }
+    }
+
+    /// The line and column (both from 1) of `position`.
+    func location(of position: AbsolutePosition) -> (line: Int, column: Int) {
+        let offset = position.utf8Offset
+        // The last line that starts at or before the offset.
+        var low = 0, high = starts.count
+        while high - low > 1 {
+            let middle = (low + high) / 2
+            if starts[middle] <= offset { low = middle } else { high = middle }
+        }
+        return (low + 1, offset - starts[low] + 1)
+    }
+}
+
 /// The initialisers that take an image's name, by type and the first argument's label.
 private let namedInitialisers: Set<String> = ["UIImage", "NSImage", "Image", "SwiftUI.Image", "UIKit.UIImage", "AppKit.NSImage", "WKImage"]
 
 private final class ReferenceVisitor: SyntaxVisitor {
     let file: String
-    let converter: SourceLocationConverter
+    let lines: LineStarts
     /// Lines of the file before the piece parsed.
     let lineOffset: Int
     var references: [CodeReference] = []
     /// String literals already counted as an API's argument.
     private var consumed = Set<SyntaxIdentifier>()
 
-    init(file: String, converter: SourceLocationConverter, lineOffset: Int = 0) {
+    init(file: String, lines: LineStarts, lineOffset: Int = 0) {
         self.file = file
-        self.converter = converter
+        self.lines = lines
         self.lineOffset = lineOffset
         super.init(viewMode: .sourceAccurate)
     }
 
     private func add(_ node: some SyntaxProtocol, _ kind: CodeReference.Kind, _ name: String, api: String? = nil) {
-        let location = node.startLocation(converter: converter)
+        let location = lines.location(of: node.positionAfterSkippingLeadingTrivia)
         references.append(CodeReference(file: file, line: location.line + lineOffset, column: location.column, kind: kind, name: name, api: api))
     }
 
@@ -98,7 +136,7 @@ private final class ReferenceVisitor: SyntaxVisitor {
     /// A member access as an asset symbol, with what it is a member of.
     private func addSymbol(_ member: MemberAccessExprSyntax, api: String? = nil) {
         guard symbols.insert(member.declName.id).inserted else { return }
-        let location = member.declName.startLocation(converter: converter)
+        let location = lines.location(of: member.declName.positionAfterSkippingLeadingTrivia)
         references.append(
             CodeReference(
                 file: file, line: location.line + lineOffset, column: location.column, kind: .symbol, name: member.declName.baseName.text, api: api,

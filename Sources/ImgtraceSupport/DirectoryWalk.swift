@@ -121,7 +121,7 @@ package struct DirectoryWalk {
             return
         }
         guard let names = listNames(folder) else { return }
-        for name in names {
+        for (name, status) in names {
             guard entries.count < limit else {
                 // Said once: every folder the walk is inside stops here too.
                 if !truncated { warnings.append("more than \(limit) files; the rest are not read") }
@@ -130,7 +130,7 @@ package struct DirectoryWalk {
             }
             let child = folder.child(name)
             let path = child.path
-            guard let (info, through) = followed(child, link: link) else { continue }
+            guard let (info, through) = followed(child, status: status, link: link) else { continue }
             switch info.st_mode & S_IFMT {
             case S_IFDIR:
                 let choice = rule(String(decoding: name, as: UTF8.self))
@@ -157,21 +157,27 @@ package struct DirectoryWalk {
         return bytes.withUnsafeBytes { body($0.baseAddress!.assumingMemoryBound(to: CChar.self)) }
     }
 
-    /// The names in `folder`, sorted by their bytes (the entries are sorted as text at the end);
-    /// nil (and a warning) when it cannot be listed.
-    private mutating func listNames(_ folder: Folder) -> [[UInt8]]? {
+    /// The names in `folder`, sorted by their bytes (the entries are sorted as text at the end),
+    /// each with its own status (`lstat`, taken through the open folder: no path to look up
+    /// again per name) or the `errno` that refused it; nil (and a warning) when it cannot be listed.
+    private mutating func listNames(_ folder: Folder) -> [(name: [UInt8], status: Result<stat, Errno>)]? {
         guard let dir = withPath(folder, { opendir($0) }) else {
             warnings.append("\(folder.path.isEmpty ? "." : folder.path): cannot list (\(MappedFile.describe(errno: errno)))")
             return nil
         }
         defer { closedir(dir) }
-        var names: [[UInt8]] = []
+        let descriptor = dirfd(dir)
+        var names: [(name: [UInt8], status: Result<stat, Errno>)] = []
         while let item = readdir(dir) {
             let name = withUnsafeBytes(of: item.pointee.d_name) { raw in Array(raw.prefix { $0 != 0 }) }
             if name == [UInt8(ascii: ".")] || name == [UInt8(ascii: "."), UInt8(ascii: ".")] { continue }
-            names.append(name)
+            var info = stat()
+            let found = withUnsafeBytes(of: item.pointee.d_name) { raw in
+                fstatat(descriptor, raw.baseAddress!.assumingMemoryBound(to: CChar.self), &info, AT_SYMLINK_NOFOLLOW)
+            }
+            names.append((name, found == 0 ? .success(info) : .failure(Errno(code: errno))))
         }
-        return names.sorted { $0.lexicographicallyPrecedes($1) }
+        return names.sorted { $0.name.lexicographicallyPrecedes($1.name) }
     }
 
     private func linkTarget(_ entry: Folder) -> String {
@@ -180,13 +186,18 @@ package struct DirectoryWalk {
         return n > 0 ? String(decoding: buffer[0..<n], as: UTF8.self) : ""
     }
 
-    /// What `entry` is — under `.followed`, a symbolic link followed as the loader
+    /// An `errno` kept for later (a name's status is taken while its folder is listed).
+    private struct Errno: Error { var code: Int32 }
+
+    /// What `entry` is (its `status`, from the listing) — under `.followed`, a symbolic link followed as the loader
     /// would, with the link it was reached through (`path → target` for a link, else the folder's
     /// `link`); nil (and a warning) when it cannot be read or a followed link points nowhere.
-    private mutating func followed(_ entry: Folder, link: String?) -> (stat, String?)? {
-        var info = stat()
-        guard withPath(entry, { lstat($0, &info) }) == 0 else {
-            warnings.append("\(entry.path): cannot read (\(MappedFile.describe(errno: errno)))")
+    private mutating func followed(_ entry: Folder, status: Result<stat, Errno>, link: String?) -> (stat, String?)? {
+        var info: stat
+        switch status {
+        case .success(let found): info = found
+        case .failure(let refused):
+            warnings.append("\(entry.path): cannot read (\(MappedFile.describe(errno: refused.code)))")
             return nil
         }
         guard links == .followed, info.st_mode & S_IFMT == S_IFLNK else { return (info, link) }
