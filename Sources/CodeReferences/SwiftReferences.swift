@@ -1,5 +1,5 @@
 import SwiftParser
-import SwiftSyntax
+@_spi(RawSyntax) import SwiftSyntax
 
 /// Image references in Swift source, from swift-syntax's tree: calls of the image initialisers
 /// with a string literal, `#imageLiteral`, SF Symbols, generated asset symbols (any member
@@ -129,13 +129,18 @@ private final class ReferenceVisitor: SyntaxVisitor {
         references.append(CodeReference(file: file, line: location.line + lineOffset, column: location.column, kind: kind, name: name, api: api))
     }
 
-    /// Symbols already added, by their name token: `Image(.logo)` is seen as the call's argument
-    /// and again as a member access, and counts once.
-    private var symbols = Set<SyntaxIdentifier>()
+    /// Symbols added as an API's argument, by their name token: `Image(.logo)` is seen as the
+    /// call's argument and again, later (the call is its ancestor), as a member access, and counts
+    /// once. Only these are kept: every other member access is visited once.
+    private var symbolsWithAPI = Set<SyntaxIdentifier>()
 
     /// A member access as an asset symbol, with what it is a member of.
     private func addSymbol(_ member: MemberAccessExprSyntax, api: String? = nil) {
-        guard symbols.insert(member.declName.id).inserted else { return }
+        if api != nil {
+            guard symbolsWithAPI.insert(member.declName.id).inserted else { return }
+        } else if !symbolsWithAPI.isEmpty, symbolsWithAPI.contains(member.declName.id) {
+            return
+        }
         let location = lines.location(of: member.declName.positionAfterSkippingLeadingTrivia)
         references.append(
             CodeReference(
@@ -147,20 +152,27 @@ private final class ReferenceVisitor: SyntaxVisitor {
     /// from its tokens: printing a subtree for every member access made a large file quadratic.
     /// Nil when the base is not a plain chain (a call's result, a subscript) or is empty.
     private func qualifier(_ base: ExprSyntax?) -> String? {
-        var names: [String] = []
+        // The names' raw text, joined once: a `String` per name was most of the cost.
+        var names: [SyntaxText] = []
         var next = base
         while let expression = next, names.count < 8 {
             if let member = expression.as(MemberAccessExprSyntax.self) {
-                names.append(member.declName.baseName.text)
+                names.append(member.declName.baseName.rawText)
                 next = member.base
             } else if let reference = expression.as(DeclReferenceExprSyntax.self) {
-                names.append(reference.baseName.text)
+                names.append(reference.baseName.rawText)
                 next = nil
             } else {
                 return nil
             }
         }
-        return names.isEmpty ? nil : names.reversed().joined(separator: ".")
+        guard !names.isEmpty else { return nil }
+        var joined: [UInt8] = []
+        for (index, name) in names.reversed().enumerated() {
+            if index > 0 { joined.append(UInt8(ascii: ".")) }
+            joined.append(contentsOf: name)
+        }
+        return String(decoding: joined, as: UTF8.self)
     }
 
     override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
@@ -228,8 +240,16 @@ private final class ReferenceVisitor: SyntaxVisitor {
     override func visit(_ node: MemberAccessExprSyntax) -> SyntaxVisitorContinueKind {
         // Every `.name` and `X.name`: a generated asset symbol when an asset's name maps to it.
         let name = node.declName.baseName.text
-        if name.first?.isLetter == true || name.first == "_" { addSymbol(node) }
+        if startsLikeAName(name) { addSymbol(node) }
         return .visitChildren
+    }
+
+    /// Whether `name` starts with a letter or `_` (not a tuple index `.0`): an ASCII first byte
+    /// answers without `Character`'s Unicode properties, asked of every member access.
+    private func startsLikeAName(_ name: String) -> Bool {
+        guard let first = name.utf8.first else { return false }
+        if first < 0x80 { return first == UInt8(ascii: "_") || (first | 0x20) >= UInt8(ascii: "a") && (first | 0x20) <= UInt8(ascii: "z") }
+        return name.first?.isLetter == true
     }
 
     /// `"flag_" + code` and `prefix + "_dark"`: a run of `+` with a string literal in it is a

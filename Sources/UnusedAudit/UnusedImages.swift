@@ -261,11 +261,18 @@ package enum UnusedImages {
 
     /// The spellings a reference's name gives an image: itself, without its extension and scale,
     /// and its file name so (`icons/tab@2x.png` → `icons/tab@2x.png`, `icons/tab`, `tab`), lowered.
-    static func keys(_ name: String) -> Set<String> {
-        // Every file's strings pass here: each name is lowered once per spelling.
+    static func keys(_ name: String) -> [String] {
+        // Every string literal of the code passes here: each spelling is lowered once, and a
+        // name's few keys are an array, not a set, uniqued by hand.
+        let lowered = name.lowercased()
+        var keys = [lowered]
+        let base = LooseImageName(fileName: lowered).base
+        if base != lowered { keys.append(base) }
         let last = PathText.fileName(name)
-        var keys: Set<String> = [name.lowercased(), strippedSpellings(name).lowered]
-        if last.utf8.count != name.utf8.count { keys.insert(strippedSpellings(last).lowered) }
+        if last.utf8.count != name.utf8.count {
+            let lastBase = LooseImageName(fileName: last.lowercased()).base
+            if !keys.contains(lastBase) { keys.append(lastBase) }
+        }
         return keys
     }
 
