@@ -160,24 +160,28 @@ package struct DirectoryWalk {
     /// The names in `folder`, sorted by their bytes (the entries are sorted as text at the end),
     /// each with its own status (`lstat`, taken through the open folder: no path to look up
     /// again per name) or the `errno` that refused it; nil (and a warning) when it cannot be listed.
+    /// Names past the entry limit, which the walk never reaches, are listed without a status.
     private mutating func listNames(_ folder: Folder) -> [(name: [UInt8], status: Result<stat, Errno>)]? {
         guard let dir = withPath(folder, { opendir($0) }) else {
             warnings.append("\(folder.path.isEmpty ? "." : folder.path): cannot list (\(MappedFile.describe(errno: errno)))")
             return nil
         }
         defer { closedir(dir) }
-        let descriptor = dirfd(dir)
-        var names: [(name: [UInt8], status: Result<stat, Errno>)] = []
+        var names: [[UInt8]] = []
         while let item = readdir(dir) {
             let name = withUnsafeBytes(of: item.pointee.d_name) { raw in Array(raw.prefix { $0 != 0 }) }
             if name == [UInt8(ascii: ".")] || name == [UInt8(ascii: "."), UInt8(ascii: ".")] { continue }
-            var info = stat()
-            let found = withUnsafeBytes(of: item.pointee.d_name) { raw in
-                fstatat(descriptor, raw.baseAddress!.assumingMemoryBound(to: CChar.self), &info, AT_SYMLINK_NOFOLLOW)
-            }
-            names.append((name, found == 0 ? .success(info) : .failure(Errno(code: errno))))
+            names.append(name)
         }
-        return names.sorted { $0.name.lexicographicallyPrecedes($1.name) }
+        names.sort { $0.lexicographicallyPrecedes($1) }
+        let descriptor = dirfd(dir)
+        let reached = max(0, limit - entries.count + 1)
+        return names.enumerated().map { index, name in
+            guard index < reached else { return (name, .failure(Errno(code: 0))) }
+            var info = stat()
+            let found = (name + [0]).withUnsafeBytes { fstatat(descriptor, $0.baseAddress!.assumingMemoryBound(to: CChar.self), &info, AT_SYMLINK_NOFOLLOW) }
+            return (name, found == 0 ? .success(info) : .failure(Errno(code: errno)))
+        }
     }
 
     private func linkTarget(_ entry: Folder) -> String {
