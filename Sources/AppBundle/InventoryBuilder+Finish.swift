@@ -150,25 +150,24 @@ func pathComponents(_ path: String) -> [Substring] {
 
 /// Files that should never ship: Finder and Explorer metadata, and zip tools' resource-fork folders.
 /// (Asked of every path of a bundle, several times: its components are looked at where they
-/// stand, with no array of them.)
+/// stand in its bytes, and only one that starts as a junk name does is compared.)
 func isJunk(_ path: String) -> Bool {
-    let utf8 = path.utf8
-    var start = utf8.startIndex
-    var index = start
-    while true {
-        let atEnd = index == utf8.endIndex
-        if atEnd || utf8[index] == UInt8(ascii: "/") {
-            let name = utf8[start..<index]
-            if !name.isEmpty,
-                name.elementsEqual("__MACOSX".utf8) || name.elementsEqual(".DS_Store".utf8) || name.elementsEqual("Thumbs.db".utf8)
-                    || name.starts(with: "._".utf8)
+    var path = path
+    return path.withUTF8 { bytes in
+        var start = 0
+        for index in 0...bytes.count where index == bytes.count || bytes[index] == UInt8(ascii: "/") {
+            defer { start = index + 1 }
+            guard index > start else { continue }
+            let first = bytes[start]
+            guard first == UInt8(ascii: "_") || first == UInt8(ascii: ".") || first == UInt8(ascii: "T") else { continue }
+            let name = UnsafeBufferPointer(rebasing: bytes[start..<index])
+            if name.elementsEqual("__MACOSX".utf8) || name.elementsEqual(".DS_Store".utf8) || name.elementsEqual("Thumbs.db".utf8)
+                || name.starts(with: "._".utf8)
             {
                 return true
             }
-            if atEnd { return false }
-            start = utf8.index(after: index)
         }
-        index = utf8.index(after: index)
+        return false
     }
 }
 

@@ -7,50 +7,25 @@ extension InventoryBuilder {
 
     mutating func addFile(
         _ tree: FileTree, treeIndex: Int, path: String, size: Int, bundle: String, relative: String,
-        source: ImageSource, appKitNames: Bool, mustBeImage: Bool, idPrefix: String = "", prefetched: HeaderRead? = nil
+        source: ImageSource, appKitNames: Bool, mustBeImage: Bool, idPrefix: String = ""
     ) {
-        let fileName = PathText.fileName(relative)
-        let parsed = LooseImageName(fileName: fileName)
-        let read = prefetched ?? HeaderRead(tree, path: path, size: size, mayHaveTwin: false)
-        var header: ImageInfo?
-        var format: String?
-        do {
-            header = try read.header.get()
-            guard header != nil else {
-                if mustBeImage, size > 0 { inventory.warnings.append("\(idPrefix)\(path): `.\(parsed.fileExtension)` file that is no image format imgtrace knows") }
-                return
-            }
-            format = header?.format.rawValue
-        } catch let error as ImageHeaderError {
-            inventory.warnings.append("\(idPrefix)\(path): \(error)")
-            if case let .malformed(f, _, _) = error { format = f.rawValue }
-        } catch {
-            inventory.warnings.append("\(idPrefix)\(path): \(describe(error))")
-            if !mustBeImage { return }
-        }
-        let directory = PathText.folder(relative)
-        let base = appKitNames || source == .systemImages ? parsed.base : parsed.lookupName
-        var image = BundleImage(
-            id: idPrefix + path, bundle: bundle, path: path, source: source,
-            name: directory.isEmpty ? base : directory + "/" + base, format: format,
-            cgbi: header?.cgbi ?? false, pixelWidth: header?.pixelWidth, pixelHeight: header?.pixelHeight,
-            pointWidth: header?.pointWidth, pointHeight: header?.pointHeight, scale: parsed.scale,
-            idiom: parsed.idiom, fileExtension: parsed.fileExtension, bytesOnDisk: size,
-            decodedBytes: header?.decodedBytes, isVector: header?.format.isVector ?? false)
-        if image.isVector { image.scale = 0 }
-        if let lproj = pathComponents(path).dropLast().last(where: { $0.utf8.hasBytesSuffix(".lproj") }) {
-            image.localization = String(lproj.dropLast(6))
-        }
-        noteImplausible(image)
-        stored[image.id] = (.file(tree: treeIndex, path: path), size, read.firstBytes ?? 0)
-        readDigests[image.id] = read.digest
+        let placement = LoosePlacement(
+            bundle: bundle, relative: relative, source: source, appKitNames: appKitNames, mustBeImage: mustBeImage, idPrefix: idPrefix)
+        let read = HeaderRead(tree, path: path, size: size, mayHaveTwin: false)
+        add(LooseImageRead(path: path, size: size, placement: placement, read: read), treeIndex: treeIndex, path: path, size: size)
+    }
+
+    /// A loose image read (here or ahead, on another thread) taken into the inventory.
+    mutating func add(_ loose: LooseImageRead, treeIndex: Int, path: String, size: Int) {
+        inventory.warnings += loose.warnings
+        guard let image = loose.image else { return }
+        stored[image.id] = (.file(tree: treeIndex, path: path), size, loose.firstBytes)
+        readDigests[image.id] = loose.digest
         inventory.images.append(image)
     }
 
     mutating func noteImplausible(_ image: BundleImage) {
-        if let w = image.pixelWidth, let h = image.pixelHeight, (image.decodedBytes ?? Int.max) > (1 << 30) {
-            inventory.warnings.append("\(image.id): claims \(w)×\(h) pixels (over 1 GiB decoded)")
-        }
+        if let warning = implausible(image) { inventory.warnings.append(warning) }
     }
 
     mutating func addSourceCatalog(_ tree: FileTree, treeIndex: Int, root: String, bundle: String) {

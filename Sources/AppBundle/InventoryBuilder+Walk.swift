@@ -26,7 +26,9 @@ extension InventoryBuilder {
             }
         var localizations: [String: Set<String>] = [:]
         var nibNames: [String: Set<String>] = [:]  // nib path → names
-        let readAhead = readHeadersAhead(tree, candidates: tree.entries.indices.filter { isLooseImage(tree.entries[$0]) })
+        let readAhead = readLooseImagesAhead(tree, isLooseImage: isLooseImage) { path in
+            loosePlacement(path, layout: layout, infos: infos, isSourceTree: isSourceTree)
+        }
         for (entryIndex, entry) in tree.entries.enumerated() where entry.kind == .file {
             addTreeFile(
                 entry, of: tree, treeIndex: index, layout: layout, infos: infos, isSourceTree: isSourceTree, localizations: &localizations,
@@ -51,7 +53,7 @@ extension InventoryBuilder {
     /// strings, a nib, an interface source, a compiled catalog, or a loose image.
     mutating func addTreeFile(
         _ entry: TreeEntry, of tree: FileTree, treeIndex index: Int, layout: TreeLayout, infos: [String: BundleInfo], isSourceTree: Bool,
-        localizations: inout [String: Set<String>], nibNames: inout [String: Set<String>], prefetched: HeaderRead? = nil
+        localizations: inout [String: Set<String>], nibNames: inout [String: Set<String>], prefetched: LooseImageRead? = nil
     ) {
         let path = entry.path
         let parent = PathText.folder(path)
@@ -87,15 +89,14 @@ extension InventoryBuilder {
             }
             return
         }
-        let hasImageExtension = LooseImageName.imageExtensions.contains(ext.lowercased())
-        guard hasImageExtension || ext.isEmpty else { return }
-        let info = infos[bundle]
-        let inTree = lookupPath(path, bundle: bundle, resourceRoot: info?.resourceRoot ?? "")
-        let relative = isSourceTree && bundle == BundleID.top ? PathText.fileName(inTree) : inTree
+        guard LooseImageName.imageExtensions.contains(ext.lowercased()) || ext.isEmpty else { return }
         let before = inventory.images.count
-        addFile(
-            tree, treeIndex: index, path: path, size: entry.size, bundle: bundle, relative: relative,
-            source: .file, appKitNames: usesAppKitNames(info), mustBeImage: hasImageExtension, prefetched: prefetched)
+        let loose =
+            prefetched
+            ?? LooseImageRead(
+                path: path, size: entry.size, placement: loosePlacement(path, layout: layout, infos: infos, isSourceTree: isSourceTree),
+                read: HeaderRead(tree, path: path, size: entry.size, mayHaveTwin: false))
+        add(loose, treeIndex: index, path: path, size: entry.size)
         // Read through a symbolic link (an installed GNUstep app's `Resources`): say so.
         if let link = entry.link, inventory.images.count > before { inventory.images[before].details["link"] = link }
     }
@@ -108,6 +109,18 @@ extension InventoryBuilder {
         guard LooseImageName.imageExtensions.contains(PathText.fileExtension(PathText.fileName(path)).lowercased()) else { return false }
         return !isJunk(path) && !path.utf8.containsBytes("_CodeSignature/") && !path.utf8.containsBytes(".xcassets/")
             && !path.utf8.containsBytes(".nib/")
+    }
+
+    /// Where `path`, a loose image of the tree, goes: the bundle whose folder holds it, the path
+    /// names see (a source tree's top-level images are copied flat into the app), its naming.
+    func loosePlacement(_ path: String, layout: TreeLayout, infos: [String: BundleInfo], isSourceTree: Bool) -> LoosePlacement {
+        let bundle = layout.bundleOf[PathText.folder(path)] ?? BundleID.top
+        let info = infos[bundle]
+        let inTree = lookupPath(path, bundle: bundle, resourceRoot: info?.resourceRoot ?? "")
+        return LoosePlacement(
+            bundle: bundle, relative: isSourceTree && bundle == BundleID.top ? PathText.fileName(inTree) : inTree, source: .file,
+            appKitNames: usesAppKitNames(info),
+            mustBeImage: LooseImageName.imageExtensions.contains(PathText.fileExtension(PathText.fileName(path)).lowercased()))
     }
 
     /// Where each bundle of a tree starts and which bundle each folder belongs to.

@@ -40,10 +40,31 @@ final class PathBytesTests: XCTestCase {
         XCTAssertTrue(isJunk("Thumbs.db"))
         XCTAssertFalse(isJunk("App.app/x.DS_Store"))
         XCTAssertFalse(isJunk("App.app/_._icon.png"))
+        XCTAssertTrue(isJunk("a//Thumbs.db/"), "empty components and a trailing slash")
+        XCTAssertFalse(isJunk("Thumbs.dbx") || isJunk("T") || isJunk(".") || isJunk("") || isJunk("/") || isJunk("__MACOS"))
+        XCTAssertTrue(isJunk("._"))
         XCTAssertTrue("en.lproj".utf8.hasBytesSuffix(".lproj"))
         XCTAssertFalse("lproj".utf8.hasBytesSuffix(".lproj"))
         XCTAssertTrue("App.app/_CodeSignature/CodeResources".utf8.containsBytes("_CodeSignature/"))
         XCTAssertTrue("__CodeSignature/".utf8.containsBytes("_CodeSignature/"))
         XCTAssertFalse("App.app/_CodeSignature".utf8.containsBytes("_CodeSignature/"))
+    }
+
+    /// The first-bytes hash groups files before the digest pass: equal prefixes agree, a change
+    /// of any one byte of the first 4 KiB (or of the length) moves it, bytes past 4 KiB do not.
+    func testPrefixHashSeesEveryByteOfTheFirstFourKiB() {
+        var generator = SystemRandomNumberGenerator()
+        let bytes = (0..<5000).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        let whole = prefixHash(bytes)
+        XCTAssertEqual(prefixHash(bytes), whole)
+        XCTAssertEqual(prefixHash(Array(bytes.prefix(4096)) + [1, 2, 3]), whole, "only the first 4 KiB count")
+        var seen = Set([whole])
+        for offset in 0..<4096 {
+            var changed = bytes
+            changed[offset] ^= 0x01
+            XCTAssertTrue(seen.insert(prefixHash(changed)).inserted, "a flipped bit at \(offset)")
+        }
+        for length in 0..<20 { XCTAssertTrue(seen.insert(prefixHash(Array(bytes.prefix(length)))).inserted, "\(length) bytes") }
+        XCTAssertNotEqual(prefixHash([0]), prefixHash([0, 0]), "a zero byte more is another prefix")
     }
 }
