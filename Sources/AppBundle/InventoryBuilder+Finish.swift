@@ -35,6 +35,14 @@ extension InventoryBuilder {
 
     // MARK: Finishing
 
+    /// What two images must share to be digested: where their bytes live (a loose file or a
+    /// rendition), their size and the hash of their first 4 KiB.
+    private struct TwinKey: Hashable {
+        var isFile: Bool
+        var size: Int
+        var prefix: Int
+    }
+
     /// The digests of the loose files among `images` (indices), by index: those taken when a header
     /// read took the whole file, the rest read now, on every core when their tree allows.
     private func digestFiles(_ images: some Sequence<Int>) -> [Int: Result<String, any Error>] {
@@ -55,16 +63,17 @@ extension InventoryBuilder {
 
     /// Digests only where sizes and first 4 KiB collide (as duplicate finders do): anything else cannot have a twin.
     mutating func finish() throws -> BundleInventory {
-        var groups: [String: [Int]] = [:]
+        var groups: [TwinKey: [Int]] = [:]
         // Renditions may share one payload (the same block under many keys): hash it once.
         var renditionDigests: [String: String] = [:]
         for (index, image) in inventory.images.enumerated() {
             guard let (where_, size, prefix) = stored[image.id] else { continue }
-            let kind: String
-            if case .file = where_ { kind = "file" } else { kind = "rendition" }
-            groups["\(kind):\(size):\(prefix)", default: []].append(index)
+            var isFile = false
+            if case .file = where_ { isFile = true }
+            groups[TwinKey(isFile: isFile, size: size, prefix: prefix), default: []].append(index)
         }
-        let twins = groups.values.filter { $0.count > 1 }
+        // In the order of each group's first image: a digest that fails warns in the same place every run.
+        let twins = groups.values.filter { $0.count > 1 }.sorted { $0[0] < $1[0] }
         let fileDigests = digestFiles(twins.joined())
         for members in twins {
             for index in members {
