@@ -39,7 +39,8 @@ public enum BundleReader {
 
 /// Where one image's bytes live, for the digest pass.
 enum StoredBytes {
-    case file(tree: Int, path: String)
+    /// A loose file; its digest when the read of its header took it whole.
+    case file(tree: Int, path: String, digest: String?)
     case rendition(car: String, offset: Int, length: Int)
 }
 
@@ -74,8 +75,6 @@ struct InventoryBuilder {
     var inventory = BundleInventory()
     var trees: [FileTree] = []
     var stored: [String: (StoredBytes, size: Int, prefix: Int)] = [:]
-    /// Digests taken when a file was read whole ahead of the duplicate pass, by image id.
-    var readDigests: [String: String] = [:]
     var carBytes: [String: [UInt8]] = [:]
     /// Whether executables and JavaScript bundles are read for their strings (only `unused` needs them).
     var readsCodeStrings = false

@@ -50,8 +50,8 @@ extension InventoryBuilder {
         var toRead: [(index: Int, tree: Int, path: String)] = []
         for index in images {
             let id = inventory.images[index].id
-            guard case let .file(tree, path)? = stored[id]?.0 else { continue }
-            if let digest = readDigests[id] { digests[index] = .success(digest) } else { toRead.append((index, tree, path)) }
+            guard case let .file(tree, path, digest)? = stored[id]?.0 else { continue }
+            if let digest { digests[index] = .success(digest) } else { toRead.append((index, tree, path)) }
         }
         let concurrent = toRead.filter { trees[$0.tree].readsConcurrently }
         let allTrees = trees

@@ -11,16 +11,14 @@ extension InventoryBuilder {
     ) {
         let placement = LoosePlacement(
             bundle: bundle, relative: relative, source: source, appKitNames: appKitNames, mustBeImage: mustBeImage, idPrefix: idPrefix)
-        let read = HeaderRead(tree, path: path, size: size, mayHaveTwin: false)
-        add(LooseImageRead(path: path, size: size, placement: placement, read: read), treeIndex: treeIndex, path: path, size: size)
+        add(LooseImageRead(tree, path: path, size: size, placement: placement), treeIndex: treeIndex, path: path, size: size)
     }
 
     /// A loose image read (here or ahead, on another thread) taken into the inventory.
     mutating func add(_ loose: LooseImageRead, treeIndex: Int, path: String, size: Int) {
         inventory.warnings += loose.warnings
         guard let image = loose.image else { return }
-        stored[image.id] = (.file(tree: treeIndex, path: path), size, loose.firstBytes)
-        readDigests[image.id] = loose.digest
+        stored[image.id] = (.file(tree: treeIndex, path: path, digest: loose.digest), size, loose.firstBytes)
         inventory.images.append(image)
     }
 

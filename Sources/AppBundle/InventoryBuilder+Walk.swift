@@ -93,9 +93,7 @@ extension InventoryBuilder {
         let before = inventory.images.count
         let loose =
             prefetched
-            ?? LooseImageRead(
-                path: path, size: entry.size, placement: loosePlacement(path, layout: layout, infos: infos, isSourceTree: isSourceTree),
-                read: HeaderRead(tree, path: path, size: entry.size, mayHaveTwin: false))
+            ?? LooseImageRead(tree, path: path, size: entry.size, placement: loosePlacement(path, layout: layout, infos: infos, isSourceTree: isSourceTree))
         add(loose, treeIndex: index, path: path, size: entry.size)
         // Read through a symbolic link (an installed GNUstep app's `Resources`): say so.
         if let link = entry.link, inventory.images.count > before { inventory.images[before].details["link"] = link }

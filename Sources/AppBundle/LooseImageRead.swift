@@ -50,6 +50,11 @@ struct LooseImageRead {
     var firstBytes = 0
     var digest: String?
 
+    /// The file read here, on this thread (nothing read ahead: its digest is left to the duplicate pass).
+    init(_ tree: FileTree, path: String, size: Int, placement: LoosePlacement) {
+        self.init(path: path, size: size, placement: placement, read: HeaderRead(tree, path: path, size: size, mayHaveTwin: false))
+    }
+
     init(path: String, size: Int, placement: LoosePlacement, read: HeaderRead) {
         let parsed = LooseImageName(fileName: PathText.fileName(placement.relative))
         let id = placement.idPrefix + path
