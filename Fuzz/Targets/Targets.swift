@@ -116,6 +116,27 @@ enum Targets {
                 _ = SwiftReferences.scan(String(decoding: bytes, as: UTF8.self), file: "A.swift")
             }, seeds: Seeds.code),
         FuzzTarget(
+            id: "code-filter", summary: "Swift source: every reference naming an image is still read when `unused` parses only what may name it",
+            run: { bytes in
+                // Each reference's own name as the only image: the filtered read must still give it.
+                let source = String(decoding: bytes, as: UTF8.self)
+                let whole = SwiftReferences.read(source, file: "A.swift")
+                guard whole.parsed else { return }
+                func imageName(_ reference: CodeReference) -> String? {
+                    switch reference.kind {
+                    case .named, .weak, .symbol: return reference.name
+                    case .dynamic: return UnusedImages.namePattern(reference).map { $0.name.replacingOccurrences(of: "*", with: "x") }
+                    case .system: return nil
+                    }
+                }
+                for name in Set(whole.references.compactMap(imageName)).sorted().prefix(6) {
+                    let found = Set(SwiftReferences.read(source, file: "A.swift", only: UnusedImages.codeFilter(names: [name])).references)
+                    for reference in whole.references where imageName(reference) == name && !found.contains(reference) {
+                        fatalError("the filter for \(name) lost \(reference)")
+                    }
+                }
+            }, seeds: Seeds.code),
+        FuzzTarget(
             id: "pbxproj", summary: "an Xcode project file (OpenStep text): its targets and what each ships",
             run: { bytes in
                 guard let project = try? XcodeProject.read(pbxproj: bytes, projectFolder: "ios") else { return }

@@ -48,8 +48,9 @@ public struct CodeIndex: Sendable {
 
     /// Walks `root` (symbolic links are not followed) and scans each `.swift`, `.m`, `.mm` and
     /// `.h` file and each data file `DataReferences` reads, in path order, so output never
-    /// depends on the file system's order.
-    public static func scan(root: String) -> CodeIndex {
+    /// depends on the file system's order. With a `filter`, Swift is searched only for references
+    /// that may name its images (`ImageNameFilter`): the pieces that cannot are not parsed.
+    public static func scan(root: String, only filter: ImageNameFilter? = nil) -> CodeIndex {
         let files = sourceFiles(under: root)
         // Files are parsed on every core (parsing Swift is most of `unused`'s time on a real
         // tree); the results come back in the paths' order.
@@ -65,7 +66,7 @@ public struct CodeIndex: Sendable {
                 if bytes.count > maxParsedBytes {
                     return ScanSlot(kind: .swift, references: SwiftReferences.weakReferences(bytes, file: relative), partly: .readWithoutSyntaxTree)
                 }
-                let read = SwiftReferences.read(String(decoding: bytes, as: UTF8.self), file: relative)
+                let read = SwiftReferences.read(String(decoding: bytes, as: UTF8.self), file: relative, only: filter)
                 return ScanSlot(kind: .swift, references: read.references, partly: read.parsed ? nil : .readWithoutSyntaxTree)
             } else if DataReferences.reads(relative) {
                 return ScanSlot(kind: .data, references: DataReferences.scan(bytes, file: relative))

@@ -279,3 +279,104 @@ package enum SwiftTopLevel {
         return (pieces, deepest)
     }
 }
+
+/// Where a piece of Swift may be cut between the members of a type: at the start of a line, in
+/// the body of a `struct`, `class`, `enum`, `extension`, `protocol` or `actor` declared at the top
+/// level, outside every other bracket, brace and `#if`, whose first token starts a declaration
+/// (an attribute, a modifier, `let`, `func`, `case`, `#if`, …) and whose line before ended one
+/// (with a name, a literal or a closing bracket, and did not start with an attribute). A member
+/// parses the same in any type's body, so each part between cuts is parsed inside an `enum` of
+/// its own (`SwiftReferences.parseMembers`): a filter then parses only the members that may name
+/// an image. A piece the lexer finds an error in, or whose brackets do not balance, is not cut.
+package enum SwiftMembers {
+    /// The byte offsets of the cuts, in order (none for a piece with no type body).
+    package static func cuts(_ source: UnsafeBufferPointer<UInt8>) -> [Int] {
+        guard let base = source.baseAddress, !source.isEmpty else { return [] }
+        var tracker = LookaheadTracker()
+        var cuts: [Int] = []
+        let balanced = withUnsafeMutablePointer(to: &tracker) { tracker -> Bool in
+            var lexemes = Lexer.tokenize(source, lookaheadTracker: tracker, experimentalFeatures: [])
+            var depth = 0
+            var typeDeclared = false
+            var inTypeBody = false
+            // The token before this one, and the first token of the last line begun in a type body.
+            var previous: RawTokenKind = .endOfFile
+            var previousText: SyntaxText = ""
+            var lineStartedWithAttribute = false
+            while let lexeme = lexemes.next(), lexeme.rawTokenKind != .endOfFile {
+                if let diagnostic = lexeme.diagnostic, diagnostic.severity == .error { return false }
+                let kind = lexeme.rawTokenKind
+                let text = lexeme.tokenText
+                if depth == 1, inTypeBody, lexeme.flags.contains(.isAtStartOfLine) {
+                    if startsDeclaration(kind, text), endsDeclaration(previous, previousText), !lineStartedWithAttribute,
+                        let start = text.baseAddress.map({ UnsafePointer($0) - UnsafePointer(base) })
+                    {
+                        var lineStart = start
+                        while lineStart > 0, source[lineStart - 1] == UInt8(ascii: " ") || source[lineStart - 1] == UInt8(ascii: "\t") { lineStart -= 1 }
+                        // Only after `\n` (a line that `\r` alone ends, or a comment before the token, is not cut).
+                        if lineStart > 0, source[lineStart - 1] == 0x0A { cuts.append(lineStart) }
+                    }
+                    lineStartedWithAttribute = kind == .atSign
+                }
+                switch kind {
+                case .leftBrace, .leftParen, .leftSquare, .poundIf:
+                    if depth == 0, kind == .leftBrace {
+                        inTypeBody = typeDeclared
+                        typeDeclared = false
+                    }
+                    depth += 1
+                case .rightBrace, .rightParen, .rightSquare, .poundEndif:
+                    if depth == 0 { return false }
+                    depth -= 1
+                    if depth == 0 { inTypeBody = false }
+                case .keyword where depth == 0:
+                    if typeIntroducers.contains(where: { text == $0 }) {
+                        typeDeclared = true
+                    } else if text == "func" || text == "init" || text == "var" || text == "let" || text == "subscript" {
+                        typeDeclared = false
+                    }
+                case .equal where depth == 0:
+                    typeDeclared = false
+                default:
+                    break
+                }
+                previous = kind
+                previousText = text
+            }
+            return depth == 0
+        }
+        return balanced ? cuts : []
+    }
+
+    private static let typeIntroducers: [SyntaxText] = ["struct", "class", "enum", "extension", "protocol", "actor"]
+
+    /// The keywords a member's declaration may start with.
+    private static let declarationKeywords: [SyntaxText] = [
+        "let", "var", "func", "init", "deinit", "subscript", "case", "typealias", "associatedtype", "struct", "class", "enum",
+        "protocol", "extension", "actor", "static", "public", "private", "fileprivate", "internal", "open", "package", "final",
+        "override", "mutating", "nonmutating", "convenience", "required", "lazy", "weak", "unowned", "dynamic", "nonisolated",
+        "indirect", "optional", "macro",
+    ]
+
+    private static func startsDeclaration(_ kind: RawTokenKind, _ text: SyntaxText) -> Bool {
+        switch kind {
+        case .atSign, .poundIf: return true
+        case .keyword: return declarationKeywords.contains(where: { text == $0 })
+        default: return false
+        }
+    }
+
+    /// Whether a declaration may end with this token (not an operator, a comma, a colon, an
+    /// opening bracket, a modifier): the line after it cannot continue the declaration.
+    private static func endsDeclaration(_ kind: RawTokenKind, _ text: SyntaxText) -> Bool {
+        switch kind {
+        case .rightBrace, .rightParen, .rightSquare, .rightAngle, .identifier, .stringQuote, .rawStringPoundDelimiter, .integerLiteral,
+            .floatLiteral, .poundEndif, .postfixQuestionMark, .exclamationMark:
+            return true
+        case .keyword:
+            return text == "true" || text == "false" || text == "nil" || text == "self" || text == "Self" || text == "Any"
+        default:
+            return false
+        }
+    }
+}

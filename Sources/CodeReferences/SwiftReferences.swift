@@ -15,12 +15,15 @@ public enum SwiftReferences {
     /// The references in `source`, and whether its syntax tree was read: a file whose parse would
     /// cost more than `SwiftParseCost.budget` (deeply nested `[`, found by fuzzing) is read as a
     /// plain lexer reads it, every string literal a weak reference, in time linear in the file.
-    public static func read(_ source: String, file: String) -> (references: [CodeReference], parsed: Bool) {
-        read(source, file: file, pieceBytes: parsedPieceBytes)
+    ///
+    /// With a `filter`, only references that may name its images are sought: a piece whose bytes
+    /// cannot name one is not parsed (`ImageNameFilter`), and what else it holds is not returned.
+    public static func read(_ source: String, file: String, only filter: ImageNameFilter? = nil) -> (references: [CodeReference], parsed: Bool) {
+        read(source, file: file, pieceBytes: parsedPieceBytes, only: filter)
     }
 
     /// `read`, parsing pieces of at most `pieceBytes` (the tests compare pieces with the whole).
-    package static func read(_ source: String, file: String, pieceBytes: Int) -> (references: [CodeReference], parsed: Bool) {
+    package static func read(_ source: String, file: String, pieceBytes: Int, only filter: ImageNameFilter? = nil) -> (references: [CodeReference], parsed: Bool) {
         var text = source
         let affordable = text.withUTF8 { SwiftParseCost.isCheapByBrackets($0) || SwiftParseCost.estimate($0) <= SwiftParseCost.budget }
         guard affordable else { return (weakReferences(Array(source.utf8), file: file), false) }
@@ -35,15 +38,68 @@ public enum SwiftReferences {
         }
         var references: [CodeReference] = []
         for piece in pieces {
-            let part = pieces.count == 1 ? source : text.withUTF8 { String(decoding: UnsafeBufferPointer(rebasing: $0[piece.bytes]), as: UTF8.self) }
-            let tree = Parser.parse(source: part)
-            var pieceText = part
-            let lines = pieceText.withUTF8 { LineStarts($0) }
-            let visitor = ReferenceVisitor(file: file, lines: lines, lineOffset: piece.firstLine - 1)
-            visitor.walk(tree)
-            references += visitor.references
+            guard let filter else {
+                let part = pieces.count == 1 ? source : text.withUTF8 { String(decoding: UnsafeBufferPointer(rebasing: $0[piece.bytes]), as: UTF8.self) }
+                references += parse(part, file: file, lineOffset: piece.firstLine - 1) ?? []
+                continue
+            }
+            text.withUTF8 { bytes in
+                let pieceBytes = UnsafeBufferPointer(rebasing: bytes[piece.bytes])
+                guard filter.mayName(pieceBytes) else { return }
+                references += parseMembers(pieceBytes, firstLine: piece.firstLine, file: file, only: filter)
+            }
         }
         return (references, true)
+    }
+
+    /// The references of one piece parsed alone, `lineOffset` lines into the file; nil when
+    /// `clean` asks for a tree without errors and the parser had to recover.
+    private static func parse(_ part: String, file: String, lineOffset: Int, clean: Bool = false) -> [CodeReference]? {
+        let tree = Parser.parse(source: part)
+        if clean, tree.hasError { return nil }
+        var pieceText = part
+        let lines = pieceText.withUTF8 { LineStarts($0) }
+        let visitor = ReferenceVisitor(file: file, lines: lines, lineOffset: lineOffset)
+        visitor.walk(tree)
+        return visitor.references
+    }
+
+    /// The references of a piece, parsing only the parts between its members' cuts
+    /// (`SwiftMembers`) that `filter` lets through (every part without one), neighbours together.
+    /// A part that starts inside a type's body is parsed inside an `enum` of its own, one that
+    /// ends inside one has the body closed after it: the same members, parsed as in the piece.
+    /// Where the parser recovers from an error, what it makes of a part may differ from what it
+    /// makes of the piece: a part with an error has the whole piece parsed instead.
+    package static func parseMembers(_ piece: UnsafeBufferPointer<UInt8>, firstLine: Int, file: String, only filter: ImageNameFilter?, cutting: Bool = true) -> [CodeReference] {
+        let cuts = cutting ? SwiftMembers.cuts(piece) : []
+        let bounds = [0] + cuts + [piece.count]
+        var references: [CodeReference] = []
+        var line = firstLine
+        var counted = 0
+        let parts = bounds.count - 1
+        let wanted = (0..<parts).map { part in filter?.mayName(UnsafeBufferPointer(rebasing: piece[bounds[part]..<bounds[part + 1]])) ?? true }
+        var first = 0
+        while first < parts {
+            guard wanted[first] else {
+                first += 1
+                continue
+            }
+            // Neighbours the filter lets through are parsed at once, up to a piece's size.
+            var last = first + 1
+            while last < parts, wanted[last], bounds[last + 1] - bounds[first] <= parsedPieceBytes { last += 1 }
+            line += LineStarts.count(in: UnsafeBufferPointer(rebasing: piece[counted..<bounds[first]]))
+            counted = bounds[first]
+            let opensInBody = first > 0
+            var part = opensInBody ? "enum ImgtraceMembers {\n" : ""
+            part += String(decoding: UnsafeBufferPointer(rebasing: piece[bounds[first]..<bounds[last]]), as: UTF8.self)
+            if last < parts { part += "\n}" }
+            guard let found = parse(part, file: file, lineOffset: line - (opensInBody ? 2 : 1), clean: !cuts.isEmpty) else {
+                return parse(String(decoding: piece, as: UTF8.self), file: file, lineOffset: firstLine - 1) ?? []
+            }
+            references += found
+            first = last
+        }
+        return references
     }
 
     /// The largest piece of a file parsed at once (a piece holds whole top-level declarations,
@@ -90,6 +146,22 @@ struct LineStarts {
             }
             index += 1
         }
+    }
+
+    /// The lines `text` ends, as swift-syntax counts them (`\r\n` once).
+    static func count(in text: UnsafeBufferPointer<UInt8>) -> Int {
+        var lines = 0
+        var index = 0
+        while index < text.count {
+            if text[index] == UInt8(ascii: "\n") {
+                lines += 1
+            } else if text[index] == UInt8(ascii: "\r") {
+                lines += 1
+                if index + 1 < text.count, text[index + 1] == UInt8(ascii: "\n") { index += 1 }
+            }
+            index += 1
+        }
+        return lines
     }
 
     /// The line and column (both from 1) of `position`.

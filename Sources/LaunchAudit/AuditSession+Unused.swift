@@ -24,7 +24,7 @@ extension AuditSession {
             guard FileManager.default.fileExists(atPath: root, isDirectory: &isDirectory), isDirectory.boolValue else {
                 throw InputError(path: root, reason: "--source-root is not a folder")
             }
-            code = CodeIndex.scan(root: root)
+            code = CodeIndex.scan(root: root, only: UnusedImages.codeFilter(for: inventory))
         }
         let (logs, loaded, notLaunches) = try readLaunches(request, settings, resolver: NameResolver(inventory: inventory, device: device))
         let (judged, namingReferences) = UnusedImages.judgement(inventory: inventory, code: code, loaded: loaded, device: device)
