@@ -53,9 +53,9 @@ public struct ImageNameFilter: Sendable {
         let (text, signs) = Self.keyText(source)
         if signs.contains(.lowersToASCII) || signs.contains(.multiLineString) { return true }
         let (found, formats) = text.withUnsafeBufferPointer { text in
-            (holdsSpelling(text) || holdsSymbol(text) || holdsRecoveredLiteral(text), Self.contains(text, "format"))
+            (holdsSpelling(text) || holdsSymbol(text), Self.contains(text, "format"))
         }
-        if found { return true }
+        if found || holdsRecoveredLiteral(source) { return true }
         guard signs.contains(.runTimeName) || formats else { return false }
         return buildsName(source, formats: formats)
     }
@@ -123,7 +123,7 @@ public struct ImageNameFilter: Sendable {
             var lexemes = Lexer.tokenize(source, lookaheadTracker: tracker, experimentalFeatures: [])
             while let lexeme = lexemes.next() {
                 if let diagnostic = lexeme.diagnostic, diagnostic.severity == .error { return true }
-                let (literal, step) = scan.take(lexeme.rawTokenKind, lexeme.tokenText)
+                let (literal, step) = scan.take(lexeme.rawTokenKind, lexeme.tokenText, atStartOfLine: lexeme.flags.contains(.isAtStartOfLine))
                 if let literal, literal.patterns(formats: formats).contains(where: patternMatches) { return true }
                 switch step {
                 case .next: continue
@@ -180,32 +180,70 @@ public struct ImageNameFilter: Sendable {
 
     /// A literal the parser makes when it recovers from `@` or `'` where an expression starts
     /// (Objective-C's `@"…"`, a single-quoted string, either without its quote): the identifiers
-    /// after it on the line, joined without the spaces between them (`@ tab bar` is `"tabbar"`).
-    /// Each line's ASCII letters and digits from its first `@` or `'` on, joined, are searched for
-    /// a spelling anywhere; a backslash (an interpolation) or a backtick there is not read.
-    private func holdsRecoveredLiteral(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+    /// right after it on its line, joined without what stands between them (`@ tab bar` is
+    /// `"tabbar"`), up to the first token that is not an identifier. Read from the source's bytes:
+    /// a run of letters, digits and `_` that is not a reserved word continues the chain; spaces,
+    /// control characters, characters that are not ASCII (an identifier's letter or text the lexer
+    /// cannot read) and a block comment on the line are passed over; anything else ends it. The
+    /// chain's letters and digits are searched for a spelling anywhere; a backslash (an
+    /// interpolation) or a backtick in it is not read.
+    private func holdsRecoveredLiteral(_ source: UnsafeBufferPointer<UInt8>) -> Bool {
         guard !spellings.isEmpty else { return false }
         var joined: [UInt8] = []
-        var index = 0
-        while index < text.count {
-            guard text[index] == UInt8(ascii: "@") || text[index] == UInt8(ascii: "'") else {
-                index += 1
-                continue
-            }
+        for start in source.indices where source[start] == UInt8(ascii: "@") || source[start] == UInt8(ascii: "'") {
             joined.removeAll(keepingCapacity: true)
-            index += 1
-            while index < text.count, text[index] != UInt8(ascii: "\n"), text[index] != UInt8(ascii: "\r") {
-                let byte = text[index]
-                if byte == UInt8(ascii: "\\") || byte == UInt8(ascii: "`") { return true }
-                // Only ASCII letters and digits: what stands between them (spaces, a character
-                // the lexer cannot read, a letter that is not ASCII) cannot be inside an ASCII spelling.
-                if Self.isWordByte(byte) { joined.append(byte) }
-                index += 1
+            var index = start + 1
+            chain: while index < source.count {
+                let byte = source[index]
+                switch byte {
+                case UInt8(ascii: "\n"), UInt8(ascii: "\r"):
+                    break chain
+                case UInt8(ascii: "\\"), UInt8(ascii: "`"):
+                    return true
+                case UInt8(ascii: "/"):
+                    // A block comment on the line is passed over; a line comment ends the line.
+                    guard index + 1 < source.count, source[index + 1] == UInt8(ascii: "*") else { break chain }
+                    var end = index + 2
+                    while end + 1 < source.count, !(source[end] == UInt8(ascii: "*") && source[end + 1] == UInt8(ascii: "/")) {
+                        if source[end] == UInt8(ascii: "\n") || source[end] == UInt8(ascii: "\r") { break chain }
+                        end += 1
+                    }
+                    index = end + 2
+                case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "_"):
+                    var end = index
+                    while end < source.count, Self.isIdentifierByte(source[end]) || source[end] >= 0x80 { end += 1 }
+                    let run = UnsafeBufferPointer(rebasing: source[index..<end])
+                    if Self.reservedWords.contains(where: { $0.elementsEqual(run) }) { break chain }
+                    for byte in run where byte < 0x80 && byte != UInt8(ascii: "_") { joined.append((0x41...0x5A).contains(byte) ? byte | 0x20 : byte) }
+                    index = end
+                case 0...0x20, 0x7F, 0x80...:
+                    index += 1
+                default:
+                    break chain
+                }
             }
             if joined.withUnsafeBufferPointer({ spellings.occurs(in: $0) }) { return true }
         }
         return false
     }
+
+    @inline(__always)
+    private static func isIdentifierByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"): return true
+        default: return false
+        }
+    }
+
+    /// The words swift-syntax's lexer makes keywords (every other word is an identifier to it,
+    /// `final` and `weak` too): one ends a recovered literal's chain of identifiers.
+    private static let reservedWords: [[UInt8]] = [
+        "Any", "as", "associatedtype", "break", "case", "catch", "class", "continue", "default", "defer", "deinit", "do", "else",
+        "enum", "extension", "fallthrough", "false", "fileprivate", "for", "func", "guard", "if", "import", "in", "init", "inout",
+        "internal", "is", "let", "nil", "operator", "precedencegroup", "private", "protocol", "public", "repeat", "rethrows",
+        "return", "self", "Self", "static", "struct", "subscript", "super", "switch", "throw", "throws", "true", "try", "typealias",
+        "var", "where", "while",
+    ].map { Array($0.utf8) }
 
     @inline(__always)
     private static func isWordByte(_ byte: UInt8) -> Bool {

@@ -361,7 +361,9 @@ package enum SwiftMembers {
     private static func startsDeclaration(_ kind: RawTokenKind, _ text: SyntaxText) -> Bool {
         switch kind {
         case .atSign, .poundIf: return true
-        case .keyword: return declarationKeywords.contains(where: { text == $0 })
+        // The lexer makes only reserved words keywords: `final`, `override` and the like come as
+        // identifiers, and at a line's start in a body after a finished declaration start one.
+        case .keyword, .identifier: return declarationKeywords.contains(where: { text == $0 })
         default: return false
         }
     }

@@ -53,7 +53,7 @@ struct LiteralScan {
 
     /// Takes the next token: a literal whose neighbours it settled (the end of the file settles
     /// the last), and how the scan goes on.
-    mutating func take(_ kind: RawTokenKind, _ text: SyntaxText) -> (ScannedLiteral?, Step) {
+    mutating func take(_ kind: RawTokenKind, _ text: SyntaxText, atStartOfLine: Bool = false) -> (ScannedLiteral?, Step) {
         var ready: ScannedLiteral?
         if var literal = beforePlus {
             beforePlus = nil
@@ -74,6 +74,9 @@ struct LiteralScan {
                 ready = literal
             }
         }
+        // A string or an interpolation in one left open at a line's end or the file's: the parser
+        // recovers from it in ways the lexer does not show.
+        if frames.count > 1, atStartOfLine || kind == .endOfFile { return (ready, .unreadable) }
         return (ready, advance(kind, text))
     }
 
