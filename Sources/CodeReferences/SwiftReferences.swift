@@ -44,9 +44,7 @@ public enum SwiftReferences {
                 continue
             }
             text.withUTF8 { bytes in
-                let pieceBytes = UnsafeBufferPointer(rebasing: bytes[piece.bytes])
-                guard filter.mayName(pieceBytes) else { return }
-                references += parseMembers(pieceBytes, firstLine: piece.firstLine, file: file, only: filter)
+                references += parseMembers(UnsafeBufferPointer(rebasing: bytes[piece.bytes]), firstLine: piece.firstLine, file: file, only: filter)
             }
         }
         return (references, true)
@@ -65,19 +63,22 @@ public enum SwiftReferences {
     }
 
     /// The references of a piece, parsing only the parts between its members' cuts
-    /// (`SwiftMembers`) that `filter` lets through (every part without one), neighbours together.
+    /// (`SwiftMembers`) that `filter` lets through (every part without one), neighbours together;
+    /// a piece the filter turns away as a whole is not cut either.
     /// A part that starts inside a type's body is parsed inside an `enum` of its own, one that
     /// ends inside one has the body closed after it: the same members, parsed as in the piece.
     /// Where the parser recovers from an error, what it makes of a part may differ from what it
     /// makes of the piece: a part with an error has the whole piece parsed instead.
     package static func parseMembers(_ piece: UnsafeBufferPointer<UInt8>, firstLine: Int, file: String, only filter: ImageNameFilter?, cutting: Bool = true) -> [CodeReference] {
+        guard filter?.mayName(piece) ?? true else { return [] }
         let cuts = cutting ? SwiftMembers.cuts(piece) : []
         let bounds = [0] + cuts + [piece.count]
         var references: [CodeReference] = []
         var line = firstLine
         var counted = 0
         let parts = bounds.count - 1
-        let wanted = (0..<parts).map { part in filter?.mayName(UnsafeBufferPointer(rebasing: piece[bounds[part]..<bounds[part + 1]])) ?? true }
+        // One part is the piece, already let through.
+        let wanted = parts == 1 ? [true] : (0..<parts).map { part in filter?.mayName(UnsafeBufferPointer(rebasing: piece[bounds[part]..<bounds[part + 1]])) ?? true }
         var first = 0
         while first < parts {
             guard wanted[first] else {
