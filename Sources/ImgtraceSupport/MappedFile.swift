@@ -40,6 +40,16 @@ package final class MappedFile: @unchecked Sendable {
     /// Opens `path` for reading and checks it is a regular file: returns the descriptor
     /// (the caller closes it) and the size, or throws `InputError` naming the path.
     package static func openRegularFile(_ path: String, rawPath: [UInt8]? = nil) throws -> (fd: Int32, size: Int) {
+        let opened = try openRegularFile(in: AT_FDCWD, path, rawPath: rawPath)
+        return (opened.fd, Int(opened.status.st_size))
+    }
+
+    /// Opens `relative` (a path inside the folder open as `folder`, or `AT_FDCWD`) as
+    /// `openRegularFile(_:rawPath:)` does, and gives its status too (its size and identity): a
+    /// tree read file by file looks each name up below its root only, once.
+    package static func openRegularFile(
+        in folder: Int32, _ relative: String, rawPath: [UInt8]? = nil, named path: @autoclosure () -> String? = nil
+    ) throws -> (fd: Int32, status: stat) {
         // Non-blocking, so a named pipe with no writer answers at once instead of blocking
         // `open(2)` forever; it is then refused below as not a regular file. (On the regular
         // files that pass, O_NONBLOCK changes nothing, so it is left set.) A name that is not
@@ -47,28 +57,28 @@ package final class MappedFile: @unchecked Sendable {
         let flags = O_RDONLY | O_NONBLOCK | O_CLOEXEC
         let fd: Int32
         if let rawPath {
-            fd = (rawPath + [0]).withUnsafeBytes { open($0.baseAddress!.assumingMemoryBound(to: CChar.self), flags) }
+            fd = (rawPath + [0]).withUnsafeBytes { openat(folder, $0.baseAddress!.assumingMemoryBound(to: CChar.self), flags) }
         } else {
-            fd = open(path, flags)
+            fd = openat(folder, relative, flags)
         }
-        guard fd >= 0 else { throw InputError(path: path, reason: describe(errno: errno)) }
+        guard fd >= 0 else { throw InputError(path: path() ?? relative, reason: describe(errno: errno)) }
         var info = stat()
         guard fstat(fd, &info) == 0 else {
             let code = errno
             close(fd)
-            throw InputError(path: path, reason: describe(errno: code))
+            throw InputError(path: path() ?? relative, reason: describe(errno: code))
         }
         let kind = info.st_mode & S_IFMT
         guard kind == S_IFREG else {
             close(fd)
             throw InputError(
-                path: path,
+                path: path() ?? relative,
                 reason: kind == S_IFDIR
                     ? "is a directory, expected a file"
                     : kind == S_IFIFO
                         ? "is a named pipe, expected a regular file" : "is not a regular file")
         }
-        return (fd, Int(info.st_size))
+        return (fd, info)
     }
 
     package static func describe(errno code: Int32) -> String {

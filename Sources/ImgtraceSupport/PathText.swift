@@ -36,20 +36,43 @@ package enum PathText {
     /// system splits paths (a `/` before a combining mark still separates folders), and at
     /// memory speed on a name of megabytes; a trailing slash is not trimmed.
     package static func fileName(_ path: String) -> String {
-        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return path }
-        return String(path[path.utf8.index(after: slash)...])
+        guard let slash = lastOffset(of: UInt8(ascii: "/"), in: path) else { return path }
+        return suffix(of: path, from: slash + 1)
     }
 
     /// The extension of a name, without its dot: `App.app` → `app`, `Makefile` → ``, `.DS_Store`
     /// → `` (a leading dot is no extension). By UTF-8 byte, as `fileName`.
     package static func fileExtension(_ name: String) -> String {
-        guard let dot = name.utf8.lastIndex(of: UInt8(ascii: ".")), dot != name.startIndex else { return "" }
-        return String(name[name.utf8.index(after: dot)...])
+        guard let dot = lastOffset(of: UInt8(ascii: "."), in: name), dot != 0 else { return "" }
+        return suffix(of: name, from: dot + 1)
     }
 
     /// The part before the last `/`, empty without one (a name's folder inside a bundle).
     package static func folder(_ path: String) -> String {
-        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return "" }
-        return String(path[..<slash])
+        guard let slash = lastOffset(of: UInt8(ascii: "/"), in: path) else { return "" }
+        return prefix(of: path, upTo: slash)
+    }
+
+    /// The offset of the last `byte` in `text`'s UTF-8: a loop over its bytes where they lie in
+    /// one piece (a `String.UTF8View` index step costs a call per byte, and every path of a bundle
+    /// is split several times).
+    package static func lastOffset<Text: StringProtocol>(of byte: UInt8, in text: Text) -> Int? {
+        if let found = text.utf8.withContiguousStorageIfAvailable({ $0.lastIndex(of: byte) }) { return found }
+        return Array(text.utf8).lastIndex(of: byte)
+    }
+
+    /// The index of the last `byte` in `text`'s UTF-8 (`lastOffset`, as an index of `text`).
+    package static func lastIndex(of byte: UInt8, in text: Substring) -> Substring.Index? {
+        lastOffset(of: byte, in: text).map { text.utf8.index(text.utf8.startIndex, offsetBy: $0) }
+    }
+
+    /// The text from UTF-8 offset `start` (an ASCII byte's neighbour, so a scalar boundary) to the end.
+    static func suffix(of text: String, from start: Int) -> String {
+        String(text[text.utf8.index(text.utf8.startIndex, offsetBy: start)...])
+    }
+
+    /// The text before UTF-8 offset `end` (an ASCII byte, so a scalar boundary).
+    static func prefix(of text: String, upTo end: Int) -> String {
+        String(text[..<text.utf8.index(text.utf8.startIndex, offsetBy: end)])
     }
 }

@@ -87,6 +87,41 @@ final class DirectoryWalkTests: XCTestCase {
         XCTAssertTrue(walk.warnings[0].hasSuffix("folders nested more than \(DirectoryWalk.maxDepth) deep; not read"), walk.warnings[0])
     }
 
+    /// `.whenRead` leaves the sizes of the files a folder lists as such to their readers, and
+    /// lists what `.listed` lists: the same entries, kinds and links in the same order.
+    func testSizesLeftToTheReaderListTheSameEntries() throws {
+        try tree.write("Shared/icon.png", [1, 2, 3])
+        try tree.write("App/main.swift", "let a = 1\n")
+        try tree.write("App/empty", [])
+        try link("App/Resources", to: "../Shared")
+        try link("App/icon-link.png", to: "../Shared/icon.png")
+        for links in [LinkPolicy.listed, .followed] {
+            let listed = try DirectoryWalk(root: root, links: links)
+            let whenRead = try DirectoryWalk(root: root, links: links, sizes: .whenRead)
+            XCTAssertEqual(whenRead.entries.map(\.path), listed.entries.map(\.path), "\(links)")
+            XCTAssertEqual(whenRead.entries.map(\.kind), listed.entries.map(\.kind), "\(links)")
+            XCTAssertEqual(whenRead.entries.map(\.link), listed.entries.map(\.link), "\(links)")
+            XCTAssertEqual(whenRead.warnings, listed.warnings, "\(links)")
+            for (late, early) in zip(whenRead.entries, listed.entries) where early.kind == .file {
+                // A link to a file is looked up (its target's size); a plain file is not, inside a linked folder too.
+                XCTAssertEqual(late.size, late.path.hasSuffix("icon-link.png") ? early.size : TreeEntry.unlisted, late.path)
+            }
+        }
+    }
+
+    /// Names are sorted by their bytes: by their first sixteen as numbers, by `memcmp` past them,
+    /// a name before any longer one it starts, bytes over 0x7F after ASCII.
+    func testNamesAreListedInByteOrder() throws {
+        let names = [
+            "image00001@2x.jpg", "image00001@2x.jpeg", "image00001@2x.jp", "image0000", "image00001@2x.jpgz", "b", "a", "A", "a.b",
+            "a-b", "aaaaaaaaaaaaaaaa", "aaaaaaaaaaaaaaaab", "aaaaaaaaaaaaaaaa0", "Zz", "\u{E9}t\u{E9}.png", "e.png", "~", "0",
+        ]
+        for name in names { try tree.write(name, [0]) }
+        let walk = try DirectoryWalk(root: root, links: .listed, sizes: .whenRead)
+        let expected = names.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        XCTAssertEqual(walk.entries.map(\.path), expected)
+    }
+
     func testARootThatIsNotAFolderIsAnInputError() throws {
         try tree.write("file.txt", "x\n")
         for path in [root + "/missing", root + "/file.txt"] {
