@@ -39,28 +39,46 @@ public enum BundleReader {
 
 /// Where one image's bytes live, for the digest pass.
 enum StoredBytes {
-    /// A loose file; its digest when the read of its header took it whole.
-    case file(tree: Int, path: String, digest: String?)
+    /// A loose file.
+    case file(tree: Int, path: String)
     case rendition(car: String, offset: Int, length: Int)
 }
 
 /// A hash of the first 4 KiB: a cheap first filter, as duplicate finders hash a prefix before the
 /// whole file (two files share a digest only where size and this hash agree; any collision only
-/// costs a digest). Eight bytes at a time, each word mixed in by a multiply and a shift, the
-/// result by a 64-bit finaliser: a tenth of `Hasher`'s SipHash work on the same bytes, and
-/// the same in every run.
+/// costs a digest). Eight bytes at a time, each word mixed into one of four lanes by a multiply
+/// and a shift (four lanes, so the multiplies do not wait on each other), the lanes folded and the
+/// result finalised: a small part of `Hasher`'s SipHash work on the same bytes, and the same in every run.
 func prefixHash(_ bytes: [UInt8]) -> Int {
     bytes.withUnsafeBytes { raw in
         let prefix = UnsafeRawBufferPointer(rebasing: raw.prefix(4096))
-        var hash = 0x9E37_79B9_7F4A_7C15 ^ UInt64(prefix.count)
-        let words = prefix.count / 8
-        for index in 0..<words {
-            hash = (hash ^ prefix.loadUnaligned(fromByteOffset: index * 8, as: UInt64.self)) &* 0xBF58_476D_1CE4_E5B9
-            hash ^= hash >> 31
+        @inline(__always) func mix(_ state: inout UInt64, _ word: UInt64) {
+            state = (state ^ word) &* 0xBF58_476D_1CE4_E5B9
+            state ^= state >> 31
+        }
+        @inline(__always) func word(_ offset: Int) -> UInt64 { prefix.loadUnaligned(fromByteOffset: offset, as: UInt64.self) }
+        var a = 0x9E37_79B9_7F4A_7C15 ^ UInt64(prefix.count)
+        var b: UInt64 = 0x6A09_E667_F3BC_C908
+        var c: UInt64 = 0xBB67_AE85_84CA_A73B
+        var d: UInt64 = 0x3C6E_F372_FE94_F82B
+        var offset = 0
+        while offset + 32 <= prefix.count {
+            mix(&a, word(offset))
+            mix(&b, word(offset + 8))
+            mix(&c, word(offset + 16))
+            mix(&d, word(offset + 24))
+            offset += 32
+        }
+        while offset + 8 <= prefix.count {
+            mix(&a, word(offset))
+            offset += 8
         }
         var tail: UInt64 = 0
-        for byte in prefix[(words * 8)...].reversed() { tail = tail << 8 | UInt64(byte) }
-        hash = (hash ^ tail) &* 0x94D0_49BB_1331_11EB
+        for byte in prefix[offset...].reversed() { tail = tail << 8 | UInt64(byte) }
+        mix(&a, b)
+        mix(&a, c)
+        mix(&a, d)
+        var hash = (a ^ tail) &* 0x94D0_49BB_1331_11EB
         hash ^= hash >> 33
         hash &*= 0xFF51_AFD7_ED55_8CCD
         hash ^= hash >> 33
@@ -74,7 +92,10 @@ func prefixHash(_ bytes: [UInt8]) -> Int {
 struct InventoryBuilder {
     var inventory = BundleInventory()
     var trees: [FileTree] = []
-    var stored: [String: (StoredBytes, size: Int, prefix: Int)] = [:]
+    /// Where each image's bytes live, by its index in `inventory.images` (nil for an image whose
+    /// bytes are not compared): an array beside the images, not a table keyed by their ids, which
+    /// cost a hash of every id three times over.
+    var stored: [(StoredBytes, size: Int, prefix: Int)?] = []
     var carBytes: [String: [UInt8]] = [:]
     /// Whether executables and JavaScript bundles are read for their strings (only `unused` needs them).
     var readsCodeStrings = false
@@ -88,7 +109,8 @@ struct InventoryBuilder {
             throw InputError(path: path, reason: "no such file or folder")
         }
         if isDirectory.boolValue {
-            let tree = try DirectoryTree(root: path)
+            // Sizes are learnt as files are opened: a bundle's reader opens every image anyway.
+            let tree = try DirectoryTree(root: path, sizes: .whenRead)
             if name.hasSuffix(".xcarchive") {
                 let app = try archivedApp(tree, path: path)
                 addBundleTree(SubTree(tree, folder: app), name: PathText.lastComponent(app))

@@ -18,10 +18,24 @@ package protocol FileTree {
     func forEachChunk(_ path: String, maxBytes: Int, _ body: (UnsafeRawBufferPointer) throws -> Void) throws
     /// Whether several threads may read files at once (each read opens its own file).
     var readsConcurrently: Bool { get }
+    /// The size of the file at `path`, whose entry lists `listed` (`TreeEntry.unlisted` when the
+    /// tree left it to be learnt on reading).
+    func size(of path: String, listed: Int) -> Int
+    /// Opens `path` once for reads of its first bytes: `body` gets the file's size and a reader
+    /// of its first `n` bytes (fewer when the file is shorter).
+    func withStart<R>(of path: String, listed: Int, _ body: (_ size: Int, _ first: (Int) throws -> [UInt8]) throws -> R) throws -> R
 }
 
 extension FileTree {
     package var readsConcurrently: Bool { false }
+
+    /// Trees that list every size give it.
+    package func size(of path: String, listed: Int) -> Int { listed }
+
+    /// Trees without descriptors read each prefix on its own.
+    package func withStart<R>(of path: String, listed: Int, _ body: (_ size: Int, _ first: (Int) throws -> [UInt8]) throws -> R) throws -> R {
+        try body(listed) { try prefix(path, $0) }
+    }
 
     /// Trees held in memory give their one buffer.
     package func forEachChunk(_ path: String, maxBytes: Int, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
@@ -74,63 +88,116 @@ struct DirectoryTree: FileTree {
     let warnings: [String]
     /// Digests by file identity: two links to one file (a 4 GiB one, in a hostile tree) are read once.
     private let digests = DigestCache()
+    /// The root held open: each file is looked up from it, not from `/` again (20,000 files of a
+    /// bundle deep in DerivedData would walk its dozen folders 20,000 times).
+    private let rootFolder: FolderDescriptor
     /// How many files' bytes were hashed (a digest found by identity is not counted).
     var filesHashed: Int { digests.count }
     var readsConcurrently: Bool { true }
 
-    init(root: String, skipsFolder: @escaping @Sendable (String) -> Bool = { _ in false }) throws {
+    /// Lists `root`; with `sizes: .whenRead`, files' sizes are learnt as they are opened
+    /// (`withStart`) or asked for (`size(of:listed:)`).
+    init(root: String, sizes: FileSizes = .listed, skipsFolder: @escaping @Sendable (String) -> Bool = { _ in false }) throws {
         self.root = root
-        let walk = try DirectoryWalk(root: root, links: .followed) { skipsFolder($0) ? .skip : .enter }
+        let walk = try DirectoryWalk(root: root, links: .followed, sizes: sizes) { skipsFolder($0) ? .skip : .enter }
         entries = walk.entries
         warnings = walk.warnings
+        rootFolder = FolderDescriptor(root)
     }
 
-    private func open(_ path: String) throws -> (Int32, Int) {
-        try MappedFile.openRegularFile(root + "/" + path)
+    private func open(_ path: String) throws -> (fd: Int32, status: stat) {
+        guard rootFolder.fd >= 0 else { return try MappedFile.openRegularFile(in: AT_FDCWD, root + "/" + path) }
+        return try MappedFile.openRegularFile(in: rootFolder.fd, path, named: root + "/" + path)
+    }
+
+    func size(of path: String, listed: Int) -> Int {
+        guard listed == TreeEntry.unlisted else { return listed }
+        var info = stat()
+        // A file that cannot be looked up has no size to give: reading it says why.
+        return stat(root + "/" + path, &info) == 0 ? Int(info.st_size) : 0
+    }
+
+    func withStart<R>(of path: String, listed: Int, _ body: (_ size: Int, _ first: (Int) throws -> [UInt8]) throws -> R) throws -> R {
+        let (fd, status) = try open(path)
+        defer { close(fd) }
+        let size = Int(status.st_size)
+        return try body(size) { try read(fd, count: min($0, size), path: path) }
     }
 
     func prefix(_ path: String, _ limit: Int) throws -> [UInt8] {
-        let (fd, size) = try open(path)
+        let (fd, status) = try open(path)
         defer { close(fd) }
-        return try read(fd, count: min(limit, size), path: path)
+        return try read(fd, count: min(limit, Int(status.st_size)), path: path)
     }
 
+    /// Up to `count` bytes from the start, read straight into the array (nothing zeroed or copied).
     private func read(_ fd: Int32, count: Int, path: String) throws -> [UInt8] {
-        var buffer = [UInt8](repeating: 0, count: count)
-        var done = 0
-        while done < count {
-            let n = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, count - done, off_t(done)) }
-            if n < 0 { throw InputError(path: path, reason: MappedFile.describe(errno: errno)) }
-            if n == 0 { break }
-            done += n
+        var failure: Int32?
+        let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            var done = 0
+            while done < count {
+                let n = pread(fd, buffer.baseAddress! + done, count - done, off_t(done))
+                if n < 0, errno == EINTR { continue }
+                if n < 0 { failure = errno }
+                if n <= 0 { break }
+                done += n
+            }
+            initialized = done
         }
-        return Array(buffer[0..<done])
+        if let failure { throw InputError(path: path, reason: MappedFile.describe(errno: failure)) }
+        return bytes
     }
 
     func contents(_ path: String, maxBytes: Int) throws -> [UInt8] {
-        let (fd, size) = try open(path)
+        let (fd, status) = try open(path)
         defer { close(fd) }
+        let size = Int(status.st_size)
         guard size <= maxBytes else { throw InputError(path: path, reason: "larger than \(maxBytes) bytes; not read") }
         return try read(fd, count: size, path: path)
     }
 
     func forEachChunk(_ path: String, maxBytes: Int, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
-        let (fd, size) = try open(path)
+        let (fd, status) = try open(path)
         close(fd)
-        guard size <= maxBytes else { throw InputError(path: path, reason: "larger than \(maxBytes) bytes; not read") }
+        guard Int(status.st_size) <= maxBytes else { throw InputError(path: path, reason: "larger than \(maxBytes) bytes; not read") }
         try ChunkedFile(path: root + "/" + path).forEachChunk(body)
     }
 
+    /// One open per file: its status names it for the cache, and its bytes are read in 256 KiB chunks.
     func sha256(_ path: String) throws -> String {
-        var info = stat()
-        let identity = stat(root + "/" + path, &info) == 0 ? FileIdentity(info) : nil
-        if let identity, let known = digests.digest(for: identity) { return known }
+        let (fd, status) = try open(path)
+        defer { close(fd) }
+        let identity = FileIdentity(status)
+        if let known = digests.digest(for: identity) { return known }
         var hasher = SHA256()
-        try ChunkedFile(path: root + "/" + path).forEachChunk { hasher.update(bufferPointer: $0) }
+        let chunk = min(max(Int(status.st_size), 1), 256 << 10)
+        let buffer = UnsafeMutableRawPointer.allocate(byteCount: chunk, alignment: 16)
+        defer { buffer.deallocate() }
+        var offset = 0
+        // Up to the size it had when opened (no read only to learn the end); a size of 0 may be
+        // a file whose size the system does not know, read to its end.
+        while status.st_size == 0 || offset < Int(status.st_size) {
+            let n = PlatformIO.read(fd, buffer, chunk)
+            if n < 0, errno == EINTR { continue }
+            if n < 0 { throw InputError(path: path, location: "offset \(offset)", reason: MappedFile.describe(errno: errno)) }
+            if n == 0 { break }
+            hasher.update(bufferPointer: UnsafeRawBufferPointer(start: buffer, count: n))
+            offset += n
+        }
         let digest = hex(hasher.finalize())
-        if let identity { digests.store(digest, for: identity) }
+        digests.store(digest, for: identity)
         return digest
     }
+}
+
+/// A folder held open for `openat(2)`, closed with the last value that holds it; -1 when it
+/// could not be opened (paths are then opened whole).
+private final class FolderDescriptor: Sendable {
+    let fd: Int32
+
+    init(_ path: String) { fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+
+    deinit { if fd >= 0 { close(fd) } }
 }
 
 /// Digests already taken, by (device, inode); the inventory hashes on one thread, the lock keeps

@@ -15,7 +15,7 @@ extension InventoryBuilder {
             let ext = PathText.fileExtension(PathText.fileName(entry.path)).lowercased()
             guard LooseImageName.imageExtensions.contains(ext) || ext.isEmpty else { continue }
             addFile(
-                tree, treeIndex: index, path: entry.path, size: entry.size, bundle: id, relative: entry.path,
+                tree, treeIndex: index, path: entry.path, listedSize: entry.size, bundle: id, relative: entry.path,
                 source: .systemImages, appKitNames: true, mustBeImage: !ext.isEmpty, idPrefix: id + "/")
         }
         if tree.entries.contains(where: { $0.path == ImageAliases.mappingFile && $0.kind == .file }) {
@@ -43,15 +43,14 @@ extension InventoryBuilder {
         var prefix: Int
     }
 
-    /// The digests of the loose files among `images` (indices), by index: those taken when a header
-    /// read took the whole file, the rest read now, on every core when their tree allows.
+    /// The digests of the loose files among `images` (indices), by index, read on every core when
+    /// their tree allows.
     private func digestFiles(_ images: some Sequence<Int>) -> [Int: Result<String, any Error>] {
         var digests: [Int: Result<String, any Error>] = [:]
         var toRead: [(index: Int, tree: Int, path: String)] = []
         for index in images {
-            let id = inventory.images[index].id
-            guard case let .file(tree, path, digest)? = stored[id]?.0 else { continue }
-            if let digest { digests[index] = .success(digest) } else { toRead.append((index, tree, path)) }
+            guard case let .file(tree, path)? = stored[index]?.0 else { continue }
+            toRead.append((index, tree, path))
         }
         let concurrent = toRead.filter { trees[$0.tree].readsConcurrently }
         let allTrees = trees
@@ -66,8 +65,8 @@ extension InventoryBuilder {
         var groups: [TwinKey: [Int]] = [:]
         // Renditions may share one payload (the same block under many keys): hash it once.
         var renditionDigests: [String: String] = [:]
-        for (index, image) in inventory.images.enumerated() {
-            guard let (where_, size, prefix) = stored[image.id] else { continue }
+        for index in inventory.images.indices {
+            guard let (where_, size, prefix) = stored[index] else { continue }
             var isFile = false
             if case .file = where_ { isFile = true }
             groups[TwinKey(isFile: isFile, size: size, prefix: prefix), default: []].append(index)
@@ -78,7 +77,7 @@ extension InventoryBuilder {
         for members in twins {
             for index in members {
                 let image = inventory.images[index]
-                guard let (where_, _, _) = stored[image.id] else { continue }
+                guard let (where_, _, _) = stored[index] else { continue }
                 switch where_ {
                 case .file:
                     switch fileDigests[index] {
@@ -124,13 +123,27 @@ extension Collection where Element == UInt8 {
     func hasBytesSuffix(_ suffix: StaticString) -> Bool {
         let n = suffix.utf8CodeUnitCount
         guard count >= n else { return false }
-        return dropFirst(count - n).elementsEqual(UnsafeBufferPointer(start: suffix.utf8Start, count: n))
+        let pattern = UnsafeBufferPointer(start: suffix.utf8Start, count: n)
+        if let found = withContiguousStorageIfAvailable({ UnsafeBufferPointer(rebasing: $0[($0.count - n)...]).elementsEqual(pattern) }) {
+            return found
+        }
+        return dropFirst(count - n).elementsEqual(pattern)
     }
 
     /// Whether the ASCII `needle` occurs in the bytes.
     func containsBytes(_ needle: StaticString) -> Bool {
         let pattern = UnsafeBufferPointer(start: needle.utf8Start, count: needle.utf8CodeUnitCount)
         guard let first = pattern.first else { return true }
+        if let found = withContiguousStorageIfAvailable({ bytes in
+            var from = 0
+            while let at = bytes[from...].firstIndex(of: first) {
+                if bytes[at...].starts(with: pattern) { return true }
+                from = at + 1
+            }
+            return false
+        }) {
+            return found
+        }
         var rest = self[...]
         while let at = rest.firstIndex(of: first) {
             if rest[at...].starts(with: pattern) { return true }
@@ -142,8 +155,21 @@ extension Collection where Element == UInt8 {
 
 /// The non-empty components of a `/`-separated path, in order.
 func pathComponents(_ path: String) -> [Substring] {
-    var components: [Substring] = []
     let utf8 = path.utf8
+    // Split where the bytes lie in one piece (an index step of `String.UTF8View` is a call).
+    if let offsets = utf8.withContiguousStorageIfAvailable({ bytes -> [Range<Int>] in
+        var ranges: [Range<Int>] = []
+        var start = 0
+        for index in bytes.indices where bytes[index] == UInt8(ascii: "/") {
+            if start < index { ranges.append(start..<index) }
+            start = index + 1
+        }
+        if start < bytes.count { ranges.append(start..<bytes.count) }
+        return ranges
+    }) {
+        return offsets.map { path[utf8.index(utf8.startIndex, offsetBy: $0.lowerBound)..<utf8.index(utf8.startIndex, offsetBy: $0.upperBound)] }
+    }
+    var components: [Substring] = []
     var start = utf8.startIndex
     var index = start
     while index < utf8.endIndex {

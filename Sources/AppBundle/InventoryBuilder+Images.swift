@@ -6,19 +6,19 @@ extension InventoryBuilder {
     // MARK: Images
 
     mutating func addFile(
-        _ tree: FileTree, treeIndex: Int, path: String, size: Int, bundle: String, relative: String,
+        _ tree: FileTree, treeIndex: Int, path: String, listedSize: Int, bundle: String, relative: String,
         source: ImageSource, appKitNames: Bool, mustBeImage: Bool, idPrefix: String = ""
     ) {
         let placement = LoosePlacement(
             bundle: bundle, relative: relative, source: source, appKitNames: appKitNames, mustBeImage: mustBeImage, idPrefix: idPrefix)
-        add(LooseImageRead(tree, path: path, size: size, placement: placement), treeIndex: treeIndex, path: path, size: size)
+        add(LooseImageRead(tree, path: path, listedSize: listedSize, placement: placement), treeIndex: treeIndex, path: path)
     }
 
     /// A loose image read (here or ahead, on another thread) taken into the inventory.
-    mutating func add(_ loose: LooseImageRead, treeIndex: Int, path: String, size: Int) {
+    mutating func add(_ loose: LooseImageRead, treeIndex: Int, path: String) {
         inventory.warnings += loose.warnings
         guard let image = loose.image else { return }
-        stored[image.id] = (.file(tree: treeIndex, path: path, digest: loose.digest), size, loose.firstBytes)
+        stored.append((.file(tree: treeIndex, path: path), loose.size, loose.firstBytes))
         inventory.images.append(image)
     }
 
@@ -33,7 +33,7 @@ extension InventoryBuilder {
         for slot in reader.images {
             let before = inventory.images.count
             addFile(
-                tree, treeIndex: treeIndex, path: slot.path, size: sizes[slot.path] ?? 0, bundle: bundle,
+                tree, treeIndex: treeIndex, path: slot.path, listedSize: sizes[slot.path] ?? 0, bundle: bundle,
                 relative: slot.name, source: .sourceCatalog, appKitNames: false, mustBeImage: true)
             guard inventory.images.count > before else { continue }
             var image = inventory.images[before]
@@ -94,12 +94,13 @@ extension InventoryBuilder {
             if let w = width, let h = height {
                 image.decodedBytes = ImageInfo.decodedBytes(width: w, height: h, bytesPerPixel: InventoryBuilder.bytesPerPixel(rendition))
             }
-            if let payload = InventoryBuilder.payload(of: rendition, in: bytes) {
-                stored[id] = (
-                    .rendition(car: carPath, offset: payload.offset, length: payload.length), payload.length,
-                    prefixHash(Array(bytes[payload.offset..<min(payload.offset + 4096, payload.offset + payload.length)]))
-                )
-            }
+            stored.append(
+                InventoryBuilder.payload(of: rendition, in: bytes).map { payload in
+                    (
+                        .rendition(car: carPath, offset: payload.offset, length: payload.length), payload.length,
+                        prefixHash(Array(bytes[payload.offset..<min(payload.offset + 4096, payload.offset + payload.length)]))
+                    )
+                })
             noteImplausible(image)
             inventory.images.append(image)
         }

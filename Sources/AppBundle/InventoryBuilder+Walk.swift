@@ -11,7 +11,7 @@ extension InventoryBuilder {
         inventory.warnings += tree.warnings
         let layout = mapBundles(tree, name: name)
         let foldersWithDefaultPNG = Set(
-            layout.files.filter {
+            tree.entries.lazy.filter { $0.kind == .file && $0.path.utf8.containsBytes("Default") }.map(\.path).filter {
                 let name = PathText.fileName($0)
                 return name.hasPrefix("Default") && name.hasSuffix(".png")
             }.map(PathText.folder))
@@ -29,10 +29,12 @@ extension InventoryBuilder {
         let readAhead = readLooseImagesAhead(tree, isLooseImage: isLooseImage) { path in
             loosePlacement(path, layout: layout, infos: infos, isSourceTree: isSourceTree)
         }
+        inventory.images.reserveCapacity(inventory.images.count + readAhead.count)
+        stored.reserveCapacity(stored.count + readAhead.count)
         for (entryIndex, entry) in tree.entries.enumerated() where entry.kind == .file {
             addTreeFile(
                 entry, of: tree, treeIndex: index, layout: layout, infos: infos, isSourceTree: isSourceTree, localizations: &localizations,
-                nibNames: &nibNames, prefetched: readAhead.isEmpty ? nil : readAhead[entryIndex])
+                nibNames: &nibNames, prefetched: readAhead[entryIndex])
         }
         for (nibPath, names) in nibNames {
             let bundle = layout.bundleOf[PathText.folder(nibPath)] ?? BundleID.top
@@ -56,21 +58,28 @@ extension InventoryBuilder {
         localizations: inout [String: Set<String>], nibNames: inout [String: Set<String>], prefetched: LooseImageRead? = nil
     ) {
         let path = entry.path
+        if let prefetched {
+            addReadAhead(prefetched, entry, of: tree, treeIndex: index, layout: layout, infos: infos, localizations: &localizations)
+            return
+        }
         let parent = PathText.folder(path)
         guard !isJunk(path), !path.utf8.containsBytes("_CodeSignature/") else { return }
         let bundle = layout.bundleOf[parent] ?? BundleID.top
-        let components = pathComponents(path)
-        if let lproj = components.dropLast().last(where: { $0.utf8.hasBytesSuffix(".lproj") }) {
+        // Most paths hold no `.lproj`, catalog or nib folder: their bytes say so, without splitting them.
+        let components =
+            path.utf8.containsBytes(".lproj") || path.utf8.containsBytes(".xcassets") || path.utf8.containsBytes(".nib")
+                || path.utf8.last == UInt8(ascii: "/") ? pathComponents(path) : nil
+        if let lproj = components?.dropLast().last(where: { $0.utf8.hasBytesSuffix(".lproj") }) {
             localizations[bundle, default: []].insert(String(lproj.dropLast(6)))
         }
-        if components.contains(where: { $0.utf8.hasBytesSuffix(".xcassets") }) { return }
-        let fileName = String(components.last!)
+        if components?.contains(where: { $0.utf8.hasBytesSuffix(".xcassets") }) == true { return }
+        let fileName = components.map { String($0.last!) } ?? PathText.fileName(path)
         let ext = PathText.fileExtension(fileName)
         if readsCodeStrings, ext == "jsbundle" || isExecutable(path, of: infos[bundle]) {
             readCodeStrings(tree, path: path, bundle: bundle, javaScript: ext == "jsbundle")
             return
         }
-        if let nib = components.firstIndex(where: { $0.utf8.hasBytesSuffix(".nib") }) {
+        if let components, let nib = components.firstIndex(where: { $0.utf8.hasBytesSuffix(".nib") }) {
             let nibPath = components[...nib].joined(separator: "/")
             readNib(tree, path: path, nibPath: nibPath, into: &nibNames)
             return
@@ -89,12 +98,36 @@ extension InventoryBuilder {
             }
             return
         }
-        guard LooseImageName.imageExtensions.contains(ext.lowercased()) || ext.isEmpty else { return }
+        guard LooseImageName.isImageExtension(ext) || ext.isEmpty else { return }
+        let loose = LooseImageRead(tree, path: path, listedSize: entry.size, placement: loosePlacement(path, layout: layout, infos: infos, isSourceTree: isSourceTree))
+        addLoose(loose, entry, treeIndex: index)
+    }
+
+    /// `addTreeFile` for a loose image read ahead: `isLooseImage` already held (an image
+    /// extension, outside junk, signatures, catalogs and nibs), so what is left to ask of its path
+    /// is its localization and whether it is its bundle's program.
+    private mutating func addReadAhead(
+        _ loose: LooseImageRead, _ entry: TreeEntry, of tree: FileTree, treeIndex index: Int, layout: TreeLayout, infos: [String: BundleInfo],
+        localizations: inout [String: Set<String>]
+    ) {
+        let path = entry.path
+        let hasLocalization = path.utf8.containsBytes(".lproj")
+        if hasLocalization || readsCodeStrings {
+            let bundle = layout.bundleOf[PathText.folder(path)] ?? BundleID.top
+            if hasLocalization, let lproj = pathComponents(path).dropLast().last(where: { $0.utf8.hasBytesSuffix(".lproj") }) {
+                localizations[bundle, default: []].insert(String(lproj.dropLast(6)))
+            }
+            if readsCodeStrings, isExecutable(path, of: infos[bundle]) {
+                readCodeStrings(tree, path: path, bundle: bundle, javaScript: false)
+                return
+            }
+        }
+        addLoose(loose, entry, treeIndex: index)
+    }
+
+    private mutating func addLoose(_ loose: LooseImageRead, _ entry: TreeEntry, treeIndex index: Int) {
         let before = inventory.images.count
-        let loose =
-            prefetched
-            ?? LooseImageRead(tree, path: path, size: entry.size, placement: loosePlacement(path, layout: layout, infos: infos, isSourceTree: isSourceTree))
-        add(loose, treeIndex: index, path: path, size: entry.size)
+        add(loose, treeIndex: index, path: entry.path)
         // Read through a symbolic link (an installed GNUstep app's `Resources`): say so.
         if let link = entry.link, inventory.images.count > before { inventory.images[before].details["link"] = link }
     }
@@ -104,7 +137,7 @@ extension InventoryBuilder {
     func isLooseImage(_ entry: TreeEntry) -> Bool {
         guard entry.kind == .file else { return false }
         let path = entry.path
-        guard LooseImageName.imageExtensions.contains(PathText.fileExtension(PathText.fileName(path)).lowercased()) else { return false }
+        guard LooseImageName.hasImageExtension(path) else { return false }
         return !isJunk(path) && !path.utf8.containsBytes("_CodeSignature/") && !path.utf8.containsBytes(".xcassets/")
             && !path.utf8.containsBytes(".nib/")
     }
@@ -118,13 +151,14 @@ extension InventoryBuilder {
         return LoosePlacement(
             bundle: bundle, relative: isSourceTree && bundle == BundleID.top ? PathText.fileName(inTree) : inTree, source: .file,
             appKitNames: usesAppKitNames(info),
-            mustBeImage: LooseImageName.imageExtensions.contains(PathText.fileExtension(PathText.fileName(path)).lowercased()))
+            mustBeImage: LooseImageName.hasImageExtension(path))
     }
 
     /// Where each bundle of a tree starts and which bundle each folder belongs to.
     struct TreeLayout {
         let folders: Set<String>
-        let files: Set<String>
+        /// The files named `Info.plist` or `Info-gnustep.plist`: the only files the layout asks after.
+        let plists: Set<String>
         /// Each path belongs to the deepest bundle folder above it.
         var bundleOf: [String: String] = ["": BundleID.top]
         var bundleRoots: [String] = [""]
@@ -136,21 +170,25 @@ extension InventoryBuilder {
     /// catalogs, its junk and the symbolic links that leave it.
     mutating func mapBundles(_ tree: FileTree, name: String) -> TreeLayout {
         let folders = Set(tree.entries.filter { $0.kind == .directory }.map(\.path))
-        let files = Set(tree.entries.filter { $0.kind == .file }.map(\.path))
+        let plists = Set(
+            tree.entries.lazy.filter { $0.kind == .file && ($0.path.utf8.hasBytesSuffix("Info.plist") || $0.path.utf8.hasBytesSuffix("Info-gnustep.plist")) }
+                .map(\.path))
         var topKind = BundleReader.bundleKinds[PathText.fileExtension(name)] ?? .folder
         if topKind == .folder,
-            files.contains("Info.plist") || files.contains("Contents/Info.plist")
-                || files.contains("Resources/Info-gnustep.plist")
+            plists.contains("Info.plist") || plists.contains("Contents/Info.plist")
+                || plists.contains("Resources/Info-gnustep.plist")
         {
             topKind = .app
         }
-        var layout = TreeLayout(folders: folders, files: files, topKind: topKind)
+        var layout = TreeLayout(folders: folders, plists: plists, topKind: topKind)
         for entry in tree.entries {
-            let parent = PathText.folder(entry.path)
             if isJunk(entry.path) {
-                if !isJunk(parent) { inventory.junk.append(entry.path) }
+                if !isJunk(PathText.folder(entry.path)) { inventory.junk.append(entry.path) }
                 continue
             }
+            // A file is only asked whether it is junk: its folder and bundle are a folder's business.
+            if entry.kind == .file { continue }
+            let parent = PathText.folder(entry.path)
             let owner = layout.bundleOf[parent] ?? BundleID.top
             switch entry.kind {
             case .directory:
@@ -182,10 +220,10 @@ extension InventoryBuilder {
             let kind = root.isEmpty ? layout.topKind : BundleReader.bundleKinds[PathText.fileExtension(PathText.fileName(root))] ?? .bundle
             var info = BundleInfo(
                 id: id, kind: kind, name: root.isEmpty ? name : PathText.fileName(root),
-                resourceRoot: resourceRoot(root, folders: layout.folders, files: layout.files, versioned: versionedResources))
+                resourceRoot: resourceRoot(root, folders: layout.folders, plists: layout.plists, versioned: versionedResources))
             let p = root.isEmpty ? "" : root + "/"
             let candidates = [p + "Info.plist", p + "Contents/Info.plist", p + "Resources/Info-gnustep.plist", p + "Resources/Info.plist"]
-            if let plistPath = candidates.first(where: layout.files.contains) {
+            if let plistPath = candidates.first(where: layout.plists.contains) {
                 info.infoPlistPath = plistPath
                 do {
                     let plist = try PropertyList.parse(try tree.contents(plistPath, maxBytes: BundleReader.maxPlistBytes))
@@ -219,10 +257,10 @@ extension InventoryBuilder {
     }
 
     /// Resources live in `Contents/Resources` (macOS), `Resources` (GNUstep, macOS frameworks) or the root (iOS).
-    func resourceRoot(_ root: String, folders: Set<String>, files: Set<String>, versioned: [String: String]) -> String {
+    func resourceRoot(_ root: String, folders: Set<String>, plists: Set<String>, versioned: [String: String]) -> String {
         let p = root.isEmpty ? "" : root + "/"
         if folders.contains(p + "Contents/Resources") { return p + "Contents/Resources" }
-        if folders.contains(p + "Resources"), !files.contains(p + "Info.plist") { return p + "Resources" }
+        if folders.contains(p + "Resources"), !plists.contains(p + "Info.plist") { return p + "Resources" }
         return versioned[root] ?? root
     }
 
@@ -249,6 +287,12 @@ extension InventoryBuilder {
             relative = String(path.dropFirst(resourceRoot.count + 1))
         } else if bundle != BundleID.top, path.hasPrefix(bundle + "/") {
             relative = String(path.dropFirst(bundle.count + 1))
+        }
+        // A path without `.lproj`, an empty component or a slash at either end is its own answer.
+        if !relative.utf8.containsBytes(".lproj"), !relative.utf8.containsBytes("//"), relative.utf8.first != UInt8(ascii: "/"),
+            relative.utf8.last != UInt8(ascii: "/")
+        {
+            return relative
         }
         return pathComponents(relative).filter { !$0.utf8.hasBytesSuffix(".lproj") }.joined(separator: "/")
     }

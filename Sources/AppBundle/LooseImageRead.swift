@@ -2,30 +2,32 @@ import Crypto
 import ImageHeaders
 import ImgtraceSupport
 
-/// What reading one image file's first bytes told: its header (or why there is none), a hash of
-/// its first 4 KiB for the duplicate pass, and, when the file was read whole, its digest.
+/// What reading one image file's first bytes told: its header (or why there is none), its size
+/// and a hash of its first 4 KiB for the duplicate pass.
 struct HeaderRead {
     var header: Result<ImageInfo?, any Error>
     var firstBytes: Int?
-    /// SHA-256 of the whole file, lowercase hex; nil when only its first bytes were read.
-    var digest: String?
+    /// The file's size, learnt when it was opened (asked of the tree when it could not be).
+    var size: Int
 
-    /// Reads `path`'s header as `addFile` always has: the first 4 KiB, more while the header asks.
-    /// With `mayHaveTwin` (another file has its size), a file those reads took whole is digested
-    /// from the same bytes, so the duplicate pass need not open it again.
-    init(_ tree: FileTree, path: String, size: Int, mayHaveTwin: Bool) {
+    /// Reads `path`'s header as `addFile` always has: the first 4 KiB, more while the header asks,
+    /// from one open of the file. Its digest is left to the duplicate pass, which takes it only
+    /// where another image has the same size and first 4 KiB.
+    init(_ tree: FileTree, path: String, listedSize: Int) {
         var firstBytes: Int?
-        var digest: String?
+        var learnt: Int?
         header = Result(catching: {
-            try ImageHeaderReader.read(fileSize: size) { length in
-                let bytes = try tree.prefix(path, length)
-                if firstBytes == nil { firstBytes = prefixHash(bytes) }
-                if mayHaveTwin, bytes.count == size { digest = hex(SHA256.hash(data: bytes)) }
-                return bytes
+            try tree.withStart(of: path, listed: listedSize) { size, first in
+                learnt = size
+                return try ImageHeaderReader.read(fileSize: size) { length in
+                    let bytes = try first(length)
+                    if firstBytes == nil { firstBytes = prefixHash(bytes) }
+                    return bytes
+                }
             }
         })
         self.firstBytes = firstBytes
-        self.digest = digest
+        size = max(0, learnt ?? tree.size(of: path, listed: listedSize))
     }
 }
 
@@ -48,14 +50,17 @@ struct LooseImageRead {
     var image: BundleImage?
     var warnings: [String] = []
     var firstBytes = 0
-    var digest: String?
+    /// The file's size in bytes.
+    var size: Int
 
-    /// The file read here, on this thread (nothing read ahead: its digest is left to the duplicate pass).
-    init(_ tree: FileTree, path: String, size: Int, placement: LoosePlacement) {
-        self.init(path: path, size: size, placement: placement, read: HeaderRead(tree, path: path, size: size, mayHaveTwin: false))
+    /// The file read here, on this thread (nothing read ahead).
+    init(_ tree: FileTree, path: String, listedSize: Int, placement: LoosePlacement) {
+        self.init(path: path, placement: placement, read: HeaderRead(tree, path: path, listedSize: listedSize))
     }
 
-    init(path: String, size: Int, placement: LoosePlacement, read: HeaderRead) {
+    init(path: String, placement: LoosePlacement, read: HeaderRead) {
+        let size = read.size
+        self.size = size
         let parsed = LooseImageName(fileName: PathText.fileName(placement.relative))
         let id = placement.idPrefix + path
         var header: ImageInfo?
@@ -84,13 +89,12 @@ struct LooseImageRead {
             idiom: parsed.idiom, fileExtension: parsed.fileExtension, bytesOnDisk: size,
             decodedBytes: header?.decodedBytes, isVector: header?.format.isVector ?? false)
         if image.isVector { image.scale = 0 }
-        if let lproj = pathComponents(path).dropLast().last(where: { $0.utf8.hasBytesSuffix(".lproj") }) {
+        if path.utf8.containsBytes(".lproj"), let lproj = pathComponents(path).dropLast().last(where: { $0.utf8.hasBytesSuffix(".lproj") }) {
             image.localization = String(lproj.dropLast(6))
         }
         if let warning = implausible(image) { warnings.append(warning) }
         self.image = image
         firstBytes = read.firstBytes ?? 0
-        digest = read.digest
     }
 }
 
@@ -103,24 +107,35 @@ func implausible(_ image: BundleImage) -> String? {
 extension InventoryBuilder {
     /// Reads the loose images among the tree's entries (those `isLooseImage` picks) on every core,
     /// ahead of the one-file-at-a-time pass that builds the inventory (opening, reading and parsing
-    /// 20,000 headers is most of `catalog`'s time): `placement` says where each goes. Returns a
-    /// read per entry of the tree, nil where none was made (the pass then reads the file itself);
-    /// none at all for a tree read through one archive.
+    /// 20,000 headers is most of `catalog`'s time): `placement` says where each goes. Returns the
+    /// reads by entry (none where none was made: the pass then reads the file itself); none at all
+    /// for a tree read through one archive.
     func readLooseImagesAhead(
         _ tree: FileTree, isLooseImage: (TreeEntry) -> Bool, placement: (String) -> LoosePlacement
-    ) -> [LooseImageRead?] {
-        guard tree.readsConcurrently else { return [] }
+    ) -> ReadAhead {
+        guard tree.readsConcurrently else { return ReadAhead() }
         let candidates = tree.entries.indices.filter { isLooseImage(tree.entries[$0]) }
-        guard candidates.count > 1 else { return [] }
-        var sharedSizes: [Int: Int] = [:]
-        for index in candidates { sharedSizes[tree.entries[index].size, default: 0] += 1 }
+        guard candidates.count > 1 else { return ReadAhead() }
         let reads = parallelMap(candidates) { index in
             let entry = tree.entries[index]
-            let read = HeaderRead(tree, path: entry.path, size: entry.size, mayHaveTwin: sharedSizes[entry.size]! > 1)
-            return LooseImageRead(path: entry.path, size: entry.size, placement: placement(entry.path), read: read)
+            return LooseImageRead(path: entry.path, placement: placement(entry.path), read: HeaderRead(tree, path: entry.path, listedSize: entry.size))
         }
-        var byEntry = [LooseImageRead?](repeating: nil, count: tree.entries.count)
-        for (index, read) in zip(candidates, reads) { byEntry[index] = read }
-        return byEntry
+        var slots = [Int32](repeating: -1, count: tree.entries.count)
+        for (slot, index) in candidates.enumerated() { slots[index] = Int32(slot) }
+        return ReadAhead(reads: reads, slots: slots)
     }
+}
+
+/// The loose images read ahead, by the index of their entry in the tree: the reads in one array
+/// and a small index per entry (an array of optional reads, one per entry, would copy every read again).
+struct ReadAhead {
+    var reads: [LooseImageRead] = []
+    var slots: [Int32] = []
+
+    subscript(entry: Int) -> LooseImageRead? {
+        guard entry < slots.count, slots[entry] >= 0 else { return nil }
+        return reads[Int(slots[entry])]
+    }
+
+    var count: Int { reads.count }
 }

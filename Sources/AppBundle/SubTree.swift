@@ -26,4 +26,8 @@ struct SubTree: FileTree {
         try base.forEachChunk(prefix + path, maxBytes: maxBytes, body)
     }
     func sha256(_ path: String) throws -> String { try base.sha256(prefix + path) }
+    func size(of path: String, listed: Int) -> Int { base.size(of: prefix + path, listed: listed) }
+    func withStart<R>(of path: String, listed: Int, _ body: (_ size: Int, _ first: (Int) throws -> [UInt8]) throws -> R) throws -> R {
+        try base.withStart(of: prefix + path, listed: listed, body)
+    }
 }

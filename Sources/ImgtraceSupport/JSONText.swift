@@ -21,6 +21,21 @@ package struct JSONText {
 
     package init() {}
 
+    /// A writer with room for about `capacity` bytes: a document of megabytes is not grown (and
+    /// copied) a dozen times on the way.
+    package init(capacity: Int) { store = JSONBytes(capacity: max(capacity, 1)) }
+
+    /// The bytes written so far and a newline, in one copy (a document's last line).
+    package var lineBytes: [UInt8] {
+        store.withBytes { written in
+            [UInt8](unsafeUninitializedCapacity: written.count + 1) { buffer, count in
+                if let base = written.baseAddress { buffer.baseAddress!.update(from: base, count: written.count) }
+                buffer[written.count] = 0x0A
+                count = written.count + 1
+            }
+        }
+    }
+
     package mutating func beginObject() { open(UInt8(ascii: "{")) }
     package mutating func endObject() { close(UInt8(ascii: "}")) }
     package mutating func beginArray() { open(UInt8(ascii: "[")) }
@@ -81,6 +96,12 @@ package struct JSONText {
     /// A value after `rawKey`: a string, or null.
     package mutating func rawString(_ value: String?) {
         if let value { appendString(value) } else { appendNull() }
+    }
+
+    /// `rawKey` and its boolean value.
+    package mutating func rawField(_ keyJSON: StaticString, _ value: Bool) {
+        rawKey(keyJSON)
+        put(value ? "true" : "false")
     }
 
     /// A value after `rawKey`: an integer, or null.
@@ -159,6 +180,12 @@ package struct JSONText {
 
     /// Inserts already-encoded JSON as one value.
     package mutating func raw(_ encoded: [UInt8]) { separate(); encoded.withUnsafeBufferPointer { put($0.baseAddress, $0.count) } }
+
+    /// Inserts what another writer wrote (values it separated itself) as the next value or values.
+    package mutating func raw(_ written: JSONText) {
+        separate()
+        written.withBytes { put($0.baseAddress, $0.count) }
+    }
 
     package mutating func field(_ name: String, _ value: String?) { key(name); string(value) }
     package mutating func field(_ name: String, _ value: Int?) { key(name); int(value) }

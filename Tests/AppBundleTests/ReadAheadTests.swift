@@ -3,9 +3,8 @@ import ImgtraceSupport
 import TestSupport
 import XCTest
 
-/// Headers read ahead on every core (a small file that may be a duplicate digested from the
-/// same read) and duplicates digested on every core must give the inventory the
-/// one-file-at-a-time reading gives.
+/// Headers read ahead on every core (each file's size learnt as it is opened) and duplicates
+/// digested on every core must give the inventory the one-file-at-a-time reading gives.
 final class ReadAheadTests: XCTestCase {
     func testParallelMapKeepsTheElementsOrder() {
         for count in [0, 1, 2, 63, 64, 65, 10_007] {
@@ -58,27 +57,34 @@ final class ReadAheadTests: XCTestCase {
             ["cut.png", "cut2.png", "deep-copy.jpg", "deep.jpg", "large-copy.png", "large.png", "sub/twin.png", "twin.png", "twin@2x.png"])
     }
 
-    func testAReadThatTookTheWholeFileGivesItsDigest() throws {
-        let tree = MemoryTree(files())
-        var digested: [String] = []
-        for entry in tree.entries where entry.kind == .file {
-            let twin = HeaderRead(tree, path: entry.path, size: entry.size, mayHaveTwin: true)
-            let alone = HeaderRead(tree, path: entry.path, size: entry.size, mayHaveTwin: false)
-            XCTAssertEqual(twin.firstBytes, alone.firstBytes, entry.path)
-            XCTAssertEqual("\(twin.header)", "\(alone.header)", entry.path)
-            XCTAssertNil(alone.digest, entry.path)
-            if let digest = twin.digest {
-                XCTAssertEqual(digest, try tree.sha256(entry.path), entry.path)
-                digested.append(entry.path)
-            }
-            // Within the first 4 KiB the first read is the whole file.
-            if entry.size <= 4096 { XCTAssertNotNil(twin.digest, entry.path) }
+    /// A tree walked without sizes learns each when the file is opened: the header, the first
+    /// bytes' hash and the size are those a walk with sizes gives; a file gone since the walk has
+    /// size 0 and its header read says why.
+    func testSizesLearntOnOpeningAreTheListedOnes() throws {
+        let files = files()
+        let root = try BinaryRunner.temporaryDirectory().appendingPathComponent("Sizes.app")
+        defer { try? FileManager.default.removeItem(at: root.deletingLastPathComponent()) }
+        for (path, bytes) in files {
+            let url = root.appendingPathComponent(path)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(bytes).write(to: url)
         }
-        XCTAssertFalse(digested.contains("large.png"), "64 KiB whose header is in its first 4 KiB: read in part")
-        XCTAssertTrue(digested.contains("deep.jpg"), "a header past 4 KiB: the second read took the whole file")
-        // A file gone since the walk: no digest, and the header read says why.
-        let gone = HeaderRead(tree, path: "missing.png", size: 10, mayHaveTwin: true)
-        XCTAssertNil(gone.digest)
+        let listed = try DirectoryTree(root: root.path)
+        let whenRead = try DirectoryTree(root: root.path, sizes: .whenRead)
+        var compared = 0
+        for (early, late) in zip(listed.entries, whenRead.entries) where early.kind == .file {
+            XCTAssertEqual(late.size, TreeEntry.unlisted, late.path)
+            XCTAssertEqual(whenRead.size(of: late.path, listed: late.size), early.size, late.path)
+            let known = HeaderRead(listed, path: early.path, listedSize: early.size)
+            let learnt = HeaderRead(whenRead, path: late.path, listedSize: late.size)
+            XCTAssertEqual(learnt.size, early.size, late.path)
+            XCTAssertEqual(learnt.firstBytes, known.firstBytes, late.path)
+            XCTAssertEqual("\(learnt.header)", "\(known.header)", late.path)
+            compared += 1
+        }
+        XCTAssertEqual(compared, files.count, "every file, Info.plist too")
+        let gone = HeaderRead(whenRead, path: "missing.png", listedSize: TreeEntry.unlisted)
+        XCTAssertEqual(gone.size, 0)
         XCTAssertThrowsError(try gone.header.get())
     }
 }

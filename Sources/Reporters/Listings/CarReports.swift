@@ -62,9 +62,7 @@ public enum CarJSONReport {
             w.endObject()
         }
         w.endArray()
-        var bytes = w.bytes
-        bytes.append(0x0A)
-        return bytes
+        return w.lineBytes
     }
 
     static func assetType(_ r: Rendition) -> String {
