@@ -182,6 +182,7 @@ let package = Package(
             name: "ReportersTests",
             dependencies: [
                 "Reporters", "LaunchAudit", "AuditModel", "AuditPolicy", "AuditRules", "UnusedAudit", "AuditTestSupport", "LaunchTrace", "ImgtraceSupport", "TestSupport",
+                "AppBundle",
             ]),
         .testTarget(
             name: "EndToEndTests",

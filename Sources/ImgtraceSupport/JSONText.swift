@@ -181,6 +181,14 @@ package struct JSONText {
     /// Inserts already-encoded JSON as one value.
     package mutating func raw(_ encoded: [UInt8]) { separate(); encoded.withUnsafeBufferPointer { put($0.baseAddress, $0.count) } }
 
+    /// Hands the bytes written so far to `body` and forgets them, as `takeBytes` does, without a
+    /// copy: a long document goes out a piece at a time.
+    package mutating func drain(_ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+        store.withBytes(body)
+        makeUnique()
+        store.count = 0
+    }
+
     /// Inserts what another writer wrote (values it separated itself) as the next value or values.
     package mutating func raw(_ written: JSONText) {
         separate()

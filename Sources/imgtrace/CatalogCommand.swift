@@ -39,7 +39,7 @@ struct CatalogCommand: ParsableCommand {
         }
         let sink = ByteSink(consumer: format.consumer)
         switch format {
-        case .json: sink.write(CatalogJSONReport.render(inventory))
+        case .json: CatalogJSONReport.write(inventory, to: sink)
         case .text: sink.write(CatalogTextReport.render(inventory, input: path, width: width.columns))
         }
         try ReportFile.finishStandardOutput(sink)

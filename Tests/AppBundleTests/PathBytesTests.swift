@@ -20,6 +20,26 @@ final class PathBytesTests: XCTestCase {
         XCTAssertEqual(PathText.fileExtension("noext"), "")
     }
 
+    /// The extension tests asked of every file before any is read give what lowercasing the
+    /// extension and looking it up gives: in any case, for extensions too long, empty or leading,
+    /// through folders with dots, and for letters that lowercase to ASCII (the Kelvin sign).
+    func testImageExtensionTestsAgreeWithTheTextOnes() {
+        var paths = [
+            "a.png", "a.PNG", "a.pNg", "a.jpeg", "a.jpegx", "a.jp", "a.", ".png", "png", "a/.png", "x.png/b", "x.png/b.gif", "a.b.svg",
+            "a.ti\u{FB00}", "a.tİff", "a.\u{212A}", "a.pdf\u{301}", "dir.app/icon@2x~ipad.PNG", "a.avif", "a.AVIFF", "a.heic", "a.\u{0}png",
+            "", "/", "a.b/c", "é.webp", "a.webp ",
+        ]
+        var random = SystemRandomNumberGenerator()
+        let alphabet = Array("pngjifPNGJIFa.svg/\u{212A}İé").map(String.init)
+        for _ in 0..<2000 { paths.append((0..<Int.random(in: 0...9, using: &random)).map { _ in alphabet.randomElement(using: &random)! }.joined()) }
+        for path in paths {
+            let ext = PathText.fileExtension(PathText.fileName(path))
+            let expected = LooseImageName.imageExtensions.contains(ext.lowercased())
+            XCTAssertEqual(LooseImageName.isImageExtension(ext), expected, path.debugDescription)
+            XCTAssertEqual(LooseImageName.hasImageExtension(path), expected, path.debugDescription)
+        }
+    }
+
     /// One join for every path (issue 62): a project's folders, a workspace's locations, a
     /// report's bundle links.
     func testOneJoin() {

@@ -36,15 +36,19 @@ final class ReadAheadTests: XCTestCase {
         ]
     }
 
-    func testAFolderReadAheadGivesTheInventoryReadOneFileAtATime() throws {
-        let files = files()
-        let root = try BinaryRunner.temporaryDirectory().appendingPathComponent("ReadAhead.app")
-        defer { try? FileManager.default.removeItem(at: root.deletingLastPathComponent()) }
+    private func write(_ files: [String: [UInt8]], to root: URL) throws {
         for (path, bytes) in files {
             let url = root.appendingPathComponent(path)
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try Data(bytes).write(to: url)
         }
+    }
+
+    func testAFolderReadAheadGivesTheInventoryReadOneFileAtATime() throws {
+        let files = files()
+        let root = try BinaryRunner.temporaryDirectory().appendingPathComponent("ReadAhead.app")
+        defer { try? FileManager.default.removeItem(at: root.deletingLastPathComponent()) }
+        try write(files, to: root)
         XCTAssertTrue(try DirectoryTree(root: root.path).readsConcurrently)
         XCTAssertFalse(MemoryTree(files).readsConcurrently)
         let onDisk = try BundleReader.inventory(of: root.path)
@@ -64,11 +68,7 @@ final class ReadAheadTests: XCTestCase {
         let files = files()
         let root = try BinaryRunner.temporaryDirectory().appendingPathComponent("Sizes.app")
         defer { try? FileManager.default.removeItem(at: root.deletingLastPathComponent()) }
-        for (path, bytes) in files {
-            let url = root.appendingPathComponent(path)
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try Data(bytes).write(to: url)
-        }
+        try write(files, to: root)
         let listed = try DirectoryTree(root: root.path)
         let whenRead = try DirectoryTree(root: root.path, sizes: .whenRead)
         var compared = 0
