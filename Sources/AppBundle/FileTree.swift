@@ -14,6 +14,8 @@ package protocol FileTree {
     func contents(_ path: String, maxBytes: Int) throws -> [UInt8]
     /// SHA-256 of the file's bytes, lowercase hex.
     func sha256(_ path: String) throws -> String
+    /// `sha256` of each of `paths`, files that share a size and first 4 KiB, in order.
+    func sha256(ofTwins paths: [String]) -> [Result<String, any Error>]
     /// The file's bytes in order, in chunks of bounded size; refused when larger than `maxBytes`.
     func forEachChunk(_ path: String, maxBytes: Int, _ body: (UnsafeRawBufferPointer) throws -> Void) throws
     /// Whether several threads may read files at once (each read opens its own file).
@@ -28,6 +30,11 @@ package protocol FileTree {
 
 extension FileTree {
     package var readsConcurrently: Bool { false }
+
+    /// Each file hashed on its own.
+    package func sha256(ofTwins paths: [String]) -> [Result<String, any Error>] {
+        paths.map { path in Result { try sha256(path) } }
+    }
 
     /// Trees that list every size give it.
     package func size(of path: String, listed: Int) -> Int { listed }
@@ -169,6 +176,70 @@ struct DirectoryTree: FileTree {
         defer { close(fd) }
         let identity = FileIdentity(status)
         if let known = digests.digest(for: identity) { return known }
+        let digest = try hash(fd, status, path: path)
+        digests.store(digest, for: identity)
+        return digest
+    }
+
+    /// The files of one size and first 4 KiB, each opened once: one whose identity, or whose bytes
+    /// (up to `comparedBytes`), are those of a file already hashed takes its digest. Duplicates
+    /// are mostly copies: one hash a content, not one a file.
+    func sha256(ofTwins paths: [String]) -> [Result<String, any Error>] {
+        var hashed: [(bytes: [UInt8], digest: String)] = []
+        return paths.map { path in
+            Result {
+                let (fd, status) = try open(path)
+                defer { close(fd) }
+                let identity = FileIdentity(status)
+                if let known = digests.digest(for: identity) { return known }
+                let size = Int(status.st_size)
+                let digest: String
+                if size > 0, size <= Self.comparedBytes {
+                    let bytes = try readWhole(fd, size: size, path: path)
+                    if let twin = hashed.first(where: { Self.equal($0.bytes, bytes) }) {
+                        digest = twin.digest
+                    } else {
+                        digest = hex(SHA256.hash(data: bytes))
+                        if hashed.count < Self.comparedContents { hashed.append((bytes, digest)) }
+                    }
+                } else {
+                    digest = try hash(fd, status, path: path)
+                }
+                digests.store(digest, for: identity)
+                return digest
+            }
+        }
+    }
+
+    /// Files up to this size are read whole and compared; larger ones are hashed as they are read.
+    private static let comparedBytes = 1 << 20
+    /// How many distinct contents of one group are kept to compare with.
+    private static let comparedContents = 8
+
+    private static func equal(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        a.count == b.count && a.withUnsafeBytes { a in b.withUnsafeBytes { b in memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0 } }
+    }
+
+    /// The `size` bytes an open file had when opened, read from its start; errors as `hash` gives them.
+    private func readWhole(_ fd: Int32, size: Int, path: String) throws -> [UInt8] {
+        var failure: (offset: Int, code: Int32)?
+        let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
+            var offset = 0
+            while offset < size {
+                let n = PlatformIO.read(fd, buffer.baseAddress! + offset, size - offset)
+                if n < 0, errno == EINTR { continue }
+                if n < 0 { failure = (offset, errno) }
+                if n <= 0 { break }
+                offset += n
+            }
+            initialized = offset
+        }
+        if let failure { throw InputError(path: path, location: "offset \(failure.offset)", reason: MappedFile.describe(errno: failure.code)) }
+        return bytes
+    }
+
+    /// SHA-256 of an open file's bytes, read in 256 KiB chunks.
+    private func hash(_ fd: Int32, _ status: stat, path: String) throws -> String {
         var hasher = SHA256()
         let chunk = min(max(Int(status.st_size), 1), 256 << 10)
         let buffer = UnsafeMutableRawPointer.allocate(byteCount: chunk, alignment: 16)
@@ -184,9 +255,7 @@ struct DirectoryTree: FileTree {
             hasher.update(bufferPointer: UnsafeRawBufferPointer(start: buffer, count: n))
             offset += n
         }
-        let digest = hex(hasher.finalize())
-        digests.store(digest, for: identity)
-        return digest
+        return hex(hasher.finalize())
     }
 }
 

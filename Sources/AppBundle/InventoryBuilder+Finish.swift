@@ -43,20 +43,32 @@ extension InventoryBuilder {
         var prefix: Int
     }
 
-    /// The digests of the loose files among `images` (indices), by index, read on every core when
-    /// their tree allows.
-    private func digestFiles(_ images: some Sequence<Int>) -> [Int: Result<String, any Error>] {
-        var digests: [Int: Result<String, any Error>] = [:]
-        var toRead: [(index: Int, tree: Int, path: String)] = []
-        for index in images {
-            guard case let .file(tree, path)? = stored[index]?.0 else { continue }
-            toRead.append((index, tree, path))
+    /// The digests of the loose files of the twin groups (image indices), by index: each group's
+    /// files of one tree together (`sha256(ofTwins:)`), the groups on every core when their tree allows.
+    private func digestFiles(_ groups: [[Int]]) -> [Int: Result<String, any Error>] {
+        var jobs: [(tree: Int, indices: [Int], paths: [String])] = []
+        for members in groups {
+            var byTree: [Int: Int] = [:]  // tree → its job
+            for index in members {
+                guard case let .file(tree, path)? = stored[index]?.0 else { continue }
+                if byTree[tree] == nil {
+                    byTree[tree] = jobs.count
+                    jobs.append((tree, [], []))
+                }
+                jobs[byTree[tree]!].indices.append(index)
+                jobs[byTree[tree]!].paths.append(path)
+            }
         }
-        let concurrent = toRead.filter { trees[$0.tree].readsConcurrently }
         let allTrees = trees
-        let read = parallelMap(concurrent) { job in Result { try allTrees[job.tree].sha256(job.path) } }
-        for (job, digest) in zip(concurrent, read) { digests[job.index] = digest }
-        for job in toRead where !trees[job.tree].readsConcurrently { digests[job.index] = Result { try trees[job.tree].sha256(job.path) } }
+        let concurrent = jobs.filter { allTrees[$0.tree].readsConcurrently }
+        var digests: [Int: Result<String, any Error>] = [:]
+        let read = parallelMap(concurrent) { job in allTrees[job.tree].sha256(ofTwins: job.paths) }
+        for (job, results) in zip(concurrent, read) {
+            for (index, digest) in zip(job.indices, results) { digests[index] = digest }
+        }
+        for job in jobs where !allTrees[job.tree].readsConcurrently {
+            for (index, digest) in zip(job.indices, allTrees[job.tree].sha256(ofTwins: job.paths)) { digests[index] = digest }
+        }
         return digests
     }
 
@@ -73,7 +85,7 @@ extension InventoryBuilder {
         }
         // In the order of each group's first image: a digest that fails warns in the same place every run.
         let twins = groups.values.filter { $0.count > 1 }.sorted { $0[0] < $1[0] }
-        let fileDigests = digestFiles(twins.joined())
+        let fileDigests = digestFiles(twins)
         for members in twins {
             for index in members {
                 let image = inventory.images[index]

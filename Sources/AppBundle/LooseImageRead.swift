@@ -114,7 +114,9 @@ extension InventoryBuilder {
         _ tree: FileTree, isLooseImage: (TreeEntry) -> Bool, placement: (String) -> LoosePlacement
     ) -> ReadAhead {
         guard tree.readsConcurrently else { return ReadAhead() }
-        let candidates = tree.entries.indices.filter { isLooseImage(tree.entries[$0]) }
+        // Asked of every entry, on every core too.
+        let picked = parallelMap(tree.entries, isLooseImage)
+        let candidates = tree.entries.indices.filter { picked[$0] }
         guard candidates.count > 1 else { return ReadAhead() }
         let reads = parallelMap(candidates) { index in
             let entry = tree.entries[index]

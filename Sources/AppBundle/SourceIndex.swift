@@ -208,6 +208,7 @@ private struct ListedTree: FileTree {
     func prefix(_ path: String, _ limit: Int) throws -> [UInt8] { try base.prefix(path, limit) }
     func contents(_ path: String, maxBytes: Int) throws -> [UInt8] { try base.contents(path, maxBytes: maxBytes) }
     func sha256(_ path: String) throws -> String { try base.sha256(path) }
+    func sha256(ofTwins paths: [String]) -> [Result<String, any Error>] { base.sha256(ofTwins: paths) }
     func size(of path: String, listed: Int) -> Int { base.size(of: path, listed: listed) }
     func withStart<R>(of path: String, listed: Int, _ body: (_ size: Int, _ first: (Int) throws -> [UInt8]) throws -> R) throws -> R {
         try base.withStart(of: path, listed: listed, body)

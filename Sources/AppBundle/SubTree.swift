@@ -26,6 +26,7 @@ struct SubTree: FileTree {
         try base.forEachChunk(prefix + path, maxBytes: maxBytes, body)
     }
     func sha256(_ path: String) throws -> String { try base.sha256(prefix + path) }
+    func sha256(ofTwins paths: [String]) -> [Result<String, any Error>] { base.sha256(ofTwins: paths.map { prefix + $0 }) }
     func size(of path: String, listed: Int) -> Int { base.size(of: prefix + path, listed: listed) }
     func withStart<R>(of path: String, listed: Int, _ body: (_ size: Int, _ first: (Int) throws -> [UInt8]) throws -> R) throws -> R {
         try base.withStart(of: prefix + path, listed: listed, body)

@@ -87,4 +87,33 @@ final class ReadAheadTests: XCTestCase {
         XCTAssertEqual(gone.size, 0)
         XCTAssertThrowsError(try gone.header.get())
     }
+
+    /// Twins are hashed a content at a time: a copy takes the digest of the bytes it equals, a hard
+    /// or symbolic link that of its file, and every file's digest is the one `sha256` gives it
+    /// alone; a file that cannot be read fails as it fails alone.
+    func testTwinsTakeTheDigestOfTheBytesTheyEqual() throws {
+        let root = try BinaryRunner.temporaryDirectory().appendingPathComponent("Twins.app")
+        defer { try? FileManager.default.removeItem(at: root.deletingLastPathComponent()) }
+        let twin = ImageWriter.png(width: 30, height: 40)
+        var files: [String: [UInt8]] = ["a.png": twin, "b.png": twin, "empty.png": [], "big.png": twin + [UInt8](repeating: 3, count: 2 << 20)]
+        files["big-copy.png"] = files["big.png"]
+        for variant in 0..<12 {
+            var other = twin
+            other[other.count - 13] ^= UInt8(variant + 1)
+            files["other\(variant).png"] = other
+        }
+        try write(files, to: root)
+        try FileManager.default.linkItem(at: root.appendingPathComponent("a.png"), to: root.appendingPathComponent("hard.png"))
+        try FileManager.default.createSymbolicLink(at: root.appendingPathComponent("soft.png"), withDestinationURL: root.appendingPathComponent("b.png"))
+        let paths =
+            ["a.png", "other0.png", "b.png", "hard.png", "soft.png", "empty.png", "big.png", "big-copy.png", "missing.png"]
+            + (1..<12).map { "other\($0).png" } + ["other0.png", "b.png"]
+        let together = try DirectoryTree(root: root.path, sizes: .whenRead).sha256(ofTwins: paths)
+        let alone = try DirectoryTree(root: root.path)
+        for (path, digest) in zip(paths, together) {
+            XCTAssertEqual("\(Result { try alone.sha256(path) })", "\(digest)", path)
+        }
+        XCTAssertEqual(Set(zip(paths, together).filter { $0.0.hasPrefix("other") }.compactMap { try? $0.1.get() }).count, 12)
+        XCTAssertThrowsError(try together[paths.firstIndex(of: "missing.png")!].get())
+    }
 }
