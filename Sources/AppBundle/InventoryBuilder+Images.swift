@@ -15,9 +15,9 @@ extension InventoryBuilder {
     }
 
     /// A loose image read (here or ahead, on another thread) taken into the inventory.
-    mutating func add(_ loose: LooseImageRead, treeIndex: Int, path: String) {
-        inventory.warnings += loose.warnings
-        guard let image = loose.image else { return }
+    mutating func add(_ loose: consuming LooseImageRead, treeIndex: Int, path: String) {
+        if !loose.warnings.isEmpty { inventory.warnings += loose.warnings }
+        guard let image = loose.image.take() else { return }
         stored.append((.file(tree: treeIndex, path: path), loose.size, loose.firstBytes))
         inventory.images.append(image)
     }

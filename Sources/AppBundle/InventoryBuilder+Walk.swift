@@ -26,7 +26,7 @@ extension InventoryBuilder {
             }
         var localizations: [String: Set<String>] = [:]
         var nibNames: [String: Set<String>] = [:]  // nib path → names
-        let readAhead = readLooseImagesAhead(tree, isLooseImage: isLooseImage) { path in
+        var readAhead = readLooseImagesAhead(tree, isLooseImage: isLooseImage) { path in
             loosePlacement(path, layout: layout, infos: infos, isSourceTree: isSourceTree)
         }
         inventory.images.reserveCapacity(inventory.images.count + readAhead.count)
@@ -34,7 +34,7 @@ extension InventoryBuilder {
         for (entryIndex, entry) in tree.entries.enumerated() where entry.kind == .file {
             addTreeFile(
                 entry, of: tree, treeIndex: index, layout: layout, infos: infos, isSourceTree: isSourceTree, localizations: &localizations,
-                nibNames: &nibNames, prefetched: readAhead[entryIndex])
+                nibNames: &nibNames, prefetched: readAhead.take(entry: entryIndex))
         }
         for (nibPath, names) in nibNames {
             let bundle = layout.bundleOf[PathText.folder(nibPath)] ?? BundleID.top

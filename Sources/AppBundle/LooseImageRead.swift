@@ -118,7 +118,7 @@ extension InventoryBuilder {
         let picked = parallelMap(tree.entries, isLooseImage)
         let candidates = tree.entries.indices.filter { picked[$0] }
         guard candidates.count > 1 else { return ReadAhead() }
-        let reads = parallelMap(candidates) { index in
+        let reads = parallelMap(candidates) { index -> LooseImageRead? in
             let entry = tree.entries[index]
             return LooseImageRead(path: entry.path, placement: placement(entry.path), read: HeaderRead(tree, path: entry.path, listedSize: entry.size))
         }
@@ -131,12 +131,21 @@ extension InventoryBuilder {
 /// The loose images read ahead, by the index of their entry in the tree: the reads in one array
 /// and a small index per entry (an array of optional reads, one per entry, would copy every read again).
 struct ReadAhead {
-    var reads: [LooseImageRead] = []
-    var slots: [Int32] = []
+    private var reads: [LooseImageRead?] = []
+    private var slots: [Int32] = []
 
-    subscript(entry: Int) -> LooseImageRead? {
+    init() {}
+
+    init(reads: [LooseImageRead?], slots: [Int32]) {
+        self.reads = reads
+        self.slots = slots
+    }
+
+    /// The read of entry `entry`, moved out (each is taken once: no copy of its image to retain
+    /// and release again).
+    mutating func take(entry: Int) -> LooseImageRead? {
         guard entry < slots.count, slots[entry] >= 0 else { return nil }
-        return reads[Int(slots[entry])]
+        return reads[Int(slots[entry])].take()
     }
 
     var count: Int { reads.count }
