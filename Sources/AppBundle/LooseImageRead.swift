@@ -1,4 +1,3 @@
-import Crypto
 import ImageHeaders
 import ImgtraceSupport
 
