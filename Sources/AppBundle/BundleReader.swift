@@ -46,39 +46,23 @@ enum StoredBytes {
 
 /// A hash of the first 4 KiB: a cheap first filter, as duplicate finders hash a prefix before the
 /// whole file (two files share a digest only where size and this hash agree; any collision only
-/// costs a digest). Eight bytes at a time, each word mixed into one of four lanes by a multiply
-/// and a shift (four lanes, so the multiplies do not wait on each other), the lanes folded and the
-/// result finalised: a small part of `Hasher`'s SipHash work on the same bytes, and the same in every run.
+/// costs a digest). Eight bytes at a time, each word mixed in by a multiply and a shift, the
+/// result by a 64-bit finaliser: a tenth of `Hasher`'s SipHash work on the same bytes, and
+/// the same in every run.
 func prefixHash(_ bytes: [UInt8]) -> Int {
     bytes.withUnsafeBytes { raw in
         let prefix = UnsafeRawBufferPointer(rebasing: raw.prefix(4096))
-        @inline(__always) func mix(_ state: inout UInt64, _ word: UInt64) {
-            state = (state ^ word) &* 0xBF58_476D_1CE4_E5B9
-            state ^= state >> 31
-        }
-        @inline(__always) func word(_ offset: Int) -> UInt64 { prefix.loadUnaligned(fromByteOffset: offset, as: UInt64.self) }
-        var a = 0x9E37_79B9_7F4A_7C15 ^ UInt64(prefix.count)
-        var b: UInt64 = 0x6A09_E667_F3BC_C908
-        var c: UInt64 = 0xBB67_AE85_84CA_A73B
-        var d: UInt64 = 0x3C6E_F372_FE94_F82B
-        var offset = 0
-        while offset + 32 <= prefix.count {
-            mix(&a, word(offset))
-            mix(&b, word(offset + 8))
-            mix(&c, word(offset + 16))
-            mix(&d, word(offset + 24))
-            offset += 32
-        }
-        while offset + 8 <= prefix.count {
-            mix(&a, word(offset))
-            offset += 8
+        // The length mixed in before the bytes: XORed in beside the last bytes, [0x01] hashed as [].
+        var hash = (0x9E37_79B9_7F4A_7C15 ^ UInt64(prefix.count)) &* 0xBF58_476D_1CE4_E5B9
+        hash ^= hash >> 31
+        let words = prefix.count / 8
+        for index in 0..<words {
+            hash = (hash ^ prefix.loadUnaligned(fromByteOffset: index * 8, as: UInt64.self)) &* 0xBF58_476D_1CE4_E5B9
+            hash ^= hash >> 31
         }
         var tail: UInt64 = 0
-        for byte in prefix[offset...].reversed() { tail = tail << 8 | UInt64(byte) }
-        mix(&a, b)
-        mix(&a, c)
-        mix(&a, d)
-        var hash = (a ^ tail) &* 0x94D0_49BB_1331_11EB
+        for byte in prefix[(words * 8)...].reversed() { tail = tail << 8 | UInt64(byte) }
+        hash = (hash ^ tail) &* 0x94D0_49BB_1331_11EB
         hash ^= hash >> 33
         hash &*= 0xFF51_AFD7_ED55_8CCD
         hash ^= hash >> 33
