@@ -50,13 +50,16 @@ extension TraceParser {
             merger.finish(into: &ready)
             try deliverReady()
             load.kind = kind
-            return try deliver(consume load)
+            return try deliver(&load)
         }
-        switch alone ?? merger.hold(load, into: &ready) {
+        // Not `alone ?? merger.hold(load, …)`: the autoclosure would capture the load, a copy per hit.
+        let outcome: RequestMerger.Outcome
+        if let alone { outcome = alone } else { outcome = merger.hold(load, into: &ready) }
+        switch outcome {
         case let .alone(kind):
             try deliverReady()
             load.kind = kind
-            try deliver(consume load)
+            try deliver(&load)
         case .taken:
             try deliverReady()
         }
@@ -86,13 +89,16 @@ extension TraceParser {
     /// Delivers the requests the merger completed (a buffer kept between hits).
     mutating func deliverReady() throws {
         guard !ready.isEmpty else { return }
-        for request in ready { try deliver(request) }
-        ready.removeAll(keepingCapacity: true)
+        // Taken out while delivered (`deliver` changes the parser), then put back empty.
+        var requests: [ImageLoad] = []
+        swap(&requests, &ready)
+        for i in requests.indices { try deliver(&requests[i]) }
+        requests.removeAll(keepingCapacity: true)
+        swap(&requests, &ready)
     }
 
-    /// Counts one request and hands it on.
-    private mutating func deliver(_ request: consuming ImageLoad) throws {
-        var load = request
+    /// Counts one request and hands it on (in place: a load is a dozen references to copy).
+    private mutating func deliver(_ load: inout ImageLoad) throws {
         if emit != nil, load.name == nil, load.status == .ok, let id = load.nameID { load.name = statistics.names.string(id) }
         seq += 1
         load.seq = seq
