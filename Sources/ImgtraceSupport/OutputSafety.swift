@@ -120,9 +120,29 @@ package struct OutputGuard {
 
     /// Appends trusted bytes (a reporter's own workflow commands) as they are.
     package mutating func trusted(_ bytes: [UInt8], into out: inout [UInt8]) {
+        bytes.withUnsafeBufferPointer { trusted($0, into: &out) }
+    }
+
+    /// Appends bytes that already passed a guard for this consumer, or are the reporter's own.
+    package mutating func trusted(_ bytes: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
         finish(into: &out)
         out.append(contentsOf: bytes)
         if let last = bytes.last { atLineStart = last == 0x0A }
+    }
+
+    /// Notes trusted bytes written past the guard (straight to the file), ending with `last`.
+    package mutating func wroteTrusted(last: UInt8) { atLineStart = last == 0x0A }
+
+    /// The guarded form of a whole value written in mid-line (a quoted JSON string: nothing
+    /// before or after it can change how its bytes are guarded), for a writer that guards each
+    /// distinct value once and then repeats it.
+    package static func guarded(_ bytes: UnsafeBufferPointer<UInt8>, for consumer: OutputConsumer) -> [UInt8] {
+        var guardrail = OutputGuard(consumer: consumer)
+        guardrail.atLineStart = false
+        var out: [UInt8] = []
+        guardrail.filter(bytes, into: &out)
+        guardrail.finish(into: &out)
+        return out
     }
 
     /// Writes out whatever is still held (the end of the output).

@@ -53,6 +53,26 @@ final class LoadSpillTests: XCTestCase {
         }
     }
 
+    func testRecordsCutAtEveryByteComeBackWhole() {
+        // Records of 8 to over 300 bytes (a length of one and of two bytes), read back 1 to 7 bytes
+        // at a time: every record, and every record's length, is cut somewhere.
+        var loads = variedLoads()
+        for i in 0..<40 {
+            var load = ImageLoad(seq: 100 + i, line: 1000 - 7 * i, name: "icon_\(i % 5)", status: .ok, nameID: 40 + i % 5)
+            load.backtrace = (0..<(i % 9)).map { "frame #\($0): \(String(repeating: "x", count: 5 * i))" }
+            loads.append(load)
+        }
+        for limit in [1 << 20, 3] {
+            for readSize in 1...7 {
+                let spill = LoadSpill(limit: limit, readSize: readSize)
+                for load in loads { spill.add(load) }
+                var back: [ImageLoad] = []
+                spill.forEach { back.append($0) }
+                XCTAssertEqual(back, loads, "limit \(limit), read \(readSize) bytes at a time")
+            }
+        }
+    }
+
     func testManyLoadsComeBackAcrossTheFilesReads() {
         // More than one 64 KiB read of the temporary file, so records straddle its reads.
         let spill = LoadSpill(limit: 4096)
@@ -86,5 +106,41 @@ final class LoadSpillTests: XCTestCase {
         XCTAssertTrue(document.hasSuffix(",\"events\":[" + events.joined(separator: ",") + "]}\n"), document)
         let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(sink.collected)) as? [String: Any])
         XCTAssertEqual((object["events"] as? [Any])?.count, loads.count)
+    }
+
+    /// The events are written past the sink's guard, each text guarded once when first written:
+    /// what comes out must be what the guard makes of the plain JSON, for every consumer.
+    func testEventsGuardedOnceEqualTheGuardedStream() throws {
+        var loads = variedLoads()
+        let hostile = [
+            "right\u{202E}gnp.exe", "##[error]forged", "::warning::x", "nel\u{85}line", "line\u{2028}sep", "tab\there#",
+            "#", "##", "bidi\u{2066}isolate\u{2069}", "esc\u{1B}[31mred",
+        ]
+        for (i, name) in hostile.enumerated() {
+            var load = ImageLoad(
+                seq: 20 + i, line: 40 + i, name: name, status: .ok, detail: i % 3 == 0 ? name : nil, api: i % 2 == 0 ? "##[group]" : nil,
+                thread: i % 4 == 0 ? "t\u{202D}" : nil, timestamp: LogTimestamp("2024-05-01 12:00:\(i)\u{85}"), nameID: 100 + i)
+            load.backtrace = i % 2 == 1 ? [name, "frame ::x"] : []
+            loads.append(load)
+        }
+        for consumer in [OutputConsumer.json, .terminal, .githubCommands, .markdown] {
+            let report = TraceJSONReport()
+            for load in loads { report.add(load) }
+            let (_, summary) = try TraceReader.read(Array("(lldb)  po $arg3\nAppIcon\n".utf8))
+            let sink = ByteSink(collecting: consumer)
+            report.write(summary: summary, to: sink)
+            // The same document, every byte through the guard.
+            var plain = JSONText()
+            plain.beginArray()
+            for load in loads { TraceJSONReport.encode(load, into: &plain) }
+            plain.endArray()
+            let expected = ByteSink(collecting: consumer)
+            expected.write(Array(",\"events\":".utf8))
+            expected.write(plain.bytes + Array("}\n".utf8))
+            let document = sink.collected
+            let tail = expected.collected
+            XCTAssertEqual(Array(document.suffix(tail.count)), tail, "\(consumer)")
+            XCTAssertFalse(document.contains(0x1B), "\(consumer)")
+        }
     }
 }

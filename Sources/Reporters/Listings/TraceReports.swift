@@ -23,15 +23,9 @@ public final class TraceJSONReport {
         head.key("events")
         head.withBytes { sink.write($0) }
         if let failure = events.failure { sink.fail(failure) }
-        var body = JSONText()
-        body.beginArray()
-        events.forEach { load in
-            Self.encode(load, into: &body)
-            if body.byteCount >= 1 << 16 { sink.write(body.takeBytes()) }
-        }
-        body.endArray()
-        sink.write(body.takeBytes())
-        sink.write(Array("}\n".utf8))
+        sink.write(Array("[".utf8))
+        events.writeJSON(for: sink.consumer) { sink.writeGuarded($0) }
+        sink.write(Array("]}\n".utf8))
     }
 
     /// The JSON object of one event, keys in contract order.

@@ -87,6 +87,23 @@ public final class ByteSink {
         if buffer.count >= limit, !collects { flush() }
     }
 
+    /// Writes bytes whose untrusted parts already passed a guard for this sink's consumer (the
+    /// trace events: each name guarded once, not once per load). A large piece goes out as it
+    /// is, without a copy into the buffer.
+    package func writeGuarded(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard failure == nil, !bytes.isEmpty else { return }
+        if collects || buffer.count + bytes.count < limit {
+            guardrail.trusted(bytes, into: &buffer)
+            if buffer.count >= limit, !collects { flush() }
+            return
+        }
+        guardrail.finish(into: &buffer)
+        flush()
+        guard failure == nil else { return }
+        writeOut(UnsafeRawBufferPointer(bytes))
+        guardrail.wroteTrusted(last: bytes[bytes.count - 1])
+    }
+
     /// Records a failure found by a producer (e.g. a temporary file that could not hold its part).
     public func fail(_ reason: String) {
         if failure == nil { failure = reason }
@@ -97,17 +114,20 @@ public final class ByteSink {
         guard !collects else { return }
         defer { buffer.removeAll(keepingCapacity: true) }
         guard failure == nil else { return }
-        buffer.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let n = PlatformIO.write(fd, raw.baseAddress! + offset, raw.count - offset)
-                if n < 0, errno == EINTR { continue }
-                if n <= 0 {
-                    failure = n < 0 ? String(cString: strerror(errno)) : "the write made no progress"
-                    return
-                }
-                offset += n
+        buffer.withUnsafeBytes { writeOut($0) }
+    }
+
+    /// Writes `raw` to the descriptor whole; a failure is recorded.
+    private func writeOut(_ raw: UnsafeRawBufferPointer) {
+        var offset = 0
+        while offset < raw.count {
+            let n = PlatformIO.write(fd, raw.baseAddress! + offset, raw.count - offset)
+            if n < 0, errno == EINTR { continue }
+            if n <= 0 {
+                failure = n < 0 ? String(cString: strerror(errno)) : "the write made no progress"
+                return
             }
+            offset += n
         }
     }
 
