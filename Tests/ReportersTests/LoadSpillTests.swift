@@ -35,6 +35,13 @@ final class LoadSpillTests: XCTestCase {
         var timedOnly = ImageLoad(seq: 9, line: 14, name: "", status: .empty)
         timedOnly.microseconds = 0
         loads.append(timedOnly)
+        // Numbers at every count of digits and both ends of Int.
+        for (i, value) in [9, 10, 99, 100, 101, 999, 1000, 65_536, 1 << 40, Int.max, Int.min, -1, -10].enumerated() {
+            var timed = ImageLoad(seq: 10 + i, line: value, name: nil, status: .nil)
+            timed.microseconds = value
+            timed.ownMicroseconds = value == Int.min ? Int.max : value / 3
+            loads.append(timed)
+        }
         return loads
     }
 

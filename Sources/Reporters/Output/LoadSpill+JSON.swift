@@ -241,24 +241,50 @@ private final class EventJSONWriter {
     /// Decimal digits written backwards into room reserved for the longest.
     @inline(__always)
     private func putInt(_ value: Int) {
-        reserve(20)
+        reserve(21)
         if value < 0 {
             base[count] = UInt8(ascii: "-")
             count += 1
         }
-        var magnitude = value.magnitude
-        var digits = 1
-        var probe = magnitude
-        while probe >= 10 {
-            probe /= 10
+        var magnitude = UInt64(value.magnitude)
+        guard magnitude >= 10 else {
+            base[count] = 0x30 + UInt8(truncatingIfNeeded: magnitude)
+            count += 1
+            return
+        }
+        // The digits counted by comparison, then written two at a time from the back: half the
+        // divisions of one digit at a time, which were half this writer's own time.
+        var digits = 2
+        var bound: UInt64 = 100
+        while digits < 20, magnitude >= bound {
             digits += 1
+            bound &*= 10
         }
         var end = count + digits
         count = end
-        repeat {
-            end -= 1
-            base[end] = 0x30 + UInt8(truncatingIfNeeded: magnitude % 10)
-            magnitude /= 10
-        } while magnitude > 0
+        let pairs = Self.digitPairs.utf8Start
+        while magnitude >= 100 {
+            let pair = Int(truncatingIfNeeded: magnitude % 100) * 2
+            magnitude /= 100
+            end -= 2
+            base[end] = pairs[pair]
+            base[end + 1] = pairs[pair + 1]
+        }
+        if magnitude >= 10 {
+            let pair = Int(truncatingIfNeeded: magnitude) * 2
+            base[end - 2] = pairs[pair]
+            base[end - 1] = pairs[pair + 1]
+        } else {
+            base[end - 1] = 0x30 + UInt8(truncatingIfNeeded: magnitude)
+        }
     }
+
+    /// "00" to "99", for two digits at a time.
+    private static let digitPairs: StaticString = """
+        0001020304050607080910111213141516171819\
+        2021222324252627282930313233343536373839\
+        4041424344454647484950515253545556575859\
+        6061626364656667686970717273747576777879\
+        8081828384858687888990919293949596979899
+        """
 }
