@@ -17,6 +17,14 @@ measure() {
     'BEGIN { printf "%-34s %7.2f s  %8.0f MB/s  peak %6.1f MiB\n", l, s, (b/1048576)/(s>0?s:0.001), k/1024 }'
 }
 
+# Outputs are discarded into /dev/null. Where /dev/null is not the null device (a container
+# that replaced it with a file), they are written to that file in memory: said once, since a
+# command writing hundreds of MB (trace --format json) then pays for it.
+if [ ! -c /dev/null ] && [ -z "${BENCH_NULL_SAID:-}" ]; then
+  echo "note: /dev/null here is a regular file, not the null device: outputs are written to it (in memory)"
+  export BENCH_NULL_SAID=1
+fi
+
 # `rate SECONDS` prints MB/s over $bytes, for `figure`.
 rate() { awk -v s="$1" -v b="$bytes" 'BEGIN { printf "%.0f", (b/1048576)/(s>0?s:0.001) }'; }
 
