@@ -48,4 +48,30 @@ enum Pipeline {
         for reporter in AuditReporters.all { reporter.render(input, to: discard) }
         discard.flush()
     }
+
+    /// `trace --format json` on one log: the events written from the spill must be the bytes the
+    /// guard makes of each load encoded alone (a mismatch stops the fuzzer, like a crash).
+    static func traceDocument(_ bytes: [UInt8]) {
+        let report = TraceJSONReport()
+        var loads: [ImageLoad] = []
+        guard
+            let summary = try? bytes.withUnsafeBytes({ raw in
+                try TraceReader.read(raw, options: TraceOptions()) { load in
+                    report.add(load)
+                    loads.append(load)
+                }
+            })
+        else { return }
+        let sink = ByteSink(collecting: .json)
+        report.write(summary: summary, to: sink)
+        var plain = JSONText()
+        plain.beginArray()
+        for load in loads { TraceJSONReport.encode(load, into: &plain) }
+        plain.endArray()
+        let expected = ByteSink(collecting: .json)
+        expected.write(Array(",\"events\":".utf8))
+        expected.write(plain.bytes + Array("}\n".utf8))
+        let document = sink.collected, events = expected.collected
+        precondition(document.count >= events.count && Array(document.suffix(events.count)) == events, "trace JSON events differ from the loads encoded alone")
+    }
 }

@@ -18,9 +18,9 @@ import UnusedAudit
 enum Targets {
     static let all: [FuzzTarget] = [
         FuzzTarget(
-            id: "log", summary: "a debugger console log (lldb, gdb, Xcode)",
+            id: "log", summary: "a debugger console log (lldb, gdb, Xcode), and its trace JSON checked against each load encoded alone",
             run: { bytes in
-                _ = try? bytes.withUnsafeBytes { try TraceReader.read($0, options: TraceOptions()) { _ in } }
+                Pipeline.traceDocument(bytes)
             }, seeds: Seeds.logs),
         FuzzTarget(
             id: "analyze", summary: "a log audited against a small app and rendered in every format",
