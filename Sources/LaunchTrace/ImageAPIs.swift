@@ -2,7 +2,7 @@
 /// (docs/trace-logs.md §9, from ../shared/docs/apple-image-paths.md).
 public enum LoadKind: String, Sendable, CaseIterable {
     /// Its place in `allCases`, for counting in an array.
-    var ordinal: Int {
+    package var ordinal: Int {
         switch self {
         case .code: return 0
         case .nib: return 1

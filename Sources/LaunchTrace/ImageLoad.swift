@@ -13,6 +13,18 @@ public enum LoadStatus: String, Sendable, CaseIterable, Comparable {
     /// The debugger skipped the action for this hit (recursion guard, other thread stopped).
     case skipped
 
+    /// Its place in `allCases`, for counting in an array and for a one-byte code.
+    @inline(__always) package var ordinal: Int {
+        switch self {
+        case .ok: return 0
+        case .nil: return 1
+        case .empty: return 2
+        case .error: return 3
+        case .addressOnly: return 4
+        case .skipped: return 5
+        }
+    }
+
     public static func < (lhs: LoadStatus, rhs: LoadStatus) -> Bool {
         allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
     }

@@ -47,7 +47,7 @@ struct TraceStatistics {
     /// Counts one settled hit; `detail` is read only for the first error (a copy per hit is a retain).
     mutating func record(status: LoadStatus, line: Int, detail: @autoclosure () -> String?) {
         hits += 1
-        statusCounts[Self.index(status)] += 1
+        statusCounts[status.ordinal] += 1
         switch status {
         case .skipped:
             if firstSkipLine == nil { firstSkipLine = line }
@@ -69,7 +69,7 @@ struct TraceStatistics {
 
     var countsByStatus: [LoadStatus: Int] {
         var out: [LoadStatus: Int] = [:]
-        for status in LoadStatus.allCases { out[status] = statusCounts[Self.index(status)] }
+        for status in LoadStatus.allCases { out[status] = statusCounts[status.ordinal] }
         return out
     }
 
@@ -82,17 +82,6 @@ struct TraceStatistics {
             return (kind, lldbOld > 0 ? "lldb 16 or older" : nil)
         case .gdb: return (kind, "gdb")
         case .unknown: return (kind, hits > 0 ? "no debugger lines (Xcode console?)" : nil)
-        }
-    }
-
-    @inline(__always) private static func index(_ status: LoadStatus) -> Int {
-        switch status {
-        case .ok: return 0
-        case .nil: return 1
-        case .empty: return 2
-        case .error: return 3
-        case .addressOnly: return 4
-        case .skipped: return 5
         }
     }
 

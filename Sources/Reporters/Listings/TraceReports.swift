@@ -69,7 +69,7 @@ public final class TraceJSONReport {
     }
 
     /// `"status":"…"` as one fixed piece.
-    private static func statusField(_ status: LoadStatus) -> StaticString {
+    package static func statusField(_ status: LoadStatus) -> StaticString {
         switch status {
         case .ok: return "\"status\":\"ok\""
         case .nil: return "\"status\":\"nil\""

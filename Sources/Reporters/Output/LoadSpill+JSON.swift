@@ -100,7 +100,7 @@ private final class EventJSONWriter {
             take(.breakpoint, flags)
             take(.thread, flags)
             put(",")
-            put(Self.statusField(status))
+            put(TraceJSONReport.statusField(status))
             put(",\"detail\":")
             putValue(.detail, flags)
             put(",\"api\":")
@@ -196,17 +196,6 @@ private final class EventJSONWriter {
         case .addressOnly:
             return ",\"status\":\"addressOnly\",\"detail\":null,\"api\":null,\"breakpoint\":null,\"thread\":null,\"timestamp\":"
         case .skipped: return ",\"status\":\"skipped\",\"detail\":null,\"api\":null,\"breakpoint\":null,\"thread\":null,\"timestamp\":"
-        }
-    }
-
-    private static func statusField(_ status: LoadStatus) -> StaticString {
-        switch status {
-        case .ok: return "\"status\":\"ok\""
-        case .nil: return "\"status\":\"nil\""
-        case .empty: return "\"status\":\"empty\""
-        case .error: return "\"status\":\"error\""
-        case .addressOnly: return "\"status\":\"addressOnly\""
-        case .skipped: return "\"status\":\"skipped\""
         }
     }
 

@@ -122,7 +122,7 @@ package final class LoadSpill {
         compare(load.thread, .thread, &flags)
         putNumber(Int(flags.rawValue), zigZag: false)
         reserve(1)
-        record[recordEnd] = Self.code(load.status)
+        record[recordEnd] = UInt8(truncatingIfNeeded: load.status.ordinal)
         recordEnd += 1
         putNumber(load.seq &- lastSeq)
         putNumber(load.line &- lastLine)
@@ -141,7 +141,7 @@ package final class LoadSpill {
         }
         if let kind = load.kind {
             reserve(1)
-            record[recordEnd] = UInt8(truncatingIfNeeded: Self.kinds.firstIndex(of: kind)!)
+            record[recordEnd] = UInt8(truncatingIfNeeded: kind.ordinal)
             recordEnd += 1
         }
         if let microseconds = load.microseconds { putNumber(microseconds) }
@@ -197,18 +197,6 @@ package final class LoadSpill {
         // The records still gathered go to the spill first, so a failure to hold them shows.
         handOver()
         return spill.failure
-    }
-
-    /// A status's place in `statuses`.
-    private static func code(_ status: LoadStatus) -> UInt8 {
-        switch status {
-        case .ok: return 0
-        case .nil: return 1
-        case .empty: return 2
-        case .error: return 3
-        case .addressOnly: return 4
-        case .skipped: return 5
-        }
     }
 
     private static func numberSize(_ value: UInt64) -> Int {
