@@ -113,8 +113,8 @@ package final class LoadSpill {
         if load.microseconds != nil { flags.insert(.microseconds) }
         if load.ownMicroseconds != nil { flags.insert(.ownMicroseconds) }
         if !load.backtrace.isEmpty { flags.insert(.backtrace) }
-        // The texts' "as before" bits are known only once compared: the flags go in front of a
-        // record whose fields are written after a gap, then moved up to them.
+        // The texts are compared first: whether each is "as before" is a bit of the flags, which
+        // lead the record.
         compare(load.timestamp?.text, .timestamp, &flags)
         compare(load.detail, .detail, &flags)
         compare(load.api, .api, &flags)
