@@ -53,8 +53,7 @@ extension TraceParser {
             return try deliver(&load)
         }
         // Not `alone ?? merger.hold(load, …)`: the autoclosure would capture the load, a copy per hit.
-        let outcome: RequestMerger.Outcome
-        if let alone { outcome = alone } else { outcome = merger.hold(load, into: &ready) }
+        let outcome = if let alone { alone } else { merger.hold(load, into: &ready) }
         switch outcome {
         case let .alone(kind):
             try deliverReady()

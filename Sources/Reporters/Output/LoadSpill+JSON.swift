@@ -91,6 +91,26 @@ private final class EventJSONWriter {
         } else {
             put("null")
         }
+        putTexts(status, flags)
+        var kind: LoadKind?
+        if flags.contains(.kind) { kind = LoadSpill.kinds[Int(fields.byte())] }
+        let microseconds = flags.contains(.microseconds) ? fields.number() : nil
+        let ownMicroseconds = flags.contains(.ownMicroseconds) ? fields.number() : nil
+        putBacktraceToKind(flags, kind)
+        putInt(hits)
+        if let microseconds {
+            put(",\"microseconds\":")
+            putInt(microseconds)
+            put(",\"ownMicroseconds\":")
+            putInt(ownMicroseconds ?? microseconds)
+        }
+        put("}")
+    }
+
+    /// The status, the four texts a hit may describe itself with and the timestamp, read in the
+    /// record's order (`Text`) and written in the contract's (the timestamp after).
+    @inline(__always)
+    private func putTexts(_ status: LoadStatus, _ flags: LoadSpill.Flags) {
         take(.timestamp, flags)
         if flags.isDisjoint(with: .described) {
             put(Self.statusWithoutDescription(status))
@@ -112,40 +132,32 @@ private final class EventJSONWriter {
             put(",\"timestamp\":")
         }
         putValue(.timestamp, flags)
-        var kind: LoadKind?
-        if flags.contains(.kind) { kind = LoadSpill.kinds[Int(fields.byte())] }
-        let microseconds = flags.contains(.microseconds) ? fields.number() : nil
-        let ownMicroseconds = flags.contains(.ownMicroseconds) ? fields.number() : nil
+    }
+
+    /// From the backtrace to the key of `hits`: one piece for a hit at launch without frames or kind.
+    @inline(__always)
+    private func putBacktraceToKind(_ flags: LoadSpill.Flags, _ kind: LoadKind?) {
         let afterLaunch = flags.contains(.afterLaunch)
-        if !flags.contains(.backtrace), !afterLaunch, kind == nil {
-            put(",\"backtrace\":[],\"phase\":\"launch\",\"kind\":null,\"hits\":")
+        guard flags.contains(.backtrace) || afterLaunch || kind != nil else {
+            return put(",\"backtrace\":[],\"phase\":\"launch\",\"kind\":null,\"hits\":")
+        }
+        put(",\"backtrace\":[")
+        if flags.contains(.backtrace) {
+            for frame in 0..<fields.number() {
+                if frame > 0 { put(",") }
+                putText()
+            }
+        }
+        put(afterLaunch ? "],\"phase\":\"afterLaunch\",\"kind\":" : "],\"phase\":\"launch\",\"kind\":")
+        if let kind {
+            put("\"")
+            var name = kind.rawValue
+            name.withUTF8 { put($0.baseAddress!, $0.count) }
+            put("\"")
         } else {
-            put(",\"backtrace\":[")
-            if flags.contains(.backtrace) {
-                for frame in 0..<fields.number() {
-                    if frame > 0 { put(",") }
-                    putText()
-                }
-            }
-            put(afterLaunch ? "],\"phase\":\"afterLaunch\",\"kind\":" : "],\"phase\":\"launch\",\"kind\":")
-            if let kind {
-                put("\"")
-                var name = kind.rawValue
-                name.withUTF8 { put($0.baseAddress!, $0.count) }
-                put("\"")
-            } else {
-                put("null")
-            }
-            put(",\"hits\":")
+            put("null")
         }
-        putInt(hits)
-        if let microseconds {
-            put(",\"microseconds\":")
-            putInt(microseconds)
-            put(",\"ownMicroseconds\":")
-            putInt(ownMicroseconds ?? microseconds)
-        }
-        put("}")
+        put(",\"hits\":")
     }
 
     /// Reads a text the record holds (not one "as before") into its slot.

@@ -87,6 +87,39 @@ package final class LoadSpill {
         let recordStart = recordEnd
         reserve(1)
         recordEnd += 1
+        let (flags, inlineName) = flagsAndName(of: load)
+        putNumber(Int(flags.rawValue), zigZag: false)
+        putByte(UInt8(truncatingIfNeeded: load.status.ordinal))
+        putNumber(load.seq &- lastSeq)
+        putNumber(load.line &- lastLine)
+        lastSeq = load.seq
+        lastLine = load.line
+        putNumber(load.hits)
+        if let id = load.nameID { putNumber(id) }
+        if inlineName, let name = load.name { putText(name) }
+        // In `Text` order.
+        putText(load.timestamp?.text, .timestamp, flags)
+        if !flags.isDisjoint(with: .described) {
+            putText(load.detail, .detail, flags)
+            putText(load.api, .api, flags)
+            putText(load.breakpoint, .breakpoint, flags)
+            putText(load.thread, .thread, flags)
+        }
+        if let kind = load.kind { putByte(UInt8(truncatingIfNeeded: kind.ordinal)) }
+        if let microseconds = load.microseconds { putNumber(microseconds) }
+        if let own = load.ownMicroseconds { putNumber(own) }
+        if !load.backtrace.isEmpty {
+            putNumber(load.backtrace.count)
+            for frame in load.backtrace { putText(frame) }
+        }
+        closeRecord(from: recordStart)
+        if recordEnd >= Self.batch { handOver() }
+    }
+
+    /// What the record holds, and whether the name goes in it (not by its id): a name is tabled
+    /// the first time its id comes, and held inline when its id already names another.
+    @inline(__always)
+    private func flagsAndName(of load: ImageLoad) -> (Flags, inline: Bool) {
         var flags: Flags = []
         var inlineName = false
         if let id = load.nameID {
@@ -120,37 +153,13 @@ package final class LoadSpill {
         compare(load.api, .api, &flags)
         compare(load.breakpoint, .breakpoint, &flags)
         compare(load.thread, .thread, &flags)
-        putNumber(Int(flags.rawValue), zigZag: false)
-        reserve(1)
-        record[recordEnd] = UInt8(truncatingIfNeeded: load.status.ordinal)
-        recordEnd += 1
-        putNumber(load.seq &- lastSeq)
-        putNumber(load.line &- lastLine)
-        lastSeq = load.seq
-        lastLine = load.line
-        putNumber(load.hits)
-        if let id = load.nameID { putNumber(id) }
-        if inlineName, let name = load.name { putText(name) }
-        // In `Text` order.
-        putText(load.timestamp?.text, .timestamp, flags)
-        if !flags.isDisjoint(with: .described) {
-            putText(load.detail, .detail, flags)
-            putText(load.api, .api, flags)
-            putText(load.breakpoint, .breakpoint, flags)
-            putText(load.thread, .thread, flags)
-        }
-        if let kind = load.kind {
-            reserve(1)
-            record[recordEnd] = UInt8(truncatingIfNeeded: kind.ordinal)
-            recordEnd += 1
-        }
-        if let microseconds = load.microseconds { putNumber(microseconds) }
-        if let own = load.ownMicroseconds { putNumber(own) }
-        if !load.backtrace.isEmpty {
-            putNumber(load.backtrace.count)
-            for frame in load.backtrace { putText(frame) }
-        }
-        // The length right in front of the fields: a long record's fields move up to make room.
+        return (flags, inlineName)
+    }
+
+    /// Writes the length of the record that starts at `recordStart` right in front of its
+    /// fields: a long record's fields move up to make room.
+    @inline(__always)
+    private func closeRecord(from recordStart: Int) {
         let length = recordEnd - recordStart - 1
         let size = Self.numberSize(UInt64(length))
         if size > 1 {
@@ -166,7 +175,6 @@ package final class LoadSpill {
             at += 1
         }
         record[at] = UInt8(rest)
-        if recordEnd >= Self.batch { handOver() }
     }
 
     /// Gives the gathered records to the spill.
@@ -218,6 +226,13 @@ package final class LoadSpill {
         record.deallocate()
         record = bigger
         recordCapacity = grown
+    }
+
+    @inline(__always)
+    private func putByte(_ byte: UInt8) {
+        reserve(1)
+        record[recordEnd] = byte
+        recordEnd += 1
     }
 
     /// Zig-zag (unless told not to), then seven bits a byte: steps, lines and counts are small,
