@@ -352,15 +352,27 @@ final class JSONBytes {
 
     /// Makes room for `extra` more bytes.
     private func grow(_ extra: Int) {
-        let grown = max(capacity * 2, count + extra)
-        let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: grown)
-        bigger.update(from: base, count: count)
-        base.deallocate()
-        base = bigger
-        capacity = grown
+        // Through locals: these properties passed `inout` made every access to them a checked one
+        // (analyze's JSON took 50 % more instructions).
+        var base = base, capacity = capacity
+        growBytes(&base, capacity: &capacity, keeping: count, extra: extra)
+        (self.base, self.capacity) = (base, capacity)
     }
 
     func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
         try body(UnsafeBufferPointer(start: base, count: count))
     }
+}
+
+/// Moves the first `count` bytes at `base` to a new allocation with room for `extra` more (at least
+/// twice the old capacity), for the byte writers that fill a raw buffer: `JSONBytes`, the trace
+/// events' writer and the load spill's records. Each keeps its own room check on the hot path and
+/// calls this only when the room runs out.
+package func growBytes(_ base: inout UnsafeMutablePointer<UInt8>, capacity: inout Int, keeping count: Int, extra: Int) {
+    let grown = max(capacity * 2, count + extra)
+    let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: grown)
+    bigger.update(from: base, count: count)
+    base.deallocate()
+    base = bigger
+    capacity = grown
 }

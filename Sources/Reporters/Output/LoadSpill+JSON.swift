@@ -213,13 +213,7 @@ private final class EventJSONWriter {
 
     @inline(__always)
     private func reserve(_ extra: Int) {
-        guard capacity - count < extra else { return }
-        let grown = max(capacity * 2, count + extra)
-        let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: grown)
-        bigger.update(from: base, count: count)
-        base.deallocate()
-        base = bigger
-        capacity = grown
+        if capacity - count < extra { growBytes(&base, capacity: &capacity, keeping: count, extra: extra) }
     }
 
     @inline(__always)

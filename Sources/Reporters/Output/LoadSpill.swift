@@ -219,13 +219,7 @@ package final class LoadSpill {
 
     @inline(__always)
     private func reserve(_ extra: Int) {
-        guard recordCapacity - recordEnd < extra else { return }
-        let grown = max(recordCapacity * 2, recordEnd + extra)
-        let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: grown)
-        bigger.update(from: record, count: recordEnd)
-        record.deallocate()
-        record = bigger
-        recordCapacity = grown
+        if recordCapacity - recordEnd < extra { growBytes(&record, capacity: &recordCapacity, keeping: recordEnd, extra: extra) }
     }
 
     @inline(__always)
